@@ -1,0 +1,148 @@
+import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type RawServerDefault } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import swagger from '@fastify/swagger';
+import { z } from 'zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from '../../shared/logging/index.js';
+import type { Metrics } from '../../shared/metrics/index.js';
+import type { Readiness } from './readiness.js';
+import { jsonRpcCodes, jsonRpcError } from '../mcp/http-rules.js';
+
+export interface HttpOptions {
+  log: Logger;
+  metrics: Metrics;
+  readiness: Readiness;
+  bodyLimit: number;
+  version: string;
+  tls?: { certFile: string; keyFile: string };
+  /** Serve /metrics on this app (false when `metrics.address` gives it its own listener). */
+  serveMetrics: boolean;
+}
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+
+function isMcpPath(url: string): boolean {
+  return url === '/mcp' || url.startsWith('/mcp?') || url.startsWith('/mcp/') || url.startsWith('/messages');
+}
+
+/**
+ * The api process's HTTP server: request ids, zod-validated routes that feed the OpenAPI
+ * document, health, readiness and metrics. Surfaces (MCP, later portal/admin/…) register on it.
+ */
+export async function buildHttpApp(opts: HttpOptions): Promise<App> {
+  const app = Fastify({
+    loggerInstance: opts.log,
+    bodyLimit: opts.bodyLimit,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,128}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    routerOptions: { ignoreTrailingSlash: true },
+    // Idle keep-alive sockets close at once on shutdown; busy ones finish their request first.
+    forceCloseConnections: 'idle',
+    ...(opts.tls ? { https: { cert: readFileSync(opts.tls.certFile), key: readFileSync(opts.tls.keyFile) } } : {}),
+  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Agent data platform API', version: opts.version },
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    opts.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    opts.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    if (isMcpPath(request.url)) {
+      const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+        ? jsonRpcCodes.parseError
+        : status === 413 ? jsonRpcCodes.invalidRequest : jsonRpcCodes.serverError;
+      const message = code === jsonRpcCodes.parseError ? 'Parse error: invalid JSON' : status >= 500 ? 'internal error' : error.message;
+      return reply.code(code === jsonRpcCodes.parseError ? 400 : status).send(jsonRpcError(code, message));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(400).send({ error: 'invalid_request', message: error.message });
+    }
+    return reply.code(status).send({
+      error: status === 413 ? 'payload_too_large' : status >= 500 ? 'internal_error' : (error.code ?? 'bad_request'),
+      message: status >= 500 ? 'internal error' : error.message,
+    });
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply.code(404).send({ error: 'not_found', message: `no route for ${request.method} ${request.url.split('?')[0]}` });
+  });
+
+  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.get(
+    '/healthz',
+    { schema: { description: 'Liveness: the process answers', response: { 200: z.object({ status: z.literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/readyz',
+    {
+      schema: {
+        description: 'Readiness: dependencies reachable and not draining',
+        response: {
+          200: z.object({ ready: z.boolean(), checks: z.record(z.string(), z.boolean()) }),
+          503: z.object({ ready: z.boolean(), checks: z.record(z.string(), z.boolean()) }),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const result = await opts.readiness.evaluate();
+      return reply.code(result.ready ? 200 : 503).send(result);
+    },
+  );
+
+  if (opts.serveMetrics) registerMetricsRoute(app, opts.metrics);
+  return app;
+}
+
+export function registerMetricsRoute(app: App | FastifyInstance, metrics: Metrics): void {
+  (app as FastifyInstance).get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
+    return reply.header('content-type', metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+}
+
+/** `metrics.address` set: Prometheus scrapes a listener of its own, apart from the public API. */
+export async function startMetricsListener(metrics: Metrics, address: string, log: Logger): Promise<{ close(): Promise<void> }> {
+  const app = Fastify({ loggerInstance: log.child({ listener: 'metrics' }) as FastifyBaseLogger });
+  registerMetricsRoute(app, metrics);
+  const { host, port } = parseListenAddress(address);
+  await app.listen({ host, port });
+  return app;
+}
+
+/** `:8080`, `0.0.0.0:8080`, `127.0.0.1:0`, `[::1]:8080`. An empty host means every interface. */
+export function parseListenAddress(address: string): { host: string; port: number } {
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(address.trim());
+  if (!match) throw new Error(`invalid listen address "${address}" (expected host:port or :port)`);
+  const host = match[1] ?? match[2] ?? '';
+  return { host: host === '' ? '0.0.0.0' : host, port: Number(match[3]) };
+}

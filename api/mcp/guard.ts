@@ -1,0 +1,72 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { extractCredentials, type AuthDecision, type CallerContext, type Credential } from '../../shared/identity/index.js';
+import { checkOrigin, jsonRpcCodes, jsonRpcError } from './http-rules.js';
+
+export interface McpGuard {
+  authenticate(credentials: Credential[]): Promise<AuthDecision>;
+  allowedOrigins: readonly string[];
+  /** True when the server listens on loopback only: then the Host header must be loopback too. */
+  loopbackOnly: boolean;
+  /** The realm named in WWW-Authenticate challenges. */
+  realm: string;
+}
+
+const allowHeaders = 'Content-Type, Accept, Authorization, X-API-Key, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
+const exposeHeaders = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate';
+
+/**
+ * The checks every MCP request passes before a transport sees it: Origin/Host, then
+ * authentication (fail closed). CORS headers go on the raw response because the transport
+ * writes it after Fastify has let go (no onSend hooks run then).
+ */
+export function mcpGuard(guard: McpGuard) {
+  function cors(request: FastifyRequest, reply: FastifyReply): void {
+    const origin = request.headers.origin;
+    if (!origin) return;
+    reply.raw.setHeader('Access-Control-Allow-Origin', origin);
+    reply.raw.setHeader('Vary', 'Origin');
+    reply.raw.setHeader('Access-Control-Expose-Headers', exposeHeaders);
+  }
+
+  function originOk(request: FastifyRequest, reply: FastifyReply): boolean {
+    const verdict = checkOrigin({
+      origin: request.headers.origin,
+      host: request.headers.host,
+      allowedOrigins: guard.allowedOrigins,
+      loopbackOnly: guard.loopbackOnly,
+    });
+    if (verdict.ok) return true;
+    void reply.code(403).header('content-type', 'application/json').send(jsonRpcError(jsonRpcCodes.serverError, `Forbidden: ${verdict.reason}`));
+    return false;
+  }
+
+  return {
+    preflight(request: FastifyRequest, reply: FastifyReply) {
+      if (!originOk(request, reply)) return reply;
+      cors(request, reply);
+      reply.raw.setHeader('Access-Control-Allow-Methods', 'GET, POST, DELETE, OPTIONS');
+      reply.raw.setHeader('Access-Control-Allow-Headers', allowHeaders);
+      reply.raw.setHeader('Access-Control-Max-Age', '600');
+      return reply.code(204).send();
+    },
+
+    /** The authenticated caller, or undefined after answering 401/403. */
+    async admit(request: FastifyRequest, reply: FastifyReply): Promise<CallerContext | undefined> {
+      if (!originOk(request, reply)) return undefined;
+      cors(request, reply);
+      const decision = await guard.authenticate(extractCredentials(request.headers));
+      if (decision.ok) return decision.caller;
+      const challenge =
+        decision.error === 'missing_credentials'
+          ? `Bearer realm="${guard.realm}"`
+          : `Bearer realm="${guard.realm}", error="invalid_token", error_description="${decision.description.replace(/"/g, "'")}"`;
+      request.log.info({ reason: decision.error }, 'MCP request refused: not authenticated');
+      void reply
+        .code(401)
+        .header('www-authenticate', challenge)
+        .header('content-type', 'application/json')
+        .send(jsonRpcError(jsonRpcCodes.serverError, `Unauthorized: ${decision.description}`));
+      return undefined;
+    },
+  };
+}

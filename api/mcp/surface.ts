@@ -1,0 +1,56 @@
+import type { PlatformConfig } from '../../shared/config/index.js';
+import type { Logger } from '../../shared/logging/index.js';
+import {
+  allowAllTools,
+  platformInfoTool,
+  ToolRegistry,
+  type ToolAccess,
+  type ToolDefinition,
+  type ToolMiddleware,
+} from '../../shared/mcp-tools/index.js';
+import type { McpSurface } from './server.js';
+
+/**
+ * What the MCP server offers, from configuration: the identity, the tools (platform_info plus
+ * whatever toolkits the caller registers), the listing rules, prompts and custom resources.
+ */
+export function buildMcpSurface(opts: {
+  config: PlatformConfig;
+  log: Logger;
+  tools?: readonly ToolDefinition[];
+  access?: ToolAccess;
+  middlewares?: readonly ToolMiddleware[];
+}): McpSurface {
+  const { config } = opts;
+  const registry = new ToolRegistry();
+  const identity = {
+    name: config.server.name,
+    version: config.server.version,
+    tags: config.server.tags,
+    ...(config.server.description ? { description: config.server.description } : {}),
+    ...(config.server.agent_instructions ? { agent_instructions: config.server.agent_instructions } : {}),
+  };
+  registry.register(platformInfoTool(identity, () => registry.toolkits()), ...(opts.tools ?? []));
+  const icons = config.icons.enabled ? config.icons : undefined;
+  return {
+    identity,
+    registry,
+    listing: {
+      allow: config.tools.allow,
+      deny: config.tools.deny,
+      descriptionOverrides: config.tools.description_overrides,
+      ...(icons ? { icons: icons.tools } : {}),
+    },
+    access: opts.access ?? allowAllTools,
+    middlewares: opts.middlewares ?? [],
+    prompts: config.server.prompts.map((p) => ({
+      name: p.name,
+      content: p.content,
+      ...(p.description ? { description: p.description } : {}),
+      arguments: p.arguments.map((a) => ({ name: a.name, required: a.required, ...(a.description ? { description: a.description } : {}) })),
+    })),
+    customResources: config.resources.custom,
+    ...(icons ? { promptIcons: icons.prompts, resourceIcons: icons.resources } : {}),
+    log: opts.log,
+  };
+}

@@ -1,0 +1,129 @@
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
+import type { PlatformConfig } from '../shared/config/index.js';
+import type { Db } from '../shared/db/index.js';
+import type { Logger } from '../shared/logging/index.js';
+import type { Metrics } from '../shared/metrics/index.js';
+import { apiKeyAuthenticator, authenticateCredentials, type ApiKeyLookup, type Authenticator } from '../shared/identity/index.js';
+import { buildHttpApp, parseListenAddress, startMetricsListener, type App } from './http/app.js';
+import { Readiness } from './http/readiness.js';
+import { drainAndClose } from './http/shutdown.js';
+import type { McpSurface } from './mcp/server.js';
+import { DatabaseSessions, LiveSessions, type Clock } from './mcp/sessions.js';
+import { streamableHttpRoutes, type StreamableMode } from './mcp/streamable.js';
+import { legacySseRoutes } from './mcp/legacy-sse.js';
+import { isLoopbackHost } from './mcp/http-rules.js';
+
+export interface ApiDeps {
+  config: PlatformConfig;
+  log: Logger;
+  metrics: Metrics;
+  surface: McpSurface;
+  db?: Db;
+  /** Keys the platform created (the embedded admin key); configured keys come from config. */
+  storedApiKeys?: ApiKeyLookup;
+  readinessChecks?: Record<string, () => Promise<boolean>>;
+  clock?: Clock;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface RunningApi {
+  app: App;
+  /** Base URL, e.g. http://127.0.0.1:8080 */
+  url: string;
+  readiness: Readiness;
+  /** Drains and closes, as on SIGTERM. */
+  stop(): Promise<void>;
+}
+
+/** The authentication chain for HTTP; OIDC and later methods join it as further links. */
+export function authenticationChain(config: PlatformConfig, stored?: ApiKeyLookup): Authenticator[] {
+  const chain: Authenticator[] = [];
+  if (config.auth.api_keys.enabled || stored) {
+    // The config rules guarantee key and name on every entry when api keys are enabled.
+    const keys = config.auth.api_keys.enabled
+      ? config.auth.api_keys.keys.flatMap((k) => (k.key && k.name ? [{ key: k.key, name: k.name, roles: k.roles }] : []))
+      : [];
+    chain.push(apiKeyAuthenticator(keys, stored));
+  }
+  return chain;
+}
+
+export async function startApi(deps: ApiDeps): Promise<RunningApi> {
+  const { config, log } = deps;
+  const readiness = new Readiness();
+  for (const [name, check] of Object.entries(deps.readinessChecks ?? {})) readiness.addCheck(name, check);
+  const tls = config.server.tls.enabled && config.server.tls.cert_file && config.server.tls.key_file
+    ? { certFile: config.server.tls.cert_file, keyFile: config.server.tls.key_file }
+    : undefined;
+  const app = await buildHttpApp({
+    log,
+    metrics: deps.metrics,
+    readiness,
+    bodyLimit: config.server.body_limit,
+    version: config.server.version,
+    serveMetrics: !config.metrics.address,
+    ...(tls ? { tls } : {}),
+  });
+
+  const listen = parseListenAddress(config.server.address);
+  const chain = authenticationChain(config, deps.storedApiKeys);
+  const guard = {
+    authenticate: (credentials: Parameters<typeof authenticateCredentials>[1]) =>
+      authenticateCredentials(chain, credentials, config.auth.allow_anonymous),
+    allowedOrigins: config.server.allowed_origins,
+    loopbackOnly: isLoopbackHost(listen.host),
+    realm: 'mcp',
+  };
+  const limits = { ttlMs: config.sessions.ttl, idleMs: config.sessions.idle_timeout };
+  const streamSessions = new LiveSessions<StreamableHTTPServerTransport>(limits, deps.clock);
+  const sseSessions = new LiveSessions<SSEServerTransport>(limits, deps.clock);
+  let mode: StreamableMode;
+  if (config.server.streamable.stateless) {
+    const store = config.sessions.store === 'database' && deps.db ? new DatabaseSessions(deps.db, limits) : undefined;
+    mode = { kind: 'stateless', ...(store ? { sessions: store } : {}) };
+  } else {
+    mode = { kind: 'stateful', sessions: streamSessions };
+  }
+  await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard });
+  if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions });
+
+  const sweeper = setInterval(() => {
+    void streamSessions.sweep();
+    void sseSessions.sweep();
+  }, config.sessions.cleanup_interval);
+  sweeper.unref();
+
+  await app.listen({ host: listen.host, port: listen.port });
+  const metricsApp = config.metrics.address ? await startMetricsListener(deps.metrics, config.metrics.address, log) : undefined;
+  const bound = app.server.address();
+  const port = typeof bound === 'object' && bound ? bound.port : listen.port;
+  const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
+  const url = `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  let stopping: Promise<void> | undefined;
+  return {
+    app,
+    url,
+    readiness,
+    stop() {
+      stopping ??= (async () => {
+        clearInterval(sweeper);
+        const { forced } = await drainAndClose(app, {
+          readiness,
+          preShutdownDelayMs: config.server.shutdown.pre_shutdown_delay,
+          gracePeriodMs: config.server.shutdown.grace_period,
+          endStreams: async () => {
+            await sseSessions.closeAll();
+            streamSessions.endStandaloneStreams();
+          },
+          ...(deps.sleep ? { sleep: deps.sleep } : {}),
+        });
+        if (forced) log.warn('shutdown grace period passed; remaining connections were closed');
+        await streamSessions.closeAll();
+        await metricsApp?.close();
+      })();
+      return stopping;
+    },
+  };
+}

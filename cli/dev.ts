@@ -1,0 +1,90 @@
+import { mkdir } from 'node:fs/promises';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from '../shared/db/index.js';
+import { preferredPort, startDevServer, type DevServer } from '../shared/temporal/index.js';
+import { databaseApiKeys } from '../shared/identity/index.js';
+import type { Logger } from '../shared/logging/index.js';
+import type { LoadedConfig } from './context.js';
+import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
+
+export interface DevPlatform {
+  mcpUrl: string;
+  temporalUiUrl?: string;
+  dataDir: string;
+  /** The admin key, only on the start that created it. */
+  adminKey?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * `platform dev` (what `npm start` runs): api + worker in one process, with an embedded default
+ * for everything not configured — Postgres in the data dir, Temporal's dev server as a child
+ * process, and an admin API key generated on first start.
+ */
+export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPlatform> {
+  const config = structuredClone(loaded.config);
+  await mkdir(config.data_dir, { recursive: true });
+  const stack: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const step of stack.reverse()) await step().catch((error: unknown) => log.warn({ err: error }, 'stop step failed'));
+    stack.length = 0;
+  };
+  try {
+    let postgres: EmbeddedPostgres | undefined;
+    if (!config.database.dsn) {
+      postgres = await startEmbeddedPostgres({ dataDir: config.data_dir, log });
+      stack.push(() => postgres!.stop());
+      config.database.dsn = postgres.dsn;
+    }
+    let devServer: DevServer | undefined;
+    if (!config.temporal.address) {
+      devServer = await startDevServer({
+        dataDir: config.data_dir,
+        port: await preferredPort(7233),
+        uiPort: await preferredPort(8233),
+        log,
+      });
+      stack.push(() => devServer!.stop());
+      config.temporal.address = devServer.address;
+    }
+    const db = await openDatabase(config, log);
+    if (!db) throw new Error('no database');
+    stack.push(() => db.end());
+    const admin = await databaseApiKeys(db).ensureKey('admin', ['admin']);
+    const temporal = await openTemporal(config);
+    if (!temporal) throw new Error('no temporal');
+    stack.push(() => temporal.close());
+    const worker = await startWorkerRole({ config, log, db, temporal });
+    stack.push(() => worker.shutdown());
+    const api = await startApiRole({ config, log, db, temporal });
+    stack.push(() => api.stop());
+    return {
+      mcpUrl: `${api.url}/mcp`,
+      ...(devServer?.uiUrl ? { temporalUiUrl: devServer.uiUrl } : {}),
+      dataDir: config.data_dir,
+      ...(admin.created ? { adminKey: admin.key } : {}),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export function devBanner(dev: DevPlatform): string {
+  const lines = [
+    'platform is running',
+    `  MCP endpoint   ${dev.mcpUrl}`,
+    `  Temporal UI    ${dev.temporalUiUrl ?? '(external Temporal: see temporal.address)'}`,
+    `  data dir       ${dev.dataDir}`,
+  ];
+  if (dev.adminKey) {
+    lines.push(
+      `  admin API key  ${dev.adminKey}`,
+      '                 (shown once: only its hash is stored. Send it as "Authorization: Bearer <key>".)',
+    );
+  } else {
+    lines.push('  admin API key  created on first start (only its hash is kept)');
+  }
+  lines.push('press Ctrl-C to stop');
+  return `${lines.join('\n')}\n`;
+}

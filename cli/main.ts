@@ -1,0 +1,133 @@
+import { Command } from 'commander';
+import { ConfigError, loadConfigFile } from '../shared/config/index.js';
+import { createPool, migrate } from '../shared/db/index.js';
+import { buildMcpSurface } from '../api/mcp/surface.js';
+import { serveStdio } from '../api/mcp/stdio.js';
+import { commandLogger, configOrExit, onSignals, type CommandOptions } from './context.js';
+import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
+import { devBanner, startDev } from './dev.js';
+
+const configHelp =
+  'configuration file (default: $PLATFORM_CONFIG, else ./platform.yaml; without a file every key takes its default)';
+
+const program = new Command('platform')
+  .description('Data platform for AI agents: MCP server, REST API and durable jobs')
+  .option('-c, --config <file>', configHelp)
+  .showHelpAfterError();
+
+function options(command: Command): CommandOptions {
+  return command.optsWithGlobals<CommandOptions>();
+}
+
+async function fail(error: unknown): Promise<never> {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+program
+  .command('serve')
+  .description('Run the api role: Streamable HTTP MCP at /mcp (and legacy SSE when server.transport is sse), health, metrics')
+  .action(async (_opts, command: Command) => {
+    const log = commandLogger();
+    const { config } = configOrExit(options(command), log);
+    try {
+      const db = await openDatabase(config, log);
+      const temporal = await openTemporal(config);
+      const api = await startApiRole({ config, log, ...(db ? { db } : {}), ...(temporal ? { temporal } : {}) });
+      log.info({ url: `${api.url}/mcp` }, 'api listening');
+      onSignals(async () => {
+        await api.stop();
+        await temporal?.close();
+        await db?.end();
+      }, log);
+    } catch (error) {
+      await fail(error);
+    }
+  });
+
+program
+  .command('worker')
+  .description('Run the worker role: Temporal worker on the platform task queues; registers Schedules')
+  .action(async (_opts, command: Command) => {
+    const log = commandLogger();
+    const { config } = configOrExit(options(command), log);
+    try {
+      const db = await openDatabase(config, log);
+      if (!db) throw new Error('database.dsn is required for the worker');
+      const temporal = await openTemporal(config);
+      if (!temporal) throw new Error('temporal.address is required for the worker');
+      const worker = await startWorkerRole({ config, log, db, temporal });
+      onSignals(async () => {
+        await worker.shutdown();
+        await temporal.close();
+        await db.end();
+      }, log);
+    } catch (error) {
+      await fail(error);
+    }
+  });
+
+program
+  .command('stdio')
+  .description('Serve MCP over stdin/stdout for a local client (no MCP authentication: runs as the operator)')
+  .action(async (_opts, command: Command) => {
+    const log = commandLogger();
+    const { config } = configOrExit(options(command), log);
+    await serveStdio(buildMcpSurface({ config, log }));
+    process.exit(0);
+  });
+
+program
+  .command('dev')
+  .description('Run api + worker in one process with embedded defaults (Postgres, Temporal dev server, admin key) — what `npm start` runs')
+  .action(async (_opts, command: Command) => {
+    const log = commandLogger();
+    const loaded = configOrExit(options(command), log);
+    try {
+      const dev = await startDev(loaded, log);
+      process.stdout.write(devBanner(dev));
+      onSignals(() => dev.stop(), log);
+    } catch (error) {
+      await fail(error);
+    }
+  });
+
+program
+  .command('migrate')
+  .description('Apply database migrations (under an advisory lock) and exit')
+  .action(async (_opts, command: Command) => {
+    const log = commandLogger();
+    const { config } = configOrExit(options(command), log);
+    if (!config.database.dsn) await fail(new Error('database.dsn is not set'));
+    const db = createPool({ dsn: config.database.dsn!, maxOpenConns: 2 });
+    try {
+      const result = await migrate(db, { log });
+      process.stdout.write(`applied ${result.applied.length} migration(s); ${result.alreadyApplied.length} already applied\n`);
+    } catch (error) {
+      await db.end();
+      await fail(error);
+    }
+    await db.end();
+  });
+
+program
+  .command('config')
+  .description('Configuration tools')
+  .command('check')
+  .argument('[file]', 'file to check (default: --config, $PLATFORM_CONFIG or ./platform.yaml)')
+  .description('Validate a platform.yaml: prints every problem with its key path; exits non-zero when any is found')
+  .action((file: string | undefined, _opts, command: Command) => {
+    const target = file ?? options(command).config ?? process.env.PLATFORM_CONFIG ?? 'platform.yaml';
+    try {
+      const { warnings } = loadConfigFile(target);
+      for (const w of warnings) process.stdout.write(`warning: ${w.path}: ${w.message}\n`);
+      process.stdout.write(`${target}: ok\n`);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) return void fail(error);
+      for (const issue of error.issues) process.stdout.write(`${issue.path}: ${issue.message}\n`);
+      process.stdout.write(`${target}: ${error.issues.length} problem(s)\n`);
+      process.exit(2);
+    }
+  });
+
+await program.parseAsync(process.argv);

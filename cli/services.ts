@@ -1,0 +1,66 @@
+import type { PlatformConfig } from '../shared/config/index.js';
+import { createPool, migrate, pingDb, type Db } from '../shared/db/index.js';
+import { connectTemporal, temporalReachable, type TemporalHandle } from '../shared/temporal/index.js';
+import { databaseApiKeys } from '../shared/identity/index.js';
+import { createMetrics } from '../shared/metrics/index.js';
+import type { Logger } from '../shared/logging/index.js';
+import { buildMcpSurface } from '../api/mcp/surface.js';
+import { startApi, type RunningApi } from '../api/start.js';
+import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
+
+/** The platform database: pool sized by config, migrations applied (under the advisory lock) before use. */
+export async function openDatabase(config: PlatformConfig, log: Logger): Promise<Db | undefined> {
+  if (!config.database.dsn) return undefined;
+  const db = createPool({ dsn: config.database.dsn, maxOpenConns: config.database.max_open_conns, applicationName: 'platform' });
+  try {
+    const result = await migrate(db, { log });
+    if (result.applied.length) log.info({ applied: result.applied }, 'migrations applied');
+    return db;
+  } catch (error) {
+    await db.end().catch(() => undefined);
+    throw error;
+  }
+}
+
+export async function openTemporal(config: PlatformConfig): Promise<TemporalHandle | undefined> {
+  return config.temporal.address ? connectTemporal(config.temporal) : undefined;
+}
+
+/** The api role: HTTP surfaces over the shared services. */
+export async function startApiRole(opts: {
+  config: PlatformConfig;
+  log: Logger;
+  db?: Db;
+  temporal?: TemporalHandle;
+}): Promise<RunningApi> {
+  const { config, log, db, temporal } = opts;
+  if (config.audit.enabled && !db) log.warn('audit.enabled is set but no database is configured: audit logging is off');
+  const readinessChecks: Record<string, () => Promise<boolean>> = {};
+  if (db) readinessChecks.database = () => pingDb(db, 2000);
+  if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
+  return startApi({
+    config,
+    log,
+    metrics: createMetrics(),
+    surface: buildMcpSurface({ config, log }),
+    ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
+    readinessChecks,
+  });
+}
+
+/** The worker role: Temporal worker plus Schedules; needs the database and a Temporal address. */
+export async function startWorkerRole(opts: {
+  config: PlatformConfig;
+  log: Logger;
+  db: Db;
+  temporal: TemporalHandle;
+}): Promise<PlatformWorker> {
+  const worker = await createPlatformWorker({
+    config: opts.config,
+    db: opts.db,
+    temporal: { connection: opts.temporal.connection, client: opts.temporal.client },
+    log: opts.log.child({ role: 'worker' }),
+  });
+  void worker.run().catch((error: unknown) => opts.log.error({ err: error }, 'temporal worker stopped with an error'));
+  return worker;
+}

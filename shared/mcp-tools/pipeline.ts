@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallerContext } from '../identity/index.js';
+import type { ToolRegistry } from './registry.js';
+import { toolError, type CallToolResult, type ToolCallContext, type ToolDefinition } from './tool.js';
+import { allowDenyFilter } from './globs.js';
+import { describeTool } from './descriptions.js';
+
+export interface IconSetting {
+  src: string;
+  mime_type?: string;
+}
+
+/** The listing rules of spec document 1 ("tools, elicitation, icons"). They shape tools/list only. */
+export interface ToolListingRules {
+  allow: readonly string[];
+  deny: readonly string[];
+  descriptionOverrides: Readonly<Record<string, string>>;
+  /** Present when `icons.enabled`. */
+  icons?: Readonly<Record<string, IconSetting>>;
+}
+
+/** Who may see and call which tool. The persona layer (identity issue) provides the real one. */
+export interface ToolAccess {
+  mayUse(tool: ToolDefinition, caller: CallerContext): boolean;
+  /** Extra text appended to a tool's description for this caller (persona hints). */
+  hint?(tool: ToolDefinition, caller: CallerContext): string | undefined;
+}
+
+export const allowAllTools: ToolAccess = { mayUse: () => true };
+
+export interface ToolInvocation {
+  tool: ToolDefinition;
+  args: Record<string, unknown>;
+  ctx: ToolCallContext;
+}
+
+/** A step around a tool call (workflow gating, elicitation, audit): call `next` to continue. */
+export type ToolMiddleware = (call: ToolInvocation, next: () => Promise<CallToolResult>) => Promise<CallToolResult>;
+
+export function toMcpIcons(icon: IconSetting | undefined): Tool['icons'] {
+  return icon ? [{ src: icon.src, ...(icon.mime_type ? { mimeType: icon.mime_type } : {}) }] : undefined;
+}
+
+const inputSchemaCache = new WeakMap<z.ZodObject, Tool['inputSchema']>();
+
+function inputSchemaOf(tool: ToolDefinition): Tool['inputSchema'] {
+  let schema = inputSchemaCache.get(tool.input);
+  if (!schema) {
+    schema = z.toJSONSchema(tool.input, { io: 'input', target: 'draft-2020-12' }) as Tool['inputSchema'];
+    inputSchemaCache.set(tool.input, schema);
+  }
+  return schema;
+}
+
+/** tools/list for one caller: listing rules, then the caller's access, with descriptions and icons applied. */
+export function listTools(registry: ToolRegistry, rules: ToolListingRules, access: ToolAccess, caller: CallerContext): Tool[] {
+  const listed = allowDenyFilter(rules.allow, rules.deny);
+  return registry
+    .all()
+    .filter((tool) => listed(tool.name) && access.mayUse(tool, caller))
+    .map((tool) => {
+      const hint = access.hint?.(tool, caller);
+      const description = describeTool(tool.name, tool.description, rules.descriptionOverrides);
+      const icons = rules.icons ? toMcpIcons(rules.icons[tool.name]) : undefined;
+      return {
+        name: tool.name,
+        ...(tool.title ? { title: tool.title } : {}),
+        description: hint ? `${description}\n\n${hint}` : description,
+        inputSchema: inputSchemaOf(tool),
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+        ...(icons ? { icons } : {}),
+      };
+    });
+}
+
+function describeIssues(error: z.ZodError): string {
+  return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+}
+
+/**
+ * tools/call: unknown or forbidden tools and invalid arguments become tool errors (results with
+ * isError), as do handler exceptions — their message only, never a stack.
+ */
+export async function invokeTool(opts: {
+  registry: ToolRegistry;
+  access: ToolAccess;
+  middlewares: readonly ToolMiddleware[];
+  name: string;
+  rawArgs: unknown;
+  ctx: ToolCallContext;
+}): Promise<CallToolResult> {
+  const tool = opts.registry.get(opts.name);
+  // A tool the caller may not use answers exactly like one that does not exist.
+  if (!tool || !opts.access.mayUse(tool, opts.ctx.caller)) return toolError(`Unknown tool: ${opts.name}`);
+  const parsed = tool.input.safeParse(opts.rawArgs ?? {});
+  if (!parsed.success) return toolError(`Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}`);
+  const invocation: ToolInvocation = { tool, args: parsed.data as Record<string, unknown>, ctx: opts.ctx };
+  const run = (index: number): Promise<CallToolResult> => {
+    const middleware = opts.middlewares[index];
+    if (!middleware) return tool.handler(invocation.args, invocation.ctx);
+    return middleware(invocation, () => run(index + 1));
+  };
+  try {
+    return await run(0);
+  } catch (error) {
+    opts.ctx.log.warn({ err: error, tool: tool.name }, 'tool call failed');
+    return toolError(`${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

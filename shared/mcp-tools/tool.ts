@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import type { CallToolResult, ElicitRequestFormParams, ElicitResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../logging/index.js';
+import type { CallerContext } from '../identity/index.js';
+
+export type { CallToolResult };
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** What a tool handler knows about the call it is serving. */
+export interface ToolCallContext {
+  caller: CallerContext;
+  /** The MCP session, when the transport has one (stdio and stateless HTTP may not). */
+  sessionId?: string;
+  signal: AbortSignal;
+  clientCapabilities?: ClientCapabilities;
+  /** Asks the client a question; absent when the client did not declare elicitation or cannot be reached. */
+  elicit?: (params: ElicitRequestFormParams) => Promise<ElicitResult>;
+  log: Logger;
+}
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+  name: string;
+  /** The toolkit family (`platform`, `sql`, `catalog`, `objstore`, …) reported by platform_info. */
+  toolkit: string;
+  title?: string;
+  description: string;
+  input: Input;
+  annotations?: ToolAnnotations;
+  handler(args: z.output<Input>, ctx: ToolCallContext): Promise<CallToolResult>;
+}
+
+/** Keeps the handler's argument type tied to the input schema while storing tools uniformly. */
+export function defineTool<Input extends z.ZodObject>(def: ToolDefinition<Input>): ToolDefinition {
+  return def as unknown as ToolDefinition;
+}
+
+export function textResult(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }] };
+}
+
+export function jsonResult(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+}
+
+/** A tool failure the agent should read: a result with isError, never a protocol error. */
+export function toolError(message: string): CallToolResult {
+  return { content: [{ type: 'text', text: message }], isError: true };
+}

@@ -1,0 +1,58 @@
+import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
+import { silentLogger, type Logger } from '../../shared/logging/index.js';
+import { createMetrics } from '../../shared/metrics/index.js';
+import type { Db } from '../../shared/db/index.js';
+import { databaseApiKeys } from '../../shared/identity/index.js';
+import { buildMcpSurface } from '../../api/mcp/surface.js';
+import { startApi, type RunningApi } from '../../api/start.js';
+import type { ToolDefinition } from '../../shared/mcp-tools/index.js';
+
+export const testApiKey = 'test-key-0123456789';
+
+/**
+ * YAML for an HTTP api on a random loopback port with one API key. `server` lines are added under
+ * `server:` (indented by two spaces), `extra` lines at the top level.
+ */
+export function apiConfigYaml(opts: { server?: string[]; extra?: string } = {}): string {
+  const serverLines = (opts.server ?? []).map((line) => `  ${line}`).join('\n');
+  const extra = opts.extra ?? '';
+  return `
+server:
+  address: "127.0.0.1:0"
+  transport: http
+  shutdown:
+    pre_shutdown_delay: 0s
+    grace_period: 5s
+${serverLines}
+auth:
+  api_keys:
+    enabled: true
+    keys:
+      - key: ${testApiKey}
+        name: tester
+        roles: [analyst]
+${extra}`;
+}
+
+export function testConfig(yaml: string): PlatformConfig {
+  return parseConfig(yaml, {}).config;
+}
+
+/** Starts the api role in this process; stop() drains it. */
+export async function startTestApi(opts: {
+  config: PlatformConfig;
+  db?: Db;
+  tools?: ToolDefinition[];
+  log?: Logger;
+  sleep?: (ms: number) => Promise<void>;
+}): Promise<RunningApi> {
+  const log = opts.log ?? silentLogger();
+  return startApi({
+    config: opts.config,
+    log,
+    metrics: createMetrics({ defaultMetrics: false }),
+    surface: buildMcpSurface({ config: opts.config, log, ...(opts.tools ? { tools: opts.tools } : {}) }),
+    ...(opts.db ? { db: opts.db, storedApiKeys: databaseApiKeys(opts.db) } : {}),
+    ...(opts.sleep ? { sleep: opts.sleep } : {}),
+  });
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { checkOrigin, isLoopbackHost } from '../../api/mcp/http-rules.js';
+import { parseListenAddress } from '../../api/http/app.js';
+import { LiveSessions, isExpired } from '../../api/mcp/sessions.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+
+describe('checkOrigin', () => {
+  it.each([
+    { origin: undefined, host: 'api.example.com', loopbackOnly: false, ok: true },
+    { origin: 'https://api.example.com', host: 'api.example.com', loopbackOnly: false, ok: true },
+    { origin: 'https://evil.example.com', host: 'api.example.com', loopbackOnly: false, ok: false },
+    { origin: 'https://portal.example.com', host: 'api.example.com', loopbackOnly: false, ok: true },
+    { origin: 'not a url', host: 'api.example.com', loopbackOnly: false, ok: false },
+    { origin: 'http://localhost:6274', host: 'localhost:8080', loopbackOnly: true, ok: true },
+    { origin: 'http://evil.example.com', host: 'evil.example.com', loopbackOnly: true, ok: false },
+    { origin: undefined, host: 'evil.example.com', loopbackOnly: true, ok: false },
+    { origin: undefined, host: '127.0.0.1:8080', loopbackOnly: true, ok: true },
+  ])('origin=$origin host=$host loopbackOnly=$loopbackOnly → $ok', ({ origin, host, loopbackOnly, ok }) => {
+    expect(checkOrigin({ origin, host, loopbackOnly, allowedOrigins: ['https://portal.example.com'] }).ok).toBe(ok);
+  });
+
+  it('recognises loopback hosts with ports and IPv6', () => {
+    expect(isLoopbackHost('[::1]:8080')).toBe(true);
+    expect(isLoopbackHost('localhost')).toBe(true);
+    expect(isLoopbackHost('10.0.0.1:80')).toBe(false);
+  });
+});
+
+describe('parseListenAddress', () => {
+  it.each([
+    [':8080', { host: '0.0.0.0', port: 8080 }],
+    ['127.0.0.1:0', { host: '127.0.0.1', port: 0 }],
+    ['[::1]:9000', { host: '::1', port: 9000 }],
+  ])('%s', (text, expected) => expect(parseListenAddress(text)).toEqual(expected));
+
+  it('refuses a malformed address', () => expect(() => parseListenAddress('8080')).toThrow(/invalid listen address/));
+});
+
+describe('LiveSessions', () => {
+  function fakeSession() {
+    const closed = { transport: false, server: false };
+    return {
+      closed,
+      transport: { close: async () => void (closed.transport = true) } as unknown as Transport,
+      server: { close: async () => void (closed.server = true) } as unknown as Server,
+    };
+  }
+
+  it('expires by idle time and by lifetime, on use and on sweep', async () => {
+    let now = 0;
+    const sessions = new LiveSessions({ ttlMs: 100, idleMs: 30 }, () => now);
+    const a = fakeSession();
+    sessions.add('a', { transport: a.transport, server: a.server, subject: 'alice' });
+    now = 20;
+    expect(sessions.use('a', 'alice')).toBeDefined();
+    expect(sessions.use('a', 'mallory')).toBeUndefined();
+    now = 49;
+    expect(sessions.use('a', 'alice')).toBeDefined();
+    now = 80;
+    expect(await sessions.sweep()).toBe(1);
+    expect(a.closed).toEqual({ transport: true, server: true });
+    expect(sessions.size).toBe(0);
+  });
+
+  it('isExpired applies ttl even to a busy session', () => {
+    expect(isExpired({ createdAt: 0, lastSeenAt: 99 }, { ttlMs: 100, idleMs: 30 }, 100)).toBe(true);
+    expect(isExpired({ createdAt: 0, lastSeenAt: 99 }, { ttlMs: 100, idleMs: 30 }, 99)).toBe(false);
+  });
+});
