@@ -95,7 +95,7 @@ describe('MCP over Streamable HTTP (stateful, memory sessions)', () => {
   });
 
   it('refuses a wrong key with 401 invalid_token', async () => {
-    for (const headers of [{ authorization: 'Bearer wrong-key' }, { 'x-api-key': 'wrong-key' }]) {
+    for (const headers of [{ authorization: 'Bearer wrong-key' }, { 'x-api-key': 'wrong-key' }] as Record<string, string>[]) {
       const response = await fetch(`${api.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, ...headers }, body: JSON.stringify(initializeBody) });
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain('error="invalid_token"');

@@ -1,0 +1,60 @@
+/**
+ * Retention steps run by the `housekeeping` workflow. Each task kind is one activity whose name is
+ * the task's `name`, taking the task itself as its argument: a new retention job is one more member
+ * of `HousekeepingTask`, one more activity here, and one more entry in `housekeepingTasks(config)`.
+ */
+import { ApplicationFailure } from '@temporalio/activity';
+import type { Pool } from 'pg';
+import type { Logger } from '../shared/logging/index.js';
+
+/** Remove MCP sessions past their lifetime (`sessions.ttl`) or idle too long (`sessions.idle_timeout`). */
+export interface PurgeExpiredSessionsTask {
+  name: 'purgeExpiredSessions';
+  ttlMs: number;
+  idleTimeoutMs: number;
+}
+
+/** Every retention task the workflow knows; discriminated by `name` (= activity name). */
+export type HousekeepingTask = PurgeExpiredSessionsTask;
+
+export interface TaskOutcome {
+  /** Rows (or objects) removed by this pass. */
+  removed: number;
+}
+
+/** One activity per task kind, keyed by the task's name. */
+export type HousekeepingActivities = {
+  [T in HousekeepingTask as T['name']]: (task: T) => Promise<TaskOutcome>;
+};
+
+export interface ActivityDeps {
+  db: Pick<Pool, 'query'>;
+  log: Pick<Logger, 'info' | 'warn'>;
+}
+
+/** A retention window must be a positive number of ms: 0 or garbage would delete live rows, so fail closed. */
+function windowMs(value: unknown, what: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    throw ApplicationFailure.nonRetryable(`${what} must be a positive number of milliseconds, got ${String(value)}`, 'InvalidHousekeepingTask');
+  }
+  return Math.round(value);
+}
+
+export function createHousekeepingActivities({ db, log }: ActivityDeps): HousekeepingActivities {
+  return {
+    async purgeExpiredSessions(task) {
+      const ttl = windowMs(task.ttlMs, 'sessions.ttl');
+      const idle = windowMs(task.idleTimeoutMs, 'sessions.idle_timeout');
+      // The database clock decides, so every replica and worker agrees on what has expired.
+      const res = await db.query(
+        `DELETE FROM mcp_sessions
+          WHERE created_at < now() - $1::bigint * interval '1 millisecond'
+             OR last_seen_at < now() - $2::bigint * interval '1 millisecond'`,
+        [ttl, idle],
+      );
+      const removed = res.rowCount ?? 0;
+      if (removed > 0) log.info({ task: task.name, removed }, 'housekeeping removed expired sessions');
+      return { removed };
+    },
+  };
+}

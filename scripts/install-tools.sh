@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Finds or builds the external binaries the platform and its tests start, printing one absolute
+# path per tool. Same lookup as shared/toolchain (ensureBinary):
+#   $TEMPORAL_CLI_PATH / $MINIO_PATH  ->  the name on PATH  ->  the tool cache
+#   ${PLATFORM_TOOLS_DIR:-${XDG_CACHE_HOME:-~/.cache}/platform-tools}/bin  ->  go install into that cache.
+# Idempotent (a second run finds the cached binary) and safe to run concurrently with the
+# platform: it takes the same lock file (<cache>/bin/.<tool>.lock holding the builder's pid).
+#
+# Usage: scripts/install-tools.sh [temporal] [minio]      (default: temporal)
+set -euo pipefail
+
+tools=("$@")
+[ ${#tools[@]} -eq 0 ] && tools=(temporal)
+
+cache_dir="${PLATFORM_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/platform-tools}"
+cache_bin="$cache_dir/bin"
+
+die() { echo "install-tools: $*" >&2; exit 1; }
+
+go_package() {
+  case "$1" in
+    # Later tags carry a replace directive in go.mod, which `go install pkg@version` refuses.
+    temporal) echo "github.com/temporalio/cli/cmd/temporal@v1.5.1" ;;
+    minio) echo "github.com/minio/minio@latest" ;;
+  esac
+}
+
+env_var() {
+  case "$1" in
+    temporal) echo TEMPORAL_CLI_PATH ;;
+    minio) echo MINIO_PATH ;;
+  esac
+}
+
+find_go() {
+  if [ -n "${GOROOT:-}" ] && [ -x "$GOROOT/bin/go" ]; then echo "$GOROOT/bin/go"; return; fi
+  if command -v go >/dev/null 2>&1; then command -v go; return; fi
+  if [ -x /usr/local/go/bin/go ]; then echo /usr/local/go/bin/go; return; fi
+  return 1
+}
+
+# Takes <cache>/bin/.<tool>.lock exclusively (noclobber), waiting while a live process holds it.
+acquire_lock() {
+  local lock="$1" started waited=0
+  while :; do
+    if (set -o noclobber; echo "$$" > "$lock") 2>/dev/null; then return 0; fi
+    local pid
+    pid="$(cat "$lock" 2>/dev/null || true)"
+    # A holder that is gone, or a lock older than an hour, is stale.
+    if { [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; } || [ -n "$(find "$lock" -mmin +60 2>/dev/null)" ]; then
+      rm -f "$lock"
+      continue
+    fi
+    [ $waited -eq 0 ] && echo "install-tools: waiting for pid $pid to finish building $(basename "$lock")" >&2
+    waited=1
+    sleep 1
+  done
+}
+
+ensure_tool() {
+  local name="$1" var pkg path
+  var="$(env_var "$name")"
+  pkg="$(go_package "$name")"
+  [ -n "$pkg" ] || die "unknown tool '$name' (expected temporal or minio)"
+
+  path="${!var:-}"
+  if [ -n "$path" ]; then
+    [ -x "$path" ] && [ -f "$path" ] || die "$var is set to '$path', which is not an executable file"
+    echo "$path"; return
+  fi
+  if path="$(command -v "$name" 2>/dev/null)" && [ -n "$path" ]; then echo "$path"; return; fi
+  if [ -x "$cache_bin/$name" ]; then echo "$cache_bin/$name"; return; fi
+
+  local go
+  go="$(find_go)" || die "$name not found and Go is not installed. Set $var, put $name on PATH, or install Go and rerun (go install $pkg)."
+  mkdir -p "$cache_bin"
+  local lock="$cache_bin/.$name.lock"
+  acquire_lock "$lock"
+  local stage="$cache_bin/.build-$name-$$"
+  trap 'rm -rf "$stage"; rm -f "$lock"' EXIT
+  # Another process may have finished while we waited.
+  if [ ! -x "$cache_bin/$name" ]; then
+    echo "install-tools: go install $pkg (a few minutes the first time)" >&2
+    rm -rf "$stage"; mkdir -p "$stage"
+    GOBIN="$stage" "$go" install "$pkg" >&2 || die "go install $pkg failed; set $var to a downloaded binary instead"
+    mv -f "$stage/$name" "$cache_bin/$name"
+  fi
+  rm -rf "$stage"; rm -f "$lock"
+  trap - EXIT
+  echo "$cache_bin/$name"
+}
+
+for tool in "${tools[@]}"; do
+  ensure_tool "$tool"
+done

@@ -1,0 +1,7 @@
+export { workflowBundle, workflowsEntry } from './bundle.js';
+export type { SessionsConfig, WorkerConfig } from './config.js';
+export { housekeepingSchedule, housekeepingScheduleId, housekeepingTasks, housekeepingWorkflowType } from './housekeeping.js';
+export { installTemporalRuntime } from './runtime.js';
+export { platformSchedules, registerSchedules, type PlatformSchedule } from './schedules.js';
+export { taskQueues, type TaskQueueName } from './task-queues.js';
+export { createPlatformWorker, type PlatformWorker, type PlatformWorkerDeps } from './worker.js';

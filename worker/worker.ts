@@ -1,0 +1,73 @@
+/**
+ * The platform's Temporal worker: polls `temporal.task_queue` with every platform workflow and
+ * activity, and (re-)registers the platform's Schedules when it starts.
+ */
+import type { Client, Connection } from '@temporalio/client';
+import { NativeConnection, Worker } from '@temporalio/worker';
+import type { Pool } from 'pg';
+import { createActivities } from '../activities/index.js';
+import type { Logger } from '../shared/logging/index.js';
+import { temporalTlsOptions } from '../shared/temporal/index.js';
+import { workflowBundle } from './bundle.js';
+import type { WorkerConfig } from './config.js';
+import { installTemporalRuntime } from './runtime.js';
+import { platformSchedules, registerSchedules } from './schedules.js';
+
+export interface PlatformWorkerDeps {
+  config: WorkerConfig;
+  db: Pool;
+  temporal: { connection: Connection; client: Client };
+  log: Logger;
+}
+
+export interface PlatformWorker {
+  /** Polls until shutdown() (or a fatal worker error, which rejects). */
+  run(): Promise<void>;
+  /** Stops polling, lets in-flight tasks finish, closes the worker's connection. Idempotent. */
+  shutdown(): Promise<void>;
+}
+
+export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<PlatformWorker> {
+  const { config, log } = deps;
+  const address = config.temporal.address;
+  if (!address) throw new Error('temporal.address is not set');
+  installTemporalRuntime(log);
+  // The worker needs the Rust-side NativeConnection; the client's Connection cannot be shared.
+  const connection = await NativeConnection.connect({ address, tls: await temporalTlsOptions(config.temporal.tls) });
+  let worker: Worker;
+  try {
+    const bundle = await workflowBundle(log);
+    // Before Worker.create: once a Worker holds the connection it can only be released by running
+    // and shutting it down. A schedule registered before its worker exists simply waits in the queue.
+    await registerSchedules(deps.temporal.client, platformSchedules(config), log);
+    worker = await Worker.create({
+      connection,
+      namespace: config.temporal.namespace,
+      taskQueue: config.temporal.task_queue,
+      workflowBundle: bundle,
+      activities: createActivities({ db: deps.db, log: log.child({ component: 'activities' }) }),
+    });
+  } catch (err) {
+    await connection.close().catch(() => undefined);
+    throw err;
+  }
+  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace }, 'temporal worker ready');
+
+  let running: Promise<void> | undefined;
+  let closed: Promise<void> | undefined;
+  const closeConnection = () => (closed ??= connection.close());
+
+  return {
+    run() {
+      running ??= worker.run().finally(closeConnection);
+      return running;
+    },
+    async shutdown() {
+      // A created worker holds the connection until it has run and drained, so even one that
+      // never ran is started and stopped at once to release it.
+      running ??= worker.run().finally(closeConnection);
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch(() => undefined);
+    },
+  };
+}
