@@ -1,0 +1,331 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { auditActive, ConfigError, parseConfig, type ConfigIssue, type PlatformConfig } from '../../shared/config/index.js';
+
+type Outcome = { config?: PlatformConfig; errors: ConfigIssue[]; warnings: ConfigIssue[] };
+
+function run(text: string, env: Record<string, string> = {}): Outcome {
+  try {
+    const { config, warnings } = parseConfig(text, env);
+    return { config, errors: [], warnings };
+  } catch (err) {
+    if (err instanceof ConfigError) return { errors: err.issues, warnings: [] };
+    throw err;
+  }
+}
+
+const KEY32 = randomBytes(32).toString('base64');
+const KEY16 = randomBytes(16).toString('base64');
+const DB = 'database:\n  dsn: postgres://localhost/platform\n';
+const OBJSTORE = 'toolkits:\n  objstore:\n    lake: {}\n';
+
+interface RuleCase {
+  rule: string;
+  bad: string;
+  /** [path, message fragment] of an expected error */
+  error: [string, string];
+  good: string;
+}
+
+const cases: RuleCase[] = [
+  {
+    rule: 'sessions.store database requires database.dsn',
+    bad: 'sessions:\n  store: database\n',
+    error: ['sessions.store', 'requires database.dsn'],
+    good: `sessions:\n  store: database\n${DB}`,
+  },
+  {
+    rule: 'portal.enabled requires database.dsn',
+    bad: `portal:\n  enabled: true\n  s3_bucket: artifacts\n${OBJSTORE}`,
+    error: ['portal.enabled', 'requires database.dsn'],
+    good: `portal:\n  enabled: true\n  s3_bucket: artifacts\n${OBJSTORE}${DB}`,
+  },
+  {
+    rule: 'portal.enabled requires an objstore instance',
+    bad: `portal:\n  enabled: true\n  s3_bucket: artifacts\n${DB}`,
+    error: ['portal.enabled', 'at least one toolkits.objstore instance'],
+    good: `portal:\n  enabled: true\n  s3_bucket: artifacts\n${OBJSTORE}${DB}`,
+  },
+  {
+    rule: 'portal.enabled requires portal.s3_bucket',
+    bad: `portal:\n  enabled: true\n${OBJSTORE}${DB}`,
+    error: ['portal.s3_bucket', 'required when portal.enabled'],
+    good: `portal:\n  enabled: true\n  s3_bucket: artifacts\n${OBJSTORE}${DB}`,
+  },
+  {
+    rule: 'portal.s3_connection names an objstore instance',
+    bad: `portal:\n  s3_connection: nowhere\n${OBJSTORE}`,
+    error: ['portal.s3_connection', 'no toolkits.objstore instance named "nowhere"'],
+    good: `portal:\n  s3_connection: lake\n${OBJSTORE}`,
+  },
+  {
+    rule: 'oauth.enabled requires oauth.issuer',
+    bad: 'oauth:\n  enabled: true\n',
+    error: ['oauth.issuer', 'required when oauth.enabled'],
+    good: 'oauth:\n  enabled: true\n  issuer: https://mcp.example.com\n',
+  },
+  {
+    rule: 'oauth.upstream, when set, needs issuer, client_id and redirect_uri',
+    bad: 'oauth:\n  upstream:\n    issuer: https://idp.example.com\n',
+    error: ['oauth.upstream.client_id', 'required when oauth.upstream is configured'],
+    good: 'oauth:\n  issuer: https://mcp.example.com\n  upstream:\n    issuer: https://idp.example.com\n    client_id: mcp\n    redirect_uri: https://mcp.example.com/oauth/callback\n',
+  },
+  {
+    rule: 'oauth.clients ids are unique',
+    bad: 'oauth:\n  clients:\n    - { id: a, secret: s, redirect_uris: ["http://localhost"] }\n    - { id: a, secret: t, redirect_uris: ["http://127.0.0.1"] }\n',
+    error: ['oauth.clients[1].id', 'duplicate client id "a"'],
+    good: 'oauth:\n  clients:\n    - { id: a, secret: s, redirect_uris: ["http://localhost"] }\n    - { id: b, secret: t, redirect_uris: ["http://127.0.0.1"] }\n',
+  },
+  {
+    rule: 'server.transport accepts stdio, http, sse',
+    bad: 'server:\n  transport: websocket\n',
+    error: ['server.transport', 'expected one of: stdio, http, sse'],
+    good: 'server:\n  transport: sse\n',
+  },
+  {
+    rule: 'auth.oidc.enabled requires auth.oidc.issuer',
+    bad: 'auth:\n  oidc:\n    enabled: true\n',
+    error: ['auth.oidc.issuer', 'required when auth.oidc.enabled'],
+    good: 'auth:\n  oidc:\n    enabled: true\n    issuer: https://idp.example.com/realms/main\n',
+  },
+  {
+    rule: 'auth.browser_session.enabled requires auth.oidc.enabled',
+    bad: `auth:\n  browser_session:\n    enabled: true\n    signing_key: ${KEY32}\n`,
+    error: ['auth.browser_session.enabled', 'require auth.oidc.enabled'],
+    good: `auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com" }\n  browser_session:\n    enabled: true\n    signing_key: ${KEY32}\n`,
+  },
+  {
+    rule: 'auth.browser_session.enabled requires a signing_key',
+    bad: 'auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com" }\n  browser_session:\n    enabled: true\n',
+    error: ['auth.browser_session.signing_key', 'required when browser sessions are enabled'],
+    good: `auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com" }\n  browser_session:\n    enabled: true\n    signing_key: ${KEY32}\n`,
+  },
+  {
+    rule: 'auth.browser_session.signing_key is base64 of at least 32 bytes',
+    bad: `auth:\n  browser_session:\n    signing_key: ${KEY16}\n`,
+    error: ['auth.browser_session.signing_key', 'at least 32 bytes'],
+    good: `auth:\n  browser_session:\n    signing_key: ${randomBytes(48).toString('base64')}\n`,
+  },
+  {
+    rule: 'resources.custom: content and content_file are mutually exclusive',
+    bad: 'resources:\n  custom:\n    - { uri: "a://x", name: X, mime_type: text/plain, content: hi, content_file: /etc/x }\n',
+    error: ['resources.custom[0]', 'mutually exclusive'],
+    good: 'resources:\n  custom:\n    - { uri: "a://x", name: X, mime_type: text/plain, content_file: /etc/x }\n',
+  },
+  {
+    rule: 'resources.custom: one of content and content_file is required',
+    bad: 'resources:\n  custom:\n    - { uri: "a://x", name: X, mime_type: text/plain }\n',
+    error: ['resources.custom[0]', 'one of content or content_file is required'],
+    good: 'resources:\n  custom:\n    - { uri: "a://x", name: X, mime_type: text/plain, content: "" }\n',
+  },
+  {
+    rule: 'resources.custom uris are unique',
+    bad: 'resources:\n  custom:\n    - { uri: "a://x", name: X, mime_type: text/plain, content: a }\n    - { uri: "a://x", name: Y, mime_type: text/plain, content: b }\n',
+    error: ['resources.custom[1].uri', 'duplicate resource URI'],
+    good: 'resources:\n  custom:\n    - { uri: "a://x", name: X, mime_type: text/plain, content: a }\n    - { uri: "a://y", name: Y, mime_type: text/plain, content: b }\n',
+  },
+  {
+    rule: 'server.tls.enabled requires cert_file',
+    bad: 'server:\n  tls:\n    enabled: true\n    key_file: /tls/key.pem\n',
+    error: ['server.tls.cert_file', 'required when server.tls.enabled'],
+    good: 'server:\n  tls:\n    enabled: true\n    cert_file: /tls/cert.pem\n    key_file: /tls/key.pem\n',
+  },
+  {
+    rule: 'server.tls.enabled requires key_file',
+    bad: 'server:\n  tls:\n    enabled: true\n    cert_file: /tls/cert.pem\n',
+    error: ['server.tls.key_file', 'required when server.tls.enabled'],
+    good: 'server:\n  tls:\n    enabled: false\n    cert_file: /tls/cert.pem\n',
+  },
+  {
+    rule: 'auth.api_keys.enabled: every key has a key',
+    bad: 'auth:\n  api_keys:\n    enabled: true\n    keys:\n      - { name: ci, key: "" }\n',
+    error: ['auth.api_keys.keys[0].key', 'must not be empty'],
+    good: 'auth:\n  api_keys:\n    enabled: true\n    keys:\n      - { name: ci, key: k-1 }\n',
+  },
+  {
+    rule: 'auth.api_keys.enabled: every key has a name',
+    bad: 'auth:\n  api_keys:\n    enabled: true\n    keys:\n      - { key: k-1 }\n',
+    error: ['auth.api_keys.keys[0].name', 'must not be empty'],
+    good: 'auth:\n  api_keys:\n    enabled: false\n    keys:\n      - { key: k-1 }\n',
+  },
+  {
+    rule: 'auth.api_keys.enabled: names are unique',
+    bad: 'auth:\n  api_keys:\n    enabled: true\n    keys:\n      - { name: ci, key: k-1 }\n      - { name: ci, key: k-2 }\n',
+    error: ['auth.api_keys.keys[1].name', 'duplicate key name "ci"'],
+    good: 'auth:\n  api_keys:\n    enabled: true\n    keys:\n      - { name: ci, key: k-1 }\n      - { name: cd, key: k-2 }\n',
+  },
+  {
+    rule: 'server.prompts names are unique',
+    bad: 'server:\n  prompts:\n    - { name: a, content: x }\n    - { name: a, content: y }\n',
+    error: ['server.prompts[1].name', 'duplicate prompt name "a"'],
+    good: 'server:\n  prompts:\n    - { name: a, content: x }\n    - { name: b, content: y }\n',
+  },
+  {
+    rule: 'toolkits.sql with engine trino requires host',
+    bad: 'toolkits:\n  sql:\n    wh: { user: svc }\n',
+    error: ['toolkits.sql.wh.host', 'required for engine trino'],
+    good: 'toolkits:\n  sql:\n    wh: { engine: duckdb }\n',
+  },
+  {
+    rule: 'toolkits.sql with engine trino requires user',
+    bad: 'toolkits:\n  sql:\n    wh: { host: trino }\n',
+    error: ['toolkits.sql.wh.user', 'required for engine trino'],
+    good: 'toolkits:\n  sql:\n    wh: { host: trino, user: svc }\n',
+  },
+  {
+    rule: 'toolkits.sql default_limit does not exceed max_limit',
+    bad: 'toolkits:\n  sql:\n    wh: { engine: duckdb, default_limit: 500, max_limit: 100 }\n',
+    error: ['toolkits.sql.wh.default_limit', 'must not exceed max_limit'],
+    good: 'toolkits:\n  sql:\n    wh: { engine: duckdb, default_limit: 100, max_limit: 100 }\n',
+  },
+  {
+    rule: 'knowledge.enabled requires database.dsn',
+    bad: 'knowledge:\n  enabled: true\n',
+    error: ['knowledge.enabled', 'requires database.dsn'],
+    good: `knowledge:\n  enabled: true\n${DB}`,
+  },
+  {
+    rule: 'knowledge.apply.datahub_connection names a catalog instance',
+    bad: 'knowledge:\n  apply:\n    datahub_connection: other\n',
+    error: ['knowledge.apply.datahub_connection', 'no toolkits.catalog instance named "other"'],
+    good: 'knowledge:\n  apply:\n    datahub_connection: main\ntoolkits:\n  catalog:\n    main: { url: "https://dh.example.com" }\n',
+  },
+  {
+    rule: 'semantic.provider catalog needs a catalog instance',
+    bad: 'semantic:\n  provider: catalog\n',
+    error: ['semantic.instance', 'required when semantic.provider is "catalog"'],
+    good: 'semantic:\n  provider: catalog\n  instance: main\ntoolkits:\n  catalog:\n    main: { url: "https://dh.example.com" }\n',
+  },
+  {
+    rule: 'query.instance names a sql instance',
+    bad: 'query:\n  provider: sql\n  instance: missing\n',
+    error: ['query.instance', 'no toolkits.sql instance named "missing"'],
+    good: 'query:\n  provider: noop\n',
+  },
+  {
+    rule: 'metrics.address differs from server.address',
+    bad: 'metrics:\n  address: 0.0.0.0:8080\n',
+    error: ['metrics.address', 'must differ from server.address'],
+    good: 'metrics:\n  address: 127.0.0.1:9090\n',
+  },
+  {
+    rule: 'webhooks.receiver.address differs from server.address',
+    bad: 'server:\n  address: 127.0.0.1:9000\nwebhooks:\n  receiver:\n    address: ":9000"\n',
+    error: ['webhooks.receiver.address', 'must differ from server.address'],
+    good: 'server:\n  address: 127.0.0.1:9000\nwebhooks:\n  receiver:\n    address: ":9001"\n',
+  },
+  {
+    rule: 'mcpapps custom apps need an absolute assets_path',
+    bad: 'mcpapps:\n  apps:\n    charts: { assets_path: relative/dir }\n',
+    error: ['mcpapps.apps.charts.assets_path', 'absolute'],
+    good: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts }\n    platform-info: { config: { brand_name: Acme } }\n',
+  },
+  {
+    rule: 'personas.default_persona names a defined persona',
+    bad: 'personas:\n  default_persona: analyst\n',
+    error: ['personas.default_persona', 'no persona named "analyst"'],
+    good: 'personas:\n  default_persona: analyst\n  definitions:\n    analyst: { roles: [analyst] }\n',
+  },
+  {
+    rule: 'personas.role_mapping targets are defined personas',
+    bad: 'personas:\n  role_mapping:\n    user_personas:\n      "ann@example.com": ghost\n',
+    error: ['personas.role_mapping.user_personas["ann@example.com"]', 'no persona named "ghost"'],
+    good: 'personas:\n  definitions: { analyst: {} }\n  role_mapping:\n    user_personas:\n      "ann@example.com": analyst\n',
+  },
+  {
+    rule: 'secrets.encryption_key is base64 of exactly 32 bytes',
+    bad: `secrets:\n  encryption_key: ${randomBytes(31).toString('base64')}\n`,
+    error: ['secrets.encryption_key', 'exactly 32 bytes'],
+    good: `secrets:\n  encryption_key: ${KEY32}\n`,
+  },
+  {
+    rule: 'temporal.tls cert_file and key_file come together',
+    bad: 'temporal:\n  tls:\n    enabled: true\n    cert_file: /tls/client.pem\n',
+    error: ['temporal.tls.key_file', 'set together'],
+    good: 'temporal:\n  address: temporal.internal:7233\n  tls:\n    enabled: true\n    ca_file: /tls/ca.pem\n',
+  },
+  {
+    rule: 'server.allowed_origins are origins',
+    bad: 'server:\n  allowed_origins: ["https://app.example.com/path"]\n',
+    error: ['server.allowed_origins[0]', 'expected an origin'],
+    good: 'server:\n  allowed_origins: ["https://app.example.com", "http://localhost:5173"]\n',
+  },
+  {
+    rule: 'oauth.dcr.allowed_redirect_patterns are regular expressions',
+    bad: 'oauth:\n  dcr:\n    allowed_redirect_patterns: ["^http://localhost(:[0-9+$"]\n',
+    error: ['oauth.dcr.allowed_redirect_patterns[0]', 'regular expression'],
+    good: 'oauth:\n  dcr:\n    allowed_redirect_patterns: ["^http://localhost(:[0-9]+)?/.*$"]\n',
+  },
+  {
+    rule: 'audit.on_queue_full is drop or block',
+    bad: 'audit:\n  on_queue_full: wait\n',
+    error: ['audit.on_queue_full', 'expected one of: drop, block'],
+    good: 'audit:\n  on_queue_full: block\n',
+  },
+];
+
+describe.each(cases)('$rule', ({ bad, error, good }) => {
+  it('error case names the key', () => {
+    const out = run(bad);
+    expect(out.errors).toContainEqual({ path: error[0], message: expect.stringContaining(error[1]) });
+  });
+  it('ok case parses', () => {
+    const out = run(good);
+    expect(out.errors).toEqual([]);
+  });
+});
+
+describe('rules with warnings and adjusted values', () => {
+  it('sessions.store database forces stateless and warns when the file said false', () => {
+    const forced = run(`sessions:\n  store: database\nserver:\n  streamable:\n    stateless: false\n${DB}`);
+    expect(forced.config?.server.streamable.stateless).toBe(true);
+    expect(forced.warnings).toContainEqual({ path: 'server.streamable.stateless', message: expect.stringContaining('forced to true') });
+
+    const silent = run(`sessions:\n  store: database\n${DB}`);
+    expect(silent.config?.server.streamable.stateless).toBe(true);
+    expect(silent.warnings).toEqual([]);
+
+    const memory = run('sessions:\n  store: memory\n');
+    expect(memory.config?.server.streamable.stateless).toBe(false);
+  });
+
+  it('audit.enabled without a database warns, keeps the value, and is not active', () => {
+    const out = run('audit:\n  enabled: true\n');
+    expect(out.errors).toEqual([]);
+    expect(out.warnings).toEqual([{ path: 'audit.enabled', message: 'no database configured; audit logging is disabled' }]);
+    expect(out.config?.audit.enabled).toBe(true);
+    expect(auditActive(out.config as PlatformConfig)).toBe(false);
+
+    const withDb = run(`audit:\n  enabled: true\n${DB}`);
+    expect(withDb.warnings).toEqual([]);
+    expect(auditActive(withDb.config as PlatformConfig)).toBe(true);
+  });
+
+  it('oauth without signing_key warns that tokens do not survive a restart', () => {
+    const out = run('oauth:\n  enabled: true\n  issuer: https://mcp.example.com\n');
+    expect(out.warnings.map((w) => w.path)).toContain('oauth.signing_key');
+  });
+
+  it('enrichment without its provider warns', () => {
+    const out = run('injection:\n  trino_semantic_enrichment: true\n');
+    expect(out.warnings).toEqual([{ path: 'injection.trino_semantic_enrichment', message: 'has no effect without semantic.provider' }]);
+  });
+
+  it('MCP_OBJSTORE_* environment switches limit every objstore instance', () => {
+    const text = 'toolkits:\n  objstore:\n    lake: { max_get_size: 2000 }\n    raw: {}\n';
+    const out = run(text, { MCP_OBJSTORE_EXT_READONLY: 'true', MCP_OBJSTORE_MAX_GET_SIZE: '1000', MCP_OBJSTORE_MAX_PUT_SIZE: '5000' });
+    expect(out.config?.toolkits.objstore.lake).toMatchObject({ read_only: true, max_get_size: 1000, max_put_size: 5000 });
+    expect(out.config?.toolkits.objstore.raw).toMatchObject({ read_only: true, max_get_size: 1000, max_put_size: 5000 });
+    const untouched = run(text, {});
+    expect(untouched.config?.toolkits.objstore.lake).toMatchObject({ read_only: false, max_get_size: 2000 });
+    expect(run(text, { MCP_OBJSTORE_MAX_GET_SIZE: 'big' }).errors).toEqual([
+      { path: 'env.MCP_OBJSTORE_MAX_GET_SIZE', message: 'expected a number of bytes' },
+    ]);
+  });
+
+  it('API key values are never echoed in messages', () => {
+    const out = run('auth:\n  api_keys:\n    enabled: true\n    keys:\n      - { name: a, key: super-secret-1 }\n      - { name: b, key: super-secret-1 }\n');
+    expect(out.errors).toEqual([{ path: 'auth.api_keys.keys[1].key', message: 'the same key value is used twice' }]);
+    expect(JSON.stringify(out.errors)).not.toContain('super-secret-1');
+  });
+});
