@@ -3,8 +3,30 @@ import { startEmbeddedPostgres, type EmbeddedPostgres } from '../shared/db/index
 import { preferredPort, startDevServer, type DevServer } from '../shared/temporal/index.js';
 import { databaseApiKeys } from '../shared/identity/index.js';
 import type { Logger } from '../shared/logging/index.js';
+import type { PlatformConfig } from '../shared/config/index.js';
 import type { LoadedConfig } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
+
+/** The role carried by the generated admin key; it maps to the `admin.persona` persona. */
+export const adminRole = 'admin';
+
+/**
+ * The embedded admin persona: every tool. Added only when the configuration does not define the
+ * persona `admin.persona` names, so an operator's own definition always wins.
+ */
+export function withAdminPersona(config: PlatformConfig): void {
+  const name = config.admin.persona;
+  if (config.personas.definitions[name]) return;
+  config.personas.definitions[name] = {
+    display_name: 'Administrator',
+    description: 'Platform administrator (embedded default): may use every tool',
+    roles: [adminRole],
+    tools: { allow: ['*'], deny: [] },
+    prompts: {},
+    hints: {},
+    priority: 1000,
+  };
+}
 
 export interface DevPlatform {
   mcpUrl: string;
@@ -22,6 +44,7 @@ export interface DevPlatform {
  */
 export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPlatform> {
   const config = structuredClone(loaded.config);
+  withAdminPersona(config);
   await mkdir(config.data_dir, { recursive: true });
   const stack: Array<() => Promise<void>> = [];
   const stop = async () => {
@@ -49,7 +72,7 @@ export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPl
     const db = await openDatabase(config, log);
     if (!db) throw new Error('no database');
     stack.push(() => db.end());
-    const admin = await databaseApiKeys(db).ensureKey('admin', ['admin']);
+    const admin = await databaseApiKeys(db).ensureKey('admin', [adminRole]);
     const temporal = await openTemporal(config);
     if (!temporal) throw new Error('no temporal');
     stack.push(() => temporal.close());

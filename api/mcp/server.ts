@@ -44,6 +44,8 @@ export interface McpSurface {
   /** Icons for prompts and resources, present when `icons.enabled`. */
   promptIcons?: Readonly<Record<string, IconSetting>>;
   resourceIcons?: Readonly<Record<string, IconSetting>>;
+  /** Persona text wrapped around every prompt the caller gets. */
+  personaPrompts?: (caller: CallerContext) => { system_prefix?: string; system_suffix?: string } | undefined;
   log: Logger;
 }
 
@@ -83,6 +85,7 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const capabilities = server.getClientCapabilities();
     const sessionId = session.sessionId ?? extra.sessionId;
+    const persona = surface.access.personaOf?.(session.caller);
     return invokeTool({
       registry: surface.registry,
       access: surface.access,
@@ -91,6 +94,7 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
       rawArgs: request.params.arguments,
       ctx: {
         caller: session.caller,
+        ...(persona ? { persona } : {}),
         ...(sessionId ? { sessionId } : {}),
         signal: extra.signal,
         ...(capabilities ? { clientCapabilities: capabilities } : {}),
@@ -121,7 +125,10 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     const prompt = surface.prompts.find((p) => p.name === request.params.name);
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `unknown prompt: ${request.params.name}`);
     try {
-      const text = renderPrompt(prompt, request.params.arguments ?? {});
+      const framing = surface.personaPrompts?.(session.caller);
+      const text = [framing?.system_prefix, renderPrompt(prompt, request.params.arguments ?? {}), framing?.system_suffix]
+        .filter((part) => part)
+        .join('\n\n');
       return {
         ...(prompt.description ? { description: prompt.description } : {}),
         messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],

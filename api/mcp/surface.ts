@@ -1,7 +1,7 @@
 import type { PlatformConfig } from '../../shared/config/index.js';
 import type { Logger } from '../../shared/logging/index.js';
+import { personaToolAccess } from '../../shared/personas/index.js';
 import {
-  allowAllTools,
   platformInfoTool,
   ToolRegistry,
   type ToolAccess,
@@ -18,6 +18,7 @@ export function buildMcpSurface(opts: {
   config: PlatformConfig;
   log: Logger;
   tools?: readonly ToolDefinition[];
+  /** Replaces persona-based access (tests of other layers). */
   access?: ToolAccess;
   middlewares?: readonly ToolMiddleware[];
 }): McpSurface {
@@ -30,7 +31,11 @@ export function buildMcpSurface(opts: {
     ...(config.server.description ? { description: config.server.description } : {}),
     ...(config.server.agent_instructions ? { agent_instructions: config.server.agent_instructions } : {}),
   };
-  registry.register(platformInfoTool(identity, () => registry.toolkits()), ...(opts.tools ?? []));
+  const personas = personaToolAccess(config.personas);
+  registry.register(
+    platformInfoTool(identity, () => registry.toolkits(), (caller) => personas.resolve(caller).active),
+    ...(opts.tools ?? []),
+  );
   const icons = config.icons.enabled ? config.icons : undefined;
   return {
     identity,
@@ -41,7 +46,8 @@ export function buildMcpSurface(opts: {
       descriptionOverrides: config.tools.description_overrides,
       ...(icons ? { icons: icons.tools } : {}),
     },
-    access: opts.access ?? allowAllTools,
+    access: opts.access ?? personas,
+    personaPrompts: (caller) => personas.resolve(caller).active?.prompts,
     middlewares: opts.middlewares ?? [],
     prompts: config.server.prompts.map((p) => ({
       name: p.name,

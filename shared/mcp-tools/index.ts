@@ -5,5 +5,5 @@ export { globMatcher, allowDenyFilter } from './globs.js';
 export { builtInDescriptionOverrides, describeTool } from './descriptions.js';
 export type { ToolListingRules, ToolAccess, ToolMiddleware, ToolInvocation, IconSetting } from './pipeline.js';
 export { listTools, invokeTool, allowAllTools, toMcpIcons } from './pipeline.js';
-export type { PlatformIdentity } from './platform-info.js';
+export type { PlatformIdentity, PersonaSummary } from './platform-info.js';
 export { platformInfoTool } from './platform-info.js';

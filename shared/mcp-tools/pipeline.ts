@@ -25,6 +25,8 @@ export interface ToolAccess {
   mayUse(tool: ToolDefinition, caller: CallerContext): boolean;
   /** Extra text appended to a tool's description for this caller (persona hints). */
   hint?(tool: ToolDefinition, caller: CallerContext): string | undefined;
+  /** The caller's active persona name, for audit and platform_info. */
+  personaOf?(caller: CallerContext): string | undefined;
 }
 
 export const allowAllTools: ToolAccess = { mayUse: () => true };

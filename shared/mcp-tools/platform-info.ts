@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { CallerContext } from '../identity/index.js';
 import { defineTool, jsonResult, type ToolDefinition } from './tool.js';
 
 /** The server identity of `server.*` that agents read to tell which business this platform serves. */
@@ -10,7 +11,19 @@ export interface PlatformIdentity {
   agent_instructions?: string;
 }
 
-export function platformInfoTool(identity: PlatformIdentity, enabledToolkits: () => string[]): ToolDefinition {
+/** The caller's persona as platform_info shows it: who the agent is acting for and how to behave. */
+export interface PersonaSummary {
+  name: string;
+  display_name?: string;
+  description?: string;
+  prompts: { system_prefix?: string; system_suffix?: string; instructions?: string };
+}
+
+export function platformInfoTool(
+  identity: PlatformIdentity,
+  enabledToolkits: () => string[],
+  personaOf: (caller: CallerContext) => PersonaSummary | undefined = () => undefined,
+): ToolDefinition {
   return defineTool({
     name: 'platform_info',
     toolkit: 'platform',
@@ -20,7 +33,8 @@ export function platformInfoTool(identity: PlatformIdentity, enabledToolkits: ()
       'and which toolkits are enabled. Call it first to learn the conventions before using other tools.',
     input: z.object({}).strict(),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    async handler() {
+    async handler(_args, ctx) {
+      const persona = personaOf(ctx.caller);
       return jsonResult({
         name: identity.name,
         version: identity.version,
@@ -28,6 +42,18 @@ export function platformInfoTool(identity: PlatformIdentity, enabledToolkits: ()
         tags: [...identity.tags],
         agent_instructions: identity.agent_instructions ?? '',
         toolkits: enabledToolkits(),
+        ...(persona
+          ? {
+              persona: {
+                name: persona.name,
+                display_name: persona.display_name ?? persona.name,
+                description: persona.description ?? '',
+                instructions: persona.prompts.instructions ?? '',
+                system_prefix: persona.prompts.system_prefix ?? '',
+                system_suffix: persona.prompts.system_suffix ?? '',
+              },
+            }
+          : {}),
       });
     },
   });

@@ -16,6 +16,8 @@ export interface ToolAnnotations {
 /** What a tool handler knows about the call it is serving. */
 export interface ToolCallContext {
   caller: CallerContext;
+  /** The caller's active persona (the highest-priority match), when personas resolved one. */
+  persona?: string;
   /** The MCP session, when the transport has one (stdio and stateless HTTP may not). */
   sessionId?: string;
   signal: AbortSignal;

@@ -31,6 +31,10 @@ auth:
       - key: ${testApiKey}
         name: tester
         roles: [analyst]
+personas:
+  definitions:
+    analyst:
+      roles: [analyst]
 ${extra}`;
 }
 

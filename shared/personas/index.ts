@@ -1,0 +1,4 @@
+export type { PersonaDefinition, PersonaSettings, PersonaResolution, PersonaSource } from './resolve.js';
+export { resolvePersonas, byPriority } from './resolve.js';
+export { personaAllowsTool, denyAllPersonaName } from './tool-rules.js';
+export { personaToolAccess } from './access.js';

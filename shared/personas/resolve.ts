@@ -1,0 +1,77 @@
+import type { CallerContext } from '../identity/index.js';
+
+export interface PersonaDefinition {
+  name: string;
+  display_name?: string;
+  description?: string;
+  roles: readonly string[];
+  tools: { allow: readonly string[]; deny: readonly string[] };
+  prompts: { system_prefix?: string; system_suffix?: string; instructions?: string };
+  hints: Readonly<Record<string, string>>;
+  priority: number;
+}
+
+export interface PersonaSettings {
+  definitions: Readonly<Record<string, Omit<PersonaDefinition, 'name'>>>;
+  default_persona: string;
+  role_mapping: {
+    oidc_to_persona: Readonly<Record<string, string>>;
+    user_personas: Readonly<Record<string, string>>;
+  };
+}
+
+/** How the active persona was chosen, strongest first. */
+export type PersonaSource = 'user_mapping' | 'role_mapping' | 'persona_roles' | 'default';
+
+export interface PersonaResolution {
+  /** The persona whose tool rules apply; undefined means access denied. */
+  active?: PersonaDefinition;
+  source?: PersonaSource;
+  /** Every persona the caller matches (library membership and the like). */
+  members: PersonaDefinition[];
+}
+
+/** Higher priority first; equal priorities by name, so the choice never depends on map order. */
+export function byPriority(a: PersonaDefinition, b: PersonaDefinition): number {
+  return b.priority - a.priority || a.name.localeCompare(b.name);
+}
+
+function defined(settings: PersonaSettings, name: string | undefined): PersonaDefinition | undefined {
+  const def = name === undefined ? undefined : settings.definitions[name];
+  return def && name !== undefined ? { ...def, name } : undefined;
+}
+
+/**
+ * Maps a caller to personas. The spec leaves precedence open; ours, strongest first:
+ *  1. `role_mapping.user_personas` — an explicit assignment of this user (by email, else subject);
+ *  2. `role_mapping.oidc_to_persona` — the caller's roles mapped to personas;
+ *  3. persona `roles` — personas that list one of the caller's roles.
+ * Within the strongest tier that matched, the highest priority wins, ties by name. With no match
+ * the caller gets `personas.default_persona` if it is defined (a persona named `default` denies
+ * every tool); otherwise no persona, and access is denied.
+ */
+export function resolvePersonas(caller: CallerContext, settings: PersonaSettings): PersonaResolution {
+  const roles = new Set(caller.roles);
+  const userKeys = [caller.email, caller.subject].filter((k): k is string => Boolean(k));
+  const fromUser = userKeys.map((k) => defined(settings, settings.role_mapping.user_personas[k])).filter((p) => p !== undefined);
+  const fromRoleMapping = [...roles]
+    .map((role) => defined(settings, settings.role_mapping.oidc_to_persona[role]))
+    .filter((p) => p !== undefined);
+  const fromPersonaRoles = Object.keys(settings.definitions)
+    .map((name) => defined(settings, name)!)
+    .filter((p) => p.roles.some((r) => roles.has(r)));
+
+  const members = new Map<string, PersonaDefinition>();
+  for (const p of [...fromUser, ...fromRoleMapping, ...fromPersonaRoles]) members.set(p.name, p);
+  const tiers: Array<[PersonaSource, PersonaDefinition[]]> = [
+    ['user_mapping', fromUser],
+    ['role_mapping', fromRoleMapping],
+    ['persona_roles', fromPersonaRoles],
+  ];
+  for (const [source, tier] of tiers) {
+    const active = [...tier].sort(byPriority)[0];
+    if (active) return { active, source, members: [...members.values()].sort(byPriority) };
+  }
+  const fallback = defined(settings, settings.default_persona);
+  return fallback ? { active: fallback, source: 'default', members: [fallback] } : { members: [] };
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { personaAllowsTool, personaToolAccess, resolvePersonas, type PersonaSettings } from '../../shared/personas/index.js';
+import type { CallerContext } from '../../shared/identity/index.js';
+import { localOperator } from '../../shared/identity/index.js';
+import { defineTool, textResult } from '../../shared/mcp-tools/index.js';
+import { z } from 'zod';
+
+function persona(roles: string[], priority = 0, allow = ['*'], deny: string[] = []) {
+  return { roles, priority, tools: { allow, deny }, prompts: {}, hints: {} };
+}
+
+const settings: PersonaSettings = {
+  definitions: {
+    analyst: persona(['analyst'], 10, ['sql_*', 'catalog_*'], ['sql_execute']),
+    engineer: persona(['engineer'], 20, ['*']),
+    auditor: persona(['auditor'], 20, ['catalog_*']),
+    finance: persona([], 5, ['sql_query']),
+    exec: persona([], 1, ['platform_info']),
+    default: persona([], 0),
+  },
+  default_persona: 'default',
+  role_mapping: {
+    oidc_to_persona: { 'grp-finance': 'finance', 'grp-exec': 'exec', 'grp-ghost': 'missing' },
+    user_personas: { 'cfo@example.com': 'exec' },
+  },
+};
+
+const caller = (roles: string[], email?: string, subject = 'u1'): CallerContext => ({ subject, roles, authType: 'oidc', ...(email ? { email } : {}) });
+
+describe('resolvePersonas', () => {
+  it.each([
+    { name: 'persona roles', who: caller(['analyst']), active: 'analyst', source: 'persona_roles', members: ['analyst'] },
+    { name: 'highest priority among persona roles', who: caller(['analyst', 'engineer']), active: 'engineer', source: 'persona_roles', members: ['engineer', 'analyst'] },
+    { name: 'priority tie broken by name', who: caller(['engineer', 'auditor']), active: 'auditor', source: 'persona_roles', members: ['auditor', 'engineer'] },
+    { name: 'role mapping beats persona roles despite lower priority', who: caller(['engineer', 'grp-finance']), active: 'finance', source: 'role_mapping', members: ['engineer', 'finance'] },
+    { name: 'user mapping beats role mapping and persona roles', who: caller(['engineer', 'grp-finance'], 'cfo@example.com'), active: 'exec', source: 'user_mapping', members: ['engineer', 'finance', 'exec'] },
+    { name: 'user mapping by subject when no email', who: caller([], undefined, 'cfo@example.com'), active: 'exec', source: 'user_mapping', members: ['exec'] },
+    { name: 'a mapping to an undefined persona is ignored', who: caller(['grp-ghost']), active: 'default', source: 'default', members: ['default'] },
+    { name: 'no match falls back to the default persona', who: caller(['nobody']), active: 'default', source: 'default', members: ['default'] },
+  ])('$name', ({ who, active, source, members }) => {
+    const resolution = resolvePersonas(who, settings);
+    expect(resolution.active?.name).toBe(active);
+    expect(resolution.source).toBe(source);
+    expect(resolution.members.map((m) => m.name)).toEqual(members);
+  });
+
+  it('no match and no default persona defined: no persona (access denied)', () => {
+    const resolution = resolvePersonas(caller(['nobody']), { ...settings, default_persona: 'unset' });
+    expect(resolution).toEqual({ members: [] });
+  });
+});
+
+describe('persona tool rules', () => {
+  const analyst = resolvePersonas(caller(['analyst']), settings).active;
+  it.each([
+    ['sql_query', true],
+    ['catalog_search', true],
+    ['sql_execute', false],
+    ['objstore_get_object', false],
+  ])('analyst → %s allowed=%s', (tool, allowed) => expect(personaAllowsTool(analyst, tool)).toBe(allowed));
+
+  it('the persona named default denies every tool, even with allow *', () => {
+    expect(personaAllowsTool(resolvePersonas(caller([]), settings).active, 'platform_info')).toBe(false);
+  });
+
+  it('a nil persona yields an empty tool list', () => {
+    expect(personaAllowsTool(undefined, 'platform_info')).toBe(false);
+  });
+
+  it('access: hints per persona, the local operator is not filtered', () => {
+    const withHints: PersonaSettings = { ...settings, definitions: { ...settings.definitions, analyst: { ...settings.definitions.analyst!, hints: { sql_query: 'Filter by region.' } } } };
+    const access = personaToolAccess(withHints);
+    const tool = defineTool({ name: 'sql_query', toolkit: 'sql', description: 'q', input: z.object({}), handler: async () => textResult('') });
+    const analystCaller = caller(['analyst']);
+    expect(access.hint!(tool, analystCaller)).toBe('Filter by region.');
+    expect(access.personaOf!(analystCaller)).toBe('analyst');
+    expect(access.mayUse(tool, caller([]))).toBe(false);
+    expect(access.mayUse(tool, localOperator)).toBe(true);
+  });
+});
