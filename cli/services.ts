@@ -5,6 +5,7 @@ import { databaseApiKeys } from '../shared/identity/index.js';
 import { createMetrics } from '../shared/metrics/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { buildMcpSurface } from '../api/mcp/surface.js';
+import { databaseGatingStore, memoryGatingStore } from '../shared/workflow-gating/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
 
@@ -42,7 +43,13 @@ export async function startApiRole(opts: {
     config,
     log,
     metrics: createMetrics(),
-    surface: buildMcpSurface({ config, log }),
+    surface: buildMcpSurface({
+      config,
+      log,
+      ...(db && config.sessions.store === 'database'
+        ? { gatingStore: databaseGatingStore(db, memoryGatingStore(config.sessions.idle_timeout)) }
+        : {}),
+    }),
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
   });

@@ -1,6 +1,8 @@
 import type { PlatformConfig } from '../../shared/config/index.js';
 import type { Logger } from '../../shared/logging/index.js';
 import { personaToolAccess } from '../../shared/personas/index.js';
+import { memoryGatingStore, workflowGatingMiddleware, type GatingStore } from '../../shared/workflow-gating/index.js';
+import { elicitationMiddleware, type ElicitationTrigger } from '../../shared/elicitation/index.js';
 import {
   platformInfoTool,
   ToolRegistry,
@@ -20,7 +22,12 @@ export function buildMcpSurface(opts: {
   tools?: readonly ToolDefinition[];
   /** Replaces persona-based access (tests of other layers). */
   access?: ToolAccess;
+  /** Outermost steps (audit), run before gating and elicitation. */
   middlewares?: readonly ToolMiddleware[];
+  /** Where workflow-gating state lives; in-process unless sessions are in the database. */
+  gatingStore?: GatingStore;
+  /** Questions toolkits ask before running (cost estimation, PII consent). */
+  elicitationTriggers?: readonly ElicitationTrigger[];
 }): McpSurface {
   const { config } = opts;
   const registry = new ToolRegistry();
@@ -37,6 +44,11 @@ export function buildMcpSurface(opts: {
     ...(opts.tools ?? []),
   );
   const icons = config.icons.enabled ? config.icons : undefined;
+  const middlewares: ToolMiddleware[] = [...(opts.middlewares ?? [])];
+  if (config.workflow.require_discovery_before_query) {
+    middlewares.push(workflowGatingMiddleware(config.workflow, opts.gatingStore ?? memoryGatingStore(config.sessions.idle_timeout)));
+  }
+  if (config.elicitation.enabled && opts.elicitationTriggers?.length) middlewares.push(elicitationMiddleware(opts.elicitationTriggers));
   return {
     identity,
     registry,
@@ -48,7 +60,7 @@ export function buildMcpSurface(opts: {
     },
     access: opts.access ?? personas,
     personaPrompts: (caller) => personas.resolve(caller).active?.prompts,
-    middlewares: opts.middlewares ?? [],
+    middlewares,
     prompts: config.server.prompts.map((p) => ({
       name: p.name,
       content: p.content,

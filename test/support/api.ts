@@ -47,6 +47,8 @@ export async function startTestApi(opts: {
   config: PlatformConfig;
   db?: Db;
   tools?: ToolDefinition[];
+  /** Further surface options (middlewares, gating store, elicitation triggers). */
+  surface?: Omit<Parameters<typeof buildMcpSurface>[0], 'config' | 'log' | 'tools'>;
   log?: Logger;
   sleep?: (ms: number) => Promise<void>;
 }): Promise<RunningApi> {
@@ -55,7 +57,7 @@ export async function startTestApi(opts: {
     config: opts.config,
     log,
     metrics: createMetrics({ defaultMetrics: false }),
-    surface: buildMcpSurface({ config: opts.config, log, ...(opts.tools ? { tools: opts.tools } : {}) }),
+    surface: buildMcpSurface({ ...opts.surface, config: opts.config, log, ...(opts.tools ? { tools: opts.tools } : {}) }),
     ...(opts.db ? { db: opts.db, storedApiKeys: databaseApiKeys(opts.db) } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
   });

@@ -1,0 +1,2 @@
+export type { ElicitationTrigger } from './middleware.js';
+export { elicitationMiddleware, declinedMessage } from './middleware.js';
