@@ -22,11 +22,10 @@ export async function legacySseRoutes(
     reply.hijack();
     const transport = new SSEServerTransport('/messages', reply.raw);
     const server = buildMcpServer(opts.surface, { caller, sessionId: transport.sessionId });
-    opts.sessions.add(transport.sessionId, { transport, server, subject: caller.subject });
-    transport.onclose = () => {
-      opts.sessions.forget(transport.sessionId);
-      void server.close();
-    };
+    const sessionId = transport.sessionId;
+    opts.sessions.add(sessionId, { transport, server, subject: caller.subject });
+    // The server observes its transport closing (client gone or session closed); nothing to close back.
+    server.onclose = () => opts.sessions.forget(sessionId);
     await server.connect(transport);
     return reply;
   });

@@ -80,9 +80,9 @@ async function statefulHandler(
     onsessioninitialized: (sessionId) => sessions.add(sessionId, { transport, server, subject: caller.subject }),
     onsessionclosed: (sessionId) => sessions.forget(sessionId),
   });
-  transport.onclose = () => {
+  // The server observes its transport closing (DELETE, eviction, shutdown); nothing to close back.
+  server.onclose = () => {
     if (transport.sessionId) sessions.forget(transport.sessionId);
-    void server.close();
   };
   await server.connect(transport);
   return delegate(reply, request, transport, caller);

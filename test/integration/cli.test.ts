@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runPlatform } from '../support/cli.js';
+import { createTestDatabase } from '../support/postgres.js';
 
 describe('platform CLI', () => {
   let dir: string;
@@ -61,6 +62,21 @@ database:
     const { code, stderr } = await runPlatform(['serve', '--config', join(dir, 'missing.yaml')]);
     expect(code).toBe(2);
     expect(stderr).toMatch(/missing\.yaml/);
+  });
+
+  it('migrate applies the migrations once, then reports them as applied', async () => {
+    const database = await createTestDatabase();
+    try {
+      const file = join(dir, 'migrate.yaml');
+      await writeFile(file, `database:\n  dsn: \${TEST_DSN}\n`);
+      const first = await runPlatform(['migrate', '--config', file], { TEST_DSN: database.dsn });
+      expect(first.stdout).toMatch(/^applied [1-9]\d* migration\(s\); 0 already applied/);
+      const second = await runPlatform(['migrate', '--config', file], { TEST_DSN: database.dsn });
+      expect(second.stdout).toMatch(/^applied 0 migration\(s\); [1-9]\d* already applied/);
+      expect(second.code).toBe(0);
+    } finally {
+      await database.drop();
+    }
   });
 
   it('--help explains the commands and the --config option', async () => {
