@@ -1,3 +1,4 @@
+import { processAlive } from '../toolchain/index.js';
 import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { EmbeddedLog, EmbeddedPostgres } from './embedded-types.js';
@@ -23,7 +24,7 @@ async function acquireLock(lockFile: string): Promise<void> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number((await readFile(lockFile, 'utf8').catch(() => '')).trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && processAlive(pid)) {
         throw new Error(`embedded PGlite database is in use by process ${pid} (${lockFile})`);
       }
       // Our own pid here means a previous run with the same pid (containers restart as pid 1):
@@ -34,14 +35,6 @@ async function acquireLock(lockFile: string): Promise<void> {
   throw new Error(`cannot lock embedded PGlite database (${lockFile})`);
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export async function startPglite(opts: {
   root: string;

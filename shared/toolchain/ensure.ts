@@ -61,7 +61,8 @@ export async function ensureBinary(name: ToolName, opts: EnsureBinaryOptions = {
 const staleLockMs = 60 * 60_000;
 const lockPollMs = 1_000;
 
-function processAlive(pid: number): boolean {
+/** Whether a process with this pid exists (EPERM: it does, but belongs to another user). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,4 +1,4 @@
-export { ensureBinary, isExecutableFile, type EnsureBinaryOptions, type ToolLog } from './ensure.js';
+export { ensureBinary, isExecutableFile, processAlive, type EnsureBinaryOptions, type ToolLog } from './ensure.js';
 export {
   locateBinary,
   locateGo,

@@ -1,44 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { createPool, migrate, type Db } from '../../shared/db/index.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { apiConfigYaml, startTestApi, testApiKey, testConfig } from '../support/api.js';
+import type { Db } from '../../shared/db/index.js';
+import { testApiKey } from '../support/api.js';
+import { startDatabaseReplicas, type DatabaseReplicas } from '../support/replicas.js';
 import type { RunningApi } from '../../api/start.js';
 
 describe('sessions.store: database — two api replicas on one Postgres', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let setup: DatabaseReplicas;
   let db: Db;
   let replicas: RunningApi[];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createPool({ dsn: database.dsn, maxOpenConns: 4 });
-    await migrate(db);
-    const config = testConfig(
-      apiConfigYaml({ extra: `sessions:\n  store: database\ndatabase:\n  dsn: ${database.dsn}\n` }),
-    );
-    expect(config.server.streamable.stateless).toBe(true);
-    replicas = [await startTestApi({ config, db }), await startTestApi({ config, db })];
+    setup = await startDatabaseReplicas();
+    ({ db, replicas } = setup);
+    expect(setup.config.server.streamable.stateless).toBe(true);
   });
-
-  afterAll(async () => {
-    for (const api of replicas ?? []) await api.stop();
-    await db?.end();
-    await database?.drop();
-  });
+  afterAll(async () => setup?.stop());
 
   it('serves one client alternately from both replicas under one session id', async () => {
     const [a, b] = replicas as [RunningApi, RunningApi];
-    const served: string[] = [];
-    let turn = 0;
-    // Every request goes to the other replica than the one before, as a load balancer might do.
-    const alternating: typeof fetch = (input, init) => {
-      const target = turn++ % 2 === 0 ? a.url : b.url;
-      served.push(target);
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      return fetch(`${target}${url.pathname}${url.search}`, init);
-    };
+    const { fetch: alternating, served } = setup.alternatingFetch();
     const client = new Client({ name: 'lb-client', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${testApiKey}` } },

@@ -6,9 +6,8 @@ import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sd
 import { defineTool, textResult } from '../../shared/mcp-tools/index.js';
 import { databaseGatingStore, memoryGatingStore } from '../../shared/workflow-gating/index.js';
 import type { ElicitationTrigger } from '../../shared/elicitation/index.js';
-import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import { apiConfigYaml, startTestApi, testApiKey, testConfig } from '../support/api.js';
-import { createTestDatabase } from '../support/postgres.js';
+import { startDatabaseReplicas, type DatabaseReplicas } from '../support/replicas.js';
 import type { RunningApi } from '../../api/start.js';
 
 const tools = ['sql_query', 'catalog_search'].map((name) =>
@@ -68,30 +67,19 @@ describe('workflow gating (memory sessions)', () => {
 });
 
 describe('workflow gating with sessions in the database (two replicas)', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
-  let db: Db;
-  let replicas: RunningApi[];
+  let setup: DatabaseReplicas;
   beforeAll(async () => {
-    database = await createTestDatabase();
-    db = createPool({ dsn: database.dsn, maxOpenConns: 4 });
-    await migrate(db);
-    const config = testConfig(apiConfigYaml({ extra: `${gatingYaml}sessions:\n  store: database\ndatabase:\n  dsn: ${database.dsn}\n` }));
-    const surface = { gatingStore: databaseGatingStore(db, memoryGatingStore(60_000)) };
-    replicas = [await startTestApi({ config, db, tools, surface }), await startTestApi({ config, db, tools, surface })];
+    setup = await startDatabaseReplicas({
+      extra: gatingYaml,
+      tools,
+      surface: (db) => ({ gatingStore: databaseGatingStore(db, memoryGatingStore(60_000)) }),
+    });
   });
-  afterAll(async () => {
-    for (const api of replicas ?? []) await api.stop();
-    await db?.end();
-    await database?.drop();
-  });
+  afterAll(async () => setup?.stop());
 
   it('counts across replicas in one session', async () => {
-    let turn = 0;
-    const alternating: typeof fetch = (input, init) => {
-      const url = new URL(input instanceof Request ? input.url : String(input));
-      return fetch(`${replicas[turn++ % 2]!.url}${url.pathname}`, init);
-    };
-    const client = await connect(replicas[0]!.url, { fetch: alternating });
+    const { fetch: alternating } = setup.alternatingFetch();
+    const client = await connect(setup.replicas[0].url, { fetch: alternating });
     const firstTexts = [];
     for (let i = 0; i < 3; i++) firstTexts.push(texts(await client.callTool({ name: 'sql_query', arguments: {} }))[0]);
     expect(firstTexts).toEqual(['WARN: search the catalog first.', 'WARN: search the catalog first.', 'ESCALATED after 3 queries without discovery.']);
