@@ -5,6 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import type { Pool } from 'pg';
+import { purgeAuditLog } from '../shared/audit/index.js';
 import type { Logger } from '../shared/logging/index.js';
 
 /** Remove MCP sessions past their lifetime (`sessions.ttl`) or idle too long (`sessions.idle_timeout`). */
@@ -14,8 +15,18 @@ export interface PurgeExpiredSessionsTask {
   idleTimeoutMs: number;
 }
 
+/** Remove audit rows older than `audit.retention_days`, oldest first, in batches. */
+export interface PurgeAuditLogTask {
+  name: 'purgeAuditLog';
+  retentionDays: number;
+  /** Rows per DELETE (default 10,000). */
+  batchSize?: number;
+  /** DELETE statements per run (default 100); a bigger backlog continues at the next run. */
+  maxBatches?: number;
+}
+
 /** Every retention task the workflow knows; discriminated by `name` (= activity name). */
-export type HousekeepingTask = PurgeExpiredSessionsTask;
+export type HousekeepingTask = PurgeExpiredSessionsTask | PurgeAuditLogTask;
 
 export interface TaskOutcome {
   /** Rows (or objects) removed by this pass. */
@@ -55,6 +66,22 @@ export function createHousekeepingActivities({ db, log }: ActivityDeps): Houseke
       const removed = res.rowCount ?? 0;
       if (removed > 0) log.info({ task: task.name, removed }, 'housekeeping removed expired sessions');
       return { removed };
+    },
+    async purgeAuditLog(task) {
+      let result;
+      try {
+        result = await purgeAuditLog(db, {
+          retentionDays: task.retentionDays,
+          ...(task.batchSize !== undefined ? { batchSize: task.batchSize } : {}),
+          ...(task.maxBatches !== undefined ? { maxBatches: task.maxBatches } : {}),
+        });
+      } catch (err) {
+        // A bad window is a config bug: retrying cannot fix it, and guessing could delete live rows.
+        if (err instanceof RangeError) throw ApplicationFailure.nonRetryable(err.message, 'InvalidHousekeepingTask');
+        throw err;
+      }
+      if (result.removed > 0) log.info({ task: task.name, removed: result.removed, more: result.more }, 'housekeeping removed old audit rows');
+      return { removed: result.removed };
     },
   };
 }

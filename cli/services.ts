@@ -6,6 +6,8 @@ import { createMetrics } from '../shared/metrics/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { buildMcpSurface } from '../api/mcp/surface.js';
 import { databaseGatingStore, memoryGatingStore } from '../shared/workflow-gating/index.js';
+import { auditMiddleware, auditRefusals, createAuditLog } from '../shared/audit/index.js';
+import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
 
@@ -39,13 +41,19 @@ export async function startApiRole(opts: {
   const readinessChecks: Record<string, () => Promise<boolean>> = {};
   if (db) readinessChecks.database = () => pingDb(db, 2000);
   if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
-  return startApi({
+  const metrics = createMetrics();
+  const audit = createAuditLog({ config, ...(db ? { db } : {}), log: log.child({ component: 'audit' }), metrics });
+  const refusals = auditRefusals(audit);
+  const api = await startApi({
     config,
     log,
-    metrics: createMetrics(),
+    metrics,
     surface: buildMcpSurface({
       config,
       log,
+      // Audit outermost so its duration and outcome cover gating and elicitation too.
+      middlewares: [auditMiddleware(audit), toolMetricsMiddleware(metrics)],
+      ...(refusals ? { onRefused: refusals } : {}),
       ...(db && config.sessions.store === 'database'
         ? { gatingStore: databaseGatingStore(db, memoryGatingStore(config.sessions.idle_timeout)) }
         : {}),
@@ -53,6 +61,14 @@ export async function startApiRole(opts: {
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
   });
+  return {
+    ...api,
+    async stop() {
+      await api.stop();
+      // After the drain, so calls that finished during it are written too.
+      await audit.close();
+    },
+  };
 }
 
 /** The worker role: Temporal worker plus Schedules; needs the database and a Temporal address. */

@@ -1,4 +1,5 @@
 import type { HousekeepingTask } from '../activities/index.js';
+import { auditActive, type PlatformConfig } from '../shared/config/index.js';
 import type { HousekeepingInput } from '../workflows/index.js';
 import type { WorkerConfig } from './config.js';
 import type { PlatformSchedule } from './schedules.js';
@@ -8,18 +9,31 @@ export const housekeepingScheduleId = 'housekeeping';
 export const housekeepingWorkflowType = 'housekeeping';
 
 /**
+ * What housekeeping reads: the worker's slice plus, optionally, the keys that switch audit retention
+ * on. Both are optional so a worker config without them (as in older tests) simply has no audit task;
+ * the CLI passes the full PlatformConfig.
+ */
+export type HousekeepingConfig = Pick<WorkerConfig, 'sessions'> & Partial<Pick<PlatformConfig, 'audit' | 'database'>>;
+
+/**
  * The retention tasks a housekeeping run performs, from config. A new retention job adds its entry
  * here (plus its activity in activities/housekeeping.ts).
  */
-export function housekeepingTasks(config: Pick<WorkerConfig, 'sessions'>): HousekeepingTask[] {
-  return [
+export function housekeepingTasks(config: HousekeepingConfig): HousekeepingTask[] {
+  const tasks: HousekeepingTask[] = [
     // Run whatever sessions.store says: with `memory` the table is simply empty, and rows left from
     // an earlier `database` setup still age out.
     { name: 'purgeExpiredSessions', ttlMs: config.sessions.ttl, idleTimeoutMs: config.sessions.idle_timeout },
   ];
+  // auditActive only reads audit.enabled and database.dsn. Retention follows audit.enabled, not
+  // log_tool_calls: rows written before log_tool_calls was switched off still age out.
+  if (config.audit && config.database && auditActive({ audit: config.audit, database: config.database } as PlatformConfig)) {
+    tasks.push({ name: 'purgeAuditLog', retentionDays: config.audit.retention_days });
+  }
+  return tasks;
 }
 
-export function housekeepingSchedule(config: Pick<WorkerConfig, 'sessions' | 'temporal'>): PlatformSchedule {
+export function housekeepingSchedule(config: HousekeepingConfig & Pick<WorkerConfig, 'temporal'>): PlatformSchedule {
   const input: HousekeepingInput = { tasks: housekeepingTasks(config) };
   return {
     id: housekeepingScheduleId,

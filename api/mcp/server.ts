@@ -21,6 +21,7 @@ import {
   type ToolAccess,
   type ToolListingRules,
   type ToolMiddleware,
+  type ToolRefusalHook,
   type ToolRegistry,
 } from '../../shared/mcp-tools/index.js';
 import {
@@ -39,6 +40,8 @@ export interface McpSurface {
   listing: ToolListingRules;
   access: ToolAccess;
   middlewares: readonly ToolMiddleware[];
+  /** Sees calls refused before the middleware (the audit log records them as denied). */
+  onRefused?: ToolRefusalHook;
   prompts: readonly PromptDefinition[];
   customResources: readonly CustomResource[];
   /** Icons for prompts and resources, present when `icons.enabled`. */
@@ -92,6 +95,7 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
       middlewares: surface.middlewares,
       name: request.params.name,
       rawArgs: request.params.arguments,
+      ...(surface.onRefused ? { onRefused: surface.onRefused } : {}),
       ctx: {
         caller: session.caller,
         ...(persona ? { persona } : {}),

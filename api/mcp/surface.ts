@@ -9,6 +9,7 @@ import {
   type ToolAccess,
   type ToolDefinition,
   type ToolMiddleware,
+  type ToolRefusalHook,
 } from '../../shared/mcp-tools/index.js';
 import type { McpSurface } from './server.js';
 
@@ -24,6 +25,7 @@ export function buildMcpSurface(opts: {
   access?: ToolAccess;
   /** Outermost steps (audit), run before gating and elicitation. */
   middlewares?: readonly ToolMiddleware[];
+  onRefused?: ToolRefusalHook;
   /** Where workflow-gating state lives; in-process unless sessions are in the database. */
   gatingStore?: GatingStore;
   /** Questions toolkits ask before running (cost estimation, PII consent). */
@@ -61,6 +63,7 @@ export function buildMcpSurface(opts: {
     access: opts.access ?? personas,
     personaPrompts: (caller) => personas.resolve(caller).active?.prompts,
     middlewares,
+    ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
     prompts: config.server.prompts.map((p) => ({
       name: p.name,
       content: p.content,

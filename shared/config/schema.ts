@@ -36,8 +36,14 @@
  * - metrics.address             when set, Prometheus /metrics is served on its own listener there
  * - server.body_limit           bytes, default 4194304; larger HTTP bodies get 413
  * - server.allowed_origins      Origin values allowed on /mcp besides same-host origins
- * - audit.queue_size            default 10000: audit events buffered before writing
- * - audit.on_queue_full         `drop` (default) or `block`
+ * - audit.queue_size            default 10000: audit records held in memory (queued plus the batch
+ *                                being written) before they reach the database
+ * - audit.on_queue_full         what happens to a tool call's audit record when that queue is full:
+ *                                `drop` (default) discards the record, counts it in
+ *                                platform_audit_dropped_total{reason="queue_full"} and the call
+ *                                returns at once; `block` makes the call wait until a written batch
+ *                                frees room (backpressure: no record lost, calls slow down while the
+ *                                database is slow or down). See docs/audit.md.
  * - toolkits.objstore.<i>.driver `s3` (default) or `filesystem`; `.root` directory for filesystem
  * - toolkits.sql.<i>.engine     `trino` (default) or `duckdb`; `.path` DuckDB file.
  *                                host and user are required only for trino.

@@ -37,6 +37,9 @@ export interface ToolInvocation {
   ctx: ToolCallContext;
 }
 
+/** Told about calls refused before any middleware runs (unknown tool, or one the caller may not use). */
+export type ToolRefusalHook = (refusal: { name: string; rawArgs: unknown; ctx: ToolCallContext }) => void;
+
 /** A step around a tool call (workflow gating, elicitation, audit): call `next` to continue. */
 export type ToolMiddleware = (call: ToolInvocation, next: () => Promise<CallToolResult>) => Promise<CallToolResult>;
 
@@ -91,10 +94,14 @@ export async function invokeTool(opts: {
   name: string;
   rawArgs: unknown;
   ctx: ToolCallContext;
+  onRefused?: ToolRefusalHook;
 }): Promise<CallToolResult> {
   const tool = opts.registry.get(opts.name);
   // A tool the caller may not use answers exactly like one that does not exist.
-  if (!tool || !opts.access.mayUse(tool, opts.ctx.caller)) return toolError(`Unknown tool: ${opts.name}`);
+  if (!tool || !opts.access.mayUse(tool, opts.ctx.caller)) {
+    opts.onRefused?.({ name: opts.name, rawArgs: opts.rawArgs, ctx: opts.ctx });
+    return toolError(`Unknown tool: ${opts.name}`);
+  }
   const parsed = tool.input.safeParse(opts.rawArgs ?? {});
   if (!parsed.success) return toolError(`Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}`);
   const invocation: ToolInvocation = { tool, args: parsed.data as Record<string, unknown>, ctx: opts.ctx };

@@ -1,0 +1,108 @@
+/** SQL of the `audit_log` table (migrations/0003_audit_log.sql): batched insert and batched retention. */
+import type { Pool } from 'pg';
+import type { AuditRow } from './entry.js';
+
+export type Queryable = Pick<Pool, 'query'>;
+
+const columns = [
+  'id',
+  'occurred_at',
+  'subject',
+  'email',
+  'auth_type',
+  'persona',
+  'tool',
+  'parameters',
+  'duration_ms',
+  'outcome',
+  'error_text',
+  'session_id',
+] as const;
+const casts: Record<(typeof columns)[number], string> = {
+  id: '::uuid',
+  occurred_at: '::timestamptz',
+  subject: '',
+  email: '',
+  auth_type: '',
+  persona: '',
+  tool: '',
+  parameters: '::jsonb',
+  duration_ms: '::integer',
+  outcome: '',
+  error_text: '',
+  session_id: '',
+};
+
+/** Postgres allows 65535 bind parameters per statement; 12 columns × this stays well below. */
+export const MAX_ROWS_PER_INSERT = 1000;
+
+/**
+ * One multi-row INSERT. `ON CONFLICT (id) DO NOTHING` makes a retry safe when the first attempt
+ * did commit but its answer was lost (the ids are fixed when the row is built).
+ */
+export async function insertAuditRows(db: Queryable, rows: readonly AuditRow[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  if (rows.length > MAX_ROWS_PER_INSERT) throw new Error(`at most ${MAX_ROWS_PER_INSERT} audit rows per insert, got ${rows.length}`);
+  const values: unknown[] = [];
+  const tuples = rows.map((row) => {
+    const slots = row.map((value, i) => {
+      values.push(value);
+      return `$${values.length}${casts[columns[i]!]}`;
+    });
+    return `(${slots.join(', ')})`;
+  });
+  const res = await db.query(`INSERT INTO audit_log (${columns.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`, values);
+  return res.rowCount ?? 0;
+}
+
+export interface PurgeAuditLogOptions {
+  /** `audit.retention_days`: rows whose occurred_at is older than this many days go. */
+  retentionDays: number;
+  /** Rows per DELETE statement (default 10,000): short statements, short locks, small WAL bursts. */
+  batchSize?: number;
+  /**
+   * Statements per call (default 100, i.e. up to a million rows): a huge backlog is worked off over
+   * several housekeeping runs instead of one activity outliving its timeout.
+   */
+  maxBatches?: number;
+}
+
+export interface PurgeAuditLogResult {
+  removed: number;
+  /** True when maxBatches stopped the pass with old rows possibly left. */
+  more: boolean;
+}
+
+/**
+ * Deletes audit rows older than the retention window, oldest first, in batches until a batch
+ * comes back short. The cutoff is read once from the database clock so every replica agrees and
+ * rows written during the pass are never in scope.
+ */
+export async function purgeAuditLog(db: Queryable, opts: PurgeAuditLogOptions): Promise<PurgeAuditLogResult> {
+  const { retentionDays } = opts;
+  const batchSize = opts.batchSize ?? 10_000;
+  const maxBatches = opts.maxBatches ?? 100;
+  for (const [what, n] of [
+    ['audit.retention_days', retentionDays],
+    ['batchSize', batchSize],
+    ['maxBatches', maxBatches],
+  ] as const) {
+    // Zero or garbage would delete live rows (or loop forever): fail closed.
+    if (!Number.isInteger(n) || n < 1) throw new RangeError(`${what} must be a positive integer, got ${String(n)}`);
+  }
+  // As text, so the microseconds survive the round trip (a JS Date keeps milliseconds only).
+  const { rows } = await db.query<{ cutoff: string }>(`SELECT (now() - make_interval(days => $1::integer))::text AS cutoff`, [retentionDays]);
+  const cutoff = rows[0]!.cutoff;
+  let removed = 0;
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const res = await db.query(
+      `DELETE FROM audit_log
+        WHERE id IN (SELECT id FROM audit_log WHERE occurred_at < $1::timestamptz ORDER BY occurred_at LIMIT $2)`,
+      [cutoff, batchSize],
+    );
+    const n = res.rowCount ?? 0;
+    removed += n;
+    if (n < batchSize) return { removed, more: false };
+  }
+  return { removed, more: true };
+}

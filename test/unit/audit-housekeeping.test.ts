@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../shared/config/index.js';
+import { housekeepingSchedule, housekeepingTasks } from '../../worker/index.js';
+
+const sessionsTask = { name: 'purgeExpiredSessions', ttlMs: 86_400_000, idleTimeoutMs: 1_800_000 };
+
+function config(yaml: string) {
+  return parseConfig(yaml, {}).config;
+}
+
+describe('housekeepingTasks and audit retention', () => {
+  it('adds purgeAuditLog with audit.retention_days when audit is active (enabled + database)', () => {
+    const c = config('database:\n  dsn: postgresql://db/platform\naudit:\n  enabled: true\n  log_tool_calls: true\n  retention_days: 30\n');
+    const tasks = housekeepingTasks(c);
+    expect(tasks.map((t) => t.name)).toEqual(['purgeExpiredSessions', 'purgeAuditLog']);
+    expect(tasks[1]).toEqual({ name: 'purgeAuditLog', retentionDays: 30 });
+    expect(housekeepingSchedule(c).args).toEqual([{ tasks }]);
+  });
+
+  it('keeps pruning old rows when log_tool_calls is switched off but audit stays enabled', () => {
+    const c = config('database:\n  dsn: postgresql://db/platform\naudit:\n  enabled: true\n');
+    expect(housekeepingTasks(c).at(-1)).toEqual({ name: 'purgeAuditLog', retentionDays: 90 });
+  });
+
+  it.each([
+    ['audit disabled', 'database:\n  dsn: postgresql://db/platform\n'],
+    ['no database', 'audit:\n  enabled: true\n  log_tool_calls: true\n'],
+  ])('no audit task with %s', (_name, yaml) => {
+    expect(housekeepingTasks(config(yaml)).map((t) => t.name)).toEqual(['purgeExpiredSessions']);
+  });
+
+  it('a worker config without audit keys has no audit task', () => {
+    const sessions = { store: 'memory', ttl: 86_400_000, idle_timeout: 1_800_000, cleanup_interval: 60_000 };
+    expect(housekeepingTasks({ sessions })).toEqual([sessionsTask]);
+  });
+});
