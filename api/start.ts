@@ -4,7 +4,13 @@ import type { PlatformConfig } from '../shared/config/index.js';
 import type { Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import type { Metrics } from '../shared/metrics/index.js';
-import { apiKeyAuthenticator, authenticateCredentials, type ApiKeyLookup, type Authenticator } from '../shared/identity/index.js';
+import {
+  apiKeyAuthenticator,
+  authenticateCredentials,
+  oidcAuthenticator,
+  type ApiKeyLookup,
+  type Authenticator,
+} from '../shared/identity/index.js';
 import { buildHttpApp, parseListenAddress, startMetricsListener, type App } from './http/app.js';
 import { Readiness } from './http/readiness.js';
 import { drainAndClose } from './http/shutdown.js';
@@ -36,8 +42,12 @@ export interface RunningApi {
   stop(): Promise<void>;
 }
 
-/** The authentication chain for HTTP; OIDC and later methods join it as further links. */
-export function authenticationChain(config: PlatformConfig, stored?: ApiKeyLookup): Authenticator[] {
+/**
+ * The authentication chain for HTTP, tried in order: API keys (which pass unknown bearer tokens
+ * on), then OIDC. Tokens from our own OAuth server must come before OIDC, which rejects any JWT
+ * it cannot verify.
+ */
+export function authenticationChain(config: PlatformConfig, log: Logger, stored?: ApiKeyLookup): Authenticator[] {
   const chain: Authenticator[] = [];
   if (config.auth.api_keys.enabled || stored) {
     // The config rules guarantee key and name on every entry when api keys are enabled.
@@ -46,6 +56,7 @@ export function authenticationChain(config: PlatformConfig, stored?: ApiKeyLooku
       : [];
     chain.push(apiKeyAuthenticator(keys, stored));
   }
+  if (config.auth.oidc.enabled) chain.push(oidcAuthenticator(config.auth.oidc, { log: log.child({ component: 'oidc' }) }));
   return chain;
 }
 
@@ -67,7 +78,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   });
 
   const listen = parseListenAddress(config.server.address);
-  const chain = authenticationChain(config, deps.storedApiKeys);
+  const chain = authenticationChain(config, log, deps.storedApiKeys);
   const guard = {
     authenticate: (credentials: Parameters<typeof authenticateCredentials>[1]) =>
       authenticateCredentials(chain, credentials, config.auth.allow_anonymous),

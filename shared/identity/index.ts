@@ -7,3 +7,7 @@ export { authenticateCredentials } from './authenticator.js';
 export type { ApiKeyDefinition, ApiKeyLookup, StoredApiKey } from './api-keys.js';
 export { apiKeyAuthenticator, digestKey, generateApiKey } from './api-keys.js';
 export { databaseApiKeys } from './api-key-store.js';
+export type { OidcConfig, OidcAuthenticatorOptions } from './oidc.js';
+export { oidcAuthenticator, oidcCaller, oidcAlgorithms } from './oidc.js';
+export type { Claims, ClaimExpectations, ClaimVerdict } from './oidc-claims.js';
+export { checkClaims, claimAtPath, rolesFromClaims } from './oidc-claims.js';

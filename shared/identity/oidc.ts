@@ -1,0 +1,140 @@
+import { compactVerify, decodeProtectedHeader, errors, type ProtectedHeaderParameters } from 'jose';
+import type { PlatformConfig } from '../config/index.js';
+import type { Logger } from '../logging/index.js';
+import type { Authenticator, AuthOutcome } from './authenticator.js';
+import type { CallerContext } from './caller.js';
+import { checkClaims, rolesFromClaims, stringClaim, type Claims } from './oidc-claims.js';
+import { IssuerKeys } from './jwks.js';
+
+export type OidcConfig = PlatformConfig['auth']['oidc'];
+
+export interface OidcAuthenticatorOptions {
+  fetch?: typeof globalThis.fetch;
+  /** Milliseconds since the epoch; drives both the claim times and the key-cache timers. */
+  clock?: () => number;
+  log?: Logger;
+  /** Minimum time between two JWKS fetches (an unknown `kid` or a stale set triggers one). Default 30 s. */
+  jwksRefetchIntervalMs?: number;
+  /** Age after which the cached JWKS is refreshed on next use. Default 10 min. */
+  jwksMaxAgeMs?: number;
+  /** Timeout of one discovery or JWKS request. Default 5 s. */
+  fetchTimeoutMs?: number;
+}
+
+/**
+ * Asymmetric algorithms only. `none` is never accepted, and neither is HS*: verifying an HMAC
+ * with a *public* key would let anyone who downloaded the JWKS mint tokens.
+ */
+export const oidcAlgorithms = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'] as const;
+const allowedAlgorithms = new Set<string>(oidcAlgorithms);
+
+/** Three base64url segments; the signature may be empty so that `alg: none` gets its own reason. */
+const compactJws = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
+
+function reject(reason: string): AuthOutcome {
+  return { result: 'reject', reason };
+}
+
+function headerOf(token: string): ProtectedHeaderParameters | undefined {
+  if (!compactJws.test(token)) return undefined;
+  try {
+    return decodeProtectedHeader(token);
+  } catch {
+    return undefined;
+  }
+}
+
+function parseClaims(payload: Uint8Array): Claims | undefined {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(payload));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Claims) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function oidcCaller(claims: Claims, config: Pick<OidcConfig, 'role_claim_path' | 'role_prefix'>): CallerContext {
+  const name = stringClaim(claims, 'name') ?? stringClaim(claims, 'preferred_username');
+  const email = stringClaim(claims, 'email');
+  return {
+    subject: claims.sub as string,
+    ...(name ? { name } : {}),
+    ...(email ? { email } : {}),
+    roles: rolesFromClaims(claims, config.role_claim_path, config.role_prefix),
+    authType: 'oidc',
+  };
+}
+
+/**
+ * OIDC bearer tokens (spec document 1, "Token validation"): the signature against the issuer's
+ * JWKS, then the claim rules in the spec's order (see checkClaims), then roles from
+ * `role_claim_path`. Every failure is a `reject` with a specific reason; the token itself is never
+ * logged.
+ *
+ * Chain position: the API-key link runs first and passes on bearer tokens it does not know, so a
+ * bearer reaching this link that is not a JWS at all is simply invalid and is rejected (not
+ * passed). `X-API-Key` credentials are not ours and are passed. A link for tokens from the
+ * platform's own OAuth server must therefore sit before this one.
+ */
+export function oidcAuthenticator(config: OidcConfig, opts: OidcAuthenticatorOptions = {}): Authenticator {
+  const issuer = config.issuer;
+  if (!issuer) throw new Error('auth.oidc.issuer is required for OIDC authentication');
+  const clock = opts.clock ?? Date.now;
+  const log = opts.log;
+  const keys = new IssuerKeys({
+    issuer,
+    fetch: opts.fetch ?? globalThis.fetch,
+    clock,
+    refetchIntervalMs: opts.jwksRefetchIntervalMs ?? 30_000,
+    maxAgeMs: opts.jwksMaxAgeMs ?? 10 * 60_000,
+    fetchTimeoutMs: opts.fetchTimeoutMs ?? 5_000,
+    log,
+  });
+  const expectations = {
+    issuer,
+    audience: config.audience,
+    clockSkewSeconds: config.clock_skew_seconds,
+    maxTokenAgeSeconds: config.max_token_age === undefined ? undefined : config.max_token_age / 1000,
+  };
+
+  async function verify(token: string): Promise<AuthOutcome> {
+    const header = headerOf(token);
+    if (!header) return reject('malformed token');
+    const alg = header.alg;
+    if (typeof alg !== 'string' || !allowedAlgorithms.has(alg)) {
+      // The header is attacker-controlled: echo the name only when it is plainly a name.
+      const shown = typeof alg === 'string' && /^[A-Za-z0-9]{1,12}$/.test(alg) ? ` (${alg})` : '';
+      return reject(`token algorithm not allowed${shown}`);
+    }
+
+    const lookup = await keys.keysFor(header);
+    if (!lookup.ok) return reject(lookup.reason);
+
+    let payload: Uint8Array | undefined;
+    for (const key of lookup.keys) {
+      try {
+        ({ payload } = await compactVerify(token, key, { algorithms: [...oidcAlgorithms] }));
+        break;
+      } catch (error) {
+        if (!(error instanceof errors.JOSEError)) throw error;
+      }
+    }
+    if (!payload) return reject('invalid token signature');
+
+    const claims = parseClaims(payload);
+    if (!claims) return reject('malformed token');
+    const verdict = checkClaims(claims, expectations, clock() / 1000);
+    if (!verdict.ok) return reject(verdict.reason);
+    return { result: 'accept', caller: oidcCaller(claims, config) };
+  }
+
+  return {
+    name: 'oidc',
+    async authenticate(credential) {
+      if (credential.kind !== 'bearer') return { result: 'pass' };
+      const outcome = await verify(credential.token);
+      if (outcome.result === 'reject') log?.debug({ reason: outcome.reason }, 'OIDC token refused');
+      return outcome;
+    },
+  };
+}
