@@ -66,6 +66,8 @@ describe('platform dev (npm start) on an empty data dir', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl!), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
     const result = await client.callTool({ name: 'platform_info', arguments: {} });
     expect(result.isError).toBeFalsy();
+    // The generated key carries the admin role, which maps to the embedded admin persona (every tool).
+    expect(result.structuredContent).toMatchObject({ persona: { name: 'admin' } });
     await client.close();
 
     const ready = await fetch(mcpUrl!.replace('/mcp', '/readyz'));
