@@ -4,6 +4,7 @@ import { preferredPort, startDevServer, type DevServer } from '../shared/tempora
 import { databaseApiKeys } from '../shared/identity/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import type { PlatformConfig } from '../shared/config/index.js';
+import { EMBEDDED_SQL_CONNECTION, createSqlToolkit, embeddedSqlInstance, ensureSampleData } from '../shared/sql/index.js';
 import type { LoadedConfig } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
 
@@ -28,6 +29,17 @@ export function withAdminPersona(config: PlatformConfig): void {
   };
 }
 
+/** Creates the generated sample dataset in the embedded DuckDB file on first start. */
+async function prepareSampleData(config: PlatformConfig, log: Logger): Promise<void> {
+  const sql = createSqlToolkit(config, { log });
+  try {
+    if (await ensureSampleData(sql.connection(EMBEDDED_SQL_CONNECTION).engine)) log.info('sample dataset created (sample.orders, sample.customers)');
+  } finally {
+    // DuckDB allows one open handle per file: release it before the api opens its own.
+    await sql.close();
+  }
+}
+
 export interface DevPlatform {
   mcpUrl: string;
   temporalUiUrl?: string;
@@ -45,6 +57,8 @@ export interface DevPlatform {
 export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPlatform> {
   const config = structuredClone(loaded.config);
   withAdminPersona(config);
+  const embeddedSql = Object.keys(config.toolkits.sql).length === 0;
+  if (embeddedSql) config.toolkits.sql[EMBEDDED_SQL_CONNECTION] = embeddedSqlInstance(config.data_dir);
   await mkdir(config.data_dir, { recursive: true });
   const stack: Array<() => Promise<void>> = [];
   const stop = async () => {
@@ -78,6 +92,7 @@ export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPl
     stack.push(() => temporal.close());
     const worker = await startWorkerRole({ config, log, db, temporal });
     stack.push(() => worker.shutdown());
+    if (embeddedSql) await prepareSampleData(config, log);
     const api = await startApiRole({ config, log, db, temporal });
     stack.push(() => api.stop());
     return {

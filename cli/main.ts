@@ -6,6 +6,7 @@ import { serveStdio } from '../api/mcp/stdio.js';
 import { commandLogger, configOrExit, onSignals, type CommandOptions } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
 import { devBanner, startDev } from './dev.js';
+import { buildToolkits } from './toolkits.js';
 
 const configHelp =
   'configuration file (default: $PLATFORM_CONFIG, else ./platform.yaml; without a file every key takes its default)';
@@ -73,7 +74,17 @@ program
   .action(async (_opts, command: Command) => {
     const log = commandLogger();
     const { config } = configOrExit(options(command), log);
-    await serveStdio(buildMcpSurface({ config, log }));
+    const toolkits = buildToolkits(config, log);
+    await serveStdio(
+      buildMcpSurface({
+        config,
+        log,
+        tools: toolkits.tools,
+        elicitationTriggers: toolkits.elicitationTriggers,
+        descriptionOverrides: toolkits.descriptionOverrides,
+      }),
+    );
+    await toolkits.close();
     process.exit(0);
   });
 

@@ -8,6 +8,7 @@ import { buildMcpSurface } from '../api/mcp/surface.js';
 import { databaseGatingStore, memoryGatingStore } from '../shared/workflow-gating/index.js';
 import { auditMiddleware, auditRefusals, createAuditLog } from '../shared/audit/index.js';
 import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
+import { buildToolkits } from './toolkits.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
 
@@ -44,6 +45,7 @@ export async function startApiRole(opts: {
   const metrics = createMetrics();
   const audit = createAuditLog({ config, ...(db ? { db } : {}), log: log.child({ component: 'audit' }), metrics });
   const refusals = auditRefusals(audit);
+  const toolkits = buildToolkits(config, log);
   const api = await startApi({
     config,
     log,
@@ -51,6 +53,9 @@ export async function startApiRole(opts: {
     surface: buildMcpSurface({
       config,
       log,
+      tools: toolkits.tools,
+      elicitationTriggers: toolkits.elicitationTriggers,
+      descriptionOverrides: toolkits.descriptionOverrides,
       // Audit outermost so its duration and outcome cover gating and elicitation too.
       middlewares: [auditMiddleware(audit), toolMetricsMiddleware(metrics)],
       ...(refusals ? { onRefused: refusals } : {}),
@@ -67,6 +72,7 @@ export async function startApiRole(opts: {
       await api.stop();
       // After the drain, so calls that finished during it are written too.
       await audit.close();
+      await toolkits.close();
     },
   };
 }

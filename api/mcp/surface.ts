@@ -30,6 +30,8 @@ export function buildMcpSurface(opts: {
   gatingStore?: GatingStore;
   /** Questions toolkits ask before running (cost estimation, PII consent). */
   elicitationTriggers?: readonly ElicitationTrigger[];
+  /** Toolkit-instance tool descriptions, under `tools.description_overrides`. */
+  descriptionOverrides?: Readonly<Record<string, string>>;
 }): McpSurface {
   const { config } = opts;
   const registry = new ToolRegistry();
@@ -57,7 +59,7 @@ export function buildMcpSurface(opts: {
     listing: {
       allow: config.tools.allow,
       deny: config.tools.deny,
-      descriptionOverrides: config.tools.description_overrides,
+      descriptionOverrides: { ...opts.descriptionOverrides, ...config.tools.description_overrides },
       ...(icons ? { icons: icons.tools } : {}),
     },
     access: opts.access ?? personas,

@@ -67,7 +67,11 @@ describe('platform dev (npm start) on an empty data dir', () => {
     const result = await client.callTool({ name: 'platform_info', arguments: {} });
     expect(result.isError).toBeFalsy();
     // The generated key carries the admin role, which maps to the embedded admin persona (every tool).
-    expect(result.structuredContent).toMatchObject({ persona: { name: 'admin' } });
+    expect(result.structuredContent).toMatchObject({ persona: { name: 'admin' }, toolkits: ['sql'] });
+    // The embedded DuckDB connection carries the generated sample dataset.
+    const orders = await client.callTool({ name: 'sql_query', arguments: { sql: 'SELECT count(*) AS n FROM sample.orders' } });
+    expect(orders.isError).toBeFalsy();
+    expect(JSON.stringify(orders.content)).toContain('20000');
     await client.close();
 
     const ready = await fetch(mcpUrl!.replace('/mcp', '/readyz'));

@@ -1,0 +1,155 @@
+/**
+ * Presigned URLs of filesystem object-store connections: `GET|HEAD|PUT /objstore/<connection>/
+ * <bucket>/<key>?X-Objstore-…`. The URL's HMAC signature is the only credential; a tampered,
+ * expired or wrong-method URL answers 403, as S3 does. Bodies stream both ways (a PUT is not
+ * held in memory, and is not subject to server.body_limit but to the connection's max_put_size).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../http/app.js';
+import {
+  FilesystemObjectStore,
+  ObjstoreError,
+  parsePresignedRequest,
+  presignRoutePrefix,
+  type ByteRange,
+  type ObjstoreConnections,
+  type ObjstoreErrorCode,
+} from '../../shared/objstore/index.js';
+
+export interface ObjstoreRoutesOptions {
+  connections: ObjstoreConnections;
+}
+
+const statusByCode: Partial<Record<ObjstoreErrorCode, number>> = {
+  NoSuchBucket: 404,
+  NoSuchKey: 404,
+  AccessDenied: 403,
+  ReadOnlyMode: 403,
+  EntityTooLarge: 413,
+  InvalidRange: 416,
+  PreconditionFailed: 412,
+  InvalidBucketName: 400,
+  InvalidArgument: 400,
+  KeyTooLong: 400,
+  ServiceUnavailable: 503,
+};
+
+function sendError(reply: FastifyReply, err: unknown, request: FastifyRequest): FastifyReply {
+  const e = err instanceof ObjstoreError ? err : new ObjstoreError('InternalError', 'internal error', { cause: err });
+  const status = statusByCode[e.code] ?? 500;
+  if (status >= 500) request.log.error({ err }, 'presigned object request failed');
+  // A refused upload may still be streaming in: do not keep the connection for another request.
+  if (request.method === 'PUT') void reply.header('connection', 'close');
+  return reply.code(status).send({ error: e.code, message: status >= 500 && e.code === 'InternalError' ? 'internal error' : e.message });
+}
+
+function denied(reply: FastifyReply, reason: string): FastifyReply {
+  return reply.code(403).send({ error: 'AccessDenied', message: `presigned URL refused: ${reason}` });
+}
+
+/** `bytes=a-b`, `bytes=a-` or `bytes=-n` (last n bytes); undefined for none or a form we do not serve. */
+export function parseRangeHeader(value: string | undefined, size: () => Promise<number>): Promise<ByteRange | undefined> | ByteRange | undefined {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(value?.trim() ?? '');
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    return size().then((total) => ({ start: Math.max(0, total - suffix) }));
+  }
+  return { start: Number(m[1]), ...(m[2] !== '' ? { end: Number(m[2]) } : {}) };
+}
+
+/** Header-safe user metadata: S3 sends x-amz-meta-*; values outside printable ASCII are left out. */
+function metadataHeaders(metadata: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(metadata)) if (/^[\x20-\x7e]*$/.test(v)) out[`x-amz-meta-${k}`] = v;
+  return out;
+}
+
+function metadataFromHeaders(headers: FastifyRequest['headers']): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (k.startsWith('x-amz-meta-') && typeof v === 'string') out[k.slice('x-amz-meta-'.length)] = v;
+  }
+  return out;
+}
+
+const querySchema = z
+  .object({
+    'X-Objstore-Method': z.string().optional().describe('GET or PUT: the method the URL was signed for'),
+    'X-Objstore-Expires': z.string().optional().describe('Unix time (seconds) after which the URL is refused'),
+    'X-Objstore-Signature': z.string().optional().describe('HMAC-SHA256 signature (base64url)'),
+  })
+  .catchall(z.string());
+
+export async function objstoreRoutes(app: App, opts: ObjstoreRoutesOptions): Promise<void> {
+  // Uploads stream into the store: take every body unparsed (this plugin's scope only).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+  app.route({
+    method: ['GET', 'HEAD', 'PUT'],
+    url: `${presignRoutePrefix}/*`,
+    exposeHeadRoute: false,
+    schema: {
+      description:
+        'Download (GET, HEAD) or upload (PUT) one object of a filesystem object-store connection through a presigned URL ' +
+        'made by objstore_presign_url. 403 when the URL is tampered with, expired or used with another method.',
+      tags: ['objstore'],
+      querystring: querySchema,
+    },
+    handler: async (request, reply) => {
+      const parsed = parsePresignedRequest(request.raw.url ?? request.url);
+      if (!parsed) return denied(reply, 'malformed URL');
+      let connection;
+      try {
+        connection = opts.connections.get(parsed.connection);
+      } catch {
+        return denied(reply, 'unknown connection');
+      }
+      const store = connection.store;
+      if (!(store instanceof FilesystemObjectStore)) return denied(reply, 'not a filesystem connection');
+      const verdict = store.verifyPresigned(parsed, request.method);
+      if (!verdict.ok) return denied(reply, verdict.reason);
+
+      const { bucket, key } = parsed;
+      try {
+        connection.checkBucket(bucket);
+        await connection.ready();
+        if (request.method === 'PUT') {
+          connection.checkWritable();
+          const declared = Number(request.headers['content-length'] ?? Number.NaN);
+          if (connection.maxPutSize !== undefined && Number.isFinite(declared) && declared > connection.maxPutSize) {
+            throw new ObjstoreError('EntityTooLarge', `size limit exceeded: object size ${declared} bytes exceeds limit of ${connection.maxPutSize} bytes`);
+          }
+          const contentType = request.headers['content-type'];
+          const out = await store.putObject(bucket, key, request.raw, {
+            ...(typeof contentType === 'string' && contentType !== '' ? { contentType } : {}),
+            metadata: metadataFromHeaders(request.headers),
+            ...(connection.maxPutSize !== undefined ? { maxBytes: connection.maxPutSize } : {}),
+          });
+          return reply.code(200).header('etag', out.etag).send();
+        }
+
+        const range = await parseRangeHeader(request.headers.range, async () => (await store.headObject(bucket, key)).size);
+        const res = await store.getObject(bucket, key, range ? { range } : {});
+        void reply.headers({
+          'content-type': res.head.contentType,
+          'content-length': String(res.contentLength),
+          etag: res.head.etag,
+          'last-modified': res.head.lastModified.toUTCString(),
+          'accept-ranges': 'bytes',
+          ...metadataHeaders(res.head.metadata),
+        });
+        if (res.range) void reply.code(206).header('content-range', `bytes ${res.range.start}-${res.range.end}/${res.head.size}`);
+        if (request.method === 'HEAD') {
+          res.body.destroy();
+          return reply.send();
+        }
+        return reply.send(res.body);
+      } catch (err) {
+        return sendError(reply, err, request);
+      }
+    },
+  });
+}

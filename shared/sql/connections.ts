@@ -1,0 +1,95 @@
+/**
+ * SQL connections from `toolkits.sql.<instance>`: one engine per instance, the default connection
+ * and the lookup a tool call's `connection` argument goes through.
+ */
+import { duckdbPath, type PlatformConfig, type SqlInstanceConfig } from '../config/index.js';
+import { DuckDbEngine } from './duckdb-engine.js';
+import { TrinoEngine, trinoServerUrl } from './trino-engine.js';
+import { SqlConnectionError, type SqlEngine } from './types.js';
+
+export interface SqlConnection {
+  /** The instance key: what `connection` arguments name. */
+  name: string;
+  /** `connection_name`, else the instance key. */
+  displayName: string;
+  config: SqlInstanceConfig;
+  engine: SqlEngine;
+}
+
+export interface EngineBuildOptions {
+  /** Directories DuckDB SQL may read files under (none by default). */
+  duckdbAllowedDirectories?: readonly string[];
+}
+
+/** The engine an instance configures. Trino instances without host or user are configuration errors. */
+export function createSqlEngine(config: PlatformConfig, name: string, options: EngineBuildOptions = {}): SqlEngine {
+  const instance = config.toolkits.sql[name];
+  if (!instance) throw new SqlConnectionError(`no SQL connection "${name}"`);
+  if (instance.engine === 'duckdb') {
+    return new DuckDbEngine({
+      path: duckdbPath(config, name),
+      ...(options.duckdbAllowedDirectories ? { allowedDirectories: options.duckdbAllowedDirectories } : {}),
+    });
+  }
+  if (!instance.host || !instance.user) throw new SqlConnectionError(`toolkits.sql.${name}: host and user are required for engine trino`);
+  try {
+    return new TrinoEngine({
+      host: instance.host,
+      ...(instance.port !== undefined ? { port: instance.port } : {}),
+      user: instance.user,
+      ...(instance.password !== undefined ? { password: instance.password } : {}),
+      ssl: instance.ssl,
+      sslVerify: instance.ssl_verify,
+      ...(instance.catalog ? { catalog: instance.catalog } : {}),
+      ...(instance.schema ? { schema: instance.schema } : {}),
+    });
+  } catch (error) {
+    throw new SqlConnectionError(`toolkits.sql.${name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** The connection a call without `connection` uses: the alphabetically first instance key (spec 1.1). */
+export function defaultConnectionName(names: Iterable<string>): string | undefined {
+  return [...names].sort()[0];
+}
+
+/**
+ * The connection a `connection` argument names: empty means the default; the instance key or its
+ * `connection_name` match. Unknown names list what exists.
+ */
+export function resolveConnection(
+  connections: ReadonlyMap<string, SqlConnection>,
+  defaultName: string | undefined,
+  requested: string | undefined,
+): SqlConnection {
+  const wanted = requested?.trim() ? requested.trim() : defaultName;
+  const byKey = wanted === undefined ? undefined : connections.get(wanted);
+  if (byKey) return byKey;
+  const byDisplay = [...connections.values()].filter((c) => c.displayName === wanted);
+  if (byDisplay.length === 1) return byDisplay[0]!;
+  const known = [...connections.keys()].sort().join(', ') || 'none';
+  throw new SqlConnectionError(`unknown connection "${wanted ?? ''}"; available connections: ${known}`);
+}
+
+/** What sql_list_connections shows of a connection (never the password). */
+export function describeConnection(c: SqlConnection, isDefault: boolean): Record<string, unknown> {
+  const i = c.config;
+  const base: Record<string, unknown> = {
+    name: c.name,
+    ...(c.displayName !== c.name ? { display_name: c.displayName } : {}),
+    engine: i.engine,
+    ...(i.description ? { description: i.description } : {}),
+    is_default: isDefault,
+    read_only: i.read_only,
+  };
+  if (i.engine === 'duckdb') return { ...base, catalog: c.engine.defaults.catalog, schema: c.engine.defaults.schema, ssl: false };
+  return {
+    ...base,
+    host: i.host,
+    port: i.port ?? (i.ssl ? 443 : 8080),
+    url: i.host ? trinoServerUrl({ host: i.host, ssl: i.ssl, ...(i.port !== undefined ? { port: i.port } : {}) }) : undefined,
+    ...(i.catalog ? { catalog: i.catalog } : {}),
+    ...(i.schema ? { schema: i.schema } : {}),
+    ssl: i.ssl,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * The shape and text of sql_query / sql_execute results (spec toolkits.md 1.2): the structured
+ * object `{columns, rows, row_count, stats}` and its rendering as JSON, CSV or Markdown.
+ */
+import type { ColumnMeta, Row } from './types.js';
+
+export type OutputFormat = 'json' | 'csv' | 'markdown';
+
+export interface QueryOutput {
+  [key: string]: unknown;
+  columns: ColumnMeta[];
+  rows: Array<Record<string, unknown>>;
+  row_count: number;
+  stats: { row_count: number; truncated: boolean; limit_applied: number; duration_ms: number; update_count?: number };
+}
+
+/**
+ * Row objects keyed by column name. Duplicate names (`SELECT 1 a, 2 a`) would overwrite each other,
+ * so later ones get `_2`, `_3`, … — in the column list too, so both stay consistent.
+ */
+export function uniqueColumnNames(columns: readonly ColumnMeta[]): ColumnMeta[] {
+  const seen = new Map<string, number>();
+  const taken = new Set(columns.map((c) => c.name));
+  return columns.map((c) => {
+    const n = (seen.get(c.name) ?? 0) + 1;
+    seen.set(c.name, n);
+    if (n === 1) return { ...c };
+    let name = `${c.name}_${n}`;
+    while (taken.has(name)) name = `${name}_`;
+    taken.add(name);
+    return { ...c, name };
+  });
+}
+
+export function buildOutput(opts: {
+  columns: readonly ColumnMeta[];
+  rows: readonly Row[];
+  truncated: boolean;
+  limit: number;
+  durationMs: number;
+  updateCount?: number;
+}): QueryOutput {
+  const columns = uniqueColumnNames(opts.columns);
+  const rows = opts.rows.map((r) => {
+    const obj: Record<string, unknown> = {};
+    columns.forEach((c, i) => (obj[c.name] = r[i] ?? null));
+    return obj;
+  });
+  return {
+    columns,
+    rows,
+    row_count: rows.length,
+    stats: {
+      row_count: rows.length,
+      truncated: opts.truncated,
+      limit_applied: opts.limit,
+      duration_ms: opts.durationMs,
+      ...(opts.updateCount !== undefined ? { update_count: opts.updateCount } : {}),
+    },
+  };
+}
+
+const jsonTextTypes = /^(varchar|char|json|text|string)(\s*\(\s*\d+\s*\))?$/i;
+
+/**
+ * unwrap_json: exactly one column of a text or JSON type and exactly one row holding a string that
+ * parses to a JSON object or array → the cell becomes the parsed value and the type `JSON`.
+ * Anything else is returned untouched.
+ */
+export function unwrapJson(output: QueryOutput): QueryOutput {
+  if (output.columns.length !== 1 || output.rows.length !== 1) return output;
+  const column = output.columns[0]!;
+  if (!jsonTextTypes.test(column.type.trim())) return output;
+  const cell = output.rows[0]![column.name];
+  if (typeof cell !== 'string') return output;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(cell);
+  } catch {
+    return output;
+  }
+  if (parsed === null || typeof parsed !== 'object') return output;
+  return { ...output, columns: [{ name: column.name, type: 'JSON' }], rows: [{ [column.name]: parsed }] };
+}
+
+function footerFacts(output: QueryOutput): string {
+  const s = output.stats;
+  const truncated = s.truncated ? ` (truncated at limit ${s.limit_applied})` : '';
+  return `${s.row_count} rows returned${truncated}, executed in ${s.duration_ms}ms`;
+}
+
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function csvCell(value: unknown): string {
+  const text = cellText(value);
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+export function toCsv(output: QueryOutput): string {
+  const lines = [output.columns.map((c) => csvCell(c.name)).join(',')];
+  for (const row of output.rows) lines.push(output.columns.map((c) => csvCell(row[c.name])).join(','));
+  return `${lines.join('\n')}\n\n# ${footerFacts(output)}`;
+}
+
+function mdCell(value: unknown): string {
+  return cellText(value).replaceAll('\\', '\\\\').replaceAll('|', '\\|').replace(/\r?\n/g, ' ');
+}
+
+export function toMarkdown(output: QueryOutput): string {
+  if (output.columns.length === 0) return `No results\n\n_${footerFacts(output)}_`;
+  const header = `| ${output.columns.map((c) => mdCell(c.name)).join(' | ')} |`;
+  const rule = `| ${output.columns.map(() => '---').join(' | ')} |`;
+  const body = output.rows.map((row) => `| ${output.columns.map((c) => mdCell(row[c.name])).join(' | ')} |`);
+  return [header, rule, ...body, '', `_${footerFacts(output)}_`].join('\n');
+}
+
+export function renderOutput(output: QueryOutput, format: OutputFormat): string {
+  if (format === 'csv') return toCsv(output);
+  if (format === 'markdown') return toMarkdown(output);
+  return JSON.stringify(output, null, 2);
+}

@@ -1,0 +1,43 @@
+/**
+ * SQL toolkit: the sql_* tools over two engines (Trino over its HTTP client protocol; DuckDB
+ * embedded), row limits and timeouts, read-only classification, and the cost / PII elicitation
+ * triggers of sql_query (for the shared/elicitation framework). See docs/sql.md.
+ */
+export type {
+  Classification,
+  ColumnInfo,
+  ColumnMeta,
+  EngineKind,
+  ExplainResult,
+  ExplainType,
+  QueryCursor,
+  Row,
+  SqlEngine,
+  StartOptions,
+  StatementVerdict,
+  TableRef,
+} from './types.js';
+export { SqlCancelledError, SqlConnectionError, SqlEngineError, SqlTimeoutError } from './types.js';
+export { DuckDbEngine, type DuckDbEngineOptions } from './duckdb-engine.js';
+export { TrinoEngine, trinoServerUrl, type TrinoEngineOptions } from './trino-engine.js';
+export { effectiveLimit, effectiveTimeoutMs, runWithLimit, MAX_TIMEOUT_MS, type RunResult } from './run.js';
+export { classifyTrino, requireRead, requireSingleStatement, type ReadOnlyDecision } from './readonly.js';
+export {
+  isSensitiveTag,
+  noPiiTags,
+  sqlElicitationTriggers,
+  type ElicitationSettings,
+  type PiiTagProvider,
+  type TaggedColumn,
+} from './elicitation.js';
+export { createSqlEngine, type SqlConnection } from './connections.js';
+export { sqlTools, type SqlToolsContext } from './tools.js';
+export {
+  createSqlToolkit,
+  embeddedSqlInstance,
+  sqlDescriptionOverrides,
+  EMBEDDED_SQL_CONNECTION,
+  type SqlToolkit,
+  type SqlToolkitDeps,
+} from './toolkit.js';
+export { ensureSampleData, SAMPLE_SCHEMA } from './sample-data.js';
