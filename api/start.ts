@@ -29,6 +29,8 @@ export interface ApiDeps {
   /** Keys the platform created (the embedded admin key); configured keys come from config. */
   storedApiKeys?: ApiKeyLookup;
   readinessChecks?: Record<string, () => Promise<boolean>>;
+  /** Further surfaces (object-store presigned URLs, later portal/admin/…), registered before listening. */
+  routes?: (app: App) => Promise<unknown>;
   clock?: Clock;
   sleep?: (ms: number) => Promise<void>;
 }
@@ -98,6 +100,8 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   }
   await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard });
   if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions });
+
+  await deps.routes?.(app);
 
   const sweeper = setInterval(() => {
     void streamSessions.sweep();

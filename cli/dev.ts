@@ -4,6 +4,7 @@ import { preferredPort, startDevServer, type DevServer } from '../shared/tempora
 import { databaseApiKeys } from '../shared/identity/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import type { PlatformConfig } from '../shared/config/index.js';
+import { embeddedObjstoreInstance } from '../shared/objstore/index.js';
 import { EMBEDDED_SQL_CONNECTION, createSqlToolkit, embeddedSqlInstance, ensureSampleData } from '../shared/sql/index.js';
 import type { LoadedConfig } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
@@ -59,6 +60,8 @@ export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPl
   withAdminPersona(config);
   const embeddedSql = Object.keys(config.toolkits.sql).length === 0;
   if (embeddedSql) config.toolkits.sql[EMBEDDED_SQL_CONNECTION] = embeddedSqlInstance(config.data_dir);
+  const embeddedObjstore = Object.keys(config.toolkits.objstore).length === 0 ? embeddedObjstoreInstance(config.data_dir) : undefined;
+  if (embeddedObjstore) config.toolkits.objstore[embeddedObjstore.name] = embeddedObjstore.instance;
   await mkdir(config.data_dir, { recursive: true });
   const stack: Array<() => Promise<void>> = [];
   const stop = async () => {
@@ -93,7 +96,7 @@ export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPl
     const worker = await startWorkerRole({ config, log, db, temporal });
     stack.push(() => worker.shutdown());
     if (embeddedSql) await prepareSampleData(config, log);
-    const api = await startApiRole({ config, log, db, temporal });
+    const api = await startApiRole({ config, log, db, temporal, ...(embeddedObjstore ? { seedBuckets: embeddedObjstore.seedBuckets } : {}) });
     stack.push(() => api.stop());
     return {
       mcpUrl: `${api.url}/mcp`,

@@ -74,7 +74,8 @@ program
   .action(async (_opts, command: Command) => {
     const log = commandLogger();
     const { config } = configOrExit(options(command), log);
-    const toolkits = buildToolkits(config, log);
+    // stdio has no HTTP listener: presigned filesystem URLs point at portal.public_base_url or server.address.
+    const toolkits = await buildToolkits(config, log, { publicUrl: () => `http://${config.server.address.replace(/^:/, '127.0.0.1:')}` });
     await serveStdio(
       buildMcpSurface({
         config,

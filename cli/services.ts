@@ -9,6 +9,7 @@ import { databaseGatingStore, memoryGatingStore } from '../shared/workflow-gatin
 import { auditMiddleware, auditRefusals, createAuditLog } from '../shared/audit/index.js';
 import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
 import { buildToolkits } from './toolkits.js';
+import { objstoreRoutes } from '../api/objstore/routes.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
 
@@ -36,6 +37,8 @@ export async function startApiRole(opts: {
   log: Logger;
   db?: Db;
   temporal?: TemporalHandle;
+  /** Buckets created on first use, per objstore connection (the embedded default bucket). */
+  seedBuckets?: Record<string, readonly string[]>;
 }): Promise<RunningApi> {
   const { config, log, db, temporal } = opts;
   if (config.audit.enabled && !db) log.warn('audit.enabled is set but no database is configured: audit logging is off');
@@ -45,7 +48,8 @@ export async function startApiRole(opts: {
   const metrics = createMetrics();
   const audit = createAuditLog({ config, ...(db ? { db } : {}), log: log.child({ component: 'audit' }), metrics });
   const refusals = auditRefusals(audit);
-  const toolkits = buildToolkits(config, log);
+  let apiUrl = '';
+  const toolkits = await buildToolkits(config, log, { publicUrl: () => apiUrl, ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) });
   const api = await startApi({
     config,
     log,
@@ -65,7 +69,9 @@ export async function startApiRole(opts: {
     }),
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
+    routes: async (app) => app.register(objstoreRoutes, { connections: toolkits.objstore }),
   });
+  apiUrl = api.url;
   return {
     ...api,
     async stop() {

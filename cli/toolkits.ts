@@ -3,6 +3,8 @@ import type { Logger } from '../shared/logging/index.js';
 import type { ToolDefinition } from '../shared/mcp-tools/index.js';
 import type { ElicitationTrigger } from '../shared/elicitation/index.js';
 import { createSqlToolkit } from '../shared/sql/index.js';
+import { createObjstoreConnections, objstoreTools, type ObjstoreConnections } from '../shared/objstore/index.js';
+import { purposeKey } from '../shared/crypto/index.js';
 
 /** The configured toolkits' tools and the hooks they add to the MCP surface. */
 export interface Toolkits {
@@ -10,15 +12,38 @@ export interface Toolkits {
   elicitationTriggers: ElicitationTrigger[];
   /** Per-instance tool descriptions; `tools.description_overrides` still wins over them. */
   descriptionOverrides: Record<string, string>;
+  objstore: ObjstoreConnections;
   close(): Promise<void>;
 }
 
-export function buildToolkits(config: PlatformConfig, log: Logger): Toolkits {
+export interface ToolkitOptions {
+  /** The api's public base URL, for presigned filesystem URLs; known only once the api listens. */
+  publicUrl: () => string;
+  /** Buckets created on first use, per objstore connection (the embedded `local/default`). */
+  seedBuckets?: Record<string, readonly string[]>;
+}
+
+export async function buildToolkits(config: PlatformConfig, log: Logger, opts: ToolkitOptions): Promise<Toolkits> {
   const sql = createSqlToolkit(config, { log: log.child({ toolkit: 'sql' }) });
+  const objstore = createObjstoreConnections(config, {
+    presign: {
+      baseUrl: () => config.portal.public_base_url || opts.publicUrl(),
+      key: await purposeKey({
+        dataDir: config.data_dir,
+        purpose: 'objstore-presign',
+        ...(config.secrets.encryption_key ? { encryptionKey: config.secrets.encryption_key } : {}),
+      }),
+    },
+    ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}),
+  });
   return {
-    tools: [...sql.tools],
+    tools: [...sql.tools, ...objstoreTools(objstore)],
     elicitationTriggers: [...sql.elicitationTriggers],
     descriptionOverrides: { ...sql.descriptionOverrides },
-    close: () => sql.close(),
+    objstore,
+    async close() {
+      await sql.close();
+      await objstore.close();
+    },
   };
 }

@@ -10,6 +10,8 @@ import type { App } from '../http/app.js';
 import {
   FilesystemObjectStore,
   ObjstoreError,
+  decodeMetadataValue,
+  encodeMetadataValue,
   parsePresignedRequest,
   presignRoutePrefix,
   type ByteRange,
@@ -59,17 +61,17 @@ export function parseRangeHeader(value: string | undefined, size: () => Promise<
   return { start: Number(m[1]), ...(m[2] !== '' ? { end: Number(m[2]) } : {}) };
 }
 
-/** Header-safe user metadata: S3 sends x-amz-meta-*; values outside printable ASCII are left out. */
+/** User metadata as S3 sends it: x-amz-meta-* headers, non-ASCII values RFC 2047-encoded. */
 function metadataHeaders(metadata: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(metadata)) if (/^[\x20-\x7e]*$/.test(v)) out[`x-amz-meta-${k}`] = v;
+  for (const [k, v] of Object.entries(metadata)) out[`x-amz-meta-${k}`] = encodeMetadataValue(v);
   return out;
 }
 
 function metadataFromHeaders(headers: FastifyRequest['headers']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
-    if (k.startsWith('x-amz-meta-') && typeof v === 'string') out[k.slice('x-amz-meta-'.length)] = v;
+    if (k.startsWith('x-amz-meta-') && typeof v === 'string') out[k.slice('x-amz-meta-'.length)] = decodeMetadataValue(v);
   }
   return out;
 }

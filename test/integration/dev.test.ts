@@ -67,7 +67,14 @@ describe('platform dev (npm start) on an empty data dir', () => {
     const result = await client.callTool({ name: 'platform_info', arguments: {} });
     expect(result.isError).toBeFalsy();
     // The generated key carries the admin role, which maps to the embedded admin persona (every tool).
-    expect(result.structuredContent).toMatchObject({ persona: { name: 'admin' }, toolkits: ['sql'] });
+    expect(result.structuredContent).toMatchObject({ persona: { name: 'admin' }, toolkits: ['objstore', 'sql'] });
+    // The embedded object store has a default bucket; a presigned URL serves the bytes over plain HTTP.
+    const put = await client.callTool({ name: 'objstore_put_object', arguments: { bucket: 'default', key: 'hello.txt', body: 'hello, agent' } });
+    expect(put.isError).toBeFalsy();
+    const presigned = await client.callTool({ name: 'objstore_presign_url', arguments: { bucket: 'default', key: 'hello.txt' } });
+    const presignedUrl = (presigned.structuredContent as { url: string }).url;
+    expect(presignedUrl.startsWith(mcpUrl!.replace('/mcp', ''))).toBe(true);
+    expect(await (await fetch(presignedUrl)).text()).toBe('hello, agent');
     // The embedded DuckDB connection carries the generated sample dataset.
     const orders = await client.callTool({ name: 'sql_query', arguments: { sql: 'SELECT count(*) AS n FROM sample.orders' } });
     expect(orders.isError).toBeFalsy();

@@ -1,0 +1,1 @@
+export { purposeKey } from './keys.js';

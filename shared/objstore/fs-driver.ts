@@ -1,0 +1,698 @@
+/**
+ * The filesystem driver: the embedded object store under the data dir (layout in fs-layout.ts).
+ *
+ * Crash safety: bytes are written to `<root>/.tmp`, fsynced, moved beside the sidecar under a
+ * fresh unique name, and only then does the sidecar — written the same way — replace the old one
+ * with one atomic rename. A crash therefore leaves either the old object or the new one, never a
+ * half one; at worst an unreferenced temp or data file. Readers open the data file the sidecar
+ * names; an open file stays readable after a concurrent overwrite unlinks it.
+ *
+ * Conditional writes: checked under an in-process per-key lock; `if-none-match: *` is also atomic
+ * across processes (the sidecar is linked into place, which fails when one exists).
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants, createWriteStream } from 'node:fs';
+import { copyFile, link, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { ObjstoreError } from './errors.js';
+import {
+  commonPrefixOf,
+  compareKeys,
+  dataName,
+  decodeCursor,
+  encodeCursor,
+  escapeSegment,
+  keyWanted,
+  locateKey,
+  maxEscapedSegment,
+  parseEntry,
+  sidecarName,
+  sortEntries,
+  subtreeWanted,
+  type KeyLocation,
+  type ListCursor,
+} from './fs-layout.js';
+import { buildPresignedUrl, derivePresignKey, verifyPresigned, type ParsedPresignedRequest, type PresignVerdict } from './presign-token.js';
+import { assertBucketName, assertKey, assertMetadataSize, etagMatches, normalizeMetadata, quoteEtag } from './rules.js';
+import { DigestStream, toReadable } from './streams.js';
+import {
+  systemClock,
+  type BucketInfo,
+  type Clock,
+  type Conditions,
+  type CopyOptions,
+  type CopyResult,
+  type DeleteResult,
+  type GetOptions,
+  type GetResult,
+  type ListOptions,
+  type ListPage,
+  type ObjectHead,
+  type ObjectStore,
+  type ObjectSummary,
+  type PresignOptions,
+  type PresignResult,
+  type PutOptions,
+  type PutResult,
+} from './types.js';
+
+export interface FilesystemPresignOptions {
+  /** The connection (instance) name that appears in the URL path. */
+  connection: string;
+  /** Public base URL of the api (e.g. `https://data.example.com`); a function when known only after listen. */
+  baseUrl: string | (() => string);
+  /** Secret the URLs are signed with (a signing key is derived from it). */
+  key: Uint8Array;
+}
+
+export interface FilesystemStoreOptions {
+  /** Directory holding one sub-directory per bucket. Created when missing. */
+  root: string;
+  clock?: Clock;
+  /** Needed for presign(); without it presigning fails with a clear error. */
+  presign?: FilesystemPresignOptions;
+}
+
+interface Sidecar {
+  v: 1;
+  key: string;
+  size: number;
+  etag: string;
+  sha256: string;
+  content_type: string;
+  last_modified: string;
+  metadata: Record<string, string>;
+  /** File name (in the same directory) of the bytes of this version. */
+  data: string;
+}
+
+const tmpDirName = '.tmp';
+const bucketMarker = '.bucket.json';
+const staleTempMs = 60 * 60_000;
+const defaultContentType = 'application/octet-stream';
+
+function errno(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Filesystem failures the caller can act on get object-store codes; anything else is internal. */
+function mapFsError(err: unknown, what: string): ObjstoreError {
+  if (err instanceof ObjstoreError) return err;
+  const code = errno(err);
+  if (code === 'EACCES' || code === 'EPERM') return new ObjstoreError('AccessDenied', `permission denied on the filesystem store (${what})`, { cause: err });
+  if (code === 'ENAMETOOLONG') return new ObjstoreError('KeyTooLong', `the key is too long for the filesystem store (${what})`, { cause: err });
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new ObjstoreError('ServiceUnavailable', 'the filesystem store is out of space', { cause: err });
+  if ((err as Error | undefined)?.name === 'AbortError') return new ObjstoreError('ServiceUnavailable', 'the request was aborted', { cause: err });
+  return new ObjstoreError('InternalError', `filesystem store failure (${what})`, { cause: err });
+}
+
+/** Serialises work per key inside this process. */
+class KeyedMutex {
+  readonly #tails = new Map<string, Promise<void>>();
+  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = previous.then(() => mine);
+    this.#tails.set(key, tail);
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    }
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (err) {
+    // Some platforms cannot fsync a directory; the rename is still atomic there.
+    if (!['EISDIR', 'EPERM', 'EINVAL', 'EBADF'].includes(errno(err) ?? '')) throw err;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** fsync through a fresh descriptor: it flushes the file's data whichever descriptor wrote it. */
+async function syncFile(path: string): Promise<void> {
+  const handle = await open(path, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeFileSynced(path: string, data: string): Promise<void> {
+  const handle = await open(path, 'wx');
+  try {
+    await handle.writeFile(data, 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+function checkConditions(current: Sidecar | undefined, cond: Conditions, target: string, forWrite: boolean): void {
+  if (cond.ifMatch !== undefined) {
+    if (!current) throw new ObjstoreError('NoSuchKey', `object not found: ${target}`);
+    if (!etagMatches(cond.ifMatch, current.etag)) throw new ObjstoreError('PreconditionFailed', `precondition failed for ${target}: the ETag does not match`);
+  }
+  if (cond.ifNoneMatch !== undefined && current && etagMatches(cond.ifNoneMatch, current.etag)) {
+    if (!forWrite) throw new ObjstoreError('NotModified', `${target} has not changed`);
+    const why = cond.ifNoneMatch.trim() === '*' ? 'the object exists' : 'the ETag matches';
+    throw new ObjstoreError('PreconditionFailed', `precondition failed for ${target}: ${why}`);
+  }
+}
+
+export class FilesystemObjectStore implements ObjectStore {
+  readonly driver = 'filesystem' as const;
+  readonly root: string;
+  readonly #tmp: string;
+  readonly #clock: Clock;
+  readonly #presign: (FilesystemPresignOptions & { signingKey: Buffer }) | undefined;
+  readonly #locks = new KeyedMutex();
+  #initialized: Promise<void> | undefined;
+
+  constructor(opts: FilesystemStoreOptions) {
+    this.root = opts.root;
+    this.#tmp = join(opts.root, tmpDirName);
+    this.#clock = opts.clock ?? systemClock;
+    this.#presign = opts.presign ? { ...opts.presign, signingKey: derivePresignKey(opts.presign.key) } : undefined;
+  }
+
+  /** Creates the root and temp directories, and clears temp files a crash left behind. */
+  #init(): Promise<void> {
+    this.#initialized ??= (async () => {
+      await mkdir(this.#tmp, { recursive: true });
+      const cutoff = Date.now() - staleTempMs;
+      for (const name of await readdir(this.#tmp)) {
+        const path = join(this.#tmp, name);
+        try {
+          if ((await stat(path)).mtimeMs < cutoff) await rm(path, { force: true });
+        } catch {
+          // another process cleaned it first
+        }
+      }
+    })().catch((err: unknown) => {
+      this.#initialized = undefined;
+      throw mapFsError(err, 'initialising the store root');
+    });
+    return this.#initialized;
+  }
+
+  #bucketDir(bucket: string): string {
+    return join(this.root, bucket);
+  }
+
+  #objectDir(bucket: string, loc: KeyLocation): string {
+    return join(this.#bucketDir(bucket), ...loc.dirs);
+  }
+
+  async #requireBucket(bucket: string): Promise<void> {
+    assertBucketName(bucket);
+    try {
+      if ((await stat(this.#bucketDir(bucket))).isDirectory()) return;
+    } catch (err) {
+      if (errno(err) !== 'ENOENT' && errno(err) !== 'ENOTDIR') throw mapFsError(err, 'reading the bucket');
+    }
+    throw new ObjstoreError('NoSuchBucket', `bucket not found: ${bucket}`);
+  }
+
+  async #readSidecar(path: string): Promise<Sidecar | undefined> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return undefined;
+      throw mapFsError(err, 'reading object metadata');
+    }
+    try {
+      return JSON.parse(text) as Sidecar;
+    } catch (err) {
+      throw new ObjstoreError('InternalError', 'object metadata on disk is unreadable', { cause: err });
+    }
+  }
+
+  #head(bucket: string, sc: Sidecar): ObjectHead {
+    return {
+      bucket,
+      key: sc.key,
+      size: sc.size,
+      etag: sc.etag,
+      contentType: sc.content_type,
+      lastModified: new Date(sc.last_modified),
+      metadata: { ...sc.metadata },
+      storageClass: 'STANDARD',
+    };
+  }
+
+  /** The current sidecar of a key, or NoSuchKey / NoSuchBucket. */
+  async #current(bucket: string, key: string): Promise<{ sc: Sidecar; dir: string }> {
+    assertBucketName(bucket);
+    assertKey(key);
+    const loc = locateKey(key);
+    const dir = this.#objectDir(bucket, loc);
+    const sc = await this.#readSidecar(join(dir, sidecarName(loc.leaf)));
+    if (!sc) {
+      await this.#requireBucket(bucket);
+      throw new ObjstoreError('NoSuchKey', `object not found: ${bucket}/${key}`);
+    }
+    return { sc, dir };
+  }
+
+  /** Opens the bytes of the current version; retries when an overwrite races the open. */
+  async #openCurrent(bucket: string, key: string): Promise<{ sc: Sidecar; dir: string; handle: FileHandle }> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const { sc, dir } = await this.#current(bucket, key);
+      try {
+        return { sc, dir, handle: await open(join(dir, sc.data), 'r') };
+      } catch (err) {
+        if (errno(err) !== 'ENOENT') throw mapFsError(err, 'opening the object');
+      }
+    }
+    throw new ObjstoreError('ServiceUnavailable', `object ${bucket}/${key} is being rewritten too often to read; try again`);
+  }
+
+  async listBuckets(): Promise<BucketInfo[]> {
+    await this.#init();
+    const out: BucketInfo[] = [];
+    for (const entry of await readdir(this.root, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+      try {
+        assertBucketName(entry.name);
+      } catch {
+        continue; // a directory that is not a bucket
+      }
+      out.push({ name: entry.name, createdAt: await this.#bucketCreated(entry.name) });
+    }
+    return out.sort((a, b) => compareKeys(a.name, b.name));
+  }
+
+  async #bucketCreated(bucket: string): Promise<Date> {
+    try {
+      const marker = JSON.parse(await readFile(join(this.#bucketDir(bucket), bucketMarker), 'utf8')) as { created_at?: string };
+      if (marker.created_at) return new Date(marker.created_at);
+    } catch {
+      // created by hand: fall back to the directory's own time
+    }
+    const info = await stat(this.#bucketDir(bucket));
+    return info.birthtimeMs > 0 ? info.birthtime : info.mtime;
+  }
+
+  async bucketExists(bucket: string): Promise<boolean> {
+    assertBucketName(bucket);
+    try {
+      await this.#requireBucket(bucket);
+      return true;
+    } catch (err) {
+      if (err instanceof ObjstoreError && err.code === 'NoSuchBucket') return false;
+      throw err;
+    }
+  }
+
+  async createBucket(bucket: string): Promise<void> {
+    assertBucketName(bucket);
+    await this.#init();
+    try {
+      await mkdir(this.#bucketDir(bucket));
+    } catch (err) {
+      if (errno(err) === 'EEXIST') throw new ObjstoreError('BucketAlreadyExists', `bucket already exists: ${bucket}`);
+      throw mapFsError(err, 'creating the bucket');
+    }
+    await writeFile(join(this.#bucketDir(bucket), bucketMarker), JSON.stringify({ created_at: this.#clock().toISOString() }));
+    await fsyncDir(this.root);
+  }
+
+  async ensureBucket(bucket: string): Promise<void> {
+    try {
+      await this.createBucket(bucket);
+    } catch (err) {
+      if (!(err instanceof ObjstoreError && err.code === 'BucketAlreadyExists')) throw err;
+    }
+  }
+
+  async deleteBucket(bucket: string): Promise<void> {
+    await this.#requireBucket(bucket);
+    const page = await this.listObjects(bucket, { maxKeys: 1 });
+    if (page.objects.length > 0 || page.commonPrefixes.length > 0) {
+      throw new ObjstoreError('BucketNotEmpty', `bucket ${bucket} is not empty`);
+    }
+    await rm(this.#bucketDir(bucket), { recursive: true, force: true });
+  }
+
+  async headObject(bucket: string, key: string, opts: Conditions = {}): Promise<ObjectHead> {
+    const { sc } = await this.#current(bucket, key);
+    checkConditions(sc, opts, `${bucket}/${key}`, false);
+    return this.#head(bucket, sc);
+  }
+
+  async getObject(bucket: string, key: string, opts: GetOptions = {}): Promise<GetResult> {
+    const { sc, handle } = await this.#openCurrent(bucket, key);
+    try {
+      checkConditions(sc, opts, `${bucket}/${key}`, false);
+      const head = this.#head(bucket, sc);
+      if (!opts.range) {
+        const body = handle.createReadStream({ autoClose: true, ...(opts.signal ? { signal: opts.signal } : {}) });
+        return { head, body, contentLength: sc.size };
+      }
+      const start = opts.range.start;
+      const end = Math.min(opts.range.end ?? sc.size - 1, sc.size - 1);
+      if (!Number.isSafeInteger(start) || start < 0 || start >= sc.size || end < start) {
+        throw new ObjstoreError('InvalidRange', `range ${start}-${opts.range.end ?? ''} is outside ${bucket}/${key} (${sc.size} bytes)`);
+      }
+      const body = handle.createReadStream({ start, end, autoClose: true, ...(opts.signal ? { signal: opts.signal } : {}) });
+      return { head, body, range: { start, end }, contentLength: end - start + 1 };
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  async putObject(bucket: string, key: string, body: Readable | Uint8Array | string, opts: PutOptions = {}): Promise<PutResult> {
+    const source = toReadable(body);
+    try {
+      assertKey(key);
+      await this.#requireBucket(bucket);
+      await this.#init();
+    } catch (err) {
+      source.destroy();
+      throw err;
+    }
+    const loc = locateKey(key);
+    const metadata = normalizeMetadata(opts.metadata);
+    assertMetadataSize(metadata);
+    const id = randomBytes(8).toString('hex');
+    const tmpData = join(this.#tmp, id);
+    const digest = new DigestStream({ md5: true, ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}) });
+    try {
+      await pipeline(source, digest, createWriteStream(tmpData, { flags: 'wx' }), ...(opts.signal ? [{ signal: opts.signal }] : []));
+      await syncFile(tmpData);
+    } catch (err) {
+      source.destroy();
+      await rm(tmpData, { force: true });
+      throw mapFsError(err, 'writing the object');
+    }
+    const sidecar: Sidecar = {
+      v: 1,
+      key,
+      size: digest.byteCount,
+      etag: quoteEtag(digest.md5),
+      sha256: digest.sha256,
+      content_type: opts.contentType || defaultContentType,
+      last_modified: this.#clock().toISOString(),
+      metadata,
+      data: dataName(loc.leaf, id),
+    };
+    await this.#commit(bucket, loc, tmpData, sidecar, opts);
+    return { etag: sidecar.etag, size: sidecar.size, sha256: sidecar.sha256 };
+  }
+
+  /** Moves the written bytes beside the sidecar and swaps the sidecar in (see the file comment). */
+  async #commit(bucket: string, loc: KeyLocation, tmpData: string, sidecar: Sidecar, cond: Conditions): Promise<void> {
+    const dir = this.#objectDir(bucket, loc);
+    const scPath = join(dir, sidecarName(loc.leaf));
+    const target = `${bucket}/${sidecar.key}`;
+    await this.#locks.run(`${bucket}\n${sidecar.key}`, async () => {
+      let placed = false;
+      const tmpSidecar = `${tmpData}.json`;
+      try {
+        const current = await this.#readSidecar(scPath);
+        checkConditions(current, cond, target, true);
+        await this.#placeInto(bucket, dir, tmpData, sidecar.data);
+        placed = true;
+        await writeFileSynced(tmpSidecar, JSON.stringify(sidecar));
+        if (cond.ifNoneMatch?.trim() === '*') {
+          try {
+            await link(tmpSidecar, scPath);
+          } catch (err) {
+            if (errno(err) === 'EEXIST') throw new ObjstoreError('PreconditionFailed', `precondition failed for ${target}: the object exists`);
+            throw err;
+          } finally {
+            await rm(tmpSidecar, { force: true });
+          }
+        } else {
+          await rename(tmpSidecar, scPath);
+        }
+        await fsyncDir(dir);
+        if (current && current.data !== sidecar.data) await rm(join(dir, current.data), { force: true });
+      } catch (err) {
+        await rm(tmpData, { force: true });
+        await rm(tmpSidecar, { force: true });
+        if (placed) await rm(join(dir, sidecar.data), { force: true });
+        throw mapFsError(err, 'committing the object');
+      }
+    });
+  }
+
+  /** mkdir -p inside an existing bucket, then rename; retried when a delete prunes the folder meanwhile. */
+  async #placeInto(bucket: string, dir: string, from: string, name: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      await this.#requireBucket(bucket);
+      await mkdir(dir, { recursive: true });
+      try {
+        await rename(from, join(dir, name));
+        return;
+      } catch (err) {
+        if (errno(err) !== 'ENOENT' || attempt >= 5) throw err;
+      }
+    }
+  }
+
+  async listObjects(bucket: string, opts: ListOptions = {}): Promise<ListPage> {
+    await this.#requireBucket(bucket);
+    const prefix = opts.prefix ?? '';
+    const delimiter = opts.delimiter ? opts.delimiter : undefined;
+    const maxKeys = opts.maxKeys !== undefined && opts.maxKeys > 0 ? Math.min(Math.floor(opts.maxKeys), 1000) : 1000;
+    const cursor: ListCursor = opts.continuationToken
+      ? decodeCursor(opts.continuationToken)
+      : opts.startAfter
+        ? { after: opts.startAfter }
+        : {};
+
+    // Start in the deepest folder the prefix names in full.
+    const prefixDirs = prefix.split('/').slice(0, -1);
+    const escaped = prefixDirs.map(escapeSegment);
+    if (escaped.some((s) => s.length > maxEscapedSegment)) return { objects: [], commonPrefixes: [], isTruncated: false };
+    const startDir = join(this.#bucketDir(bucket), ...escaped.map((s) => `d_${s}`));
+    const startBase = prefixDirs.length ? `${prefixDirs.join('/')}/` : '';
+
+    const found: Array<{ kind: 'object'; key: string; path: string } | { kind: 'prefix'; prefix: string }> = [];
+    let truncated = false;
+    const state = { lastPrefix: undefined as string | undefined };
+    for await (const item of this.#walk(startDir, startBase, prefix, delimiter, cursor, state)) {
+      if (found.length === maxKeys) {
+        truncated = true;
+        break;
+      }
+      found.push(item);
+    }
+
+    const sidecars = await mapLimit(found, 32, async (item) => (item.kind === 'object' ? this.#readSidecar(item.path) : undefined));
+    const objects: ObjectSummary[] = [];
+    const commonPrefixes: string[] = [];
+    found.forEach((item, i) => {
+      if (item.kind === 'prefix') {
+        commonPrefixes.push(item.prefix);
+        return;
+      }
+      const sc = sidecars[i];
+      if (!sc) return; // deleted while listing
+      objects.push({ key: sc.key, size: sc.size, etag: sc.etag, lastModified: new Date(sc.last_modified), storageClass: 'STANDARD' });
+    });
+    const last = found.at(-1);
+    const next: ListCursor | undefined = !truncated || !last
+      ? undefined
+      : last.kind === 'prefix'
+        ? { after: last.prefix, skipPrefix: last.prefix }
+        : { after: last.key };
+    return { objects, commonPrefixes, isTruncated: truncated, ...(next ? { nextContinuationToken: encodeCursor(next) } : {}) };
+  }
+
+  /** Yields objects and common prefixes in S3 order, descending only into folders that can matter. */
+  async *#walk(
+    dirPath: string,
+    base: string,
+    prefix: string,
+    delimiter: string | undefined,
+    cursor: ListCursor,
+    state: { lastPrefix: string | undefined },
+  ): AsyncGenerator<{ kind: 'object'; key: string; path: string } | { kind: 'prefix'; prefix: string }> {
+    let dirents;
+    try {
+      dirents = await readdir(dirPath, { withFileTypes: true });
+    } catch (err) {
+      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return;
+      throw mapFsError(err, 'listing');
+    }
+    const entries = sortEntries(dirents.flatMap((d) => parseEntry(d.name, d.isDirectory()) ?? []));
+    for (const entry of entries) {
+      if (entry.kind === 'object') {
+        const key = base + entry.segment;
+        if (!keyWanted(key, prefix, cursor)) continue;
+        const cp = commonPrefixOf(key, prefix, delimiter);
+        if (cp !== undefined) {
+          if (cp !== state.lastPrefix) {
+            state.lastPrefix = cp;
+            yield { kind: 'prefix', prefix: cp };
+          }
+          continue;
+        }
+        yield { kind: 'object', key, path: join(dirPath, sidecarName(escapeSegment(entry.segment))) };
+        continue;
+      }
+      const subtree = `${base}${entry.segment}/`;
+      if (!subtreeWanted(subtree, prefix, cursor)) continue;
+      const sub = join(dirPath, entry.name);
+      // A folder whose path already contains the delimiter past the prefix rolls up whole.
+      const cp = subtree.startsWith(prefix) ? commonPrefixOf(subtree, prefix, delimiter) : undefined;
+      if (cp !== undefined) {
+        if (cp !== state.lastPrefix && (await holdsObjects(sub))) {
+          state.lastPrefix = cp;
+          yield { kind: 'prefix', prefix: cp };
+        }
+        continue;
+      }
+      yield* this.#walk(sub, subtree, prefix, delimiter, cursor, state);
+    }
+  }
+
+  async copyObject(source: { bucket: string; key: string }, dest: { bucket: string; key: string }, opts: CopyOptions = {}): Promise<CopyResult> {
+    assertKey(dest.key);
+    assertBucketName(dest.bucket);
+    const destLoc = locateKey(dest.key);
+    const metadata = opts.metadata !== undefined ? normalizeMetadata(opts.metadata) : undefined;
+    if (metadata) assertMetadataSize(metadata);
+    await this.#init();
+    const id = randomBytes(8).toString('hex');
+    const tmpData = join(this.#tmp, id);
+    let src: Sidecar | undefined;
+    for (let attempt = 0; attempt < 8 && !src; attempt++) {
+      const { sc, dir } = await this.#current(source.bucket, source.key);
+      if (opts.sourceIfMatch !== undefined) checkConditions(sc, { ifMatch: opts.sourceIfMatch }, `${source.bucket}/${source.key}`, false);
+      try {
+        // A reflink where the filesystem supports it, else a kernel-side copy.
+        await copyFile(join(dir, sc.data), tmpData, fsConstants.COPYFILE_FICLONE);
+        src = sc;
+      } catch (err) {
+        if (errno(err) !== 'ENOENT') throw mapFsError(err, 'copying the object');
+      }
+    }
+    if (!src) throw new ObjstoreError('ServiceUnavailable', `object ${source.bucket}/${source.key} is being rewritten too often to copy; try again`);
+    try {
+      await syncFile(tmpData);
+      await this.#requireBucket(dest.bucket);
+    } catch (err) {
+      await rm(tmpData, { force: true });
+      throw mapFsError(err, 'copying the object');
+    }
+    const lastModified = this.#clock();
+    const sidecar: Sidecar = {
+      ...src,
+      key: dest.key,
+      content_type: opts.contentType ?? src.content_type,
+      metadata: metadata ?? src.metadata,
+      last_modified: lastModified.toISOString(),
+      data: dataName(destLoc.leaf, id),
+    };
+    await this.#commit(dest.bucket, destLoc, tmpData, sidecar, {});
+    return { etag: sidecar.etag, lastModified };
+  }
+
+  async deleteObject(bucket: string, key: string): Promise<DeleteResult> {
+    assertBucketName(bucket);
+    assertKey(key);
+    const loc = locateKey(key);
+    const dir = this.#objectDir(bucket, loc);
+    const scPath = join(dir, sidecarName(loc.leaf));
+    return this.#locks.run(`${bucket}\n${key}`, async () => {
+      const sc = await this.#readSidecar(scPath);
+      if (!sc) {
+        await this.#requireBucket(bucket);
+        return { existed: false };
+      }
+      try {
+        await unlink(scPath);
+      } catch (err) {
+        if (errno(err) === 'ENOENT') return { existed: false };
+        throw mapFsError(err, 'deleting the object');
+      }
+      await fsyncDir(dir);
+      await rm(join(dir, sc.data), { force: true });
+      // Prune folders the delete emptied, deepest first; a concurrent put re-creates what it needs.
+      for (let depth = loc.dirs.length; depth > 0; depth--) {
+        try {
+          await rmdir(join(this.#bucketDir(bucket), ...loc.dirs.slice(0, depth)));
+        } catch {
+          break;
+        }
+      }
+      return { existed: true };
+    });
+  }
+
+  async presign(bucket: string, key: string, opts: PresignOptions): Promise<PresignResult> {
+    assertBucketName(bucket);
+    assertKey(key);
+    if (!this.#presign) {
+      throw new ObjstoreError('InternalError', 'presigned URLs of the filesystem store need the api’s public base URL and a signing key', {
+        hint: 'Presigned URLs are served by the platform api; this process was started without one.',
+      });
+    }
+    const base = typeof this.#presign.baseUrl === 'function' ? this.#presign.baseUrl() : this.#presign.baseUrl;
+    const expires = Math.floor(this.#clock().getTime() / 1000) + opts.expiresIn;
+    const url = buildPresignedUrl(base, this.#presign.signingKey, {
+      method: opts.method,
+      connection: this.#presign.connection,
+      bucket,
+      key,
+      expires,
+    });
+    return { url, method: opts.method, expiresAt: new Date(expires * 1000) };
+  }
+
+  /** Checks a request to a presigned URL of this store (used by the api's /objstore route). */
+  verifyPresigned(req: ParsedPresignedRequest, httpMethod: string): PresignVerdict {
+    if (!this.#presign || req.connection !== this.#presign.connection) return { ok: false, reason: 'unknown connection' };
+    return verifyPresigned(this.#presign.signingKey, req, httpMethod, this.#clock());
+  }
+
+  async close(): Promise<void> {
+    // Nothing pooled: files are opened per call.
+  }
+}
+
+/** Whether a folder (at any depth) still holds an object; empty leftovers must not show as prefixes. */
+async function holdsObjects(dir: string): Promise<boolean> {
+  let dirents;
+  try {
+    dirents = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  if (dirents.some((d) => !d.isDirectory() && d.name.startsWith('m_'))) return true;
+  for (const d of dirents) {
+    if (d.isDirectory() && d.name.startsWith('d_') && (await holdsObjects(join(dir, d.name)))) return true;
+  }
+  return false;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

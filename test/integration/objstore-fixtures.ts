@@ -1,0 +1,118 @@
+/**
+ * Shared set-up of the object-store tests: a backend per driver (MinIO, or a temp directory),
+ * connections built from real platform.yaml text, tools called through the tool pipeline, and
+ * the api's presigned-URL route on a random port.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseConfig } from '../../shared/config/index.js';
+import { anonymousCaller } from '../../shared/identity/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { createMetrics } from '../../shared/metrics/index.js';
+import { ToolRegistry, allowAllTools, invokeTool, type CallToolResult } from '../../shared/mcp-tools/index.js';
+import {
+  createObjstoreConnections,
+  objstoreTools,
+  type ObjstoreConnections,
+  type ObjstoreDeps,
+} from '../../shared/objstore/index.js';
+import { buildHttpApp, type App } from '../../api/http/app.js';
+import { Readiness } from '../../api/http/readiness.js';
+import { objstoreRoutes } from '../../api/objstore/routes.js';
+import { startTestMinio, type TestMinio } from '../support/minio.js';
+
+export type Driver = 's3' | 'filesystem';
+
+export interface Backend {
+  driver: Driver;
+  /** Instance YAML lines (unindented) pointing at this backend, plus `extra` keys. */
+  instance(extra?: string[]): string[];
+  minio?: TestMinio;
+  stop(): Promise<void>;
+}
+
+export async function startBackend(driver: Driver): Promise<Backend> {
+  if (driver === 's3') {
+    const minio = await startTestMinio();
+    return {
+      driver,
+      minio,
+      instance: (extra = []) => minio.instanceYaml(0, extra).split('\n'),
+      stop: () => minio.stop(),
+    };
+  }
+  const root = await mkdtemp(join(tmpdir(), 'test-objstore-fs-'));
+  return {
+    driver,
+    instance: (extra = []) => ['driver: filesystem', `root: ${JSON.stringify(root)}`, ...extra],
+    stop: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/** `toolkits.objstore` YAML with the given instances (name → instance lines). */
+export function objstoreYaml(instances: Record<string, string[]>): string {
+  const lines = ['toolkits:', '  objstore:'];
+  for (const [name, body] of Object.entries(instances)) {
+    lines.push(`    ${name}:`, ...body.map((l) => `      ${l}`));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export const presignKey = randomBytes(32);
+
+export function connectionsFrom(yaml: string, deps: ObjstoreDeps = {}): ObjstoreConnections {
+  const { config } = parseConfig(yaml, {});
+  return createObjstoreConnections(config, { env: {}, ...deps });
+}
+
+/** Tool answers are JSON the tests read field by field. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- test code reads parsed JSON freely
+export type Json = any;
+
+export interface ToolAnswer {
+  result: CallToolResult;
+  isError: boolean;
+  body: Record<string, Json>;
+}
+
+export function toolCaller(connections: ObjstoreConnections) {
+  const registry = new ToolRegistry().register(...objstoreTools(connections));
+  return async (name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => {
+    const result = await invokeTool({
+      registry,
+      access: allowAllTools,
+      middlewares: [],
+      name,
+      rawArgs: args,
+      ctx: { caller: anonymousCaller, signal: new AbortController().signal, log: silentLogger() },
+    });
+    const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+    const body = (result.structuredContent as Record<string, Json> | undefined) ?? { text };
+    return { result, isError: result.isError === true, body };
+  };
+}
+
+export interface PresignServer {
+  app: App;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The api's HTTP app with only the presigned-URL route, on a random loopback port. */
+export async function startPresignServer(connections: ObjstoreConnections): Promise<PresignServer> {
+  const app = await buildHttpApp({
+    log: silentLogger(),
+    metrics: createMetrics({ defaultMetrics: false }),
+    readiness: new Readiness(),
+    bodyLimit: 1024 * 1024,
+    version: 'test',
+    serveMetrics: false,
+  });
+  await app.register(objstoreRoutes, { connections });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}

@@ -1,0 +1,93 @@
+/**
+ * A 1 GiB object put and read back through the storage API of each driver, generated as a
+ * stream (never held in memory), with the process's RSS sampled throughout: it must grow by less
+ * than 128 MiB, and the SHA-256 of what comes back must equal what went in.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ObjectStore, ObjstoreConnections } from '../../shared/objstore/index.js';
+import { connectionsFrom, objstoreYaml, startBackend, type Backend } from './objstore-fixtures.js';
+
+const MiB = 1024 * 1024;
+const total = 1024 * MiB;
+
+/** 1 MiB chunks of random-looking bytes (each chunk distinct), hashed as they are produced. */
+function generated(bytes: number): { stream: Readable; sha256: () => string } {
+  const base = randomBytes(MiB);
+  const hash = createHash('sha256');
+  let produced = 0;
+  let index = 0;
+  const stream = new Readable({
+    read() {
+      if (produced >= bytes) {
+        this.push(null);
+        return;
+      }
+      const size = Math.min(MiB, bytes - produced);
+      const chunk = Buffer.allocUnsafe(size);
+      base.copy(chunk, 0, 0, size);
+      chunk.writeUInt32BE(index++, 0);
+      produced += size;
+      hash.update(chunk);
+      this.push(chunk);
+    },
+  });
+  return { stream, sha256: () => hash.digest('hex') };
+}
+
+function rssSampler() {
+  const start = process.memoryUsage.rss();
+  let peak = start;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 20);
+  return {
+    stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, process.memoryUsage.rss());
+      return { start, peak, growth: peak - start };
+    },
+  };
+}
+
+describe.each(['s3', 'filesystem'] as const)('1 GiB through the %s driver', (driver) => {
+  let backend: Backend;
+  let connections: ObjstoreConnections;
+  let store: ObjectStore;
+
+  beforeAll(async () => {
+    backend = await startBackend(driver);
+    connections = connectionsFrom(objstoreYaml({ main: backend.instance() }));
+    store = connections.get('main').store;
+    await store.createBucket('large');
+  });
+  afterAll(async () => {
+    await connections?.close();
+    await backend?.stop();
+  });
+
+  it('puts and reads back 1 GiB with bounded memory and a matching SHA-256', async () => {
+    const sampler = rssSampler();
+    const source = generated(total);
+    const put = await store.putObject('large', 'one-gib.bin', source.stream, { contentType: 'application/octet-stream' });
+    const expected = source.sha256();
+    expect(put.size).toBe(total);
+    expect(put.sha256).toBe(expected);
+
+    const res = await store.getObject('large', 'one-gib.bin');
+    expect(res.head.size).toBe(total);
+    const readBack = createHash('sha256');
+    let read = 0;
+    for await (const chunk of res.body) {
+      readBack.update(chunk as Buffer);
+      read += (chunk as Buffer).length;
+    }
+    const memory = sampler.stop();
+    expect(read).toBe(total);
+    expect(readBack.digest('hex')).toBe(expected);
+    console.log(`${driver}: RSS ${Math.round(memory.start / MiB)} MiB → peak ${Math.round(memory.peak / MiB)} MiB (growth ${Math.round(memory.growth / MiB)} MiB)`);
+    expect(memory.growth).toBeLessThan(128 * MiB);
+    await store.deleteObject('large', 'one-gib.bin');
+  }, 300_000);
+});
