@@ -85,6 +85,9 @@ export function applyCrossKeyRules(input: PlatformConfig, raw: unknown, env: Env
       err(p('portal.s3_connection'), `required when several toolkits.objstore instances exist (${objstoreNames.join(', ')})`, 'toolkits.objstore');
     }
   }
+  if (config.resources.managed.connection !== undefined && !objstoreNames.includes(config.resources.managed.connection)) {
+    err(p('resources.managed.connection'), `no toolkits.objstore instance named "${config.resources.managed.connection}"`, 'toolkits.objstore');
+  }
   if (config.portal.s3_connection !== undefined && !objstoreNames.includes(config.portal.s3_connection)) {
     err(p('portal.s3_connection'), `no toolkits.objstore instance named "${config.portal.s3_connection}"`, 'toolkits.objstore');
   }

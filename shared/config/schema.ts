@@ -523,6 +523,8 @@ const resources = obj({
   managed: obj({
     max_upload_bytes: int64().default(104_857_600),
     max_versions: int({ min: 1 }).default(10),
+    /** ours: the objstore instance holding resource bytes (bucket `resources`); default portal.s3_connection, else the first instance. */
+    connection: optStr(),
   }).prefault({}),
   index: z.array(indexRule).default([]),
 });
