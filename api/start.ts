@@ -7,8 +7,10 @@ import type { Metrics } from '../shared/metrics/index.js';
 import {
   apiKeyAuthenticator,
   authenticateCredentials,
+  extractCredentials,
   oidcAuthenticator,
   type ApiKeyLookup,
+  type AuthDecision,
   type Authenticator,
 } from '../shared/identity/index.js';
 import { buildHttpApp, parseListenAddress, startMetricsListener, type App } from './http/app.js';
@@ -29,10 +31,15 @@ export interface ApiDeps {
   /** Keys the platform created (the embedded admin key); configured keys come from config. */
   storedApiKeys?: ApiKeyLookup;
   readinessChecks?: Record<string, () => Promise<boolean>>;
-  /** Further surfaces (object-store presigned URLs, later portal/admin/…), registered before listening. */
-  routes?: (app: App) => Promise<unknown>;
+  /** Further surfaces (object-store presigned URLs, resources, later portal/admin/…), registered before listening. */
+  routes?: (app: App, ctx: RouteContext) => Promise<unknown>;
   clock?: Clock;
   sleep?: (ms: number) => Promise<void>;
+}
+
+/** What a REST surface needs from the api: the same authentication as /mcp. */
+export interface RouteContext {
+  authenticate(headers: Record<string, string | string[] | undefined>): Promise<AuthDecision>;
 }
 
 export interface RunningApi {
@@ -101,7 +108,9 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard });
   if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions });
 
-  await deps.routes?.(app);
+  await deps.routes?.(app, {
+    authenticate: (headers) => authenticateCredentials(chain, extractCredentials(headers), config.auth.allow_anonymous),
+  });
 
   const sweeper = setInterval(() => {
     void streamSessions.sweep();
