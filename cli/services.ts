@@ -10,6 +10,9 @@ import { auditMiddleware, auditRefusals, createAuditLog } from '../shared/audit/
 import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
 import { buildToolkits } from './toolkits.js';
 import { objstoreRoutes } from '../api/objstore/routes.js';
+import { resourceRoutes } from '../api/resources/index.js';
+import { createResourceService, manageResourceTool, resourceActor, type ResourceService } from '../shared/resources/index.js';
+import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
 
@@ -50,35 +53,69 @@ export async function startApiRole(opts: {
   const refusals = auditRefusals(audit);
   let apiUrl = '';
   const toolkits = await buildToolkits(config, log, { publicUrl: () => apiUrl, ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) });
+  // Managed resources need the platform database and an object store for their bytes.
+  const resources =
+    db && Object.keys(config.toolkits.objstore).length > 0
+      ? createResourceService({ config, db, objstore: toolkits.objstore, log: log.child({ component: 'resources' }), audit })
+      : undefined;
+  const surface = buildMcpSurface({
+    config,
+    log,
+    tools: [...toolkits.tools, ...(resources ? [manageResourceTool(resources, { config })] : [])],
+    elicitationTriggers: toolkits.elicitationTriggers,
+    descriptionOverrides: toolkits.descriptionOverrides,
+    // Audit outermost so its duration and outcome cover gating and elicitation too.
+    middlewares: [auditMiddleware(audit), toolMetricsMiddleware(metrics)],
+    ...(refusals ? { onRefused: refusals } : {}),
+    ...(db && config.sessions.store === 'database'
+      ? { gatingStore: databaseGatingStore(db, memoryGatingStore(config.sessions.idle_timeout)) }
+      : {}),
+    ...(resources ? { resources: { service: resources, actorOf: agentActor(config) } } : {}),
+  });
   const api = await startApi({
     config,
     log,
     metrics,
-    surface: buildMcpSurface({
-      config,
-      log,
-      tools: toolkits.tools,
-      elicitationTriggers: toolkits.elicitationTriggers,
-      descriptionOverrides: toolkits.descriptionOverrides,
-      // Audit outermost so its duration and outcome cover gating and elicitation too.
-      middlewares: [auditMiddleware(audit), toolMetricsMiddleware(metrics)],
-      ...(refusals ? { onRefused: refusals } : {}),
-      ...(db && config.sessions.store === 'database'
-        ? { gatingStore: databaseGatingStore(db, memoryGatingStore(config.sessions.idle_timeout)) }
-        : {}),
-    }),
+    surface,
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
-    routes: async (app) => app.register(objstoreRoutes, { connections: toolkits.objstore }),
+    routes: async (app, ctx) => {
+      await app.register(objstoreRoutes, { connections: toolkits.objstore });
+      if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
+    },
   });
   apiUrl = api.url;
   return {
     ...api,
     async stop() {
       await api.stop();
+      surface.close?.();
       // After the drain, so calls that finished during it are written too.
       await audit.close();
       await toolkits.close();
+    },
+  };
+}
+
+/** MCP callers act as agents: writer records name their session; they cannot move files between libraries. */
+function agentActor(config: PlatformConfig) {
+  return (caller: CallerContext, sessionId?: string) => resourceActor(caller, { config, ...(sessionId ? { sessionId } : {}), origin: 'agent' });
+}
+
+/** The resource REST routes authenticate exactly like /mcp; their callers act as persons. */
+function resourceRouteOptions(
+  config: PlatformConfig,
+  service: ResourceService,
+  authenticate: (headers: Record<string, string | string[] | undefined>) => Promise<{ ok: true; caller: CallerContext } | { ok: false }>,
+) {
+  return {
+    service,
+    maxUploadBytes: config.resources.managed.max_upload_bytes,
+    async actorOf(request: { headers: Record<string, string | string[] | undefined> }) {
+      const decision = await authenticate(request.headers);
+      // Anonymous callers have no library of their own to act in.
+      if (!decision.ok || decision.caller.authType === 'anonymous') return undefined;
+      return resourceActor(decision.caller, { config, origin: 'person' });
     },
   };
 }

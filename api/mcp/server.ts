@@ -10,6 +10,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { CallerContext } from '../../shared/identity/index.js';
 import {
@@ -32,6 +33,15 @@ import {
   type CustomResource,
   type PromptDefinition,
 } from '../../shared/mcp-content/index.js';
+import type { ConnectedServers } from './notifications.js';
+import {
+  isManagedResourceUri,
+  listManagedResources,
+  managedResourceTemplates,
+  readManagedResource,
+  resourceNotFoundCode,
+  type McpResources,
+} from './managed-resources.js';
 
 /** Everything one MCP server instance offers; shared by every session of the process. */
 export interface McpSurface {
@@ -44,6 +54,12 @@ export interface McpSurface {
   onRefused?: ToolRefusalHook;
   prompts: readonly PromptDefinition[];
   customResources: readonly CustomResource[];
+  /** Managed resources (spec document 2), served next to the custom ones when configured. */
+  resources?: McpResources;
+  /** Servers connected to a session, for server-initiated notifications (list_changed). */
+  connected?: ConnectedServers;
+  /** Stops what the surface subscribed to (managed-resource change events). */
+  close?: () => void;
   /** Icons for prompts and resources, present when `icons.enabled`. */
   promptIcons?: Readonly<Record<string, IconSetting>>;
   resourceIcons?: Readonly<Record<string, IconSetting>>;
@@ -60,7 +76,15 @@ export interface McpSessionInfo {
 /** Human answers take time; the SDK's 60 s default would cut people off mid-thought. */
 const elicitationTimeoutMs = 10 * 60_000;
 
-const resourceNotFound = -32002;
+/** A server that reports connecting, so the surface can track the sessions it serves. */
+class SessionServer extends Server {
+  onConnected?: (server: Server, transport: Transport) => void;
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    this.onConnected?.(this, transport);
+  }
+}
 
 /**
  * One SDK Server per session (the SDK binds a server to one transport). Handlers are registered on
@@ -68,7 +92,7 @@ const resourceNotFound = -32002;
  * answer instead of the SDK's built-in registry.
  */
 export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Server {
-  const server = new Server(
+  const server = new SessionServer(
     { name: surface.identity.name, version: surface.identity.version },
     {
       capabilities: {
@@ -77,9 +101,16 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
         resources: { listChanged: true },
         logging: {},
       },
+      // A burst of changes (a batch of writes in one tick) reaches each client as one notification.
+      debouncedNotificationMethods: ['notifications/resources/list_changed'],
       ...(surface.identity.agent_instructions ? { instructions: surface.identity.agent_instructions } : {}),
     },
   );
+  const connected = surface.connected;
+  if (connected) server.onConnected = (s, transport) => connected.track(s, transport);
+  const managed = surface.resources;
+  // Stateful HTTP learns its session id only after initialize: take it from the request then.
+  const actorFor = (resources: McpResources, sessionId: string | undefined) => resources.actorOf(session.caller, session.sessionId ?? sessionId);
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: listTools(surface.registry, surface.listing, surface.access, session.caller),
@@ -143,8 +174,8 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     }
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: surface.customResources.map((r) => {
+  const customListing = () =>
+    surface.customResources.map((r) => {
       const icons = toMcpIcons(surface.resourceIcons?.[r.uri]);
       return {
         uri: r.uri,
@@ -153,19 +184,32 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
         mimeType: r.mime_type,
         ...(icons ? { icons } : {}),
       };
-    }),
+    });
+
+  // Custom resources lead the first page; managed resources follow, paged by the MCP cursor.
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    const cursor = request.params?.cursor;
+    if (!managed) return { resources: customListing() };
+    const page = await listManagedResources(managed, actorFor(managed, extra.sessionId), cursor);
+    return { ...page, resources: cursor === undefined ? [...customListing(), ...page.resources] : page.resources };
+  });
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: managed ? managedResourceTemplates : [],
   }));
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [] }));
-
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const resource = surface.customResources.find((r) => r.uri === request.params.uri);
-    if (!resource) throw new McpError(resourceNotFound, `resource not found: ${request.params.uri}`);
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+    const uri = request.params.uri;
+    const resource = surface.customResources.find((r) => r.uri === uri);
+    if (!resource) {
+      if (managed && isManagedResourceUri(uri)) return readManagedResource(managed, actorFor(managed, extra.sessionId), uri);
+      throw new McpError(resourceNotFoundCode, `resource not found: ${uri}`);
+    }
     try {
       const text = await readCustomResource(resource);
       return { contents: [{ uri: resource.uri, mimeType: resource.mime_type, text }] };
     } catch (error) {
-      if (error instanceof ResourceNotFoundError) throw new McpError(resourceNotFound, error.message);
+      if (error instanceof ResourceNotFoundError) throw new McpError(resourceNotFoundCode, error.message);
       throw error;
     }
   });

@@ -12,6 +12,8 @@ import {
   type ToolRefusalHook,
 } from '../../shared/mcp-tools/index.js';
 import type { McpSurface } from './server.js';
+import type { McpResources } from './managed-resources.js';
+import { ConnectedServers, notifyResourceListChanges } from './notifications.js';
 
 /**
  * What the MCP server offers, from configuration: the identity, the tools (platform_info plus
@@ -32,6 +34,12 @@ export function buildMcpSurface(opts: {
   elicitationTriggers?: readonly ElicitationTrigger[];
   /** Toolkit-instance tool descriptions, under `tools.description_overrides`. */
   descriptionOverrides?: Readonly<Record<string, string>>;
+  /**
+   * Managed resources (spec document 2): served by resources/list, resources/templates/list and
+   * resources/read next to the custom resources; their changes become list_changed notifications
+   * on every connected session.
+   */
+  resources?: McpResources;
 }): McpSurface {
   const { config } = opts;
   const registry = new ToolRegistry();
@@ -53,6 +61,8 @@ export function buildMcpSurface(opts: {
     middlewares.push(workflowGatingMiddleware(config.workflow, opts.gatingStore ?? memoryGatingStore(config.sessions.idle_timeout)));
   }
   if (config.elicitation.enabled && opts.elicitationTriggers?.length) middlewares.push(elicitationMiddleware(opts.elicitationTriggers));
+  const connected = new ConnectedServers();
+  const unsubscribe = opts.resources ? notifyResourceListChanges(opts.resources.service, connected, opts.log) : undefined;
   return {
     identity,
     registry,
@@ -73,6 +83,9 @@ export function buildMcpSurface(opts: {
       arguments: p.arguments.map((a) => ({ name: a.name, required: a.required, ...(a.description ? { description: a.description } : {}) })),
     })),
     customResources: config.resources.custom,
+    ...(opts.resources ? { resources: opts.resources } : {}),
+    connected,
+    close: () => unsubscribe?.(),
     ...(icons ? { promptIcons: icons.prompts, resourceIcons: icons.resources } : {}),
     log: opts.log,
   };

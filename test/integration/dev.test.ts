@@ -75,6 +75,18 @@ describe('platform dev (npm start) on an empty data dir', () => {
     const presignedUrl = (presigned.structuredContent as { url: string }).url;
     expect(presignedUrl.startsWith(mcpUrl!.replace('/mcp', ''))).toBe(true);
     expect(await (await fetch(presignedUrl)).text()).toBe('hello, agent');
+
+    // Managed resources: a person uploads over REST with the key; an agent reads it over MCP.
+    const form = new FormData();
+    form.append('library', 'global');
+    form.append('path', 'templates');
+    form.append('file', new Blob(['# Weekly report\n'], { type: 'text/markdown' }), 'weekly.md');
+    const upload = await fetch(mcpUrl!.replace('/mcp', '/api/v1/resources'), { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+    expect(upload.status).toBe(201);
+    const created = (await upload.json()) as { uri: string; outcome: string };
+    expect(created.outcome).toBe('created');
+    const read = await client.readResource({ uri: created.uri });
+    expect(read.contents[0]).toMatchObject({ text: '# Weekly report\n' });
     // The embedded DuckDB connection carries the generated sample dataset.
     const orders = await client.callTool({ name: 'sql_query', arguments: { sql: 'SELECT count(*) AS n FROM sample.orders' } });
     expect(orders.isError).toBeFalsy();

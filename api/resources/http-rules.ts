@@ -1,0 +1,103 @@
+/**
+ * Pure rules of the managed-resources REST surface: library text, the `<library>/<folder>` path
+ * form, the status each ResourceError code answers with, and download headers.
+ */
+import {
+  LibraryTextError,
+  ResourceError,
+  formatLibrary,
+  parseLibrary,
+  parseLibraryPath,
+  type Library,
+  type ResourceActor,
+  type ResourceErrorCode,
+} from '../../shared/resources/index.js';
+
+/** ResourceError code → HTTP status (the binding table of issue 6). */
+export const statusByResourceCode: Record<ResourceErrorCode, number> = {
+  not_found: 404,
+  forbidden: 403,
+  conflict: 409,
+  invalid: 400,
+  too_large: 413,
+  unsupported: 415,
+};
+
+/** The REST error body of a ResourceError: `{error: code, message, ...details}`. */
+export function resourceErrorBody(err: ResourceError): { status: number; body: Record<string, unknown> } {
+  return {
+    status: statusByResourceCode[err.code] ?? 500,
+    // details first: they may never overwrite the stable error and message fields.
+    body: { ...(err.details ?? {}), error: err.code, message: err.message },
+  };
+}
+
+function invalidLibrary<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof LibraryTextError) throw new ResourceError('invalid', err.message);
+    throw err;
+  }
+}
+
+/**
+ * Library text as routes take it: `personal` (the caller's own), `person:<subject>`,
+ * `persona:<name>` or `global`. Whether the caller may use that library is the service's call.
+ */
+export function parseLibraryText(text: string, actor: Pick<ResourceActor, 'subject'>): Library {
+  return invalidLibrary(() => parseLibrary(text, actor.subject));
+}
+
+/** The canonical text of a library (never `personal`). */
+export const libraryText = formatLibrary;
+
+/**
+ * A folder named by the folder routes. With `library` given, `path` is the folder path inside it;
+ * without, `path` is the listing form `<library text>/<folder path>` (the library is the first
+ * segment, percent-decoded, as facets write it). Leading and trailing slashes are ignored.
+ */
+export function folderTarget(input: { library?: string | undefined; path: string }, actor: Pick<ResourceActor, 'subject'>): { library: Library; path: string } {
+  if (input.library !== undefined && input.library.trim() !== '') {
+    return { library: parseLibraryText(input.library, actor), path: input.path.replace(/^\/+|\/+$/g, '') };
+  }
+  if (input.path.replace(/^\/+/, '') === '') {
+    throw new ResourceError('invalid', 'name the folder: give library and path, or path as <library>/<folder path>');
+  }
+  const { library, folderPath } = invalidLibrary(() => parseLibraryPath(input.path, actor.subject));
+  return { library, path: folderPath };
+}
+
+/**
+ * `Content-Disposition: attachment` with the file name: an ASCII fallback in `filename` and the
+ * exact name in `filename*` (RFC 6266 / RFC 8187), so every client saves it under its own name.
+ */
+export function contentDisposition(fileName: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
+  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/** A strong ETag from the content hash (none for a legacy resource without a recorded hash). */
+export function etagOf(sha256: string | null): string | undefined {
+  return sha256 ? `"${sha256}"` : undefined;
+}
+
+/** Whether an If-None-Match header matches the ETag (weak comparison, `*` matches anything). */
+export function ifNoneMatchHits(header: string | undefined, etag: string | undefined): boolean {
+  if (!header || !etag) return false;
+  return header.split(',').some((t) => {
+    const tag = t.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
+}
+
+/**
+ * A declared content type worth passing to the service: `application/octet-stream` (what clients
+ * send when they do not know) is left out so the service can tell the type from the name and bytes.
+ */
+export function declaredType(value: string | undefined): string | undefined {
+  const type = value?.trim();
+  if (!type) return undefined;
+  return type.split(';')[0]!.trim().toLowerCase() === 'application/octet-stream' ? undefined : type;
+}

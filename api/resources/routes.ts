@@ -1,0 +1,584 @@
+/**
+ * The managed-resources REST routes (spec document 2, "Portal REST routes", and the by-id routes
+ * the spec leaves to us). Every route authenticates through `actorOf` (the api's authentication
+ * chain), answers errors as `{error, message}` and declares zod schemas, so /api/openapi.json
+ * documents it. Upload bodies stream straight into the service; nothing is buffered.
+ */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
+import fastifyMultipart from '@fastify/multipart';
+import { z } from 'zod';
+import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
+import type { App } from '../http/app.js';
+import { ResourceError, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
+import {
+  contentDisposition,
+  declaredType,
+  etagOf,
+  folderTarget,
+  ifNoneMatchHits,
+  libraryText,
+  parseLibraryText,
+  resourceErrorBody,
+} from './http-rules.js';
+import {
+  binarySchema,
+  createdSchema,
+  deleteQuerySchema,
+  errorResponses,
+  facetSchema,
+  folderAnswerSchema,
+  folderBodySchema,
+  folderDescriptionSchema,
+  idParams,
+  listQuerySchema,
+  listSchema,
+  replaceBodySchema,
+  replaceFieldsSchema,
+  replaceQuerySchema,
+  resourceSchema,
+  restoreParams,
+  updateBodySchema,
+  uploadBodySchema,
+  uploadFieldsSchema,
+  usageSchema,
+  usedBySchema,
+  versionsSchema,
+  writersSchema,
+} from './schemas.js';
+import { readRawBody, readUploadForm, type StreamedUpload } from './upload-body.js';
+
+export interface ResourceRoutesOptions {
+  service: ResourceService;
+  /** The caller as a resource actor, or undefined when the request is not authenticated (401). */
+  actorOf(request: FastifyRequest): Promise<ResourceActor | undefined>;
+  /** resources.managed.max_upload_bytes */
+  maxUploadBytes: number;
+}
+
+const tags = ['resources'];
+/** Longest form field value (a description is the longest field people write). */
+const maxFieldBytes = 64 * 1024;
+/**
+ * A multipart body larger than the file limit plus what the fields and part headers can add is
+ * refused before reading it. The exact check counts the file's own bytes as they stream.
+ */
+const formAllowanceBytes = 64 * maxFieldBytes + 128 * 16 * 1024;
+const uploadFieldNames = Object.keys(uploadFieldsSchema.shape);
+
+/** Multipart routes document their form as the body, which the route reads itself (streaming). */
+function bodyReadByHandler<S>(route: FastifyRouteSchemaDef<S>): FastifyValidationResult {
+  return route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as unknown as FastifyRouteSchemaDef<z.ZodType>);
+}
+
+/** Form values and other text inputs validated like a zod route schema: refusals are 400. */
+function parseWith<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ResourceError('invalid', `invalid ${what}: ${z.prettifyError(result.error).replace(/\n/g, '; ')}`);
+  return result.data;
+}
+
+function declaredLength(request: FastifyRequest): number | undefined {
+  const value = request.headers['content-length'];
+  const n = typeof value === 'string' ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function tooLargeDeclared(bytes: number, max: number): ResourceError {
+  return new ResourceError('too_large', `the upload of ${bytes} bytes is larger than the upload limit of ${max} bytes (resources.managed.max_upload_bytes)`, {
+    limit_bytes: max,
+  });
+}
+
+/** Runs the service on a streamed upload; a refusal stops reading and answers the root cause. */
+async function withUpload<T>(upload: StreamedUpload, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    upload.abandon();
+    // The route cut the stream off (limit, a part after the file): that is why the service failed.
+    throw upload.failure() ?? err;
+  }
+}
+
+export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Promise<void> {
+  const { service, maxUploadBytes } = opts;
+  const actors = new WeakMap<FastifyRequest, ResourceActor>();
+  const actor = (request: FastifyRequest): ResourceActor => {
+    const found = actors.get(request);
+    if (!found) throw new Error('resource route reached without an actor');
+    return found;
+  };
+
+  if (!app.hasRequestDecorator('parts')) {
+    // The file size is counted by the routes themselves (busboy would truncate silently).
+    await app.register(fastifyMultipart, { limits: { fileSize: Infinity }, throwFileSizeLimit: false });
+  }
+
+  // Authenticate before any body is read.
+  app.addHook('onRequest', async (request, reply) => {
+    const found = await opts.actorOf(request);
+    if (!found) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer')
+        .send({ error: 'unauthorized', message: 'authentication required: present an API key or a bearer token' });
+    }
+    actors.set(request, found);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ResourceError) {
+      const { status, body } = resourceErrorBody(error);
+      return reply.code(status).send(body);
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(400).send({ error: 'invalid_request', message: error.message });
+    }
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'resource request failed');
+    return reply.code(status).send({
+      error: status === 413 ? 'payload_too_large' : status === 415 ? 'unsupported_media_type' : status >= 500 ? 'internal_error' : (error.code ?? 'bad_request'),
+      message: status >= 500 ? 'internal error' : error.message,
+    });
+  });
+
+  // ---- upload -------------------------------------------------------------------------------
+
+  app.post(
+    '/api/v1/resources',
+    {
+      validatorCompiler: bodyReadByHandler,
+      schema: {
+        tags,
+        summary: 'Upload a file',
+        description:
+          'Multipart upload of one file. Fields, each before the file part: `library` (default `personal`), `path`, ' +
+          '`display_name`, `description`, `tags` (repeatable), `if_exists`, `search_setting`, `change_summary`; then the file part ' +
+          '`file`, whose bytes stream into storage (hashed with SHA-256 on the way). 201 with outcome `created`; 200 with ' +
+          '`revised` or `unchanged`; 409 when the address is taken and `if_exists` is `fail`; 413 over ' +
+          'resources.managed.max_upload_bytes (nothing is stored); 415 for executables. Bulk and folder uploads call this once per file.',
+        consumes: ['multipart/form-data'],
+        body: uploadBodySchema,
+        response: { 201: createdSchema, 200: createdSchema, ...errorResponses(400, 403, 409, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const who = actor(request);
+      if (!request.isMultipart()) {
+        throw new ResourceError('unsupported', 'upload as multipart/form-data: the fields first, then the file part "file"');
+      }
+      const declared = declaredLength(request);
+      if (declared !== undefined && declared > maxUploadBytes + formAllowanceBytes) throw tooLargeDeclared(declared, maxUploadBytes);
+      const form = await readUploadForm(request, {
+        fields: uploadFieldNames,
+        repeatable: ['tags'],
+        fileField: 'file',
+        maxBytes: maxUploadBytes,
+        maxFieldBytes,
+      });
+      const result = await withUpload(form, async () => {
+        const single = (name: string) => form.fields[name]?.[0];
+        const fields = parseWith(
+          uploadFieldsSchema,
+          {
+            library: single('library') || undefined,
+            path: single('path'),
+            display_name: single('display_name') || undefined,
+            description: single('description'),
+            tags: form.fields.tags?.map((t) => t.trim()).filter((t) => t !== ''),
+            if_exists: single('if_exists') || undefined,
+            search_setting: single('search_setting') || undefined,
+            change_summary: single('change_summary') || undefined,
+          },
+          'upload form',
+        );
+        if (!form.file.name) throw new ResourceError('invalid', 'the file part "file" has no file name (set filename in its Content-Disposition)');
+        const contentType = declaredType(form.file.type);
+        return service.create(who, {
+          library: parseLibraryText(fields.library, who),
+          path: fields.path,
+          file_name: form.file.name,
+          ...(fields.display_name !== undefined ? { display_name: fields.display_name } : {}),
+          ...(fields.description !== undefined ? { description: fields.description } : {}),
+          ...(fields.tags !== undefined ? { tags: fields.tags } : {}),
+          ...(contentType ? { content_type: contentType } : {}),
+          ...(fields.search_setting !== undefined ? { search_setting: fields.search_setting } : {}),
+          ...(fields.change_summary !== undefined ? { change_summary: fields.change_summary } : {}),
+          if_exists: fields.if_exists,
+          origin: 'portal',
+          body: form.body,
+        });
+      });
+      return reply.code(result.outcome === 'created' ? 201 : 200).send({ ...result.resource, outcome: result.outcome });
+    },
+  );
+
+  // ---- listing, facets, folders -----------------------------------------------------------------
+
+  app.get(
+    '/api/v1/resources',
+    {
+      schema: {
+        tags,
+        summary: 'List files',
+        description:
+          'Files of a folder (`path` = <library>/<folder path>), paged by `cursor`; `direct=true` lists one level only. The root ' +
+          '(no path) and a top-level folder with `direct=true` list no files. Callers see their own library, their personas and ' +
+          'global; administrators also what they may write. Listing does not stamp last read.',
+        querystring: listQuerySchema,
+        response: { 200: listSchema, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return service.list(actor(request), {
+        ...(q.path !== undefined ? { path: q.path } : {}),
+        ...(q.direct !== undefined ? { direct: q.direct } : {}),
+        ...(q.sort !== undefined ? { sort: q.sort } : {}),
+        ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+        ...(q.limit !== undefined ? { limit: q.limit } : {}),
+      });
+    },
+  );
+
+  app.get(
+    '/api/v1/resources/facets',
+    {
+      schema: {
+        tags,
+        summary: 'Folder counts',
+        description: 'Every folder the caller may list, at every depth: exact file counts (beneath and direct), when anything beneath last changed, and its description.',
+        response: { 200: z.object({ folders: z.array(facetSchema) }) },
+      },
+    },
+    async (request) => ({ folders: await service.facets(actor(request)) }),
+  );
+
+  app.post(
+    '/api/v1/resources/folders',
+    {
+      schema: {
+        tags,
+        summary: 'Create an empty folder',
+        description:
+          'Creates the folder and each missing ancestor. Body `{library, path}`, or `{path: "<library>/<folder path>"}`. Needs the ' +
+          'authority to upload to that top-level folder. 400 names the folder rule broken. Creating an existing folder succeeds.',
+        body: folderBodySchema,
+        response: { 201: folderAnswerSchema, ...errorResponses(400, 403) },
+      },
+    },
+    async (request, reply) => {
+      const who = actor(request);
+      const target = folderTarget(request.body, who);
+      await service.createFolder(who, target.library, target.path);
+      return reply.code(201).send({ library: libraryText(target.library), path: target.path });
+    },
+  );
+
+  app.delete(
+    '/api/v1/resources/folders',
+    {
+      schema: {
+        tags,
+        summary: 'Delete an empty folder',
+        description:
+          'Removes a folder only when nothing is filed in it or beneath it (409 otherwise). The folder is named by the query ' +
+          '`library` and `path` or by a JSON body of the same shape (the body wins); either form also takes path as <library>/<folder path>.',
+        querystring: folderBodySchema.partial(),
+        body: folderBodySchema.partial().nullish(),
+        response: { 204: z.null().describe('Deleted'), ...errorResponses(400, 403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      const who = actor(request);
+      const given = { ...request.query, ...(request.body ?? {}) };
+      if (given.path === undefined) throw new ResourceError('invalid', 'name the folder to delete: library and path, or path as <library>/<folder path>');
+      const target = folderTarget({ library: given.library, path: given.path }, who);
+      await service.deleteFolder(who, target.library, target.path);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.put(
+    '/api/v1/resources/folders/description',
+    {
+      schema: {
+        tags,
+        summary: 'Describe a folder',
+        description:
+          'Sets a folder\'s description. Body `{library, path, description}`; without `library`, path is <library>/<folder path> ' +
+          '(for example `persona:sales/templates`). Needs the authority to add files there.',
+        body: folderDescriptionSchema,
+        response: { 200: folderAnswerSchema.extend({ description: z.string() }), ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      const who = actor(request);
+      const target = folderTarget(request.body, who);
+      await service.describeFolder(who, target.library, target.path, request.body.description);
+      return { library: libraryText(target.library), path: target.path, description: request.body.description };
+    },
+  );
+
+  // ---- by id ------------------------------------------------------------------------------------
+
+  app.get(
+    '/api/v1/resources/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Read a resource\'s details',
+        description: 'The resource\'s metadata (no content; does not stamp last read). 404 when unknown or not readable by the caller.',
+        params: idParams,
+        response: { 200: resourceSchema, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.get(actor(request), request.params.id),
+  );
+
+  const downloadHeaders = (reply: FastifyReply, r: { file_name: string; content_type: string; size: number; content_sha256: string | null; updated_at: string }) => {
+    const etag = etagOf(r.content_sha256);
+    void reply.headers({
+      'content-type': r.content_type,
+      'content-length': String(r.size),
+      'content-disposition': contentDisposition(r.file_name),
+      // Uploaded bytes are never rendered as our own page.
+      'x-content-type-options': 'nosniff',
+      'cache-control': 'private, no-cache',
+      'last-modified': new Date(r.updated_at).toUTCString(),
+      ...(etag ? { etag } : {}),
+    });
+  };
+  const contentSchema = {
+    tags,
+    params: idParams,
+    response: {
+      200: {
+        description: 'The head version\'s bytes, with its content type',
+        content: { 'application/octet-stream': { schema: binarySchema('The bytes') } },
+      },
+      304: z.null().describe('If-None-Match matched the ETag'),
+      ...errorResponses(403, 404),
+    },
+  };
+
+  app.route({
+    method: 'GET',
+    url: '/api/v1/resources/:id/content',
+    exposeHeadRoute: false,
+    schema: {
+      ...contentSchema,
+      summary: 'Download the content',
+      description:
+        'Streams the head version with Content-Type, Content-Length, Content-Disposition (attachment, the file name) and ' +
+        'ETag (the SHA-256). Stamps last read and is audited as a portal download. If-None-Match with the current ETag answers 304 ' +
+        'without reading the content; HEAD answers the same headers without reading it either.',
+    },
+    handler: async (request, reply) => {
+      const who = actor(request);
+      const id = request.params.id;
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (ifNoneMatch) {
+        const current = await service.get(who, id);
+        const etag = etagOf(current.content_sha256);
+        if (ifNoneMatchHits(ifNoneMatch, etag)) return reply.code(304).header('etag', etag).send(null);
+      }
+      const { resource, body } = await service.openContent(who, id, 'portal_download');
+      downloadHeaders(reply, resource);
+      return reply.send(body);
+    },
+  });
+
+  app.route({
+    method: 'HEAD',
+    url: '/api/v1/resources/:id/content',
+    schema: {
+      ...contentSchema,
+      summary: 'Content headers',
+      description: 'The download\'s headers without the bytes; not a read (does not stamp last read).',
+    },
+    handler: async (request, reply) => {
+      const resource = await service.get(actor(request), request.params.id);
+      downloadHeaders(reply, resource);
+      return reply.send(null);
+    },
+  });
+
+  app.patch(
+    '/api/v1/resources/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Edit details, move',
+        description:
+          'Changes display name, description, tags and search setting, and moves the file: `library` (top-level folder) and/or ' +
+          '`path` (folder). A move keeps id, versions and read history, rewrites the URI and keeps the old address as an alias; ' +
+          'a move onto an existing file is refused (409) naming it. Uploader, administrators of the library, platform administrators.',
+        params: idParams,
+        body: updateBodySchema,
+        response: { 200: resourceSchema, ...errorResponses(400, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const who = actor(request);
+      const { library, ...rest } = request.body;
+      return service.update(who, request.params.id, {
+        ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+        ...(library !== undefined ? { library: parseLibraryText(library, who) } : {}),
+      });
+    },
+  );
+
+  // Replacing content reads the request body itself: raw bytes of any type, or a form.
+  await app.register(async (scope: App) => {
+    scope.removeContentTypeParser(['application/json', 'text/plain']);
+    scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+    scope.put(
+      '/api/v1/resources/:id/content',
+      {
+        validatorCompiler: bodyReadByHandler,
+        bodyLimit: Number.MAX_SAFE_INTEGER,
+        schema: {
+          tags,
+          summary: 'Replace the content',
+          description:
+            'Writes a new head version; id, file name (whatever the upload was called), URI and details stay. The body is the raw ' +
+            'bytes (Content-Type is the new type; `change_summary` in the query) or multipart/form-data with an optional ' +
+            '`change_summary` field before the file part `file`. 413 over resources.managed.max_upload_bytes (nothing stored), 415 for executables.',
+          consumes: ['application/octet-stream', 'multipart/form-data'],
+          params: idParams,
+          querystring: replaceQuerySchema,
+          body: replaceBodySchema,
+          response: { 200: resourceSchema, ...errorResponses(400, 403, 404, 413, 415) },
+        },
+      },
+      async (request) => {
+        const who = actor(request);
+        const declared = declaredLength(request);
+        if (request.isMultipart()) {
+          if (declared !== undefined && declared > maxUploadBytes + formAllowanceBytes) throw tooLargeDeclared(declared, maxUploadBytes);
+          const form = await readUploadForm(request, {
+            fields: Object.keys(replaceFieldsSchema.shape),
+            fileField: 'file',
+            maxBytes: maxUploadBytes,
+            maxFieldBytes,
+          });
+          return withUpload(form, async () => {
+            const fields = parseWith(replaceFieldsSchema, { change_summary: form.fields.change_summary?.[0] || undefined }, 'form');
+            const contentType = declaredType(form.file.type);
+            return service.replaceContent(who, request.params.id, {
+              body: form.body,
+              ...(contentType ? { content_type: contentType } : {}),
+              ...(fields.change_summary !== undefined ? { change_summary: fields.change_summary } : {}),
+              origin: 'portal',
+            });
+          });
+        }
+        if (declared !== undefined && declared > maxUploadBytes) throw tooLargeDeclared(declared, maxUploadBytes);
+        const raw = readRawBody(request, maxUploadBytes);
+        const contentType = declaredType(request.headers['content-type']);
+        const summary = request.query.change_summary;
+        return withUpload(raw, () =>
+          service.replaceContent(who, request.params.id, {
+            body: raw.body,
+            ...(contentType ? { content_type: contentType } : {}),
+            ...(summary ? { change_summary: summary } : {}),
+            origin: 'portal',
+          }),
+        );
+      },
+    );
+  });
+
+  app.delete(
+    '/api/v1/resources/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a resource',
+        description:
+          'Deletes the file, every version and its stored bytes. While assets, prompts or a registered table point at it the ' +
+          'delete is refused (409) with the counts of each; `force=true` deletes anyway (references then report the file as missing).',
+        params: idParams,
+        querystring: deleteQuerySchema,
+        response: { 204: z.null().describe('Deleted'), ...errorResponses(403, 404, 409) },
+      },
+    },
+    async (request, reply) => {
+      await service.delete(actor(request), request.params.id, { force: request.query.force ?? false });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/v1/resources/:id/versions',
+    {
+      schema: {
+        tags,
+        summary: 'Version history',
+        description: 'Every kept version, newest first, each with its content_sha256 and change_summary (at most resources.managed.max_versions).',
+        params: idParams,
+        response: { 200: versionsSchema, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => ({ items: await service.versions(actor(request), request.params.id), next_cursor: null }),
+  );
+
+  app.post(
+    '/api/v1/resources/:id/versions/:version/restore',
+    {
+      schema: {
+        tags,
+        summary: 'Restore a version',
+        description: 'Writes a new head version with the exact bytes of version `version`, labelled with where it came from; history stays append-only.',
+        params: restoreParams,
+        response: { 200: resourceSchema, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.restore(actor(request), request.params.id, request.params.version),
+  );
+
+  app.get(
+    '/api/v1/resources/:id/used-by',
+    {
+      schema: {
+        tags,
+        summary: 'Used by',
+        description: 'How many assets, prompts and registered tables point at the file.',
+        params: idParams,
+        response: { 200: usedBySchema, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.usedBy(actor(request), request.params.id),
+  );
+
+  app.get(
+    '/api/v1/resources/:id/usage',
+    {
+      schema: {
+        tags,
+        summary: 'Usage',
+        description: 'Content reads over the last 30 and 90 days by door (agent resources/read, search fetch, portal download) and the last read; derived from the read audit trail (nothing while audit is off).',
+        params: idParams,
+        response: { 200: usageSchema, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => service.usage(actor(request), request.params.id),
+  );
+
+  app.get(
+    '/api/v1/resources/:id/writers',
+    {
+      schema: {
+        tags,
+        summary: 'Written by',
+        description: 'Persons, agent sessions and managed scripts that created or modified the file, most recent first; each marked created or only modified.',
+        params: idParams,
+        response: { 200: writersSchema, ...errorResponses(403, 404) },
+      },
+    },
+    async (request) => ({ items: await service.writers(actor(request), request.params.id), next_cursor: null }),
+  );
+}

@@ -1,0 +1,193 @@
+/**
+ * Zod schemas of the managed-resources REST routes: they validate requests and document every
+ * route in /api/openapi.json. Answers carry exactly the documented fields (others are dropped),
+ * so the OpenAPI document stays the truth about the API; error bodies stay open for details.
+ */
+import { z } from 'zod';
+import { MAX_LIST_LIMIT } from '../../shared/resources/index.js';
+
+/** Bytes in a body (a form's file part, a raw body, a download), as OpenAPI writes them. */
+export function binarySchema(description: string) {
+  return z.any().meta({ type: 'string', format: 'binary', description });
+}
+
+export const librarySchema = z
+  .string()
+  .min(1)
+  .max(300)
+  .describe('Library: `personal` (the caller\'s own), `persona:<name>`, `global`, or `person:<subject>` (platform administrators)');
+
+export const searchSettingSchema = z.enum(['default', 'contents', 'details_only', 'not_indexed']).describe('Search setting');
+export const ifExistsSchema = z
+  .enum(['fail', 'skip_unchanged', 'replace'])
+  .describe(
+    'What to do when a file of that name is already in that folder: `fail` (default) answers 409; `skip_unchanged` answers ' +
+      '`unchanged` when the bytes hash the same, else writes a new version (`revised`); `replace` always writes a new version',
+  );
+export const sortSchema = z.enum(['name', 'name_desc', 'updated', 'updated_asc', 'size', 'size_desc']);
+
+export const errorSchema = z
+  .object({
+    error: z.string().describe('Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, …'),
+    message: z.string().describe('What went wrong, naming the rule broken or the colliding file'),
+  })
+  .loose()
+  .describe('Error; some refusals add details (for example the counts of what still points at a file)');
+
+export const resourceSchema = z
+  .object({
+    id: z.string().describe('Stable id (UUIDv7), unchanged by replace, move and rename'),
+    library: z.string().describe('person:<subject>, persona:<name> or global'),
+    path: z.string().describe("Folder path inside the library; '' at the library root"),
+    file_name: z.string(),
+    display_name: z.string(),
+    description: z.string(),
+    tags: z.array(z.string()),
+    content_type: z.string(),
+    size: z.number().int().describe('Bytes of the head version'),
+    content_sha256: z.string().nullable().describe('SHA-256 of the head version (null for a legacy file with no recorded hash)'),
+    uploader: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    version: z.number().int().describe('Head version number'),
+    reference: z.string().describe('mcp:resource:<id>'),
+    uri: z.string().describe('Canonical mcp:// URI'),
+    search_setting: searchSettingSchema,
+    last_read_at: z.string().nullable().optional().describe('Last content read (platform administrators only)'),
+  })
+  .describe('A managed resource');
+
+export const createdSchema = resourceSchema
+  .extend({ outcome: z.enum(['created', 'revised', 'unchanged']).describe('created (201), revised or unchanged (200)') })
+  .describe('The resource as stored, with the outcome of the upload');
+
+export const versionSchema = z
+  .object({
+    version: z.number().int(),
+    uploader: z.string(),
+    created_at: z.string(),
+    size: z.number().int(),
+    content_type: z.string(),
+    content_sha256: z.string().nullable(),
+    change_summary: z.string().nullable(),
+    restored_from: z.number().int().nullable().describe('On a restore: the version whose bytes were copied'),
+  });
+
+export const facetSchema = z
+  .object({
+    path: z.string().describe("<library>/<folder path>; the library itself when the folder path is ''"),
+    library: z.string(),
+    count: z.number().int().describe('Files filed in this folder or beneath it'),
+    direct_count: z.number().int().describe('Files filed directly in this folder'),
+    last_changed_at: z.string().nullable().describe('Last change of anything beneath; null for an empty folder'),
+    description: z.string(),
+  });
+
+const doorCounts = z.record(z.string(), z.number().int()).describe('Reads per door: resources_read, search_fetch, portal_download, portal_preview');
+export const usageSchema = z
+  .object({ last_read_at: z.string().nullable(), last_30_days: doorCounts, last_90_days: doorCounts })
+  .describe('Content reads over the last 30 and 90 days by door (empty while audit is off)');
+
+export const usedBySchema = z
+  .object({ assets: z.number().int(), prompts: z.number().int(), tables: z.number().int() })
+  .describe('How many assets, prompts and registered tables point at the file');
+
+export const writerSchema = z
+  .object({
+    kind: z.enum(['person', 'agent_session', 'script']),
+    id: z.string().describe('Subject, MCP session id or script id'),
+    display: z.string(),
+    created: z.boolean().describe('true: created the file; false: only modified it'),
+    last_written_at: z.string(),
+  });
+
+export const writersSchema = z.object({ items: z.array(writerSchema), next_cursor: z.null() });
+
+export const idParams = z.object({ id: z.string().min(1).max(200).describe('Resource id') });
+
+export const listQuerySchema = z.object({
+  path: z
+    .string()
+    .max(600)
+    .optional()
+    .describe("Folder as <library>/<folder path> (e.g. `global/templates`, `persona:sales`); absent or '' is the root of all libraries, which lists no files"),
+  direct: z.stringbool().optional().describe('true: only files filed directly in the folder; else everything beneath it'),
+  sort: sortSchema.optional().describe('name (default), name_desc, updated (newest first), updated_asc, size (smallest first), size_desc'),
+  cursor: z.string().max(2000).optional().describe('next_cursor of the previous page'),
+  limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`Page size (1-${MAX_LIST_LIMIT}, default 100)`),
+});
+
+export const listSchema = z.object({
+  items: z.array(resourceSchema),
+  next_cursor: z.string().nullable().describe('Cursor of the next page; null on the last page'),
+});
+
+export const versionsSchema = z.object({ items: z.array(versionSchema), next_cursor: z.null() });
+
+/** Upload form fields (each a form field; `tags` repeats), in the order they must come. */
+export const uploadFieldsSchema = z.strictObject({
+  library: librarySchema.default('personal'),
+  path: z.string().max(600).default('').describe('Folder path inside the library; may be empty (the library root)'),
+  display_name: z.string().max(500).optional().describe('Defaults to the file name without extension'),
+  description: z.string().optional(),
+  tags: z.array(z.string().max(200)).max(100).optional().describe('Repeat the field once per tag'),
+  if_exists: ifExistsSchema.default('fail'),
+  search_setting: searchSettingSchema.optional(),
+  change_summary: z.string().max(2000).optional().describe('Shown under the version when the upload revises an existing file'),
+});
+
+/** The documented multipart body: the fields, then the file part last. */
+export const uploadBodySchema = uploadFieldsSchema
+  .extend({ file: binarySchema('The file, the last part of the form; its file name becomes the resource\'s file name') })
+  .describe('multipart/form-data: every field first, then the file part `file` (a field after it is refused with 400)');
+
+export const replaceFieldsSchema = z.strictObject({
+  change_summary: z.string().max(2000).optional().describe('Shown under the new version'),
+});
+
+export const replaceBodySchema = z
+  .union([
+    replaceFieldsSchema.extend({ file: binarySchema('The new content (the uploaded file name is ignored)') }),
+    binarySchema('The new content as the raw request body'),
+  ])
+  .describe('Either the raw bytes as the request body (any content type but multipart/form-data), or multipart/form-data with an optional `change_summary` field before the file part `file`');
+
+export const replaceQuerySchema = z.object({
+  change_summary: z.string().max(2000).optional().describe('Shown under the new version (raw-body uploads; a form sends it as a field)'),
+});
+
+export const updateBodySchema = z
+  .strictObject({
+    display_name: z.string().min(1).max(500).optional(),
+    description: z.string().optional(),
+    tags: z.array(z.string().max(200)).max(100).optional().describe('The full tag list (replaces the current one)'),
+    search_setting: searchSettingSchema.optional(),
+    library: librarySchema.optional().describe('Move to this top-level folder (library); combined with `path` it is one move'),
+    path: z.string().max(600).optional().describe('Move to this folder path inside the (new) library'),
+  })
+  .describe('Edit details; any subset of the fields. A library and/or folder change moves the file: one URI rewrite, one alias, one audit event');
+
+export const folderBodySchema = z.object({
+  library: librarySchema.optional().describe('Library of the folder; when absent, `path` starts with the library: <library>/<folder path>'),
+  path: z.string().max(600).describe('Folder path inside `library`, or <library>/<folder path> when `library` is absent'),
+});
+
+export const folderDescriptionSchema = folderBodySchema.extend({
+  description: z.string().max(10_000).describe('Folder description (shown in search as the folder entry)'),
+});
+
+export const folderAnswerSchema = z.object({
+  library: z.string().describe('Canonical library text'),
+  path: z.string().describe('Folder path inside the library'),
+});
+
+export const deleteQuerySchema = z.object({
+  force: z.stringbool().optional().describe('true: delete even when assets, prompts or a registered table point at the file'),
+});
+
+export const restoreParams = idParams.extend({ version: z.coerce.number().int().min(1).describe('The version whose bytes become the new head') });
+
+/** Error answers a route may give, keyed by status, for the OpenAPI document. */
+export function errorResponses(...statuses: number[]): Record<number, typeof errorSchema> {
+  return Object.fromEntries([401, ...statuses].map((s) => [s, errorSchema]));
+}

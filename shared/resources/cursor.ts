@@ -1,0 +1,67 @@
+/**
+ * Listing order and opaque keyset cursors. Every sort breaks ties by id in the same direction, so
+ * (sort key, id) is a total order and a page boundary never skips or repeats a row, whatever
+ * changes meanwhile elsewhere in the order.
+ */
+import type { ListSort } from './types.js';
+
+export interface SortSpec {
+  /** SQL of the sort key (a column of `resources r`). */
+  column: string;
+  /** SQL turning the key into the text a cursor carries. */
+  keyText: string;
+  /** SQL cast of the cursor's text back to the key's type. */
+  cast: string;
+  descending: boolean;
+}
+
+const name = { column: 'lower(r.display_name)', keyText: 'lower(r.display_name)', cast: '::text' };
+const updated = {
+  column: 'r.updated_at',
+  keyText: `to_char(r.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+  cast: '::timestamptz',
+};
+const size = { column: 'r.size', keyText: 'r.size::text', cast: '::bigint' };
+
+/** name / size ascend, updated starts with the most recent; the other three reverse them. */
+export const sortSpecs: Record<ListSort, SortSpec> = {
+  name: { ...name, descending: false },
+  name_desc: { ...name, descending: true },
+  updated: { ...updated, descending: true },
+  updated_asc: { ...updated, descending: false },
+  size: { ...size, descending: false },
+  size_desc: { ...size, descending: true },
+};
+
+export const listSorts = Object.keys(sortSpecs) as ListSort[];
+
+export function isListSort(value: string): value is ListSort {
+  return Object.hasOwn(sortSpecs, value);
+}
+
+export interface CursorPosition {
+  sort: ListSort;
+  /** The listing path the cursor was issued for: a cursor is valid only for the same listing. */
+  path: string;
+  direct: boolean;
+  key: string;
+  id: string;
+}
+
+export function encodeCursor(pos: CursorPosition): string {
+  return Buffer.from(JSON.stringify([pos.sort, pos.path, pos.direct ? 1 : 0, pos.key, pos.id]), 'utf8').toString('base64url');
+}
+
+/** Undefined when the cursor is not one this module issued. */
+export function decodeCursor(cursor: string): CursorPosition | undefined {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (!Array.isArray(parsed) || parsed.length !== 5) return undefined;
+    const [sort, path, direct, key, id] = parsed as unknown[];
+    if (typeof sort !== 'string' || !isListSort(sort) || typeof path !== 'string' || typeof key !== 'string' || typeof id !== 'string') return undefined;
+    if (direct !== 0 && direct !== 1) return undefined;
+    return { sort, path, direct: direct === 1, key, id };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Managed resources (spec document 2): libraries, folders, versions, addresses and authority.
+ * Surfaces (REST routes in api/resources/, the MCP resources/* methods and manage_resource) use
+ * `createResourceService` and `resourceActor`; the pure rules are exported for them and for tests.
+ */
+export * from './types.js';
+export { createResourceService, resourceConnectionName, auditToolOfDoor, DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, type ResourceServiceDeps } from './service.js';
+export { resourceActor, PERSONA_ADMIN_ROLE_PREFIX, type ResourceActorOptions } from './actor.js';
+export { may, administers, isAgent, refusal, type ResourceAction, type AuthorityTarget } from './authority.js';
+export {
+  folderPathProblem,
+  normalizeFolderPath,
+  folderAndAncestors,
+  isWithin,
+  MAX_FOLDER_DEPTH,
+  MAX_FOLDER_PATH_CHARS,
+} from './folders.js';
+export {
+  formatLibrary,
+  formatLibraryPath,
+  libraryKey,
+  libraryFromKey,
+  parseLibrary,
+  parseLibraryPath,
+  sameLibrary,
+  LibraryTextError,
+  type LibraryKey,
+  type LibraryKind,
+} from './library.js';
+export { canonicalUri, parseCanonicalUri, referenceOf, parseReference, REFERENCE_PREFIX, type ParsedUri } from './uri.js';
+export { defaultDisplayName, fileNameProblem, extensionOf, normalizeTags } from './names.js';
+export { executableByName, sniffExecutable, bareMediaType, SNIFF_BYTES } from './executables.js';
+export { chooseContentType, contentTypeFromName } from './content-type.js';
+export { listSorts, isListSort, encodeCursor, decodeCursor } from './cursor.js';
+export { buildFacets, type FolderCount, type FolderRow } from './facets.js';
+export { manageResourceTool, type ManageResourceToolOptions } from './tool.js';

@@ -1,0 +1,244 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Managed resources (spec document 2): the shared vocabulary of the domain. The service
+ * (service.ts) implements `ResourceService`; REST routes (api/resources/) and the MCP surface
+ * (resources/* methods and the manage_resource tool) call only this interface.
+ */
+
+/** A library (the spec's scope). Persons are keyed by subject. */
+export type Library =
+  | { kind: 'person'; subject: string }
+  | { kind: 'persona'; name: string }
+  | { kind: 'global' };
+
+/**
+ * Text form of a library, as routes and tools take and answer it:
+ * `personal` (the caller's own; input only), `person:<subject>`, `persona:<name>`, `global`.
+ */
+export type LibraryText = string;
+
+export type SearchSetting = 'default' | 'contents' | 'details_only' | 'not_indexed';
+
+/** Where a write came from (index rules and writer records use it). */
+export type WriteOrigin = 'portal' | 'agent' | 'script' | 'webhook';
+
+/** The door a content read came through (usage is counted per door). */
+export type ReadDoor = 'resources_read' | 'search_fetch' | 'portal_download' | 'portal_preview';
+
+export type IfExists = 'fail' | 'skip_unchanged' | 'replace';
+
+export type CreateOutcome = 'created' | 'revised' | 'unchanged';
+
+/** Who is acting, with everything authority needs (resolved from the caller and personas). */
+export interface ResourceActor {
+  subject: string;
+  email?: string;
+  /** Personas the caller is a member of (membership, not only the active one). */
+  personas: readonly string[];
+  /** Personas named by the caller's `persona-admin:{name}` roles. */
+  adminOfPersonas: readonly string[];
+  /** Platform administrator: member of the persona `admin.persona` names. */
+  platformAdmin: boolean;
+  /** For writer records: a person (portal) or an agent session (MCP), or a managed script. */
+  writer: { kind: 'person'; subject: string } | { kind: 'agent_session'; sessionId: string } | { kind: 'script'; scriptId: string; name?: string };
+  /** How the caller authenticated (audit entries of reads carry it). */
+  authType?: string;
+  /** The caller's active persona, if any (audit entries of reads carry it). */
+  activePersona?: string;
+}
+
+/** A resource as every surface answers it (REST JSON uses these field names). */
+export interface ResourceView {
+  id: string;
+  library: LibraryText;
+  /** Folder path inside the library; '' at the library root. */
+  path: string;
+  file_name: string;
+  display_name: string;
+  description: string;
+  tags: string[];
+  content_type: string;
+  size: number;
+  content_sha256: string | null;
+  uploader: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+  reference: string;
+  uri: string;
+  search_setting: SearchSetting;
+  /** Present only for platform administrators (spec: Last read is admin-only). */
+  last_read_at?: string | null;
+}
+
+export interface VersionView {
+  version: number;
+  uploader: string;
+  created_at: string;
+  size: number;
+  content_type: string;
+  content_sha256: string | null;
+  change_summary: string | null;
+  restored_from: number | null;
+}
+
+export interface CreateInput {
+  library: Library;
+  /** Folder path inside the library ('' for the root). */
+  path: string;
+  file_name: string;
+  display_name?: string;
+  description?: string;
+  tags?: string[];
+  /** Declared type; sniffed bytes and the extension are checked too. */
+  content_type?: string;
+  search_setting?: SearchSetting;
+  if_exists: IfExists;
+  change_summary?: string;
+  origin: WriteOrigin;
+  body: Readable;
+}
+
+export interface CreateResult {
+  outcome: CreateOutcome;
+  resource: ResourceView;
+}
+
+export interface UpdateInput {
+  display_name?: string;
+  description?: string;
+  tags?: string[];
+  search_setting?: SearchSetting;
+  /** Move: another library and/or folder. One URI rewrite, one alias, one event. */
+  library?: Library;
+  path?: string;
+}
+
+export interface ReplaceInput {
+  body: Readable;
+  content_type?: string;
+  change_summary?: string;
+  origin: WriteOrigin;
+}
+
+export type ListSort = 'name' | 'name_desc' | 'updated' | 'updated_asc' | 'size' | 'size_desc';
+
+export interface ListQuery {
+  /** `<library>/<folder path>`; absent or '' = the root of all libraries, which lists no files. */
+  path?: string;
+  /** One level only (the folder's own files), else everything beneath. */
+  direct?: boolean;
+  sort?: ListSort;
+  cursor?: string;
+  limit?: number;
+}
+
+export interface ListPage<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+export interface FolderFacet {
+  /** `<library>/<folder path>` ('' path = the library itself). */
+  path: string;
+  library: LibraryText;
+  /** Files filed in this folder or beneath it. */
+  count: number;
+  /** Files filed directly in this folder. */
+  direct_count: number;
+  /** Last change of anything beneath, or null for an empty folder. */
+  last_changed_at: string | null;
+  description: string;
+}
+
+export interface UsageView {
+  last_read_at: string | null;
+  /** Reads per door over the last 30 and 90 days. */
+  last_30_days: Record<ReadDoor, number>;
+  last_90_days: Record<ReadDoor, number>;
+}
+
+/** Things that point at a resource; features that add such links (assets, prompts, tables) register a counter. */
+export interface ReferenceCounts {
+  assets: number;
+  prompts: number;
+  tables: number;
+}
+
+/** One entry of Written by: who created or modified the file, most recent first. */
+export interface WriterView {
+  kind: 'person' | 'agent_session' | 'script';
+  /** Subject, MCP session id, or script id. */
+  id: string;
+  /** What to show: a person's email or subject, a script's name; the id otherwise. */
+  display: string;
+  /** True: this writer created the file; false: only modified it. */
+  created: boolean;
+  last_written_at: string;
+}
+
+/**
+ * Something that can point at a resource (assets, prompts, registered tables). Delete asks every
+ * registered counter; a non-zero total refuses the delete unless forced.
+ */
+export interface ReferenceCounter {
+  count(resourceId: string): Promise<Partial<ReferenceCounts>>;
+  /** Called after a forced delete of a referenced resource (e.g. drop tables over it). */
+  released?(resourceId: string): Promise<void>;
+}
+
+export type ResourceChangeKind = 'created' | 'replaced' | 'updated' | 'deleted';
+
+export interface ResourceChangeEvent {
+  kind: ResourceChangeKind;
+  resource: Pick<ResourceView, 'id' | 'library' | 'uri'>;
+}
+
+export interface ResourceService {
+  create(actor: ResourceActor, input: CreateInput): Promise<CreateResult>;
+  get(actor: ResourceActor, id: string): Promise<ResourceView>;
+  /** By `mcp:resource:<id>`, canonical URI or alias (a live address wins over a vacated one). */
+  resolve(actor: ResourceActor, referenceOrAddress: string): Promise<ResourceView>;
+  /** Streams the head content; stamps last read and records the read by door. */
+  openContent(actor: ResourceActor, id: string, door: ReadDoor): Promise<{ resource: ResourceView; body: Readable }>;
+  list(actor: ResourceActor, query: ListQuery): Promise<ListPage<ResourceView>>;
+  /**
+   * Every resource the actor may read, membership-scoped (own library, member personas, global),
+   * ordered by id and paged by cursor: for MCP resources/list. Administrators see no more here.
+   */
+  listReadable(actor: ResourceActor, query?: { cursor?: string; limit?: number }): Promise<ListPage<ResourceView>>;
+  facets(actor: ResourceActor): Promise<FolderFacet[]>;
+  update(actor: ResourceActor, id: string, input: UpdateInput): Promise<ResourceView>;
+  replaceContent(actor: ResourceActor, id: string, input: ReplaceInput): Promise<ResourceView>;
+  delete(actor: ResourceActor, id: string, opts: { force: boolean }): Promise<void>;
+  versions(actor: ResourceActor, id: string): Promise<VersionView[]>;
+  restore(actor: ResourceActor, id: string, version: number): Promise<ResourceView>;
+  usage(actor: ResourceActor, id: string): Promise<UsageView>;
+  usedBy(actor: ResourceActor, id: string): Promise<ReferenceCounts>;
+  /** Written by: persons, agent sessions and scripts that created or modified the file, most recent first. */
+  writers(actor: ResourceActor, id: string): Promise<WriterView[]>;
+  createFolder(actor: ResourceActor, library: Library, path: string): Promise<void>;
+  deleteFolder(actor: ResourceActor, library: Library, path: string): Promise<void>;
+  describeFolder(actor: ResourceActor, library: Library, path: string, description: string): Promise<void>;
+  /** Subscribes to changes (create, replace, delete, move) for list_changed notifications. */
+  onChange(listener: (event: ResourceChangeEvent) => void): () => void;
+}
+
+/**
+ * Errors every surface maps the same way: REST status, MCP error text. `code` is stable.
+ * not_found 404, forbidden 403, conflict 409 (address taken, collision, folder not empty,
+ * referenced), invalid 400 (folder rule, bad input), too_large 413, unsupported 415 (executables).
+ */
+export type ResourceErrorCode = 'not_found' | 'forbidden' | 'conflict' | 'invalid' | 'too_large' | 'unsupported';
+
+export class ResourceError extends Error {
+  constructor(
+    readonly code: ResourceErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'ResourceError';
+  }
+}
