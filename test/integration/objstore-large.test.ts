@@ -3,53 +3,13 @@
  * stream (never held in memory), with the process's RSS sampled throughout: it must grow by less
  * than 128 MiB, and the SHA-256 of what comes back must equal what went in.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MiB, generatedBytes, rssSampler } from '../support/large-bytes.js';
 import type { ObjectStore, ObjstoreConnections } from '../../shared/objstore/index.js';
 import { connectionsFrom, objstoreYaml, startBackend, type Backend } from './objstore-fixtures.js';
 
-const MiB = 1024 * 1024;
 const total = 1024 * MiB;
-
-/** 1 MiB chunks of random-looking bytes (each chunk distinct), hashed as they are produced. */
-function generated(bytes: number): { stream: Readable; sha256: () => string } {
-  const base = randomBytes(MiB);
-  const hash = createHash('sha256');
-  let produced = 0;
-  let index = 0;
-  const stream = new Readable({
-    read() {
-      if (produced >= bytes) {
-        this.push(null);
-        return;
-      }
-      const size = Math.min(MiB, bytes - produced);
-      const chunk = Buffer.allocUnsafe(size);
-      base.copy(chunk, 0, 0, size);
-      chunk.writeUInt32BE(index++, 0);
-      produced += size;
-      hash.update(chunk);
-      this.push(chunk);
-    },
-  });
-  return { stream, sha256: () => hash.digest('hex') };
-}
-
-function rssSampler() {
-  const start = process.memoryUsage.rss();
-  let peak = start;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 20);
-  return {
-    stop() {
-      clearInterval(timer);
-      peak = Math.max(peak, process.memoryUsage.rss());
-      return { start, peak, growth: peak - start };
-    },
-  };
-}
 
 describe.each(['s3', 'filesystem'] as const)('1 GiB through the %s driver', (driver) => {
   let backend: Backend;
@@ -69,7 +29,7 @@ describe.each(['s3', 'filesystem'] as const)('1 GiB through the %s driver', (dri
 
   it('puts and reads back 1 GiB with bounded memory and a matching SHA-256', async () => {
     const sampler = rssSampler();
-    const source = generated(total);
+    const source = generatedBytes(total);
     const put = await store.putObject('large', 'one-gib.bin', source.stream, { contentType: 'application/octet-stream' });
     const expected = source.sha256();
     expect(put.size).toBe(total);

@@ -3,51 +3,12 @@
  * memory: RSS must grow by less than 128 MiB during the create and the recorded SHA-256 must match; the content
  * reads back with the same digest. An upload past the ceiling stores nothing.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { Readable } from 'node:stream';
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MiB, generatedBytes, rssSampler } from '../support/large-bytes.js';
 import { person, personLib, refused, startResourceEnv, type ResourceEnv } from './resources-core-fixtures.js';
 
-const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
-
-function generated(bytes: number): { stream: Readable; sha256: () => string } {
-  const base = randomBytes(MiB);
-  const hash = createHash('sha256');
-  let produced = 0;
-  let index = 0;
-  const stream = new Readable({
-    read() {
-      if (produced >= bytes) {
-        this.push(null);
-        return;
-      }
-      const size = Math.min(MiB, bytes - produced);
-      const chunk = Buffer.allocUnsafe(size);
-      base.copy(chunk, 0, 0, size);
-      if (size >= 4) chunk.writeUInt32BE(index++, 0);
-      produced += size;
-      hash.update(chunk);
-      this.push(chunk);
-    },
-  });
-  return { stream, sha256: () => hash.digest('hex') };
-}
-
-function rssSampler() {
-  const start = process.memoryUsage.rss();
-  let peak = start;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 20);
-  return {
-    stop() {
-      clearInterval(timer);
-      peak = Math.max(peak, process.memoryUsage.rss());
-      return { start, peak, growth: peak - start };
-    },
-  };
-}
 
 describe.each(['s3', 'filesystem'] as const)('1 GiB resource through the service (%s)', (driver) => {
   let env: ResourceEnv;
@@ -59,10 +20,10 @@ describe.each(['s3', 'filesystem'] as const)('1 GiB resource through the service
   it('creates 1 GiB with bounded memory and a matching SHA-256', async () => {
     const alice = person(env, 'alice');
     // Warm up (bucket creation, first S3 and database connections) outside the measured window.
-    const warm = await env.service.create(alice, { library: personLib('alice'), path: 'big', file_name: 'warm.bin', if_exists: 'fail', origin: 'portal', body: generated(MiB).stream });
+    const warm = await env.service.create(alice, { library: personLib('alice'), path: 'big', file_name: 'warm.bin', if_exists: 'fail', origin: 'portal', body: generatedBytes(MiB).stream });
     await env.service.delete(alice, warm.resource.id, { force: false });
     const sampler = rssSampler();
-    const source = generated(GiB);
+    const source = generatedBytes(GiB);
     const res = await env.service.create(alice, { library: personLib('alice'), path: 'big', file_name: 'one-gib.bin', if_exists: 'fail', origin: 'portal', body: source.stream });
     const expected = source.sha256();
     // The bound is on the create; the read-back below only checks the bytes.
@@ -87,7 +48,7 @@ describe.each(['s3', 'filesystem'] as const)('1 GiB resource through the service
 
   it('one byte past the ceiling stores nothing: no object, no row', async () => {
     const alice = person(env, 'alice');
-    const source = generated(GiB + 1);
+    const source = generatedBytes(GiB + 1);
     const err = await refused(
       env.service.create(alice, { library: personLib('alice'), path: 'big', file_name: 'too-big.bin', if_exists: 'fail', origin: 'portal', body: source.stream }),
       'too_large',

@@ -6,25 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MiB, rssSampler } from '../support/large-bytes.js';
 import { alice, as, send, startResourceRestApi, uploadFromChild, type ResourceRestApi } from './resources-rest-fixtures.js';
 
-const MiB = 1024 * 1024;
 const total = 1024 * MiB;
-
-function rssSampler() {
-  const start = process.memoryUsage.rss();
-  let peak = start;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 20);
-  return {
-    stop() {
-      clearInterval(timer);
-      peak = Math.max(peak, process.memoryUsage.rss());
-      return { start, peak, growth: peak - start };
-    },
-  };
-}
 
 describe('1 GiB through the upload route (MinIO)', () => {
   let api: ResourceRestApi;
