@@ -139,10 +139,12 @@ describe.each(['s3', 'filesystem'] as const)('concurrency (%s)', (driver) => {
       await locker.query('SELECT 1 FROM resources WHERE id = $1 FOR UPDATE', [doc.id]);
       const replacing = env.service.replaceContent(alice(), doc.id, { body: body(`v2-${round}`), origin: 'portal' });
       const deleting = env.service.delete(alice(), doc.id, { force: false });
+      // Settle-handlers attached at once: the loser may reject while the locker is still closing.
+      const outcomes = Promise.allSettled([replacing, deleting]);
       await new Promise((r) => setTimeout(r, 100));
       await locker.query('COMMIT');
       await locker.end();
-      const [rep, del] = await Promise.allSettled([replacing, deleting]);
+      const [rep, del] = await outcomes;
       expect(del.status).toBe('fulfilled');
       if (rep.status === 'rejected') expect((rep.reason as { code: string }).code).toBe('not_found');
       expect((await env.db.query('SELECT 1 FROM resources WHERE id = $1', [doc.id])).rowCount).toBe(0);
