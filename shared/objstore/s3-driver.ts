@@ -67,12 +67,12 @@ export interface S3StoreOptions {
   /** Plain HTTP to the endpoint. */
   disableSsl?: boolean;
   clock?: Clock;
-  /** Multipart part size (default 8 MiB) and parts in flight (default 2): memory is a small multiple of their product. */
+  /** Multipart part size (default 5 MiB, the S3 minimum) and parts in flight (default 2): memory is a small multiple of their product. */
   partSize?: number;
   queueSize?: number;
 }
 
-const defaultPartSize = 8 * 1024 * 1024;
+const defaultPartSize = 5 * 1024 * 1024;
 const defaultQueueSize = 2;
 
 function withScheme(endpoint: string, disableSsl: boolean | undefined): string {
