@@ -44,7 +44,6 @@ export async function startApiRole(opts: {
   seedBuckets?: Record<string, readonly string[]>;
 }): Promise<RunningApi> {
   const { config, log, db, temporal } = opts;
-  if (config.audit.enabled && !db) log.warn('audit.enabled is set but no database is configured: audit logging is off');
   const readinessChecks: Record<string, () => Promise<boolean>> = {};
   if (db) readinessChecks.database = () => pingDb(db, 2000);
   if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
