@@ -72,6 +72,26 @@ export interface S3StoreOptions {
   queueSize?: number;
 }
 
+/** The attributes HeadObject and GetObject both answer, as our ObjectHead (`size` is the whole object's). */
+function objectHead(
+  bucket: string,
+  key: string,
+  out: { ETag?: string; ContentType?: string; LastModified?: Date; Metadata?: Record<string, string>; VersionId?: string; StorageClass?: string },
+  size: number,
+): ObjectHead {
+  return {
+    bucket,
+    key,
+    size,
+    etag: quoteEtag(out.ETag ?? ''),
+    contentType: out.ContentType ?? 'application/octet-stream',
+    lastModified: out.LastModified ?? new Date(0),
+    metadata: mapMetadataValues(out.Metadata, decodeMetadataValue),
+    ...(out.VersionId && out.VersionId !== 'null' ? { versionId: out.VersionId } : {}),
+    storageClass: out.StorageClass ?? 'STANDARD',
+  };
+}
+
 const defaultPartSize = 5 * 1024 * 1024;
 const defaultQueueSize = 2;
 
@@ -202,17 +222,7 @@ export class S3ObjectStore implements ObjectStore {
         ),
       { bucket, key },
     );
-    return {
-      bucket,
-      key,
-      size: out.ContentLength ?? 0,
-      etag: quoteEtag(out.ETag ?? ''),
-      contentType: out.ContentType ?? 'application/octet-stream',
-      lastModified: out.LastModified ?? new Date(0),
-      metadata: mapMetadataValues(out.Metadata, decodeMetadataValue),
-      ...(out.VersionId && out.VersionId !== 'null' ? { versionId: out.VersionId } : {}),
-      storageClass: out.StorageClass ?? 'STANDARD',
-    };
+    return objectHead(bucket, key, out, out.ContentLength ?? 0);
   }
 
   async getObject(bucket: string, key: string, opts: GetOptions = {}): Promise<GetResult> {
@@ -236,17 +246,7 @@ export class S3ObjectStore implements ObjectStore {
     const contentLength = out.ContentLength ?? 0;
     const cr = parseContentRange(out.ContentRange);
     return {
-      head: {
-        bucket,
-        key,
-        size: cr?.total ?? contentLength,
-        etag: quoteEtag(out.ETag ?? ''),
-        contentType: out.ContentType ?? 'application/octet-stream',
-        lastModified: out.LastModified ?? new Date(0),
-        metadata: mapMetadataValues(out.Metadata, decodeMetadataValue),
-        ...(out.VersionId && out.VersionId !== 'null' ? { versionId: out.VersionId } : {}),
-        storageClass: out.StorageClass ?? 'STANDARD',
-      },
+      head: objectHead(bucket, key, out, cr?.total ?? contentLength),
       body,
       contentLength,
       ...(cr ? { range: { start: cr.start, end: cr.end } } : {}),

@@ -834,22 +834,33 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
         throw err;
       }
     })();
+    return commitHead(actor, id, object, {
+      size: stored.size,
+      contentType,
+      sha256: stored.sha256,
+      changeSummary: input.change_summary ?? null,
+      restoredFrom: null,
+      eventKind: 'replaced',
+    });
+  }
+
+  /**
+   * Records an already-stored object as the resource's new head: under the row lock (the resource
+   * may have been deleted or lost to the caller meanwhile), prune, tell listeners. If anything
+   * fails, the object is removed so no bytes are left without a version row.
+   */
+  async function commitHead(
+    actor: ResourceActor,
+    id: string,
+    object: StoredObject,
+    v: { size: number; contentType: string; sha256: string | null; changeSummary: string | null; restoredFrom: number | null; eventKind: string },
+  ): Promise<ResourceView> {
     try {
       const result = await withTransaction(db, async (client) => {
         const locked = await rowById(client, id, true);
-        // Deleted while the bytes were uploading.
         if (!locked) throw notFound();
         checkChange(actor, locked);
-        return appendVersion(client, actor, locked, {
-          size: stored.size,
-          contentType,
-          sha256: stored.sha256,
-          changeSummary: input.change_summary ?? null,
-          restoredFrom: null,
-          object,
-          now: clock(),
-          eventKind: 'replaced',
-        });
+        return appendVersion(client, actor, locked, { ...v, object, now: clock() });
       });
       await removeObjects(result.pruned);
       emit('replaced', result.row);
@@ -875,29 +886,14 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
       if (isObjstoreError(err, 'NoSuchKey')) throw new ResourceError('not_found', `version ${version} of this resource has no stored content`);
       throw err;
     }
-    try {
-      const result = await withTransaction(db, async (client) => {
-        const locked = await rowById(client, id, true);
-        if (!locked) throw notFound();
-        checkChange(actor, locked);
-        return appendVersion(client, actor, locked, {
-          size: Number(from.size),
-          contentType: from.content_type,
-          sha256: from.content_sha256,
-          changeSummary: `restored from version ${version}`,
-          restoredFrom: version,
-          object,
-          now: clock(),
-          eventKind: 'restored',
-        });
-      });
-      await removeObjects(result.pruned);
-      emit('replaced', result.row);
-      return toView(result.row, actor);
-    } catch (err) {
-      await removeObjects([object]);
-      throw err;
-    }
+    return commitHead(actor, id, object, {
+      size: Number(from.size),
+      contentType: from.content_type,
+      sha256: from.content_sha256,
+      changeSummary: `restored from version ${version}`,
+      restoredFrom: version,
+      eventKind: 'restored',
+    });
   }
 
   async function countReferences(id: string): Promise<ReferenceCounts> {
