@@ -1,12 +1,10 @@
 import { Command } from 'commander';
 import { ConfigError, loadConfigFile } from '../shared/config/index.js';
 import { createPool, migrate } from '../shared/db/index.js';
-import { buildMcpSurface } from '../api/mcp/surface.js';
-import { serveStdio } from '../api/mcp/stdio.js';
 import { commandLogger, configOrExit, onSignals, type CommandOptions } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
 import { devBanner, startDev } from './dev.js';
-import { buildToolkits } from './toolkits.js';
+import { startStdioRole } from './stdio.js';
 
 const configHelp =
   'configuration file (default: $PLATFORM_CONFIG, else ./platform.yaml; without a file every key takes its default)';
@@ -74,19 +72,16 @@ program
   .action(async (_opts, command: Command) => {
     const log = commandLogger();
     const { config } = configOrExit(options(command), log);
-    // stdio has no HTTP listener: presigned filesystem URLs point at portal.public_base_url or server.address.
-    const toolkits = await buildToolkits(config, log, { publicUrl: () => `http://${config.server.address.replace(/^:/, '127.0.0.1:')}` });
-    await serveStdio(
-      buildMcpSurface({
-        config,
-        log,
-        tools: toolkits.tools,
-        elicitationTriggers: toolkits.elicitationTriggers,
-        descriptionOverrides: toolkits.descriptionOverrides,
-      }),
-    );
-    await toolkits.close();
-    process.exit(0);
+    try {
+      const stdio = await startStdioRole({ config, log });
+      // A client that stops us by signal instead of closing stdin still gets its audit rows written.
+      onSignals(() => stdio.stop(), log);
+      await stdio.served;
+      await stdio.stop();
+      process.exit(0);
+    } catch (error) {
+      await fail(error);
+    }
   });
 
 program

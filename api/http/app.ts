@@ -39,6 +39,7 @@ function isMcpPath(url: string): boolean {
  */
 export async function buildHttpApp(opts: HttpOptions): Promise<App> {
   const app = Fastify({
+    // Request log lines take the logger's `req` serializer, which hides URL secrets (shared/logging).
     loggerInstance: opts.log,
     bodyLimit: opts.bodyLimit,
     genReqId: (req) => {
@@ -130,13 +131,16 @@ export function registerMetricsRoute(app: App | FastifyInstance, metrics: Metric
   });
 }
 
-/** `metrics.address` set: Prometheus scrapes a listener of its own, apart from the public API. */
-export async function startMetricsListener(metrics: Metrics, address: string, log: Logger): Promise<{ close(): Promise<void> }> {
+/**
+ * `metrics.address` set: Prometheus scrapes a listener of its own, apart from the public API. Its
+ * request log lines go through the same logger, so they get the same URL redaction.
+ */
+export async function startMetricsListener(metrics: Metrics, address: string, log: Logger): Promise<{ url: string; close(): Promise<void> }> {
   const app = Fastify({ loggerInstance: log.child({ listener: 'metrics' }) as FastifyBaseLogger });
   registerMetricsRoute(app, metrics);
   const { host, port } = parseListenAddress(address);
-  await app.listen({ host, port });
-  return app;
+  const url = await app.listen({ host, port });
+  return { url, close: () => app.close() };
 }
 
 /** `:8080`, `0.0.0.0:8080`, `127.0.0.1:0`, `[::1]:8080`. An empty host means every interface. */

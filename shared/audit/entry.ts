@@ -17,6 +17,8 @@ export interface AuditEntry {
   tool: string;
   /** The call's arguments as received. The writer redacts them; callers need not. */
   parameters?: unknown;
+  /** The tool's content arguments (ToolDefinition.contentArguments): stored as size and SHA-256 only. */
+  contentArguments?: readonly string[];
   durationMs: number;
   outcome: AuditOutcome;
   errorText?: string;
@@ -47,8 +49,8 @@ function text(s: string | undefined, max = 1024): string | null {
 }
 
 /** Redacted, size-capped JSON of the parameters; always a JSON object or array or scalar, never empty. */
-export function parametersJson(parameters: unknown): string {
-  const json = JSON.stringify(redactParameters(parameters) ?? {});
+export function parametersJson(parameters: unknown, contentArguments?: readonly string[]): string {
+  const json = JSON.stringify(redactParameters(parameters, contentArguments ? { contentArguments } : {}) ?? {});
   const bytes = Buffer.byteLength(json, 'utf8');
   if (bytes <= MAX_PARAMETERS_BYTES) return json;
   return JSON.stringify({ '[truncated]': `parameters were ${bytes} bytes, over the ${MAX_PARAMETERS_BYTES}-byte limit` });
@@ -68,7 +70,7 @@ export function auditRow(entry: AuditEntry, fallbackTime: number): AuditRow {
     text(entry.authType) ?? '',
     text(entry.persona),
     text(entry.tool) ?? '',
-    parametersJson(entry.parameters),
+    parametersJson(entry.parameters, entry.contentArguments),
     duration,
     entry.outcome,
     text(entry.errorText, MAX_STRING_CHARS),
@@ -90,6 +92,7 @@ export function resultText(result: CallToolResult): string | undefined {
 export function toolCallEntry(opts: {
   tool: string;
   args: unknown;
+  contentArguments?: readonly string[];
   ctx: Pick<ToolCallContext, 'caller' | 'persona' | 'sessionId'>;
   startedAt: number;
   durationMs: number;
@@ -119,6 +122,7 @@ export function toolCallEntry(opts: {
     ...(ctx.persona !== undefined ? { persona: ctx.persona } : {}),
     tool: opts.tool,
     parameters: opts.args,
+    ...(opts.contentArguments?.length ? { contentArguments: opts.contentArguments } : {}),
     durationMs: opts.durationMs,
     outcome: opts.outcome ?? (failed ? 'error' : 'ok'),
     ...(errorText !== undefined ? { errorText } : {}),

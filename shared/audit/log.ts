@@ -94,6 +94,11 @@ interface Waiter {
   resolve: () => void;
 }
 
+/** Whether tool calls are to be audited: both switches on (a database is needed as well). */
+export function auditsToolCalls(config: { audit: PlatformConfig['audit'] }): boolean {
+  return config.audit.enabled && config.audit.log_tool_calls;
+}
+
 /**
  * The audit log for this config: a real writer when `audit.enabled` and `audit.log_tool_calls` are
  * both on and a database is given, otherwise the no-op logger. It does not warn about a missing
@@ -103,7 +108,7 @@ export function createAuditLog(opts: CreateAuditLogOptions): AuditLog {
   const { audit } = opts.config;
   const mode: QueueFullPolicy = audit.on_queue_full;
   const db = opts.db;
-  if (!db || !audit.enabled || !audit.log_tool_calls) return noopAuditLog(mode);
+  if (!db || !auditsToolCalls(opts.config)) return noopAuditLog(mode);
 
   const log = opts.log;
   const clock = opts.clock ?? Date.now;

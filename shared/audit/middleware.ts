@@ -29,6 +29,7 @@ export function auditMiddleware(audit: AuditLog, opts: { clock?: Clock } = {}): 
     const entry = toolCallEntry({
       tool: tool.name,
       args,
+      ...(tool.contentArguments ? { contentArguments: tool.contentArguments } : {}),
       ctx,
       startedAt,
       durationMs: clock() - startedAt,
@@ -41,12 +42,26 @@ export function auditMiddleware(audit: AuditLog, opts: { clock?: Clock } = {}): 
   };
 }
 
-/** Records calls refused before any middleware ran (unknown tool, or one the persona may not use) as `denied`. */
+/**
+ * Records calls refused before any middleware ran: an unknown tool, or one the persona may not use,
+ * as `denied`; arguments the tool's schema rejected as `error`, with the validation message. The
+ * arguments are redacted like any others, and a known tool's content arguments are digested.
+ */
 export function auditRefusals(audit: AuditLog, opts: { clock?: Clock } = {}): ToolRefusalHook | undefined {
   if (!audit.enabled) return undefined;
   const clock = opts.clock ?? Date.now;
-  return ({ name, rawArgs, ctx }) =>
+  return ({ name, rawArgs, ctx, tool, reason, message }) =>
     audit.record(
-      toolCallEntry({ tool: name, args: rawArgs, ctx, startedAt: clock(), durationMs: 0, outcome: 'denied', errorText: 'tool not available to this caller' }),
+      toolCallEntry({
+        tool: name,
+        args: rawArgs,
+        ...(tool?.contentArguments ? { contentArguments: tool.contentArguments } : {}),
+        ctx,
+        startedAt: clock(),
+        durationMs: 0,
+        ...(reason === 'invalid_arguments'
+          ? { outcome: 'error' as const, errorText: message }
+          : { outcome: 'denied' as const, errorText: 'tool not available to this caller' }),
+      }),
     );
 }

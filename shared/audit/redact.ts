@@ -1,7 +1,10 @@
 /**
- * What an audit row may keep of a tool call's arguments: secrets replaced, huge strings cut, and
- * everything made storable in a Postgres jsonb column. Pure functions, no I/O.
+ * What an audit row may keep of a tool call's arguments: secrets replaced, content reduced to its
+ * size and hash, huge strings cut, and everything made storable in a Postgres jsonb column. Pure
+ * functions, no I/O.
  */
+import { createHash } from 'node:crypto';
+import { redactUrlSecrets } from '../logging/index.js';
 
 export const REDACTED = '[redacted]';
 /** Strings longer than this (in UTF-16 code units) are cut: a big SQL text or base64 body must not bloat the table. */
@@ -63,8 +66,6 @@ export function isSecretKey(key: string): boolean {
   return false;
 }
 
-// `scheme://user:password@host` anywhere in a string: keep the user, hide the password.
-const urlPassword = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):([^\s/?#@]*)@/gi;
 // Postgres rejects NUL in text and jsonb; unpaired surrogates make invalid jsonb escapes.
 const nul = /\u0000/g;
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -84,7 +85,47 @@ export function truncateString(s: string, max = MAX_STRING_CHARS): string {
 }
 
 function cleanString(s: string): string {
-  return truncateString(storableString(s.replace(urlPassword, `$1:${REDACTED}@`)));
+  return truncateString(storableString(redactUrlSecrets(s)));
+}
+
+/** What an audit row keeps of a content argument: its size in bytes and SHA-256 (hex), never the bytes. */
+export interface ContentDigest {
+  size: number;
+  sha256: string;
+}
+
+/**
+ * The digest of a content argument as the caller sent it: a string's UTF-8 bytes (base64 text
+ * stays base64: the hash is of what was sent), raw bytes as they are, anything else as its JSON.
+ */
+export function contentDigest(value: unknown): ContentDigest {
+  const hash = createHash('sha256');
+  let size: number;
+  if (ArrayBuffer.isView(value)) {
+    const bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    hash.update(bytes);
+    size = bytes.byteLength;
+  } else {
+    let text: string;
+    try {
+      text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+    } catch {
+      text = String(value); // circular or bigint: cannot come over JSON-RPC, but never throw here
+    }
+    hash.update(text, 'utf8');
+    size = Buffer.byteLength(text, 'utf8');
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+/** `parameters` with its top-level content arguments replaced by their digests. */
+function digestContent(parameters: unknown, contentArguments: readonly string[]): unknown {
+  if (contentArguments.length === 0 || parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) return parameters;
+  const out: Record<string, unknown> = { ...(parameters as Record<string, unknown>) };
+  for (const name of contentArguments) {
+    if (Object.hasOwn(out, name) && out[name] !== undefined) out[name] = contentDigest(out[name]);
+  }
+  return out;
 }
 
 function walk(value: unknown, depth: number, ancestors: Set<object>): unknown {
@@ -140,9 +181,11 @@ function walk(value: unknown, depth: number, ancestors: Set<object>): unknown {
  * A copy of `value` fit for the audit table: values under secret-looking keys (password, passwd,
  * secret, token, api_key/apikey, access_key/secret_key/private_key, authorization, credential(s),
  * cookie, session_token, client_secret — any case or separator, at any depth, in objects and arrays)
- * become `"[redacted]"`; passwords in `scheme://user:pass@host` strings are hidden; strings over
- * 4096 characters are truncated; the result is plain JSON that Postgres jsonb accepts.
+ * become `"[redacted]"`; the top-level `contentArguments` (the tool's declared content) become
+ * `{size, sha256}`; URL passwords and secret query parameters in strings are hidden (as in log
+ * lines); strings over 4096 characters are truncated; the result is plain JSON that Postgres jsonb
+ * accepts.
  */
-export function redactParameters(value: unknown): unknown {
-  return walk(value, 0, new Set());
+export function redactParameters(value: unknown, opts: { contentArguments?: readonly string[] } = {}): unknown {
+  return walk(digestContent(value, opts.contentArguments ?? []), 0, new Set());
 }

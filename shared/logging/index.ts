@@ -1,6 +1,8 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { redactRequestUrl, redactUrlSecrets } from './redact-url.js';
 
 export type { Logger };
+export { isSecretParamName, redactRequestUrl, redactUrlSecrets } from './redact-url.js';
 
 /** Paths whose values are never written to a log line. */
 const redactedPaths = [
@@ -13,10 +15,52 @@ const redactedPaths = [
   '*.key',
 ];
 
+/** A Fastify request or a raw Node request: the fields a request log line shows. */
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  headers?: Record<string, unknown>;
+  socket?: { remoteAddress?: string; remotePort?: number };
+}
+
+/**
+ * The `req` of every request log line (Fastify's own, on every listener built on this logger):
+ * no headers at all, and the URL with path tokens and secret query parameters hidden.
+ */
+function serializeRequest(req: LoggedRequest): Record<string, unknown> {
+  return {
+    method: req.method,
+    url: typeof req.url === 'string' ? redactRequestUrl(req.url) : undefined,
+    host: req.host ?? req.headers?.host,
+    remoteAddress: req.ip ?? req.socket?.remoteAddress,
+    remotePort: req.socket?.remotePort,
+  };
+}
+
+/**
+ * The `err` of a log line: pino's shape (type, message and stack with their causes, code, …) but
+ * scalar fields only, so an HTTP client's request config (headers, credentials) or a raw response
+ * never reaches a line, and URL secrets hidden in the text.
+ */
+function serializeError(err: unknown): unknown {
+  const out: unknown = pino.stdSerializers.err(err as Error);
+  if (typeof out === 'string') return redactUrlSecrets(out);
+  if (!out || typeof out !== 'object') return out;
+  return Object.fromEntries(
+    Object.entries(out).flatMap(([field, value]): Array<[string, unknown]> => {
+      if (typeof value === 'string') return [[field, redactUrlSecrets(value)]];
+      return typeof value === 'number' || typeof value === 'boolean' ? [[field, value]] : [];
+    }),
+  );
+}
+
 export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   const opts: LoggerOptions = {
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
     redact: { paths: redactedPaths, censor: '[redacted]' },
+    serializers: { req: serializeRequest, err: serializeError },
     base: { service: 'platform' },
   };
   return options.destination ? pino(opts, options.destination as pino.DestinationStream) : pino(opts);

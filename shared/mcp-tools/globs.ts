@@ -7,8 +7,9 @@ export function globMatcher(patterns: readonly string[]): (name: string) => bool
 }
 
 /**
- * The spec's listing rule for `tools.allow`/`tools.deny`: no patterns means everything; allow
- * applies first (when set), then deny removes from the result.
+ * The spec's listing rule for the global `tools.allow`/`tools.deny`: no patterns means everything;
+ * allow applies first (when set), then deny removes from the result. Listing only: persona rules,
+ * which gate calls, treat an empty allow as nothing (shared/personas/tool-rules.ts).
  */
 export function allowDenyFilter(allow: readonly string[], deny: readonly string[]): (name: string) => boolean {
   const allowed = allow.length ? globMatcher(allow) : () => true;

@@ -37,8 +37,23 @@ export interface ToolInvocation {
   ctx: ToolCallContext;
 }
 
-/** Told about calls refused before any middleware runs (unknown tool, or one the caller may not use). */
-export type ToolRefusalHook = (refusal: { name: string; rawArgs: unknown; ctx: ToolCallContext }) => void;
+/**
+ * A call refused before any middleware ran: `unavailable` (an unknown tool, or one the caller may
+ * not use) or `invalid_arguments` (the input schema rejected them). `tool` is set when the name is
+ * a registered tool, whether or not the caller may use it, so its content arguments are known.
+ */
+export interface ToolRefusal {
+  name: string;
+  rawArgs: unknown;
+  ctx: ToolCallContext;
+  tool?: ToolDefinition;
+  reason: 'unavailable' | 'invalid_arguments';
+  /** What the caller was told. */
+  message: string;
+}
+
+/** Told about every refused call (the audit log records them). */
+export type ToolRefusalHook = (refusal: ToolRefusal) => void;
 
 /** A step around a tool call (workflow gating, elicitation, audit): call `next` to continue. */
 export type ToolMiddleware = (call: ToolInvocation, next: () => Promise<CallToolResult>) => Promise<CallToolResult>;
@@ -85,7 +100,8 @@ function describeIssues(error: z.ZodError): string {
 
 /**
  * tools/call: unknown or forbidden tools and invalid arguments become tool errors (results with
- * isError), as do handler exceptions — their message only, never a stack.
+ * isError) and are reported to `onRefused`; handler exceptions become tool errors too — their
+ * message only, never a stack.
  */
 export async function invokeTool(opts: {
   registry: ToolRegistry;
@@ -97,13 +113,14 @@ export async function invokeTool(opts: {
   onRefused?: ToolRefusalHook;
 }): Promise<CallToolResult> {
   const tool = opts.registry.get(opts.name);
+  const refuse = (reason: ToolRefusal['reason'], message: string): CallToolResult => {
+    opts.onRefused?.({ name: opts.name, rawArgs: opts.rawArgs, ctx: opts.ctx, ...(tool ? { tool } : {}), reason, message });
+    return toolError(message);
+  };
   // A tool the caller may not use answers exactly like one that does not exist.
-  if (!tool || !opts.access.mayUse(tool, opts.ctx.caller)) {
-    opts.onRefused?.({ name: opts.name, rawArgs: opts.rawArgs, ctx: opts.ctx });
-    return toolError(`Unknown tool: ${opts.name}`);
-  }
+  if (!tool || !opts.access.mayUse(tool, opts.ctx.caller)) return refuse('unavailable', `Unknown tool: ${opts.name}`);
   const parsed = tool.input.safeParse(opts.rawArgs ?? {});
-  if (!parsed.success) return toolError(`Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}`);
+  if (!parsed.success) return refuse('invalid_arguments', `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}`);
   const invocation: ToolInvocation = { tool, args: parsed.data as Record<string, unknown>, ctx: opts.ctx };
   const run = (index: number): Promise<CallToolResult> => {
     const middleware = opts.middlewares[index];

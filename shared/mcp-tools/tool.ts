@@ -34,6 +34,11 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   title?: string;
   description: string;
   input: Input;
+  /**
+   * Top-level arguments that carry file content (an object body, an upload). The audit log keeps
+   * each as its size and SHA-256, never the value: declare every such argument here.
+   */
+  contentArguments?: ReadonlyArray<keyof z.output<Input> & string>;
   annotations?: ToolAnnotations;
   handler(args: z.output<Input>, ctx: ToolCallContext): Promise<CallToolResult>;
 }

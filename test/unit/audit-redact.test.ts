@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_STRING_CHARS, REDACTED, isSecretKey, keyWords, redactParameters } from '../../shared/audit/index.js';
+import { createHash } from 'node:crypto';
+import { MAX_STRING_CHARS, REDACTED, contentDigest, isSecretKey, keyWords, redactParameters } from '../../shared/audit/index.js';
 
 describe('isSecretKey', () => {
   it.each([
@@ -103,6 +104,30 @@ describe('redactParameters', () => {
       dsn: `postgres://app:${REDACTED}@db.internal:5432/x`,
       note: 'see https://example.com/a@b',
     });
+  });
+
+  it('hides secret query parameters in URLs, as log lines do (presigned URLs passed as arguments)', () => {
+    expect(redactParameters({ source: 'https://s3.example.com/b/k.csv?X-Amz-Credential=AKIA1&X-Amz-Signature=abc&X-Amz-Date=1' })).toEqual({
+      source: `https://s3.example.com/b/k.csv?X-Amz-Credential=${REDACTED}&X-Amz-Signature=${REDACTED}&X-Amz-Date=1`,
+    });
+  });
+
+  // Issue 9 item 7: content is stored as its size and SHA-256, never the bytes.
+  it('reduces declared content arguments to size and SHA-256, at the top level only', () => {
+    const body = 'name,amount\nada,42\n';
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    const out = redactParameters({ bucket: 'b', key: 'k.csv', body, nested: { body } }, { contentArguments: ['body', 'absent'] });
+    expect(out).toEqual({ bucket: 'b', key: 'k.csv', body: { size: Buffer.byteLength(body), sha256 }, nested: { body } });
+    expect(redactParameters({ body }, { contentArguments: [] })).toEqual({ body });
+  });
+
+  it('digests content of any shape, and a secret-named content argument stays redacted', () => {
+    const digestOf = (text: string) => ({ size: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex') });
+    expect(contentDigest('é')).toEqual(digestOf('é'));
+    expect(contentDigest(Buffer.from('abc'))).toEqual(digestOf('abc'));
+    expect(contentDigest({ big: 'object' })).toEqual(digestOf('{"big":"object"}'));
+    expect(contentDigest(42)).toEqual(digestOf('42'));
+    expect(redactParameters({ token: 'x' }, { contentArguments: ['token'] })).toEqual({ token: REDACTED });
   });
 
   it('makes values storable in jsonb: NUL, lone surrogates, NaN, bigint, dates, bytes, cycles', () => {

@@ -10,6 +10,7 @@ import {
   allowAllTools,
   platformInfoTool,
   type ToolMiddleware,
+  type ToolRefusal,
 } from '../../shared/mcp-tools/index.js';
 import { anonymousCaller } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
@@ -130,6 +131,21 @@ describe('invokeTool', () => {
     const result = await call('echo', { message: 5 });
     expect(result.isError).toBe(true);
     expect((result.content[0] as { text: string }).text).toMatch(/^Invalid arguments for echo: message:/);
+  });
+
+  it('reports every refusal to onRefused: unavailable tools, and invalid arguments with their message', async () => {
+    const refusals: ToolRefusal[] = [];
+    const refusedCall = (name: string, rawArgs: unknown, access = allowAllTools) =>
+      invokeTool({ registry, access, middlewares: [], name, rawArgs, ctx: ctx(), onRefused: (r) => refusals.push(r) });
+    await refusedCall('nope', { a: 1 });
+    await refusedCall('echo', { message: 'x' }, { mayUse: () => false });
+    const invalid = await refusedCall('echo', { message: 5 });
+    await refusedCall('echo', { message: 'fine' });
+    expect(refusals.map(({ name, rawArgs, tool, reason, message }) => ({ name, rawArgs, tool: tool?.name, reason, message }))).toEqual([
+      { name: 'nope', rawArgs: { a: 1 }, tool: undefined, reason: 'unavailable', message: 'Unknown tool: nope' },
+      { name: 'echo', rawArgs: { message: 'x' }, tool: 'echo', reason: 'unavailable', message: 'Unknown tool: echo' },
+      { name: 'echo', rawArgs: { message: 5 }, tool: 'echo', reason: 'invalid_arguments', message: (invalid.content[0] as { text: string }).text },
+    ]);
   });
 
   it('turns a handler exception into a tool error without a stack', async () => {

@@ -1,0 +1,51 @@
+import type { PlatformConfig } from '../shared/config/index.js';
+import type { Logger } from '../shared/logging/index.js';
+import { auditsToolCalls } from '../shared/audit/index.js';
+import { buildMcpSurface } from '../api/mcp/surface.js';
+import { serveStdio } from '../api/mcp/stdio.js';
+import { toolCallAudit } from './audit.js';
+import { openDatabase } from './services.js';
+import { buildToolkits } from './toolkits.js';
+
+export interface StdioRole {
+  /** Resolves when the client closes stdin. */
+  served: Promise<void>;
+  /** Writes the queued audit rows and releases toolkits and database. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/**
+ * `platform stdio`: MCP over stdin/stdout as the local operator. Tool calls are audited exactly as
+ * in the api role when a database is configured and both audit switches are on; the database is
+ * opened (and migrated) only then, since nothing else in this role needs it.
+ */
+export async function startStdioRole(opts: { config: PlatformConfig; log: Logger }): Promise<StdioRole> {
+  const { config, log } = opts;
+  const db = auditsToolCalls(config) ? await openDatabase(config, log) : undefined;
+  const audit = toolCallAudit({ config, log, ...(db ? { db } : {}) });
+  let toolkits;
+  try {
+    // No HTTP listener here: presigned filesystem URLs point at portal.public_base_url or server.address.
+    toolkits = await buildToolkits(config, log, { publicUrl: () => `http://${config.server.address.replace(/^:/, '127.0.0.1:')}` });
+  } catch (error) {
+    await db?.end();
+    throw error;
+  }
+  const surface = buildMcpSurface({
+    config,
+    log,
+    tools: toolkits.tools,
+    elicitationTriggers: toolkits.elicitationTriggers,
+    descriptionOverrides: toolkits.descriptionOverrides,
+    middlewares: [audit.middleware],
+    ...(audit.onRefused ? { onRefused: audit.onRefused } : {}),
+  });
+  let stopping: Promise<void> | undefined;
+  const stop = () =>
+    (stopping ??= (async () => {
+      await audit.log.close();
+      await toolkits.close();
+      await db?.end();
+    })());
+  return { served: serveStdio(surface), stop };
+}
