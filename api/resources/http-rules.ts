@@ -1,11 +1,13 @@
 /**
  * Pure rules of the managed-resources REST surface: library text, the `<library>/<folder>` path
- * form, the status each ResourceError code answers with, and download headers.
+ * form, the status each ResourceError code answers with, and download headers (the protective ones
+ * come from api/http/user-content.ts).
  */
 import {
   LibraryTextError,
   ResourceError,
   formatLibrary,
+  mediaTypeProblem,
   parseLibrary,
   parseLibraryPath,
   type Library,
@@ -69,13 +71,18 @@ export function folderTarget(input: { library?: string | undefined; path: string
 }
 
 /**
- * `Content-Disposition: attachment` with the file name: an ASCII fallback in `filename` and the
- * exact name in `filename*` (RFC 6266 / RFC 8187), so every client saves it under its own name.
+ * The Content-Type a download is served with: the recorded type, or `application/octet-stream`
+ * for a legacy row whose type is no clean media type (writes refuse those now), so a header is
+ * never built from bad text and never claims something a browser would render.
  */
-export function contentDisposition(fileName: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
-  const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+export function servedContentType(recorded: string): string {
+  return mediaTypeProblem(recorded) ? 'application/octet-stream' : recorded;
+}
+
+/** Why a request's Content-Type header is no media type (see mediaTypeProblem), or undefined. */
+export function requestTypeProblem(request: { headers: Record<string, string | string[] | undefined> }): string | undefined {
+  const header = request.headers['content-type'];
+  return typeof header === 'string' ? mediaTypeProblem(header) : undefined;
 }
 
 /** A strong ETag from the content hash (none for a legacy resource without a recorded hash). */

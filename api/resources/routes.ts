@@ -10,16 +10,18 @@ import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
 import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import type { App } from '../http/app.js';
+import { userContentHeaders } from '../http/user-content.js';
 import { ResourceError, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
 import {
-  contentDisposition,
   declaredType,
   etagOf,
   folderTarget,
   ifNoneMatchHits,
   libraryText,
   parseLibraryText,
+  requestTypeProblem,
   resourceErrorBody,
+  servedContentType,
 } from './http-rules.js';
 import {
   binarySchema,
@@ -135,6 +137,10 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send({ error: 'invalid_request', message: error.message });
     }
+    // Fastify refuses a malformed Content-Type before any handler; on a raw PUT that header is the
+    // resource's content type, so a malformed one is the same 400 the service gives a declared type.
+    const typeProblem = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? requestTypeProblem(request) : undefined;
+    if (typeProblem) return reply.code(400).send({ error: 'invalid', message: typeProblem });
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'resource request failed');
     return reply.code(status).send({
@@ -339,12 +345,15 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
 
   const downloadHeaders = (reply: FastifyReply, r: { file_name: string; content_type: string; size: number; content_sha256: string | null; updated_at: string }) => {
     const etag = etagOf(r.content_sha256);
+    const type = servedContentType(r.content_type);
     void reply.headers({
-      'content-type': r.content_type,
+      'content-type': type,
       'content-length': String(r.size),
-      'content-disposition': contentDisposition(r.file_name),
-      // Uploaded bytes are never rendered as our own page.
-      'x-content-type-options': 'nosniff',
+      // Uploaded bytes are never rendered as our own page: nosniff, a sandboxing CSP, attachment
+      // unless the type only ever displays (images but SVG, PDF, plain text).
+      ...userContentHeaders(type, r.file_name),
+      // The whole representation only: a Range header is ignored (200 with every byte), never a 416.
+      'accept-ranges': 'none',
       'cache-control': 'private, no-cache',
       'last-modified': new Date(r.updated_at).toUTCString(),
       ...(etag ? { etag } : {}),
@@ -371,9 +380,11 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
       ...contentSchema,
       summary: 'Download the content',
       description:
-        'Streams the head version with Content-Type, Content-Length, Content-Disposition (attachment, the file name) and ' +
-        'ETag (the SHA-256). Stamps last read and is audited as a portal download. If-None-Match with the current ETag answers 304 ' +
-        'without reading the content; HEAD answers the same headers without reading it either.',
+        'Streams the head version with Content-Type, Content-Length, ETag (the SHA-256) and the headers of user content: ' +
+        "`X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'; sandbox` and Content-Disposition " +
+        '(the file name; `inline` only for images other than SVG, PDF and plain text, else `attachment`). Ranges are not ' +
+        'served (`Accept-Ranges: none`; a Range header is ignored). Stamps last read and is audited as a portal download. ' +
+        'If-None-Match with the current ETag answers 304 without reading the content; HEAD answers the same headers without reading it either.',
     },
     handler: async (request, reply) => {
       const who = actor(request);

@@ -139,7 +139,10 @@ export const uploadFieldsSchema = z.strictObject({
 /** The documented multipart body: the fields, then the file part last. */
 export const uploadBodySchema = uploadFieldsSchema
   .extend({ file: binarySchema('The file, the last part of the form; its file name becomes the resource\'s file name') })
-  .describe('multipart/form-data: every field first, then the file part `file` (a field after it is refused with 400)');
+  .describe(
+    'multipart/form-data: every field first, then the file part `file` (a field after it is refused with 400). Text fields refuse ' +
+      'control characters (descriptions and change summaries may hold tab and line breaks) and names refuse bidirectional controls: 400 `invalid`',
+  );
 
 export const replaceFieldsSchema = z.strictObject({
   change_summary: z.string().max(2000).optional().describe('Shown under the new version'),
@@ -165,7 +168,10 @@ export const updateBodySchema = z
     library: librarySchema.optional().describe('Move to this top-level folder (library); combined with `path` it is one move'),
     path: z.string().max(600).optional().describe('Move to this folder path inside the (new) library'),
   })
-  .describe('Edit details; any subset of the fields. A library and/or folder change moves the file: one URI rewrite, one alias, one audit event');
+  .describe(
+    'Edit details; any subset of the fields. A library and/or folder change moves the file: one URI rewrite, one alias, one audit event. ' +
+      'Text fields refuse control characters (a description may hold tab and line breaks), display name and tags also bidirectional controls: 400 `invalid`',
+  );
 
 export const folderBodySchema = z.object({
   library: librarySchema.optional().describe('Library of the folder; when absent, `path` starts with the library: <library>/<folder path>'),

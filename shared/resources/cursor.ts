@@ -52,6 +52,27 @@ export function encodeCursor(pos: CursorPosition): string {
   return Buffer.from(JSON.stringify([pos.sort, pos.path, pos.direct ? 1 : 0, pos.key, pos.id]), 'utf8').toString('base64url');
 }
 
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const timestamp = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/** A real UTC instant in the form `updated` keys take (Postgres refuses 2025-02-30 as a timestamptz). */
+function isTimestampKey(key: string): boolean {
+  if (!timestamp.test(key)) return false;
+  const ms = Date.parse(`${key.slice(0, 23)}Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 19) === key.slice(0, 19);
+}
+
+/**
+ * Whether `key` is text the sort issues. A cursor is client input that reaches a query cast to the
+ * key's type: a forged one must be refused here (400), not by Postgres (500).
+ */
+function isSortKey(sort: ListSort, key: string): boolean {
+  if (sort === 'updated' || sort === 'updated_asc') return isTimestampKey(key);
+  if (sort === 'size' || sort === 'size_desc') return /^\d{1,18}$/.test(key);
+  return !key.includes('\u0000');
+}
+
 /** Undefined when the cursor is not one this module issued. */
 export function decodeCursor(cursor: string): CursorPosition | undefined {
   try {
@@ -60,6 +81,7 @@ export function decodeCursor(cursor: string): CursorPosition | undefined {
     const [sort, path, direct, key, id] = parsed as unknown[];
     if (typeof sort !== 'string' || !isListSort(sort) || typeof path !== 'string' || typeof key !== 'string' || typeof id !== 'string') return undefined;
     if (direct !== 0 && direct !== 1) return undefined;
+    if (!isSortKey(sort, key) || !uuid.test(id)) return undefined;
     return { sort, path, direct: direct === 1, key, id };
   } catch {
     return undefined;

@@ -29,8 +29,19 @@ export {
 } from './library.js';
 export { canonicalUri, parseCanonicalUri, referenceOf, parseReference, REFERENCE_PREFIX, type ParsedUri } from './uri.js';
 export { defaultDisplayName, fileNameProblem, extensionOf, normalizeTags } from './names.js';
-export { executableByName, sniffExecutable, bareMediaType, SNIFF_BYTES } from './executables.js';
-export { chooseContentType, contentTypeFromName } from './content-type.js';
+export {
+  executableByName,
+  sniffExecutable,
+  storedNames,
+  peSignatureOffset,
+  bareMediaType,
+  ExecutableSniffer,
+  EXECUTABLE_EXTENSIONS,
+  SNIFF_BYTES,
+} from './executables.js';
+export { chooseContentType, contentTypeFromName, mediaTypeProblem, MAX_CONTENT_TYPE_CHARS } from './content-type.js';
+export { textProblem, type TextKind } from './text.js';
+export { MAX_CHANGE_SUMMARY_CHARS } from './input.js';
 export { listSorts, isListSort, encodeCursor, decodeCursor } from './cursor.js';
 export { buildFacets, type FolderCount, type FolderRow } from './facets.js';
 export { manageResourceTool, type ManageResourceToolOptions } from './tool.js';

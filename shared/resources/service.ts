@@ -23,17 +23,20 @@ import { ensurePlatformBucket, isObjstoreError, type ObjstoreConnection, type Ob
 import { isAgent, may, refusal, type ResourceAction } from './authority.js';
 import { chooseContentType, contentTypeFromName } from './content-type.js';
 import { decodeCursor, encodeCursor, isListSort, sortSpecs } from './cursor.js';
-import { executableByName } from './executables.js';
 import { buildFacets } from './facets.js';
-import { folderAndAncestors, folderPathProblem, normalizeFolderPath } from './folders.js';
-import { formatLibrary, formatLibraryPath, libraryFromKey, libraryKey, LibraryTextError, parseLibraryPath, sameLibrary } from './library.js';
+import { folderAndAncestors, normalizeFolderPath } from './folders.js';
 import {
-  defaultDisplayName,
-  fileNameProblem,
-  MAX_DESCRIPTION_CHARS,
-  MAX_DISPLAY_NAME_CHARS,
-  normalizeTags,
-} from './names.js';
+  addressOrThrow,
+  createDetails,
+  descriptionOrThrow,
+  executableTypeOrThrow,
+  fileNameOrThrow,
+  folderPathOrThrow,
+  libraryOrThrow,
+  replaceDetails,
+  updateDetails,
+} from './input.js';
+import { formatLibrary, formatLibraryPath, libraryFromKey, libraryKey, LibraryTextError, parseLibraryPath, sameLibrary } from './library.js';
 import { rowLibrary, rowUri, toVersionView, toView, toWriterView, type ResourceRow, type VersionRow, type WriterRow } from './rows.js';
 import {
   ResourceError,
@@ -53,7 +56,6 @@ import {
   type ResourceChangeEvent,
   type ResourceService,
   type ResourceView,
-  type SearchSetting,
   type UpdateInput,
   type UsageView,
   type VersionView,
@@ -78,7 +80,6 @@ export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1000;
 
 const readDoors: readonly ReadDoor[] = ['resources_read', 'search_fetch', 'portal_download', 'portal_preview'];
-const searchSettings: readonly SearchSetting[] = ['default', 'contents', 'details_only', 'not_indexed'];
 
 /** The tool name a read is audited under (spec: content reads are recorded by door). */
 export const auditToolOfDoor: Record<ReadDoor, string> = {
@@ -217,39 +218,12 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
     check(actor, 'change', rowLibrary(row), row.uploader);
   }
 
-  function folderPathOrThrow(path: string | undefined): string {
-    const normalized = normalizeFolderPath(path);
-    const problem = folderPathProblem(normalized);
-    if (problem) throw new ResourceError('invalid', problem, { rule: 'folder_name' });
-    return normalized;
-  }
-
   /** Libraries written to must exist: a persona library names a configured persona. */
   function checkLibraryExists(library: Library): void {
     if (library.kind === 'persona' && !Object.hasOwn(config.personas.definitions, library.name)) {
       throw new ResourceError('invalid', `persona "${library.name}" is not configured`);
     }
     if (library.kind === 'person' && library.subject.trim() === '') throw new ResourceError('invalid', 'person library needs a subject');
-  }
-
-  function textOrThrow(value: string | undefined, what: string, max: number): string | undefined {
-    if (value === undefined) return undefined;
-    if (value.length > max) throw new ResourceError('invalid', `${what} is ${value.length} characters; at most ${max}`);
-    return value;
-  }
-
-  function tagsOrThrow(tags: readonly string[] | undefined): string[] | undefined {
-    if (tags === undefined) return undefined;
-    const result = normalizeTags(tags);
-    if ('problem' in result) throw new ResourceError('invalid', result.problem);
-    return result.tags;
-  }
-
-  function searchSettingOrThrow(value: SearchSetting | undefined): SearchSetting | undefined {
-    if (value !== undefined && !searchSettings.includes(value)) {
-      throw new ResourceError('invalid', `search_setting must be one of ${searchSettings.join(', ')}`);
-    }
-    return value;
   }
 
   async function rowById(q: Db | Client, id: string, lock = false): Promise<ResourceRow | undefined> {
@@ -384,32 +358,18 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
   // ---------------------------------------------------------------- create
 
   async function create(actor: ResourceActor, input: CreateInput): Promise<CreateResult> {
-    let library: Library;
-    let folderPath: string;
-    let fileName: string;
+    let details: ReturnType<typeof createDetails>;
     let contentType: string;
     let existing: ResourceRow | undefined;
-    let displayName: string;
-    let description: string;
-    let tags: string[];
-    let searchSetting: SearchSetting;
     const ifExists: IfExists = input.if_exists ?? 'fail';
     try {
       if (!['fail', 'skip_unchanged', 'replace'].includes(ifExists)) {
         throw new ResourceError('invalid', 'if_exists must be one of fail, skip_unchanged, replace');
       }
-      library = input.library;
-      folderPath = folderPathOrThrow(input.path);
-      fileName = input.file_name;
-      const nameProblem = fileNameProblem(fileName);
-      if (nameProblem) throw new ResourceError('invalid', nameProblem);
-      contentType = contentTypeFor(fileName, input.content_type);
-      const exe = executableByName(fileName, contentType) ?? (input.content_type ? executableByName(fileName, input.content_type) : undefined);
-      if (exe) throw new ResourceError('unsupported', exe);
-      displayName = textOrThrow(input.display_name?.trim() || undefined, 'display name', MAX_DISPLAY_NAME_CHARS) ?? defaultDisplayName(fileName);
-      description = textOrThrow(input.description, 'description', MAX_DESCRIPTION_CHARS) ?? '';
-      tags = tagsOrThrow(input.tags) ?? [];
-      searchSetting = searchSettingOrThrow(input.search_setting) ?? 'default';
+      details = createDetails(input);
+      contentType = contentTypeFor(details.fileName, details.declaredType);
+      executableTypeOrThrow(details.fileName, contentType, details.declaredType);
+      const { library, folderPath, fileName } = details;
       existing = await rowByAddress(db, library, folderPath, fileName);
       const mayChangeExisting = existing !== undefined && ifExists !== 'fail' && may(actor, 'change', { library, uploader: existing.uploader }) && may(actor, 'dereference', { library });
       if (!mayChangeExisting) {
@@ -421,6 +381,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
       discard(input.body);
       throw err;
     }
+    const { library, folderPath, fileName, displayName, description, tags, searchSetting, changeSummary } = details;
 
     const newId = uuidv7();
     const object: StoredObject = { bucket: await bucket(), key: `${existing?.id ?? newId}/${uuidv7()}` };
@@ -459,7 +420,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
               size: stored.size,
               contentType,
               sha256: stored.sha256,
-              changeSummary: input.change_summary ?? null,
+              changeSummary,
               restoredFrom: null,
               object,
             });
@@ -484,7 +445,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
           size: stored.size,
           contentType,
           sha256: stored.sha256,
-          changeSummary: input.change_summary ?? null,
+          changeSummary,
           restoredFrom: null,
           object,
           now,
@@ -527,6 +488,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
   async function rowAtUri(uri: string): Promise<ResourceRow | undefined> {
     const parsed = parseCanonicalUri(uri);
     if (!parsed) return undefined;
+    addressOrThrow(parsed);
     const live = await rowByAddress(db, parsed.library, parsed.folderPath, parsed.fileName);
     if (live) return live;
     // Aliases are stored in canonical form; re-encode what was given so equivalent spellings match.
@@ -631,7 +593,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
       if (err instanceof LibraryTextError) throw new ResourceError('invalid', err.message);
       throw err;
     }
-    const library = parsed.library;
+    const library = libraryOrThrow(parsed.library);
     const folderPath = folderPathOrThrow(parsed.folderPath);
     check(actor, 'list', library);
     const direct = query.direct === true;
@@ -728,12 +690,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
   // ---------------------------------------------------------------- writes by id
 
   async function update(actor: ResourceActor, id: string, input: UpdateInput): Promise<ResourceView> {
-    const displayName = textOrThrow(input.display_name?.trim(), 'display name', MAX_DISPLAY_NAME_CHARS);
-    if (displayName === '') throw new ResourceError('invalid', 'display name must not be empty');
-    const description = textOrThrow(input.description, 'description', MAX_DESCRIPTION_CHARS);
-    const tags = tagsOrThrow(input.tags);
-    const searchSetting = searchSettingOrThrow(input.search_setting);
-    const targetPath = input.path !== undefined ? folderPathOrThrow(input.path) : undefined;
+    const { displayName, description, tags, searchSetting, targetPath, library: targetLibrary } = updateDetails(input);
 
     let moved = false;
     const row = await withTransaction(db, async (client) => {
@@ -741,7 +698,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
       if (!current) throw notFound();
       checkChange(actor, current);
       const fromLibrary = rowLibrary(current);
-      const toLibrary = input.library ?? fromLibrary;
+      const toLibrary = targetLibrary ?? fromLibrary;
       const toPath = targetPath ?? current.folder_path;
       const libraryChanges = !sameLibrary(fromLibrary, toLibrary);
       const now = clock();
@@ -754,6 +711,8 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
         checkLibraryExists(toLibrary);
       }
       if (moved) {
+        // Re-filing a name applies today's name rule: a legacy name now refused stays where it is.
+        fileNameOrThrow(current.file_name);
         await lockLibrary(client, toLibrary, 'shared');
         const collision = await rowByAddress(client, toLibrary, toPath, current.file_name);
         if (collision && collision.id !== current.id) throw conflictAt(collision);
@@ -814,13 +773,14 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
   async function replaceContent(actor: ResourceActor, id: string, input: ReplaceInput): Promise<ResourceView> {
     let current: ResourceRow;
     let contentType: string;
+    let details: ReturnType<typeof replaceDetails>;
     try {
+      details = replaceDetails(input);
       current = await visibleRow(actor, id);
       checkChange(actor, current);
       // The file name is kept whatever the upload was called; the type follows the new bytes.
-      contentType = contentTypeFor(current.file_name, input.content_type, current.content_type);
-      const exe = executableByName(current.file_name, contentType) ?? (input.content_type ? executableByName(current.file_name, input.content_type) : undefined);
-      if (exe) throw new ResourceError('unsupported', exe);
+      contentType = contentTypeFor(current.file_name, details.declaredType, current.content_type);
+      executableTypeOrThrow(current.file_name, contentType, details.declaredType);
     } catch (err) {
       discard(input.body);
       throw err;
@@ -838,7 +798,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
       size: stored.size,
       contentType,
       sha256: stored.sha256,
-      changeSummary: input.change_summary ?? null,
+      changeSummary: details.changeSummary,
       restoredFrom: null,
       eventKind: 'replaced',
     });
@@ -990,6 +950,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
   // ---------------------------------------------------------------- folders
 
   function folderTarget(actor: ResourceActor, library: Library, path: string, action: ResourceAction): string {
+    libraryOrThrow(library);
     const folder = folderPathOrThrow(path);
     if (folder === '') throw new ResourceError('invalid', 'the library root is not a folder; name a folder path');
     check(actor, action, library);
@@ -1030,7 +991,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
 
   async function describeFolder(actor: ResourceActor, library: Library, path: string, description: string): Promise<void> {
     const folder = folderTarget(actor, library, path, 'describe_folder');
-    const text = textOrThrow(description, 'description', MAX_DESCRIPTION_CHARS) ?? '';
+    const text = descriptionOrThrow(description) ?? '';
     const { kind, key } = libraryKey(library);
     await withTransaction(db, async (client) => {
       await lockLibrary(client, library, 'shared');

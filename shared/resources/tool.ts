@@ -220,6 +220,7 @@ export function manageResourceTool(service: ResourceService, opts: ManageResourc
     title: 'Manage resources',
     description,
     input,
+    contentArguments: ['content', 'content_base64'],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       const actor = resourceActor(ctx.caller, { config: opts.config, ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}), origin: 'agent' });

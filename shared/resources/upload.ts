@@ -1,48 +1,36 @@
 /**
  * Streams an upload into the object store: hashed (SHA-256, by the store), counted against the
  * upload ceiling (the store's `maxBytes`: an oversized body stores nothing), and sniffed for
- * executable headers on the way. Nothing is buffered beyond the first SNIFF_BYTES.
+ * executables on the way (ExecutableSniffer holds at most its first SNIFF_BYTES).
  */
 import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
 import { isObjstoreError, type ObjectStore } from '../objstore/index.js';
-import { SNIFF_BYTES, sniffExecutable } from './executables.js';
+import { ExecutableSniffer } from './executables.js';
 import { ResourceError } from './types.js';
 
-/** Passes bytes through unchanged, keeping a copy of the first SNIFF_BYTES to sniff once. */
-class ExecutableSniffer extends Transform {
-  #head: Buffer[] = [];
-  #headBytes = 0;
-  #decided = false;
+/** Passes bytes through unchanged; fails the stream (so the store keeps nothing) once they are an executable. */
+class SniffingStream extends Transform {
+  readonly #sniffer = new ExecutableSniffer();
   refusal: string | undefined;
 
   constructor(private readonly fileName: string) {
     super();
   }
 
-  #decide(): Error | null {
-    this.#decided = true;
-    const kind = sniffExecutable(Buffer.concat(this.#head, this.#headBytes));
-    this.#head = [];
+  #refuse(kind: string | undefined): Error | null {
     if (!kind) return null;
     this.refusal = `executables are refused: the content of "${this.fileName}" is ${kind}`;
     return new ResourceError('unsupported', this.refusal);
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    if (!this.#decided) {
-      const take = Math.min(chunk.length, SNIFF_BYTES - this.#headBytes);
-      this.#head.push(chunk.subarray(0, take));
-      this.#headBytes += take;
-      if (this.#headBytes >= SNIFF_BYTES) {
-        const err = this.#decide();
-        if (err) return done(err);
-      }
-    }
+    const err = this.#refuse(this.#sniffer.push(chunk));
+    if (err) return done(err);
     done(null, chunk);
   }
 
   override _flush(done: TransformCallback): void {
-    done(this.#decided ? null : this.#decide());
+    done(this.#refuse(this.#sniffer.end()));
   }
 }
 
@@ -61,7 +49,7 @@ export async function storeUpload(
   body: Readable,
   opts: { fileName: string; contentType: string; maxBytes: number },
 ): Promise<StoredUpload> {
-  const sniffer = new ExecutableSniffer(opts.fileName);
+  const sniffer = new SniffingStream(opts.fileName);
   // pipeline forwards errors both ways and destroys both streams on failure.
   const source = pipeline(body, sniffer, () => {});
   try {

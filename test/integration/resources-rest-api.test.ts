@@ -400,7 +400,8 @@ describe('routes by id', () => {
     expect(res.body.toString('utf8')).toBe(text);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.headers['content-length']).toBe(String(Buffer.byteLength(text)));
-    expect(res.headers['content-disposition']).toBe(`attachment; filename="r_sum_ 2025.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%202025.txt`);
+    // Plain text only displays (issue 9 item 3): inline, with nosniff and a sandboxing CSP.
+    expect(res.headers['content-disposition']).toBe(`inline; filename="r_sum_ 2025.txt"; filename*=UTF-8''r%C3%A9sum%C3%A9%202025.txt`);
     expect(res.headers.etag).toBe(`"${v1Sha}"`);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
 

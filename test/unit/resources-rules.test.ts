@@ -143,7 +143,7 @@ describe('executable refusal', () => {
   it('refuses by extension and names it', () => {
     expect(executableByName('setup.EXE')).toMatch(/executable extension \.exe/);
     for (const f of ['a.dll', 'a.msi', 'a.bat', 'a.ps1', 'a.sh', 'a.so', 'a.dylib', 'a.jar', 'a.apk', 'a.dmg', 'a.deb']) expect(executableByName(f)).toBeDefined();
-    for (const f of ['a.py', 'a.js', 'a.md', 'a.csv', 'a.pdf', 'a.png', 'a.zip', 'Makefile', 'a.bin']) expect(executableByName(f)).toBeUndefined();
+    for (const f of ['a.py', 'a.mjs', 'a.md', 'a.csv', 'a.pdf', 'a.png', 'a.zip', 'Makefile', 'a.bin']) expect(executableByName(f)).toBeUndefined();
   });
   it('refuses by MIME type, ignoring parameters', () => {
     expect(executableByName('payload', 'application/x-msdownload')).toMatch(/executable type application\/x-msdownload/);
@@ -166,7 +166,7 @@ describe('executable refusal', () => {
 
 describe('cursors', () => {
   it('round-trips and rejects foreign cursors', () => {
-    const pos = { sort: 'updated' as const, path: 'global/a', direct: true, key: '2024-01-01T00:00:00.000000Z', id: 'x' };
+    const pos = { sort: 'updated' as const, path: 'global/a', direct: true, key: '2024-01-01T00:00:00.000000Z', id: '01900000-0000-7000-8000-000000000000' };
     expect(decodeCursor(encodeCursor(pos))).toEqual(pos);
     expect(decodeCursor('not-a-cursor')).toBeUndefined();
     expect(decodeCursor(Buffer.from('["bogus","",0,"",""]').toString('base64url'))).toBeUndefined();
