@@ -8,6 +8,7 @@ import {
   apiKeyAuthenticator,
   authenticateCredentials,
   extractCredentials,
+  namespaceLegacySubjects,
   oidcAuthenticator,
   type ApiKeyLookup,
   type AuthDecision,
@@ -17,7 +18,7 @@ import { buildHttpApp, parseListenAddress, startMetricsListener, type App } from
 import { Readiness } from './http/readiness.js';
 import { drainAndClose } from './http/shutdown.js';
 import type { McpSurface } from './mcp/server.js';
-import { DatabaseSessions, LiveSessions, type Clock } from './mcp/sessions.js';
+import { DatabaseSessions, LiveSessions, memorySessionCap, type Clock } from './mcp/sessions.js';
 import { streamableHttpRoutes, type StreamableMode } from './mcp/streamable.js';
 import { legacySseRoutes } from './mcp/legacy-sse.js';
 import { isLoopbackHost } from './mcp/http-rules.js';
@@ -69,8 +70,17 @@ export function authenticationChain(config: PlatformConfig, log: Logger, stored?
   return chain;
 }
 
+/** The names of the configured API keys (the stored ones are read inside the migration). */
+function configuredKeyNames(config: PlatformConfig): string[] {
+  return config.auth.api_keys.keys.map((k) => k.name).filter((name) => name !== '');
+}
+
 export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const { config, log } = deps;
+  // Before anything is served: rows from before namespaced subjects must belong to their owners.
+  if (deps.db) {
+    await namespaceLegacySubjects(deps.db, { apiKeyNames: configuredKeyNames(config), oidcIssuer: config.auth.oidc.issuer, log });
+  }
   const readiness = new Readiness();
   for (const [name, check] of Object.entries(deps.readinessChecks ?? {})) readiness.addCheck(name, check);
   const tls = config.server.tls.enabled && config.server.tls.cert_file && config.server.tls.key_file
@@ -96,17 +106,20 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     realm: 'mcp',
   };
   const limits = { ttlMs: config.sessions.ttl, idleMs: config.sessions.idle_timeout };
+  const maxPerSubject = config.sessions.max_per_subject;
   const streamSessions = new LiveSessions<StreamableHTTPServerTransport>(limits, deps.clock);
   const sseSessions = new LiveSessions<SSEServerTransport>(limits, deps.clock);
+  // One identity's in-process sessions count together, whichever transport opened them.
+  const admit = memorySessionCap(maxPerSubject, [streamSessions, sseSessions], deps.clock);
   let mode: StreamableMode;
   if (config.server.streamable.stateless) {
-    const store = config.sessions.store === 'database' && deps.db ? new DatabaseSessions(deps.db, limits) : undefined;
+    const store = config.sessions.store === 'database' && deps.db ? new DatabaseSessions(deps.db, limits, maxPerSubject) : undefined;
     mode = { kind: 'stateless', ...(store ? { sessions: store } : {}) };
   } else {
-    mode = { kind: 'stateful', sessions: streamSessions };
+    mode = { kind: 'stateful', sessions: streamSessions, admit };
   }
   await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard });
-  if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions });
+  if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions, admit });
 
   await deps.routes?.(app, {
     authenticate: (headers) => authenticateCredentials(chain, extractCredentials(headers), config.auth.allow_anonymous),

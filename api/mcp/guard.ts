@@ -12,7 +12,7 @@ export interface McpGuard {
 }
 
 const allowHeaders = 'Content-Type, Accept, Authorization, X-API-Key, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
-const exposeHeaders = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate';
+const exposeHeaders = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, Retry-After';
 
 /**
  * The checks every MCP request passes before a transport sees it: Origin/Host, then

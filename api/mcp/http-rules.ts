@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { FastifyReply } from 'fastify';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -65,3 +66,12 @@ export const jsonRpcCodes = {
   serverError: -32000,
   sessionNotFound: -32001,
 } as const;
+
+/** 429 to an initialize beyond `sessions.max_per_subject`, with the wait in `Retry-After`. */
+export function tooManySessions(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {
+  return reply
+    .code(429)
+    .header('retry-after', String(retryAfterSeconds))
+    .header('content-type', 'application/json')
+    .send(jsonRpcError(jsonRpcCodes.serverError, 'Too many sessions: this identity holds the most live MCP sessions allowed; close one or retry later'));
+}

@@ -1,28 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { buildMcpServer, type McpSurface } from './server.js';
-import type { LiveSessions } from './sessions.js';
-import { jsonRpcCodes, jsonRpcError } from './http-rules.js';
+import { authInfoFor, buildMcpServer, type McpSurface } from './server.js';
+import type { Admission, LiveSessions } from './sessions.js';
+import { jsonRpcCodes, jsonRpcError, tooManySessions } from './http-rules.js';
 import { mcpGuard, type McpGuard } from './guard.js';
 
 /**
  * The deprecated HTTP+SSE transport (protocol 2024-11-05) for `server.transport: sse`:
  * GET /sse opens the stream and names the POST endpoint, POST /messages?sessionId=… carries
- * each client message. Kept on its own paths, apart from /mcp.
+ * each client message. Kept on its own paths, apart from /mcp. A session belongs to the subject
+ * that opened it; each POST is answered for the caller its own credential names.
  */
 export async function legacySseRoutes(
   app: FastifyInstance,
-  opts: { surface: McpSurface; guard: McpGuard; sessions: LiveSessions<SSEServerTransport> },
+  opts: {
+    surface: McpSurface;
+    guard: McpGuard;
+    sessions: LiveSessions<SSEServerTransport>;
+    /** `sessions.max_per_subject`, shared with the Streamable HTTP sessions of this process. */
+    admit: (subject: string) => Admission;
+  },
 ): Promise<void> {
   const guard = mcpGuard(opts.guard);
 
   app.get('/sse', { schema: { hide: true } }, async (request, reply) => {
     const caller = await guard.admit(request, reply);
     if (!caller) return reply;
+    const admission = opts.admit(caller.subject);
+    if (!admission.ok) return tooManySessions(reply, admission.retryAfterSeconds);
     reply.hijack();
     const transport = new SSEServerTransport('/messages', reply.raw);
-    const server = buildMcpServer(opts.surface, { caller, sessionId: transport.sessionId });
     const sessionId = transport.sessionId;
+    const server = buildMcpServer(opts.surface, { sessionId });
+    // Added before any await, so concurrent opens count it against the cap.
     opts.sessions.add(sessionId, { transport, server, subject: caller.subject });
     // The server observes its transport closing (client gone or session closed); nothing to close back.
     server.onclose = () => opts.sessions.forget(sessionId);
@@ -39,6 +49,7 @@ export async function legacySseRoutes(
       return reply.code(404).send(jsonRpcError(jsonRpcCodes.sessionNotFound, 'Session not found'));
     }
     reply.hijack();
+    (request.raw as typeof request.raw & { auth?: unknown }).auth = authInfoFor(caller);
     await session.transport.handlePostMessage(request.raw, reply.raw, request.body);
     return reply;
   });

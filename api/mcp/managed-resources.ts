@@ -54,7 +54,7 @@ export const managedResourceTemplates: ResourceTemplate[] = [
     uriTemplate: 'mcp://user/{subject}/{+path}',
     name: 'personal-resource',
     title: 'Personal resource',
-    description: 'A file in a person\'s own library: <folder path>/<file name>, each segment percent-encoded.',
+    description: 'A file in a person\'s own library: <folder path>/<file name>, each segment percent-encoded; the subject is namespaced by how its owner signs in (apikey:etl is apikey%3Aetl).',
   },
   {
     uriTemplate: 'mcp://persona/{name}/{+path}',

@@ -11,6 +11,7 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { CallerContext } from '../../shared/identity/index.js';
 import {
@@ -65,12 +66,34 @@ export interface McpSurface {
   resourceIcons?: Readonly<Record<string, IconSetting>>;
   /** Persona text wrapped around every prompt the caller gets. */
   personaPrompts?: (caller: CallerContext) => { system_prefix?: string; system_suffix?: string } | undefined;
+  /** Whether the caller gets prompts and resources at all (a persona that is not the deny-all one). */
+  mayUseContent: (caller: CallerContext) => boolean;
   log: Logger;
 }
 
 export interface McpSessionInfo {
-  caller: CallerContext;
+  /**
+   * The caller of a connection that carries no credentials of its own (stdio). HTTP transports
+   * leave it out: every request names its caller through the credential it carries (authInfoFor).
+   */
+  caller?: CallerContext;
   sessionId?: string;
+}
+
+/**
+ * What an HTTP transport hands the SDK with each request (as `req.auth`); the SDK passes it to the
+ * request handlers as `extra.authInfo`. Roles and persona therefore follow the credential of the
+ * request being answered, not the one that opened the session.
+ */
+export function authInfoFor(caller: CallerContext): AuthInfo {
+  return { token: '', clientId: caller.subject, scopes: [], extra: { caller } };
+}
+
+/** The request's own caller, else the connection's (stdio); neither is a server fault (fail closed). */
+function callerOf(session: McpSessionInfo, extra: { authInfo?: AuthInfo | undefined }): CallerContext {
+  const caller = (extra.authInfo?.extra?.caller as CallerContext | undefined) ?? session.caller;
+  if (!caller) throw new McpError(ErrorCode.InternalError, 'request has no authenticated caller');
+  return caller;
 }
 
 /** Human answers take time; the SDK's 60 s default would cut people off mid-thought. */
@@ -110,16 +133,18 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
   if (connected) server.onConnected = (s, transport) => connected.track(s, transport);
   const managed = surface.resources;
   // Stateful HTTP learns its session id only after initialize: take it from the request then.
-  const actorFor = (resources: McpResources, sessionId: string | undefined) => resources.actorOf(session.caller, session.sessionId ?? sessionId);
+  const actorFor = (resources: McpResources, caller: CallerContext, sessionId: string | undefined) =>
+    resources.actorOf(caller, session.sessionId ?? sessionId);
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: listTools(surface.registry, surface.listing, surface.access, session.caller),
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => ({
+    tools: listTools(surface.registry, surface.listing, surface.access, callerOf(session, extra)),
   }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const caller = callerOf(session, extra);
     const capabilities = server.getClientCapabilities();
     const sessionId = session.sessionId ?? extra.sessionId;
-    const persona = surface.access.personaOf?.(session.caller);
+    const persona = surface.access.personaOf?.(caller);
     return invokeTool({
       registry: surface.registry,
       access: surface.access,
@@ -128,7 +153,7 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
       rawArgs: request.params.arguments,
       ...(surface.onRefused ? { onRefused: surface.onRefused } : {}),
       ctx: {
-        caller: session.caller,
+        caller,
         ...(persona ? { persona } : {}),
         ...(sessionId ? { sessionId } : {}),
         signal: extra.signal,
@@ -144,8 +169,14 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     });
   });
 
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: surface.prompts.map((p) => {
+  // No persona, no prompts and no resources: the same gate as tools (answers as if there were none).
+  const contentFor = (extra: { authInfo?: AuthInfo | undefined }) => {
+    const caller = callerOf(session, extra);
+    return { caller, allowed: surface.mayUseContent(caller) };
+  };
+
+  server.setRequestHandler(ListPromptsRequestSchema, async (_request, extra) => ({
+    prompts: (contentFor(extra).allowed ? surface.prompts : []).map((p) => {
       const icons = toMcpIcons(surface.promptIcons?.[p.name]);
       return {
         name: p.name,
@@ -156,11 +187,12 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     }),
   }));
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
-    const prompt = surface.prompts.find((p) => p.name === request.params.name);
+  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+    const { caller, allowed } = contentFor(extra);
+    const prompt = allowed ? surface.prompts.find((p) => p.name === request.params.name) : undefined;
     if (!prompt) throw new McpError(ErrorCode.InvalidParams, `unknown prompt: ${request.params.name}`);
     try {
-      const framing = surface.personaPrompts?.(session.caller);
+      const framing = surface.personaPrompts?.(caller);
       const text = [framing?.system_prefix, renderPrompt(prompt, request.params.arguments ?? {}), framing?.system_suffix]
         .filter((part) => part)
         .join('\n\n');
@@ -188,21 +220,25 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
 
   // Custom resources lead the first page; managed resources follow, paged by the MCP cursor.
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
+    const { caller, allowed } = contentFor(extra);
+    if (!allowed) return { resources: [] };
     const cursor = request.params?.cursor;
     if (!managed) return { resources: customListing() };
-    const page = await listManagedResources(managed, actorFor(managed, extra.sessionId), cursor);
+    const page = await listManagedResources(managed, actorFor(managed, caller, extra.sessionId), cursor);
     return { ...page, resources: cursor === undefined ? [...customListing(), ...page.resources] : page.resources };
   });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates: managed ? managedResourceTemplates : [],
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (_request, extra) => ({
+    resourceTemplates: managed && contentFor(extra).allowed ? managedResourceTemplates : [],
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const uri = request.params.uri;
+    const { caller, allowed } = contentFor(extra);
+    if (!allowed) throw new McpError(resourceNotFoundCode, `resource not found: ${uri}`);
     const resource = surface.customResources.find((r) => r.uri === uri);
     if (!resource) {
-      if (managed && isManagedResourceUri(uri)) return readManagedResource(managed, actorFor(managed, extra.sessionId), uri);
+      if (managed && isManagedResourceUri(uri)) return readManagedResource(managed, actorFor(managed, caller, extra.sessionId), uri);
       throw new McpError(resourceNotFoundCode, `resource not found: ${uri}`);
     }
     try {

@@ -1,6 +1,6 @@
-import type pg from 'pg';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { withTransaction, type Db } from '../../shared/db/index.js';
 
 export interface SessionLimits {
   /** Lifetime from creation (`sessions.ttl`). */
@@ -21,6 +21,26 @@ export interface LiveSession<T extends Transport = Transport> {
 
 export function isExpired(session: { createdAt: number; lastSeenAt: number }, limits: SessionLimits, now: number): boolean {
   return now - session.createdAt >= limits.ttlMs || now - session.lastSeenAt >= limits.idleMs;
+}
+
+/** When a session stops being live unless used again: the earlier of its lifetime's and its idle time's end. */
+export function expiresAt(session: { createdAt: number; lastSeenAt: number }, limits: SessionLimits): number {
+  return Math.min(session.createdAt + limits.ttlMs, session.lastSeenAt + limits.idleMs);
+}
+
+/** The answer to an initialize under `sessions.max_per_subject`. */
+export type Admission = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+/**
+ * One more session is admitted while the subject holds fewer than `max` live ones (expired ones
+ * never count). Refused: Retry-After is the wait until the first of them expires if left idle,
+ * whole seconds, at least 1. Refusing rather than evicting keeps one client from silently ending
+ * another's session of the same identity.
+ */
+export function admitSession(liveExpiries: readonly number[], max: number, now: number): Admission {
+  if (liveExpiries.length < max) return { ok: true };
+  const soonest = Math.min(...liveExpiries);
+  return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((soonest - now) / 1000)) };
 }
 
 /**
@@ -51,6 +71,14 @@ export class LiveSessions<T extends Transport = Transport> {
     }
     session.lastSeenAt = now;
     return session;
+  }
+
+  /** When each of the subject's live sessions expires if left idle. */
+  liveExpiries(subject: string): number[] {
+    const now = this.clock();
+    return [...this.#sessions.values()]
+      .filter((s) => s.subject === subject && !isExpired(s, this.limits, now))
+      .map((s) => expiresAt(s, this.limits));
   }
 
   forget(id: string): void {
@@ -89,12 +117,32 @@ export class LiveSessions<T extends Transport = Transport> {
   }
 }
 
-type Queryable = Pick<pg.Pool, 'query'>;
+/**
+ * The cap over the in-process stores (Streamable HTTP and legacy SSE): one identity's sessions
+ * count together whichever transport opened them. The caller must add the admitted session before
+ * its next await, so that concurrent initializes see it (the event loop makes check-and-add atomic).
+ */
+export function memorySessionCap(
+  max: number,
+  stores: readonly Pick<LiveSessions, 'liveExpiries'>[],
+  clock: Clock = Date.now,
+): (subject: string) => Admission {
+  return (subject) => admitSession(stores.flatMap((s) => s.liveExpiries(subject)), max, clock());
+}
 
 export interface StoredSession {
   id: string;
   subject: string;
   protocolVersion: string;
+}
+
+/** Class key of the per-subject advisory locks that serialise session creation (ASCII "mcps"). */
+const sessionCapLockClass = 0x6d637073;
+
+/** SQL: the row is live; `$n` is the lifetime and `$n+1` the idle timeout, in milliseconds. */
+function liveSql(n: number): string {
+  return `created_at > now() - make_interval(secs => $${n}::double precision / 1000)
+          AND last_seen_at > now() - make_interval(secs => $${n + 1}::double precision / 1000)`;
 }
 
 /**
@@ -104,25 +152,45 @@ export interface StoredSession {
  */
 export class DatabaseSessions {
   constructor(
-    private readonly db: Queryable,
+    private readonly db: Db,
     private readonly limits: SessionLimits,
+    /** `sessions.max_per_subject`. */
+    private readonly maxPerSubject: number,
   ) {}
 
-  async create(session: StoredSession & { clientInfo: unknown; capabilities: unknown }): Promise<void> {
-    await this.db.query(
-      `INSERT INTO mcp_sessions (id, subject, protocol_version, client_info, client_capabilities)
-       VALUES ($1, $2, $3, $4, $5)`,
-      [session.id, session.subject, session.protocolVersion, JSON.stringify(session.clientInfo ?? {}), JSON.stringify(session.capabilities ?? {})],
-    );
+  /**
+   * Records a new session unless its subject already holds `maxPerSubject` live ones. Count and
+   * insert run in one transaction under an advisory lock on the subject, so two initializes on
+   * any replicas cannot both take the last place.
+   */
+  async create(session: StoredSession & { clientInfo: unknown; capabilities: unknown }): Promise<Admission> {
+    return withTransaction(this.db, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [sessionCapLockClass, session.subject]);
+      const { rows } = await client.query<{ expires_ms: string; now_ms: string }>(
+        `SELECT extract(epoch FROM least(
+                  created_at + make_interval(secs => $2::double precision / 1000),
+                  last_seen_at + make_interval(secs => $3::double precision / 1000))) * 1000 AS expires_ms,
+                extract(epoch FROM now()) * 1000 AS now_ms
+           FROM mcp_sessions
+          WHERE subject = $1 AND ${liveSql(2)}`,
+        [session.subject, this.limits.ttlMs, this.limits.idleMs],
+      );
+      const admission = admitSession(rows.map((r) => Number(r.expires_ms)), this.maxPerSubject, Number(rows[0]?.now_ms ?? 0));
+      if (!admission.ok) return admission;
+      await client.query(
+        `INSERT INTO mcp_sessions (id, subject, protocol_version, client_info, client_capabilities)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [session.id, session.subject, session.protocolVersion, JSON.stringify(session.clientInfo ?? {}), JSON.stringify(session.capabilities ?? {})],
+      );
+      return admission;
+    });
   }
 
   /** Marks activity and returns the session, or undefined when it is unknown, expired or another caller's. */
   async use(id: string, subject: string): Promise<StoredSession | undefined> {
     const { rows } = await this.db.query<{ id: string; subject: string; protocol_version: string }>(
       `UPDATE mcp_sessions SET last_seen_at = now()
-        WHERE id = $1 AND subject = $2
-          AND created_at > now() - make_interval(secs => $3::double precision / 1000)
-          AND last_seen_at > now() - make_interval(secs => $4::double precision / 1000)
+        WHERE id = $1 AND subject = $2 AND ${liveSql(3)}
         RETURNING id, subject, protocol_version`,
       [id, subject, this.limits.ttlMs, this.limits.idleMs],
     );

@@ -74,6 +74,8 @@ export function buildMcpSurface(opts: {
     },
     access: opts.access ?? personas,
     personaPrompts: (caller) => personas.resolve(caller).active?.prompts,
+    // Persona-based even when `access` is replaced: prompts and resources have no other gate.
+    mayUseContent: (caller) => personas.mayUseContent(caller),
     middlewares,
     ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
     prompts: config.server.prompts.map((p) => ({

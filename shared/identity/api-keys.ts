@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Authenticator, AuthOutcome } from './authenticator.js';
 import type { Credential } from './credentials.js';
+import { apiKeySubject } from './subjects.js';
 
 export interface ApiKeyDefinition {
   key: string;
@@ -36,7 +37,7 @@ function keyOf(credential: Credential): string | undefined {
 }
 
 function accept(key: StoredApiKey): AuthOutcome {
-  return { result: 'accept', caller: { subject: key.name, name: key.name, roles: [...key.roles], authType: 'apikey' } };
+  return { result: 'accept', caller: { subject: apiKeySubject(key.name), name: key.name, roles: [...key.roles], authType: 'apikey' } };
 }
 
 /**

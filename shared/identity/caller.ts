@@ -1,9 +1,17 @@
+import { anonymousSubject, localOperatorSubject } from './subjects.js';
+
 /** How a caller proved who it is. Later issues add `browser` and `oauth`. */
 export type AuthType = 'oidc' | 'apikey' | 'anonymous' | 'local';
 
 /** The identity every request carries past authentication (spec document 1, "Caller context"). */
 export interface CallerContext {
+  /** Namespaced by how the caller authenticated (subjects.ts); keys everything stored per caller. */
   subject: string;
+  /**
+   * The identity provider's own `sub`, for callers it vouches for (OIDC). For display and for
+   * `personas.role_mapping.user_personas`; never a key of stored data.
+   */
+  idpSubject?: string;
   name?: string;
   email?: string;
   roles: string[];
@@ -11,6 +19,6 @@ export interface CallerContext {
 }
 
 /** The operator's own process over stdio: no MCP authentication (spec: transport rules). */
-export const localOperator: CallerContext = { subject: 'local-operator', name: 'local operator', roles: [], authType: 'local' };
+export const localOperator: CallerContext = { subject: localOperatorSubject, name: 'local operator', roles: [], authType: 'local' };
 
-export const anonymousCaller: CallerContext = { subject: 'anonymous', roles: [], authType: 'anonymous' };
+export const anonymousCaller: CallerContext = { subject: anonymousSubject, roles: [], authType: 'anonymous' };

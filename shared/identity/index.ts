@@ -1,5 +1,8 @@
 export type { AuthType, CallerContext } from './caller.js';
 export { localOperator, anonymousCaller } from './caller.js';
+export { apiKeySubject, oidcSubject, localOperatorSubject, anonymousSubject } from './subjects.js';
+export type { LegacySubjectRule } from './legacy-subjects.js';
+export { namespacedLegacySubject, namespaceLegacySubjects } from './legacy-subjects.js';
 export type { Credential } from './credentials.js';
 export { extractCredentials } from './credentials.js';
 export type { Authenticator, AuthOutcome, AuthDecision } from './authenticator.js';

@@ -5,6 +5,7 @@ import type { Authenticator, AuthOutcome } from './authenticator.js';
 import type { CallerContext } from './caller.js';
 import { checkClaims, rolesFromClaims, stringClaim, type Claims } from './oidc-claims.js';
 import { IssuerKeys } from './jwks.js';
+import { oidcSubject } from './subjects.js';
 
 export type OidcConfig = PlatformConfig['auth']['oidc'];
 
@@ -53,11 +54,17 @@ function parseClaims(payload: Uint8Array): Claims | undefined {
   }
 }
 
-export function oidcCaller(claims: Claims, config: Pick<OidcConfig, 'role_claim_path' | 'role_prefix'>): CallerContext {
+/**
+ * The caller a verified token names: subject `oidc:<issuer>#<sub>` (the issuer is the configured
+ * one, which checkClaims made the token's `iss` equal), the raw `sub` kept as `idpSubject`.
+ */
+export function oidcCaller(claims: Claims, config: { issuer: string } & Pick<OidcConfig, 'role_claim_path' | 'role_prefix'>): CallerContext {
   const name = stringClaim(claims, 'name') ?? stringClaim(claims, 'preferred_username');
   const email = stringClaim(claims, 'email');
+  const sub = claims.sub as string;
   return {
-    subject: claims.sub as string,
+    subject: oidcSubject(config.issuer, sub),
+    idpSubject: sub,
     ...(name ? { name } : {}),
     ...(email ? { email } : {}),
     roles: rolesFromClaims(claims, config.role_claim_path, config.role_prefix),
@@ -77,8 +84,8 @@ export function oidcCaller(claims: Claims, config: Pick<OidcConfig, 'role_claim_
  * platform's own OAuth server must therefore sit before this one.
  */
 export function oidcAuthenticator(config: OidcConfig, opts: OidcAuthenticatorOptions = {}): Authenticator {
-  const issuer = config.issuer;
-  if (!issuer) throw new Error('auth.oidc.issuer is required for OIDC authentication');
+  if (!config.issuer) throw new Error('auth.oidc.issuer is required for OIDC authentication');
+  const issuer: string = config.issuer;
   const clock = opts.clock ?? Date.now;
   const log = opts.log;
   const keys = new IssuerKeys({
@@ -125,7 +132,7 @@ export function oidcAuthenticator(config: OidcConfig, opts: OidcAuthenticatorOpt
     if (!claims) return reject('malformed token');
     const verdict = checkClaims(claims, expectations, clock() / 1000);
     if (!verdict.ok) return reject(verdict.reason);
-    return { result: 'accept', caller: oidcCaller(claims, config) };
+    return { result: 'accept', caller: oidcCaller(claims, { ...config, issuer }) };
   }
 
   return {

@@ -1,14 +1,24 @@
 import type { CallerContext } from '../identity/index.js';
 import type { ToolAccess } from '../mcp-tools/index.js';
 import { resolvePersonas, type PersonaResolution, type PersonaSettings } from './resolve.js';
-import { personaAllowsTool } from './tool-rules.js';
+import { denyAllPersonaName, personaAllowsTool } from './tool-rules.js';
+
+export interface PersonaAccess extends ToolAccess {
+  resolve(caller: CallerContext): PersonaResolution;
+  /**
+   * Whether the caller gets prompts and MCP resources at all. The same gate as tools: no persona,
+   * or the deny-all persona `default`, gets none; the local operator gets everything.
+   */
+  mayUseContent(caller: CallerContext): boolean;
+}
 
 /**
  * Tool access by persona: the active persona's allow/deny gates both tools/list and tools/call.
  * The local operator (stdio) acts with the operator's own rights and is not filtered. Resolutions
- * are cached per caller object, which lives as long as its session or request.
+ * are cached per caller object, and every HTTP request authenticates into a fresh one, so roles
+ * and persona are resolved again for each request (a token with fewer roles gets fewer tools).
  */
-export function personaToolAccess(settings: PersonaSettings): ToolAccess & { resolve(caller: CallerContext): PersonaResolution } {
+export function personaToolAccess(settings: PersonaSettings): PersonaAccess {
   const cache = new WeakMap<CallerContext, PersonaResolution>();
   const resolve = (caller: CallerContext): PersonaResolution => {
     let resolution = cache.get(caller);
@@ -23,6 +33,11 @@ export function personaToolAccess(settings: PersonaSettings): ToolAccess & { res
     mayUse(tool, caller) {
       if (caller.authType === 'local') return true;
       return personaAllowsTool(resolve(caller).active, tool.name);
+    },
+    mayUseContent(caller) {
+      if (caller.authType === 'local') return true;
+      const active = resolve(caller).active;
+      return active !== undefined && active.name !== denyAllPersonaName;
     },
     hint(tool, caller) {
       return resolve(caller).active?.hints[tool.name];

@@ -42,8 +42,18 @@ function defined(settings: PersonaSettings, name: string | undefined): PersonaDe
 }
 
 /**
+ * The names `role_mapping.user_personas` may give a caller, strongest first: its email, its
+ * namespaced subject (`apikey:etl`, `oidc:<issuer>#<sub>`), and the identity provider's raw `sub`
+ * (only callers an identity provider vouches for carry one). An API key is never matched by its
+ * bare name, which could equal some OIDC user's `sub`, nor an OIDC user by an API key's name.
+ */
+export function userMappingKeys(caller: CallerContext): string[] {
+  return [...new Set([caller.email, caller.subject, caller.idpSubject].filter((k): k is string => Boolean(k)))];
+}
+
+/**
  * Maps a caller to personas. The spec leaves precedence open; ours, strongest first:
- *  1. `role_mapping.user_personas` — an explicit assignment of this user (by email, else subject);
+ *  1. `role_mapping.user_personas` — an explicit assignment of this user (see userMappingKeys);
  *  2. `role_mapping.oidc_to_persona` — the caller's roles mapped to personas;
  *  3. persona `roles` — personas that list one of the caller's roles.
  * Within the strongest tier that matched, the highest priority wins, ties by name. With no match
@@ -52,8 +62,7 @@ function defined(settings: PersonaSettings, name: string | undefined): PersonaDe
  */
 export function resolvePersonas(caller: CallerContext, settings: PersonaSettings): PersonaResolution {
   const roles = new Set(caller.roles);
-  const userKeys = [caller.email, caller.subject].filter((k): k is string => Boolean(k));
-  const fromUser = userKeys.map((k) => defined(settings, settings.role_mapping.user_personas[k])).filter((p) => p !== undefined);
+  const fromUser = userMappingKeys(caller).map((k) => defined(settings, settings.role_mapping.user_personas[k])).filter((p) => p !== undefined);
   const fromRoleMapping = [...roles]
     .map((role) => defined(settings, settings.role_mapping.oidc_to_persona[role]))
     .filter((p) => p !== undefined);

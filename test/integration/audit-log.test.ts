@@ -312,7 +312,7 @@ describe('over MCP HTTP', () => {
       await audit.flush();
       const [row] = await rows();
       expect(row).toMatchObject({
-        subject: 'tester',
+        subject: 'apikey:tester',
         auth_type: 'apikey',
         tool: 'test_query',
         outcome: 'ok',
@@ -324,7 +324,7 @@ describe('over MCP HTTP', () => {
       await client.callTool({ name: 'drop_everything', arguments: { password: 'p' } });
       await audit.flush();
       const denied = (await rows()).find((r) => r.tool === 'drop_everything');
-      expect(denied).toMatchObject({ outcome: 'denied', subject: 'tester', parameters: { password: REDACTED }, session_id: transport.sessionId });
+      expect(denied).toMatchObject({ outcome: 'denied', subject: 'apikey:tester', parameters: { password: REDACTED }, session_id: transport.sessionId });
     } finally {
       await client.close();
       await api.stop();

@@ -30,7 +30,7 @@ describe('sessions.store: database — two api replicas on one Postgres', () => 
     const sessionId = transport.sessionId;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
     const { rows } = await db.query('SELECT subject, protocol_version FROM mcp_sessions WHERE id = $1', [sessionId]);
-    expect(rows).toEqual([{ subject: 'tester', protocol_version: '2025-11-25' }]);
+    expect(rows).toEqual([{ subject: 'apikey:tester', protocol_version: '2025-11-25' }]);
 
     for (let i = 0; i < 4; i++) {
       const result = await client.callTool({ name: 'platform_info', arguments: {} });
@@ -52,7 +52,7 @@ describe('sessions.store: database — two api replicas on one Postgres', () => 
   it('refuses an unknown or expired session id with 404', async () => {
     await db.query(
       `INSERT INTO mcp_sessions (id, subject, protocol_version, created_at, last_seen_at)
-       VALUES ('expired-session', 'tester', '2025-06-18', now() - interval '2 hours', now() - interval '2 hours')`,
+       VALUES ('expired-session', 'apikey:tester', '2025-06-18', now() - interval '2 hours', now() - interval '2 hours')`,
     );
     for (const id of ['expired-session', 'never-issued']) {
       const response = await fetch(`${replicas[0]!.url}/mcp`, {

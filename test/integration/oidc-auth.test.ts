@@ -128,7 +128,7 @@ describe('OIDC fail-closed matrix', () => {
   it.each(rows)('$name', async ({ token, config, reason }) => {
     const outcome = await verdict(await token(), config);
     if (reason) expect(outcome).toEqual({ result: 'reject', reason });
-    else expect(outcome).toMatchObject({ result: 'accept', caller: { subject: 'user-1', authType: 'oidc' } });
+    else expect(outcome).toMatchObject({ result: 'accept', caller: { subject: `oidc:${issuer.url}#user-1`, idpSubject: 'user-1', authType: 'oidc' } });
   });
 
   it('missing token: the chain answers missing_credentials (401 + WWW-Authenticate upstream)', async () => {
@@ -144,13 +144,13 @@ describe('OIDC fail-closed matrix', () => {
     const outcome = await verdict(await issuer.sign(claims()));
     expect(outcome).toEqual({
       result: 'accept',
-      caller: { subject: 'user-1', name: 'Ada Lovelace', email: 'ada@example.com', roles: ['analyst', 'admin'], authType: 'oidc' },
+      caller: { subject: `oidc:${issuer.url}#user-1`, idpSubject: 'user-1', name: 'Ada Lovelace', email: 'ada@example.com', roles: ['analyst', 'admin'], authType: 'oidc' },
     });
   });
 
   it('name falls back to preferred_username; absent email and roles stay absent/empty', async () => {
     const token = await issuer.sign(claims({ name: undefined, email: undefined, preferred_username: 'ada', realm_access: undefined }));
-    expect(await verdict(token)).toEqual({ result: 'accept', caller: { subject: 'user-1', name: 'ada', roles: [], authType: 'oidc' } });
+    expect(await verdict(token)).toEqual({ result: 'accept', caller: { subject: `oidc:${issuer.url}#user-1`, idpSubject: 'user-1', name: 'ada', roles: [], authType: 'oidc' } });
   });
 });
 
@@ -183,7 +183,7 @@ describe('JWKS rotation and refetch rate limit', () => {
 
     // After the window the unknown kid triggers the refetch that finds it.
     clock.advance(21);
-    expect(await bearer(rotated)).toMatchObject({ result: 'accept', caller: { subject: 'user-1' } });
+    expect(await bearer(rotated)).toMatchObject({ result: 'accept', caller: { subject: `oidc:${issuer.url}#user-1` } });
     expect(issuer.hits.jwks - before.jwks).toBe(3);
     // Known keys need no fetch; discovery happened once in all.
     expect(await bearer(await issuer.sign(claims()))).toMatchObject({ result: 'accept' });
@@ -245,7 +245,7 @@ describe('place in the authentication chain', () => {
 
   it('API keys still authenticate through the link before it', async () => {
     const decision = await authenticateCredentials(chain(), extractCredentials({ authorization: 'Bearer svc-key-123' }), false);
-    expect(decision).toMatchObject({ ok: true, caller: { subject: 'etl', authType: 'apikey' } });
+    expect(decision).toMatchObject({ ok: true, caller: { subject: 'apikey:etl', name: 'etl', authType: 'apikey' } });
   });
 
   it('a bearer that is neither a known API key nor a JWT is invalid, with the reason', async () => {
@@ -256,7 +256,7 @@ describe('place in the authentication chain', () => {
   it('an OIDC token authenticates through the chain', async () => {
     const token = await issuer.sign(claims());
     const decision = await authenticateCredentials(chain(), extractCredentials({ authorization: `Bearer ${token}` }), false);
-    expect(decision).toMatchObject({ ok: true, caller: { subject: 'user-1', roles: ['analyst', 'admin'], authType: 'oidc' } });
+    expect(decision).toMatchObject({ ok: true, caller: { subject: `oidc:${issuer.url}#user-1`, roles: ['analyst', 'admin'], authType: 'oidc' } });
   });
 
   it('X-API-Key credentials are not its business', async () => {

@@ -84,7 +84,9 @@ personas:
       const result = await client.callTool({ name: 'whoami', arguments: {} });
       expect(result).toMatchObject({
         structuredContent: {
-          subject: provider.clientId, // client_credentials tokens carry the client id as sub
+          // client_credentials tokens carry the client id as sub; the subject is namespaced by issuer
+          subject: `oidc:${provider.issuer}#${provider.clientId}`,
+          idpSubject: provider.clientId,
           name: 'Pipeline Bot',
           email: 'bot@example.com',
           roles: ['analyst'],

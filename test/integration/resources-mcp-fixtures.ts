@@ -30,7 +30,7 @@ import type { RunningApi } from '../../api/start.js';
 import { startTestApi, testConfig } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 
-/** API keys (bearer tokens) of the test callers; the key name is the caller's subject. */
+/** API keys (bearer tokens) of the test callers; the caller's subject is `apikey:<key name>`. */
 export const keys = {
   /** Member of personas staff and analyst. */
   alice: 'alice-key-0123456789',
@@ -52,7 +52,7 @@ const roles: Record<User, string[]> = {
 };
 
 export function callerOf(user: User): CallerContext {
-  return { subject: user, name: user, roles: roles[user], authType: 'apikey' };
+  return { subject: `apikey:${user}`, name: user, roles: roles[user], authType: 'apikey' };
 }
 
 function configYaml(root: string, extra: string, transport: 'http' | 'sse'): string {

@@ -48,8 +48,8 @@ describe('managed resources over MCP resources/*', () => {
     - { uri: "brand://style", name: Style guide, mime_type: text/markdown, content: "# Style" }
 `,
     });
-    alicePersonal = await env.seed('alice', { library: { kind: 'person', subject: 'alice' }, path: 'notes', file_name: 'todo.md', content: '# todo\n', description: 'my list' });
-    bobPersonal = await env.seed('bob', { library: { kind: 'person', subject: 'bob' }, path: '', file_name: 'secret.txt', content: 'bob only' });
+    alicePersonal = await env.seed('alice', { library: { kind: 'person', subject: 'apikey:alice' }, path: 'notes', file_name: 'todo.md', content: '# todo\n', description: 'my list' });
+    bobPersonal = await env.seed('bob', { library: { kind: 'person', subject: 'apikey:bob' }, path: '', file_name: 'secret.txt', content: 'bob only' });
     analystDoc = await env.seed('root', { library: { kind: 'persona', name: 'analyst' }, path: 'templates', file_name: 'report.md', content: 'analyst template' });
     staffDoc = await env.seed('root', { library: { kind: 'persona', name: 'staff' }, path: 'references', file_name: 'guide.txt', content: 'staff guide' });
     globalImage = await env.seed('root', { library: { kind: 'global' }, path: 'visual', file_name: 'logo.png', content: png, content_type: 'image/png' });
@@ -67,7 +67,7 @@ describe('managed resources over MCP resources/*', () => {
     expect(todo).toMatchObject({ name: 'todo', description: 'my list', size: 7 });
     expect(todo.mimeType).toMatch(/^text\/markdown/);
     expect(all.find((r) => r.uri === globalImage.uri)).toMatchObject({ mimeType: 'image/png', size: png.length });
-    expect(alicePersonal.uri).toBe('mcp://user/alice/notes/todo.md');
+    expect(alicePersonal.uri).toBe('mcp://user/apikey%3Aalice/notes/todo.md');
   });
 
   it('keeps administrators membership-scoped in resources/list (no other people\'s or non-member persona libraries)', async () => {
@@ -149,7 +149,7 @@ describe('managed resources over MCP resources/*', () => {
   });
 
   it('refuses content above the inline limit with an error naming the limit, without stamping last read', async () => {
-    const big = await env.seed('alice', { library: { kind: 'person', subject: 'alice' }, path: 'data', file_name: 'big.csv', content: 'x,y\n'.repeat(2000) });
+    const big = await env.seed('alice', { library: { kind: 'person', subject: 'apikey:alice' }, path: 'data', file_name: 'big.csv', content: 'x,y\n'.repeat(2000) });
     const alice = await env.connect('alice');
     const error = await readError(alice, big.uri);
     expect(error.message).toContain('8000 bytes');
@@ -169,7 +169,7 @@ describe('managed resources over MCP resources/*', () => {
     const again = await manage(alice, { action: 'update', reference: first, path: 'final' });
     expect(again.isError).toBe(false);
     const third = again.body.resource.uri as string;
-    expect([first, second, third]).toEqual(['mcp://user/alice/drafts/plan.md', 'mcp://user/alice/plans/plan.md', 'mcp://user/alice/final/plan.md']);
+    expect([first, second, third]).toEqual(['mcp://user/apikey%3Aalice/drafts/plan.md', 'mcp://user/apikey%3Aalice/plans/plan.md', 'mcp://user/apikey%3Aalice/final/plan.md']);
     for (const uri of [first, second, third]) {
       const read = await alice.readResource({ uri });
       expect(read.contents[0]).toMatchObject({ uri: third, text: 'v1 plan' });
@@ -185,7 +185,7 @@ describe('managed resources over MCP resources/*', () => {
   });
 
   it('pages within a library with the service cursor (page size 2)', async () => {
-    const library = { kind: 'person' as const, subject: 'bob' };
+    const library = { kind: 'person' as const, subject: 'apikey:bob' };
     await env.seed('bob', { library, path: 'a', file_name: 'a.txt', content: 'a' });
     await env.seed('bob', { library, path: 'b', file_name: 'b.txt', content: 'b' });
     const bob = await env.connect('bob');

@@ -51,15 +51,15 @@ describe('manage_resource over MCP', () => {
     expect(made.isError).toBe(false);
     expect(made.body.outcome).toBe('created');
     expect(made.body.resource).toMatchObject({
-      library: 'person:alice',
+      library: 'person:apikey:alice',
       path: 'templates',
       file_name: 'brief.md',
       display_name: 'brief',
       description: 'weekly brief',
       tags: ['weekly'],
       version: 1,
-      uri: 'mcp://user/alice/templates/brief.md',
-      uploader: 'alice',
+      uri: 'mcp://user/apikey%3Aalice/templates/brief.md',
+      uploader: 'apikey:alice',
     });
     expect(made.body.resource.reference).toBe(`mcp:resource:${made.body.resource.id}`);
     const sessionId = (alice.transport as StreamableHTTPClientTransport).sessionId;
@@ -131,7 +131,7 @@ describe('manage_resource over MCP', () => {
     const updated = await manage(alice, { action: 'update', reference: ref, display_name: 'The spec', tags: ['a', 'b'], search_setting: 'details_only' });
     expect(updated.body.resource).toMatchObject({ display_name: 'The spec', tags: ['a', 'b'], search_setting: 'details_only', uri: made.body.resource.uri });
     const moved = await manage(alice, { action: 'update', reference: ref, path: 'specs/current', library: 'personal' });
-    expect(moved.body.resource).toMatchObject({ path: 'specs/current', uri: 'mcp://user/alice/specs/current/spec.md', id: made.body.resource.id });
+    expect(moved.body.resource).toMatchObject({ path: 'specs/current', uri: 'mcp://user/apikey%3Aalice/specs/current/spec.md', id: made.body.resource.id });
 
     const crossLibrary = await manage(alice, { action: 'update', reference: ref, library: 'persona:analyst', path: 'specs' });
     expect(crossLibrary.isError).toBe(true);
@@ -140,7 +140,7 @@ describe('manage_resource over MCP', () => {
     const toGlobal = await manage(alice, { action: 'update', reference: ref, library: 'global', display_name: 'x' });
     expect(toGlobal.isError).toBe(true);
     const unchanged = await manage(alice, { action: 'read', reference: ref });
-    expect(unchanged.body.resource).toMatchObject({ library: 'person:alice', path: 'specs/current', display_name: 'The spec' });
+    expect(unchanged.body.resource).toMatchObject({ library: 'person:apikey:alice', path: 'specs/current', display_name: 'The spec' });
 
     const nothing = await manage(alice, { action: 'update', reference: ref });
     expect(nothing).toMatchObject({ isError: true, body: { error: 'invalid' } });
@@ -150,9 +150,9 @@ describe('manage_resource over MCP', () => {
     const alice = await env.connect('alice');
     const described = await manage(alice, { action: 'update', path: 'templates', description: 'Layouts deliverables follow' });
     expect(described.isError).toBe(false);
-    expect(described.body.folder).toEqual({ library: 'person:alice', path: 'templates', description: 'Layouts deliverables follow' });
+    expect(described.body.folder).toEqual({ library: 'person:apikey:alice', path: 'templates', description: 'Layouts deliverables follow' });
     const row = await env.db.query<{ description: string }>(
-      `SELECT description FROM resource_folders WHERE library_kind = 'person' AND library_key = 'alice' AND path = 'templates'`,
+      `SELECT description FROM resource_folders WHERE library_kind = 'person' AND library_key = 'apikey:alice' AND path = 'templates'`,
     );
     expect(row.rows[0]!.description).toBe('Layouts deliverables follow');
     // Authority to add files there: bob cannot describe a persona folder he does not administer.

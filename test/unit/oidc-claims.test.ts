@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkClaims, claimAtPath, rolesFromClaims, type Claims } from '../../shared/identity/index.js';
+import { checkClaims, claimAtPath, oidcCaller, rolesFromClaims, type Claims } from '../../shared/identity/index.js';
 
 const now = 2_000_000_000;
 const expect_ = { issuer: 'https://idp.example', audience: 'platform', clockSkewSeconds: 30 };
@@ -65,5 +65,13 @@ describe('roles from role_claim_path and role_prefix', () => {
   it('does not walk into inherited properties', () => {
     expect(claimAtPath({ a: {} }, 'a.constructor')).toBeUndefined();
     expect(claimAtPath({}, 'toString')).toBeUndefined();
+  });
+});
+
+// Issue 9 item 4: the subject is namespaced by issuer; the provider's own sub is kept for display and user mapping.
+describe('oidcCaller', () => {
+  it('names the caller oidc:<issuer>#<sub> and keeps the raw sub apart', () => {
+    const caller = oidcCaller({ ...base, sub: 'alice#x', email: 'a@example.com', roles: ['r'] }, { issuer: 'https://idp.example', role_claim_path: 'roles' });
+    expect(caller).toEqual({ subject: 'oidc:https://idp.example#alice#x', idpSubject: 'alice#x', email: 'a@example.com', roles: ['r'], authType: 'oidc' });
   });
 });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { personaAllowsTool, personaToolAccess, resolvePersonas, type PersonaSettings } from '../../shared/personas/index.js';
+import { userMappingKeys } from '../../shared/personas/resolve.js';
 import type { CallerContext } from '../../shared/identity/index.js';
 import { localOperator } from '../../shared/identity/index.js';
+import { parseConfig } from '../../shared/config/index.js';
 import { defineTool, textResult } from '../../shared/mcp-tools/index.js';
 import { z } from 'zod';
 
@@ -67,6 +69,20 @@ describe('persona tool rules', () => {
     expect(personaAllowsTool(undefined, 'platform_info')).toBe(false);
   });
 
+  // Issue 9 item 5: the global listing rule's "no patterns, everything" must not leak into personas.
+  it.each(['platform_info', 'sql_query', 'anything'])('a persona with allow [] allows nothing (%s)', (tool) => {
+    const none = { ...persona(['analyst'], 0, []), name: 'locked' };
+    expect(personaAllowsTool(none, tool)).toBe(false);
+  });
+
+  it('only an absent allow takes the default ["*"]; an explicit [] stays empty', () => {
+    const { config } = parseConfig('personas:\n  definitions:\n    open: {}\n    locked:\n      tools: { allow: [] }\n', {});
+    expect(config.personas.definitions.open!.tools.allow).toEqual(['*']);
+    expect(config.personas.definitions.locked!.tools.allow).toEqual([]);
+    expect(personaAllowsTool({ ...config.personas.definitions.open!, name: 'open' }, 'platform_info')).toBe(true);
+    expect(personaAllowsTool({ ...config.personas.definitions.locked!, name: 'locked' }, 'platform_info')).toBe(false);
+  });
+
   it('access: hints per persona, the local operator is not filtered', () => {
     const withHints: PersonaSettings = { ...settings, definitions: { ...settings.definitions, analyst: { ...settings.definitions.analyst!, hints: { sql_query: 'Filter by region.' } } } };
     const access = personaToolAccess(withHints);
@@ -76,5 +92,43 @@ describe('persona tool rules', () => {
     expect(access.personaOf!(analystCaller)).toBe('analyst');
     expect(access.mayUse(tool, caller([]))).toBe(false);
     expect(access.mayUse(tool, localOperator)).toBe(true);
+  });
+});
+
+// Issue 9 item 4: user_personas names a caller by email, namespaced subject, or (OIDC) the raw sub — never an API key by its bare name.
+describe('user_personas keys', () => {
+  const mapped: PersonaSettings = {
+    ...settings,
+    role_mapping: { ...settings.role_mapping, user_personas: { alice: 'exec', 'apikey:etl': 'finance' } },
+  };
+  const key = (name: string): CallerContext => ({ subject: `apikey:${name}`, name, roles: [], authType: 'apikey' });
+  const oidc = (sub: string): CallerContext => ({ subject: `oidc:https://idp.example#${sub}`, idpSubject: sub, roles: [], authType: 'oidc' });
+
+  it.each([
+    { name: 'an OIDC user by raw sub', who: oidc('alice'), active: 'exec' },
+    { name: 'an API key by its namespaced subject', who: key('etl'), active: 'finance' },
+    { name: 'not an API key by its bare name', who: key('alice'), active: 'default' },
+    { name: 'not an OIDC user whose sub is an API key name', who: oidc('etl'), active: 'default' },
+  ])('$name', ({ who, active }) => {
+    expect(resolvePersonas(who, mapped).active?.name).toBe(active);
+  });
+
+  it('keys: email, subject, raw sub', () => {
+    expect(userMappingKeys({ ...oidc('u1'), email: 'u@example.com' })).toEqual(['u@example.com', 'oidc:https://idp.example#u1', 'u1']);
+    expect(userMappingKeys(key('etl'))).toEqual(['apikey:etl']);
+  });
+});
+
+// Issue 9 item 5: prompts and resources follow the same persona gate as tools.
+describe('content access', () => {
+  const access = personaToolAccess(settings);
+  it.each([
+    { name: 'a real persona', who: caller(['analyst']), allowed: true },
+    { name: 'the deny-all default persona', who: caller(['nobody']), allowed: false },
+    { name: 'the local operator', who: localOperator, allowed: true },
+  ])('$name → $allowed', ({ who, allowed }) => expect(access.mayUseContent(who)).toBe(allowed));
+
+  it('no persona at all', () => {
+    expect(personaToolAccess({ ...settings, default_persona: 'unset' }).mayUseContent(caller(['nobody']))).toBe(false);
   });
 });
