@@ -34,8 +34,9 @@ export function isAgent(actor: ResourceActor): boolean {
   return actor.writer.kind !== 'person';
 }
 
+/** Anonymous callers share one subject, so none of them owns a personal library. */
 function isOwner(actor: ResourceActor, library: Library): boolean {
-  return library.kind === 'person' && library.subject === actor.subject;
+  return actor.authType !== 'anonymous' && library.kind === 'person' && library.subject === actor.subject;
 }
 
 function isMember(actor: ResourceActor, library: Library): boolean {

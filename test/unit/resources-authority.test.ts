@@ -120,3 +120,15 @@ describe('authority table', () => {
     expect(admins(platformAdmin, global)).toBe(true);
   });
 });
+
+describe('anonymous callers (issue 9: identities are unambiguous)', () => {
+  it('own no personal library, not even the one named by their shared subject', () => {
+    const anon = resourceActor(c('anonymous:anonymous', [], 'anonymous'), { config, origin: 'agent', sessionId: 's1' });
+    const theirs: Library = { kind: 'person', subject: 'anonymous:anonymous' };
+    for (const action of ['read', 'list', 'add', 'describe_folder', 'move_to'] as const) {
+      expect(may(anon, action, { library: theirs }), action).toBe(false);
+    }
+    expect(may(anon, 'change', { library: theirs, uploader: 'anonymous:anonymous' })).toBe(false);
+    expect(administers(anon, theirs)).toBe(false);
+  });
+});
