@@ -6,7 +6,7 @@ import { createMetrics } from '../shared/metrics/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { buildMcpSurface } from '../api/mcp/surface.js';
 import { databaseGatingStore, memoryGatingStore } from '../shared/workflow-gating/index.js';
-import { auditMiddleware, auditRefusals, createAuditLog } from '../shared/audit/index.js';
+import { toolCallAudit } from './audit.js';
 import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
 import { buildToolkits } from './toolkits.js';
 import { objstoreRoutes } from '../api/objstore/routes.js';
@@ -48,8 +48,7 @@ export async function startApiRole(opts: {
   if (db) readinessChecks.database = () => pingDb(db, 2000);
   if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
   const metrics = createMetrics();
-  const audit = createAuditLog({ config, ...(db ? { db } : {}), log: log.child({ component: 'audit' }), metrics });
-  const refusals = auditRefusals(audit);
+  const { log: audit, middleware: auditCalls, onRefused: refusals } = toolCallAudit({ config, log, ...(db ? { db } : {}), metrics });
   let apiUrl = '';
   const toolkits = await buildToolkits(config, log, { publicUrl: () => apiUrl, ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) });
   // Managed resources need the platform database and an object store for their bytes.
@@ -64,7 +63,7 @@ export async function startApiRole(opts: {
     elicitationTriggers: toolkits.elicitationTriggers,
     descriptionOverrides: toolkits.descriptionOverrides,
     // Audit outermost so its duration and outcome cover gating and elicitation too.
-    middlewares: [auditMiddleware(audit), toolMetricsMiddleware(metrics)],
+    middlewares: [auditCalls, toolMetricsMiddleware(metrics)],
     ...(refusals ? { onRefused: refusals } : {}),
     ...(db && config.sessions.store === 'database'
       ? { gatingStore: databaseGatingStore(db, memoryGatingStore(config.sessions.idle_timeout)) }
@@ -79,7 +78,8 @@ export async function startApiRole(opts: {
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
     routes: async (app, ctx) => {
-      await app.register(objstoreRoutes, { connections: toolkits.objstore });
+      // The tools' view: presigned URLs never reach internal connections or platform buckets.
+      await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
       if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
     },
   });

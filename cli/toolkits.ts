@@ -12,6 +12,7 @@ export interface Toolkits {
   elicitationTriggers: ElicitationTrigger[];
   /** Per-instance tool descriptions; `tools.description_overrides` still wins over them. */
   descriptionOverrides: Record<string, string>;
+  /** The platform's handles on object storage; the objstore tools and the presign route get only `objstore.tools`. */
   objstore: ObjstoreConnections;
   close(): Promise<void>;
 }
@@ -37,7 +38,7 @@ export async function buildToolkits(config: PlatformConfig, log: Logger, opts: T
     ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}),
   });
   return {
-    tools: [...sql.tools, ...objstoreTools(objstore)],
+    tools: [...sql.tools, ...objstoreTools(objstore.tools)],
     elicitationTriggers: [...sql.elicitationTriggers],
     descriptionOverrides: { ...sql.descriptionOverrides },
     objstore,

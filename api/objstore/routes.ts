@@ -3,24 +3,34 @@
  * <bucket>/<key>?X-Objstore-…`. The URL's HMAC signature is the only credential; a tampered,
  * expired or wrong-method URL answers 403, as S3 does. Bodies stream both ways (a PUT is not
  * held in memory, and is not subject to server.body_limit but to the connection's max_put_size).
+ * The route works on the tools' view of the connections, so a URL naming an internal connection
+ * or a platform bucket is refused (403 AccessDenied) however it was signed. What it serves is a
+ * user's bytes on the platform's origin: downloads carry the protective headers of user-content.ts.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../http/app.js';
+import { unsatisfiedRange, userContentHeaders } from '../http/user-content.js';
 import {
-  FilesystemObjectStore,
   ObjstoreError,
   decodeMetadataValue,
   encodeMetadataValue,
+  isObjstoreError,
+  isPrintableAscii,
   parsePresignedRequest,
   presignRoutePrefix,
   type ByteRange,
-  type ObjstoreConnections,
+  type ObjectStore,
   type ObjstoreErrorCode,
+  type ObjstoreToolView,
+  type ToolConnection,
 } from '../../shared/objstore/index.js';
 
 export interface ObjstoreRoutesOptions {
-  connections: ObjstoreConnections;
+  /** The tools' view (ObjstoreConnections.tools): never the platform's own handles. */
+  connections: ObjstoreToolView;
 }
 
 const statusByCode: Partial<Record<ObjstoreErrorCode, number>> = {
@@ -76,6 +86,34 @@ function metadataFromHeaders(headers: FastifyRequest['headers']): Record<string,
   return out;
 }
 
+/**
+ * The upload as the store reads it. A store that refuses a write destroys the body it was given;
+ * that must end this stream, not the request's socket, or the refusal's answer never goes out.
+ */
+function uploadBody(raw: IncomingMessage): Readable {
+  const body = new PassThrough();
+  raw.once('error', (err) => body.destroy(err));
+  raw.once('close', () => {
+    if (!raw.complete) body.destroy(new Error('the upload was cut off'));
+  });
+  return raw.pipe(body);
+}
+
+/** The download's file name: the key's last segment. */
+function fileNameOf(key: string): string {
+  return key.split('/').filter((s) => s !== '').pop() ?? 'download';
+}
+
+/** A range read; a 416 names the object's size in Content-Range (RFC 9110 §14.4). */
+async function readRange(store: ObjectStore, bucket: string, key: string, range: ByteRange | undefined, reply: FastifyReply) {
+  try {
+    return await store.getObject(bucket, key, range ? { range } : {});
+  } catch (err) {
+    if (isObjstoreError(err, 'InvalidRange')) void reply.header('content-range', unsatisfiedRange((await store.headObject(bucket, key)).size));
+    throw err;
+  }
+}
+
 const querySchema = z
   .object({
     'X-Objstore-Method': z.string().optional().describe('GET or PUT: the method the URL was signed for'),
@@ -88,6 +126,12 @@ export async function objstoreRoutes(app: App, opts: ObjstoreRoutesOptions): Pro
   // Uploads stream into the store: take every body unparsed (this plugin's scope only).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+  // Fastify refuses a Content-Type it cannot parse (a control character in it) before the handler
+  // runs: answer it as the store would, InvalidArgument. Other errors go to the app's handler.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code !== 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw error;
+    return sendError(reply, new ObjstoreError('InvalidArgument', 'the Content-Type header is not a valid media type'), request);
+  });
 
   app.route({
     method: ['GET', 'HEAD', 'PUT'],
@@ -103,18 +147,17 @@ export async function objstoreRoutes(app: App, opts: ObjstoreRoutesOptions): Pro
     handler: async (request, reply) => {
       const parsed = parsePresignedRequest(request.raw.url ?? request.url);
       if (!parsed) return denied(reply, 'malformed URL');
-      let connection;
+      let connection: ToolConnection;
       try {
         connection = opts.connections.get(parsed.connection);
       } catch {
         return denied(reply, 'unknown connection');
       }
-      const store = connection.store;
-      if (!(store instanceof FilesystemObjectStore)) return denied(reply, 'not a filesystem connection');
-      const verdict = store.verifyPresigned(parsed, request.method);
+      const verdict = connection.verifyPresigned(parsed, request.method);
       if (!verdict.ok) return denied(reply, verdict.reason);
 
       const { bucket, key } = parsed;
+      const store = connection.store;
       try {
         connection.checkBucket(bucket);
         await connection.ready();
@@ -125,7 +168,7 @@ export async function objstoreRoutes(app: App, opts: ObjstoreRoutesOptions): Pro
             throw new ObjstoreError('EntityTooLarge', `size limit exceeded: object size ${declared} bytes exceeds limit of ${connection.maxPutSize} bytes`);
           }
           const contentType = request.headers['content-type'];
-          const out = await store.putObject(bucket, key, request.raw, {
+          const out = await store.putObject(bucket, key, uploadBody(request.raw), {
             ...(typeof contentType === 'string' && contentType !== '' ? { contentType } : {}),
             metadata: metadataFromHeaders(request.headers),
             ...(connection.maxPutSize !== undefined ? { maxBytes: connection.maxPutSize } : {}),
@@ -134,14 +177,17 @@ export async function objstoreRoutes(app: App, opts: ObjstoreRoutesOptions): Pro
         }
 
         const range = await parseRangeHeader(request.headers.range, async () => (await store.headObject(bucket, key)).size);
-        const res = await store.getObject(bucket, key, range ? { range } : {});
+        const res = await readRange(store, bucket, key, range, reply);
+        // Stored before write-time checks existed, a type no header may carry is served as bytes.
+        const contentType = isPrintableAscii(res.head.contentType) ? res.head.contentType : 'application/octet-stream';
         void reply.headers({
-          'content-type': res.head.contentType,
+          'content-type': contentType,
           'content-length': String(res.contentLength),
           etag: res.head.etag,
           'last-modified': res.head.lastModified.toUTCString(),
           'accept-ranges': 'bytes',
           ...metadataHeaders(res.head.metadata),
+          ...userContentHeaders(contentType, fileNameOf(key)),
         });
         if (res.range) void reply.code(206).header('content-range', `bytes ${res.range.start}-${res.range.end}/${res.head.size}`);
         if (request.method === 'HEAD') {

@@ -22,6 +22,8 @@
  * - mcpapps.apps.<name>.assets_path required (and absolute) for apps other than the built-in platform-info
  * - personas.default_persona and role_mapping targets name defined personas (`default` is built in)
  * - metrics.address and webhooks.receiver.address differ from server.address
+ * - toolkits.objstore.<i>.root (driver filesystem): not inside another instance's root, and not
+ *   data_dir itself or a directory holding it (checked against PLATFORM_DATA_DIR when set)
  *
  * Warnings (startup continues):
  * - sessions.store: database while the file sets server.streamable.stateless false (forced to true)
@@ -31,16 +33,19 @@
  *   oauth.dcr.enabled with no allowed_redirect_patterns; upstream.redirect_uri not {issuer}/oauth/callback
  * - auth.api_keys.enabled with no keys; admin.enabled with an undefined admin persona
  * - injection.* enrichment switched on without the provider it needs (no-op)
+ * - the managed-resource store is an objstore instance the objstore_* tools can use (not
+ *   `internal`), or another such instance reaches the same storage
  *
- * Environment (document 3): MCP_OBJSTORE_EXT_READONLY=true makes every objstore instance
- * read-only; MCP_OBJSTORE_MAX_GET_SIZE / MCP_OBJSTORE_MAX_PUT_SIZE cap max_get_size / max_put_size.
+ * The MCP_OBJSTORE_* variables of document 3 are read once, where the object-store connections
+ * are built (readObjstoreEnv in shared/objstore/rules.ts), not here.
  */
 
 import path from 'node:path';
 import { BUILTIN_MCP_APP } from './builtins.js';
 import type { Env, RawIssue } from './env.js';
+import { objstoreRoot } from './helpers.js';
 import { getAt, type KeyPath } from './paths.js';
-import type { PlatformConfig } from './schema.js';
+import type { ObjstoreInstanceConfig, PlatformConfig } from './schema.js';
 
 export interface RuleResult {
   config: PlatformConfig;
@@ -221,7 +226,7 @@ export function applyCrossKeyRules(input: PlatformConfig, raw: unknown, env: Env
   for (const [name, inst] of Object.entries(config.toolkits.catalog)) {
     if (inst.default_limit > inst.max_limit) err(['toolkits', 'catalog', name, 'default_limit'], `must not exceed max_limit (${inst.max_limit})`);
   }
-  config = applyObjstoreEnv(config, env, err);
+  checkPlatformStorage(config, env, err, warn);
 
   // mcpapps
   for (const [name, app] of Object.entries(config.mcpapps.apps)) {
@@ -269,31 +274,77 @@ function sameListener(a: string, b: string): boolean {
   return any(x.host) || any(y.host) || x.host === y.host;
 }
 
-/** Document 3: env switches that limit the object-storage tools, folded into the config so nobody reads env later. */
-function applyObjstoreEnv(config: PlatformConfig, env: Env, err: (path: KeyPath, message: string) => void): PlatformConfig {
-  const readOnly = env.MCP_OBJSTORE_EXT_READONLY?.trim().toLowerCase() === 'true';
-  const cap = (name: 'MCP_OBJSTORE_MAX_GET_SIZE' | 'MCP_OBJSTORE_MAX_PUT_SIZE'): number | undefined => {
-    const v = env[name]?.trim();
-    if (v === undefined || v === '') return undefined;
-    if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) {
-      err(['env', name], 'expected a number of bytes');
-      return undefined;
+type Report = (path: KeyPath, message: string, ...involves: string[]) => void;
+
+/** `child` lies strictly inside `parent` (both resolved). */
+function isInside(child: string, parent: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel !== '' && rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
+}
+
+/**
+ * Object storage the platform keeps for itself (docs/objstore.md, "Platform storage"). Filesystem
+ * roots must not nest, nor hold data_dir (the platform's database, DuckDB files and keys): one
+ * store's buckets would be folders of another's. And a warning says when the managed-resource
+ * store is reachable by the objstore tools, and what that means.
+ */
+function checkPlatformStorage(config: PlatformConfig, env: Env, err: Report, warn: Report): void {
+  const instances = config.toolkits.objstore;
+  // The CLI lets PLATFORM_DATA_DIR replace data_dir after loading: check the one that will be used.
+  const dataDir = path.resolve(env.PLATFORM_DATA_DIR || config.data_dir);
+  const rootOf = (name: string) => path.resolve(objstoreRoot({ ...config, data_dir: dataDir }, name));
+  const roots = Object.keys(instances)
+    .filter((name) => instances[name]!.driver === 'filesystem')
+    .map((name) => ({ name, dir: rootOf(name) }));
+  for (const a of roots) {
+    const key = ['toolkits', 'objstore', a.name, 'root'];
+    if (a.dir === dataDir || isInside(dataDir, a.dir)) {
+      err(key, `${a.dir} holds data_dir (${dataDir}), where the platform keeps its database, DuckDB files and keys: use a directory outside it, or under ${path.join(dataDir, 'objstore')}`, 'data_dir');
     }
-    return Number(v);
+    for (const b of roots) {
+      if (isInside(a.dir, b.dir)) {
+        err(key, `${a.dir} lies inside toolkits.objstore.${b.name}.root (${b.dir}): one store's buckets would be folders of the other's; give each instance a directory of its own (or the very same one)`, `toolkits.objstore.${b.name}.root`);
+      }
+    }
+  }
+
+  // Where managed-resource bytes go; mirrors resourceConnectionName (shared/resources/service.ts).
+  const store = config.resources.managed.connection ?? config.portal.s3_connection ?? Object.keys(instances).sort()[0];
+  const holder = store === undefined ? undefined : instances[store];
+  if (store === undefined || holder === undefined) return;
+  if (!holder.internal) {
+    warn(
+      ['toolkits', 'objstore', store],
+      `holds the managed-resource files (bucket "${holder.bucket_prefix ?? ''}resources") and is also a connection of the objstore_* tools: ` +
+        'the tools refuse the platform\'s own buckets to every caller, administrators included, but everything else on it is open to them. ' +
+        'Set internal: true on it to hide it from the tools, or point resources.managed.connection at an instance of its own',
+    );
+    return;
+  }
+  for (const [name, other] of Object.entries(instances)) {
+    if (name === store || other.internal || !sameStorage(holder, rootOf(store), other, rootOf(name))) continue;
+    warn(
+      ['toolkits', 'objstore', name],
+      `reaches the same storage as toolkits.objstore.${store}, which holds the managed-resource files: internal: true does not hide that storage from this instance. ` +
+        'The objstore_* tools refuse the platform\'s buckets here too, to every caller; give the platform storage of its own (another root, endpoint or credentials) to keep them apart',
+      `toolkits.objstore.${store}`,
+    );
+  }
+}
+
+/**
+ * Best effort, for the warning only (the reservation itself does not depend on it): the same
+ * filesystem root, or the same S3 service (any AWS endpoint is one namespace) with the same credentials.
+ */
+function sameStorage(a: ObjstoreInstanceConfig, aRoot: string, b: ObjstoreInstanceConfig, bRoot: string): boolean {
+  if (a.driver !== b.driver) return false;
+  if (a.driver === 'filesystem') return aRoot === bRoot;
+  const service = (i: ObjstoreInstanceConfig) => {
+    if (i.endpoint === undefined) return 'aws';
+    const url = new URL(i.endpoint);
+    const host = url.host.toLowerCase();
+    return host === 'amazonaws.com' || host.endsWith('.amazonaws.com') ? 'aws' : `${host}${url.pathname.replace(/\/+$/, '')}`;
   };
-  const getCap = cap('MCP_OBJSTORE_MAX_GET_SIZE');
-  const putCap = cap('MCP_OBJSTORE_MAX_PUT_SIZE');
-  if (!readOnly && getCap === undefined && putCap === undefined) return config;
-  const objstore = Object.fromEntries(
-    Object.entries(config.toolkits.objstore).map(([name, inst]) => [
-      name,
-      {
-        ...inst,
-        read_only: inst.read_only || readOnly,
-        max_get_size: getCap === undefined ? inst.max_get_size : Math.min(inst.max_get_size, getCap),
-        max_put_size: putCap === undefined ? inst.max_put_size : Math.min(inst.max_put_size, putCap),
-      },
-    ]),
-  );
-  return { ...config, toolkits: { ...config.toolkits, objstore } };
+  const identity = (i: ObjstoreInstanceConfig) => i.access_key_id ?? (i.profile !== undefined ? `profile ${i.profile}` : 'default chain');
+  return service(a) === service(b) && identity(a) === identity(b);
 }

@@ -2,13 +2,17 @@
  * The configured object-store connections (`toolkits.objstore.<instance>`): one store per
  * instance, the default connection, and each connection's rules — read-only, size limits,
  * bucket_prefix — with the environment overrides of spec document 3 folded in once, at start.
+ * These are the platform's own handles (managed resources store through them); the objstore
+ * tools and the presigned-URL route get only `tools`, the view that keeps platform storage out.
  */
 import type { ObjstoreInstanceConfig, PlatformConfig } from '../config/index.js';
 import { objstoreRoot } from '../config/index.js';
-import { ObjstoreError } from './errors.js';
+import { ObjstoreError, connectionNotFound } from './errors.js';
 import { FilesystemObjectStore, type FilesystemPresignOptions } from './fs-driver.js';
+import { reservedBucketNames } from './platform-buckets.js';
 import { assertBucketName, readObjstoreEnv, tighterLimit } from './rules.js';
 import { S3ObjectStore } from './s3-driver.js';
+import { ObjstoreToolView } from './tool-view.js';
 import { systemClock, type Clock, type ObjectStore } from './types.js';
 
 export interface ObjstoreConnection {
@@ -29,6 +33,8 @@ export interface ObjstoreConnection {
   /** The tighter of config `max_put_size` and MCP_OBJSTORE_MAX_PUT_SIZE; larger writes are refused. */
   readonly maxPutSize?: number;
   readonly bucketPrefix?: string;
+  /** Config `internal`: the platform uses this connection; the tools cannot name it. */
+  readonly internal: boolean;
   /** InvalidBucketName for a malformed name, AccessDenied for one outside bucket_prefix. */
   checkBucket(bucket: string): void;
   /** ReadOnlyMode when writes are off. */
@@ -44,6 +50,8 @@ export interface ObjstoreConnections {
   list(): ObjstoreConnection[];
   /** The named connection, or the default when the name is empty; ConnectionNotFound otherwise. */
   get(name?: string): ObjstoreConnection;
+  /** What the objstore tools and the presigned-URL route may reach (tool-view.ts). */
+  readonly tools: ObjstoreToolView;
   close(): Promise<void>;
 }
 
@@ -58,7 +66,7 @@ export interface ObjstoreDeps {
   presign?: { baseUrl: string | (() => string); key: Uint8Array };
   /** Buckets to create on first use, per connection (e.g. `{ local: ['default'] }`). */
   seedBuckets?: Record<string, readonly string[]>;
-  /** Connection used when a call names none; default: the alphabetically first instance. */
+  /** Connection used when a call names none; default: the alphabetically first instance (the first not internal, for the tools). */
   defaultConnection?: string;
   /** Multipart tuning for S3 stores (tests and benchmarks). */
   s3?: { partSize?: number; queueSize?: number };
@@ -111,6 +119,7 @@ class Connection implements ObjstoreConnection {
   readonly maxGetSize?: number;
   readonly maxPutSize?: number;
   readonly bucketPrefix?: string;
+  readonly internal: boolean;
   readonly #seeds: readonly string[];
   readonly #ensured = new Map<string, Promise<void>>();
   #ready: Promise<void> | undefined;
@@ -127,6 +136,7 @@ class Connection implements ObjstoreConnection {
     if (init.maxGetSize !== undefined) this.maxGetSize = init.maxGetSize;
     if (init.maxPutSize !== undefined) this.maxPutSize = init.maxPutSize;
     if (init.bucketPrefix !== undefined) this.bucketPrefix = init.bucketPrefix;
+    this.internal = init.internal;
     this.#seeds = init.seeds;
   }
 
@@ -171,8 +181,9 @@ class Connection implements ObjstoreConnection {
 }
 
 /**
- * One connection per `toolkits.objstore.<instance>`. Throws at start when an MCP_OBJSTORE_* size
- * variable is malformed or `defaultConnection` names no instance (fail closed).
+ * One connection per `toolkits.objstore.<instance>`, and the tools' view of them. Throws at start
+ * when an MCP_OBJSTORE_* variable has a value readObjstoreEnv refuses, or `defaultConnection` names
+ * no instance or an internal one (fail closed).
  */
 export function createObjstoreConnections(config: PlatformConfig, deps: ObjstoreDeps = {}): ObjstoreConnections {
   const env = readObjstoreEnv(deps.env ?? process.env);
@@ -194,9 +205,10 @@ export function createObjstoreConnections(config: PlatformConfig, deps: Objstore
         store,
         readOnly: instance.read_only || env.readOnly,
         ...(instance.max_get_size > 0 ? { maxReadBytes: instance.max_get_size } : {}),
-        ...(env.maxGetSize !== undefined && env.maxGetSize > 0 ? { maxGetSize: env.maxGetSize } : {}),
+        ...(env.maxGetSize !== undefined ? { maxGetSize: env.maxGetSize } : {}),
         ...(maxPut !== undefined ? { maxPutSize: maxPut } : {}),
         ...(instance.bucket_prefix ? { bucketPrefix: instance.bucket_prefix } : {}),
+        internal: instance.internal,
         seeds: deps.seedBuckets?.[name] ?? [],
       }),
     );
@@ -204,21 +216,25 @@ export function createObjstoreConnections(config: PlatformConfig, deps: Objstore
   if (deps.defaultConnection !== undefined && !connections.has(deps.defaultConnection)) {
     throw new Error(`default object-store connection "${deps.defaultConnection}" is not configured under toolkits.objstore`);
   }
+  if (deps.defaultConnection !== undefined && connections.get(deps.defaultConnection)!.internal) {
+    throw new Error(`default object-store connection "${deps.defaultConnection}" is internal (toolkits.objstore.${deps.defaultConnection}.internal): the tools cannot use it`);
+  }
   const defaultConnection = deps.defaultConnection ?? names[0];
+  const tools = new ObjstoreToolView(
+    [...connections.values()],
+    reservedBucketNames(config),
+    deps.defaultConnection ?? names.find((n) => !connections.get(n)!.internal),
+  );
   return {
     defaultConnection,
     list: () => [...connections.values()],
     get(name?: string) {
       const wanted = name === undefined || name === '' ? defaultConnection : name;
       const found = wanted === undefined ? undefined : connections.get(wanted);
-      if (!found) {
-        const known = names.length ? names.join(', ') : 'none configured';
-        throw new ObjstoreError('ConnectionNotFound', `connection not found: ${name ?? '(default)'}`, {
-          hint: `Known connections: ${known}. Call objstore_list_connections.`,
-        });
-      }
+      if (!found) throw connectionNotFound(name, names);
       return found;
     },
+    tools,
     async close() {
       await Promise.all([...connections.values()].map((c) => c.store.close()));
     },

@@ -1,9 +1,8 @@
 /**
- * Defaults for `platform dev` and the platform's own buckets.
+ * Defaults for `platform dev`: the embedded filesystem connection and its first bucket.
  */
 import path from 'node:path';
 import { platformConfigSchema, type ObjstoreInstanceConfig } from '../config/index.js';
-import type { ObjstoreConnection } from './connections.js';
 
 export const embeddedObjstoreName = 'local';
 export const embeddedDefaultBucket = 'default';
@@ -30,20 +29,4 @@ export function embeddedObjstoreInstance(dataDir: string): EmbeddedObjstore {
     instance: parsed.toolkits.objstore[embeddedObjstoreName]!,
     seedBuckets: { [embeddedObjstoreName]: [embeddedDefaultBucket] },
   };
-}
-
-/** The buckets the platform itself stores bytes in. */
-export type PlatformBucketKind = 'resources' | 'webhooks' | 'artifacts';
-
-/** A platform bucket's name on a connection: its bucket_prefix (if any) then the kind. */
-export function platformBucketName(connection: Pick<ObjstoreConnection, 'bucketPrefix'>, kind: PlatformBucketKind): string {
-  return `${connection.bucketPrefix ?? ''}${kind}`;
-}
-
-/** Returns the platform bucket's name, creating the bucket on first use. */
-export async function ensurePlatformBucket(connection: ObjstoreConnection, kind: PlatformBucketKind): Promise<string> {
-  const bucket = platformBucketName(connection, kind);
-  connection.checkBucket(bucket);
-  await connection.ensureBucket(bucket);
-  return bucket;
 }

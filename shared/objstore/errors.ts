@@ -72,6 +72,13 @@ export class ObjstoreError extends Error {
   }
 }
 
+/** An unknown connection name; the hint lists the names the caller may use. */
+export function connectionNotFound(name: string | undefined, known: readonly string[]): ObjstoreError {
+  return new ObjstoreError('ConnectionNotFound', `connection not found: ${name || '(default)'}`, {
+    hint: `Known connections: ${known.length ? known.join(', ') : 'none configured'}. Call objstore_list_connections.`,
+  });
+}
+
 export function isObjstoreError(err: unknown, code?: ObjstoreErrorCode): err is ObjstoreError {
   return err instanceof ObjstoreError && (code === undefined || err.code === code);
 }

@@ -35,7 +35,7 @@ import {
   type ListCursor,
 } from './fs-layout.js';
 import { buildPresignedUrl, derivePresignKey, verifyPresigned, type ParsedPresignedRequest, type PresignVerdict } from './presign-token.js';
-import { assertBucketName, assertKey, assertMetadataSize, etagMatches, normalizeMetadata, quoteEtag } from './rules.js';
+import { assertBucketName, assertContentType, assertKey, assertMetadataSize, etagMatches, normalizeMetadata, quoteEtag } from './rules.js';
 import { DigestStream, toReadable } from './streams.js';
 import {
   systemClock,
@@ -378,8 +378,12 @@ export class FilesystemObjectStore implements ObjectStore {
 
   async putObject(bucket: string, key: string, body: Readable | Uint8Array | string, opts: PutOptions = {}): Promise<PutResult> {
     const source = toReadable(body);
+    let metadata: Record<string, string>;
     try {
       assertKey(key);
+      assertContentType(opts.contentType);
+      metadata = normalizeMetadata(opts.metadata);
+      assertMetadataSize(metadata);
       await this.#requireBucket(bucket);
       await this.#init();
     } catch (err) {
@@ -387,8 +391,6 @@ export class FilesystemObjectStore implements ObjectStore {
       throw err;
     }
     const loc = locateKey(key);
-    const metadata = normalizeMetadata(opts.metadata);
-    assertMetadataSize(metadata);
     const id = randomBytes(8).toString('hex');
     const tmpData = join(this.#tmp, id);
     const digest = new DigestStream({ md5: true, ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}) });
@@ -568,6 +570,7 @@ export class FilesystemObjectStore implements ObjectStore {
     assertKey(dest.key);
     assertBucketName(dest.bucket);
     const destLoc = locateKey(dest.key);
+    assertContentType(opts.contentType);
     const metadata = opts.metadata !== undefined ? normalizeMetadata(opts.metadata) : undefined;
     if (metadata) assertMetadataSize(metadata);
     await this.#init();

@@ -1,6 +1,7 @@
 /**
- * Object storage: the storage interface (S3 and filesystem drivers), the configured connections,
- * the nine objstore_* tools, and what the api's presigned-URL route needs.
+ * Object storage: the storage interface (S3 and filesystem drivers), the configured connections
+ * and the tools' view of them (platform buckets reserved), the nine objstore_* tools, and what the
+ * api's presigned-URL route needs.
  */
 export type {
   BucketInfo,
@@ -35,16 +36,16 @@ export {
   type ObjstoreConnections,
   type ObjstoreDeps,
 } from './connections.js';
+export { ObjstoreToolView, ToolConnection } from './tool-view.js';
 export { objstoreTools, objstoreErrorResult } from './tools.js';
+export { embeddedDefaultBucket, embeddedObjstoreInstance, embeddedObjstoreName, type EmbeddedObjstore } from './embedded.js';
 export {
-  embeddedDefaultBucket,
-  embeddedObjstoreInstance,
-  embeddedObjstoreName,
   ensurePlatformBucket,
+  platformBucketKinds,
   platformBucketName,
-  type EmbeddedObjstore,
+  reservedBucketNames,
   type PlatformBucketKind,
-} from './embedded.js';
+} from './platform-buckets.js';
 export { DigestStream, readAll, toReadable } from './streams.js';
 export {
   bucketNameProblem,
@@ -54,6 +55,7 @@ export {
   encodeContent,
   encodeMetadataValue,
   formatTimestamp,
+  isPrintableAscii,
   isTextContent,
   readObjstoreEnv,
   type ObjstoreEnvOverrides,

@@ -38,7 +38,37 @@ export function assertKey(key: string): void {
   }
 }
 
-/** User-metadata keys travel as HTTP header names (`x-amz-meta-<key>`), so S3 lower-cases them. */
+// ---------------------------------------------------------------------------
+// What a write may store as a content type and user metadata. Both come back as HTTP header
+// values (on S3, and on the filesystem driver's presigned GETs), so both drivers refuse what a
+// header must not carry at write time, before a byte is stored.
+
+/** C0 controls (NUL, TAB, CR and LF included), DEL, and the C1 controls U+0080-U+009F. */
+export function hasControlCharacter(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return true;
+  }
+  return false;
+}
+
+/** A content type is sent verbatim as a header: printable ASCII only. */
+export function isPrintableAscii(value: string): boolean {
+  return /^[\x20-\x7e]*$/.test(value);
+}
+
+/** InvalidArgument for a content type with a control character (or anything but printable ASCII). */
+export function assertContentType(contentType: string | undefined): void {
+  if (contentType === undefined || isPrintableAscii(contentType)) return;
+  throw new ObjstoreError('InvalidArgument', 'content_type must be printable ASCII: control characters and other bytes are refused', {
+    hint: 'Give a plain MIME type such as "text/csv" or "application/json; charset=utf-8".',
+  });
+}
+
+/**
+ * User-metadata keys travel as HTTP header names (`x-amz-meta-<key>`), so S3 lower-cases them;
+ * values may be any text without control characters (non-ASCII is sent RFC 2047-encoded).
+ */
 export function normalizeMetadata(metadata: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(metadata ?? {})) {
@@ -48,7 +78,11 @@ export function normalizeMetadata(metadata: Record<string, string> | undefined):
         hint: 'Use letters, digits, "-" and "_" in metadata keys.',
       });
     }
-    if (/[\r\n]/.test(v)) throw new ObjstoreError('InvalidArgument', `metadata value of "${k}" must not contain line breaks`);
+    if (hasControlCharacter(v)) {
+      throw new ObjstoreError('InvalidArgument', `metadata value of "${key}" must not contain control characters`, {
+        hint: 'Remove line breaks, tabs, NUL and other control characters from metadata values.',
+      });
+    }
     out[key] = v;
   }
   return out;
@@ -227,10 +261,11 @@ export function guessContentType(key: string, isBase64: boolean): string {
 }
 
 // ---------------------------------------------------------------------------
-// Environment overrides (spec document 3, "Content rules")
+// Environment overrides (spec document 3, "Content rules"). Read here and nowhere else, once, when
+// the connections are built; a value this does not accept stops the platform naming the variable.
 
 export interface ObjstoreEnvOverrides {
-  /** MCP_OBJSTORE_EXT_READONLY=true: every connection read-only. */
+  /** MCP_OBJSTORE_EXT_READONLY: every connection read-only. */
   readOnly: boolean;
   /** MCP_OBJSTORE_MAX_GET_SIZE: reads of larger objects are refused. */
   maxGetSize?: number;
@@ -238,25 +273,44 @@ export interface ObjstoreEnvOverrides {
   maxPutSize?: number;
 }
 
-function parseByteCount(name: string, raw: string | undefined): number | undefined {
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const value = raw.trim();
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) {
-    throw new Error(`${name} must be a whole number of bytes, got "${raw}"`);
-  }
-  return Number(value);
+const switchWords: Record<string, boolean> = { true: true, '1': true, yes: true, on: true, false: false, '0': false, no: false, off: false };
+
+/** How a refused value is quoted in the startup error: short, one line. */
+function quoted(raw: string): string {
+  return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+}
+
+/** true, 1, yes, on / false, 0, no, off (any case); unset or empty is off; anything else is refused. */
+function parseSwitch(name: string, raw: string | undefined): boolean {
+  const value = (raw ?? '').trim().toLowerCase();
+  if (value === '') return false;
+  const on = switchWords[value];
+  if (on === undefined) throw new Error(`${name} must be true, 1, yes or on (or false, 0, no, off), got ${quoted(raw!)}`);
+  return on;
 }
 
 /**
- * Reads the three variables. A malformed size fails startup (fail closed) rather than being
- * ignored; the read-only switch accepts the usual spellings of "true".
+ * A byte limit: unset or empty is none; otherwise a whole number of bytes above zero. Zero,
+ * negative or unparsable values are refused: a variable that can only tighten a limit must never
+ * be read as "no limit".
  */
+function parseByteLimit(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const value = raw.trim();
+  const bytes = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) {
+    throw new Error(`${name} must be a whole number of bytes above 0, got ${quoted(raw)} (it can only lower the configured limits)`);
+  }
+  return bytes;
+}
+
+/** Reads the three variables; throws naming the variable for a value it does not accept (fail closed). */
 export function readObjstoreEnv(env: Record<string, string | undefined>): ObjstoreEnvOverrides {
-  const ro = (env.MCP_OBJSTORE_EXT_READONLY ?? '').trim().toLowerCase();
-  const maxGetSize = parseByteCount('MCP_OBJSTORE_MAX_GET_SIZE', env.MCP_OBJSTORE_MAX_GET_SIZE);
-  const maxPutSize = parseByteCount('MCP_OBJSTORE_MAX_PUT_SIZE', env.MCP_OBJSTORE_MAX_PUT_SIZE);
+  const readOnly = parseSwitch('MCP_OBJSTORE_EXT_READONLY', env.MCP_OBJSTORE_EXT_READONLY);
+  const maxGetSize = parseByteLimit('MCP_OBJSTORE_MAX_GET_SIZE', env.MCP_OBJSTORE_MAX_GET_SIZE);
+  const maxPutSize = parseByteLimit('MCP_OBJSTORE_MAX_PUT_SIZE', env.MCP_OBJSTORE_MAX_PUT_SIZE);
   return {
-    readOnly: ro === 'true' || ro === '1' || ro === 'yes' || ro === 'on',
+    readOnly,
     ...(maxGetSize !== undefined ? { maxGetSize } : {}),
     ...(maxPutSize !== undefined ? { maxPutSize } : {}),
   };

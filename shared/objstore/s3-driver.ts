@@ -24,6 +24,7 @@ import { Readable } from 'node:stream';
 import { ObjstoreError, mapS3Error, type S3ErrorContext } from './errors.js';
 import {
   assertBucketName,
+  assertContentType,
   assertKey,
   assertMetadataSize,
   decodeMetadataValue,
@@ -254,10 +255,12 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async putObject(bucket: string, key: string, body: Readable | Uint8Array | string, opts: PutOptions = {}): Promise<PutResult> {
-    const metadata = normalizeMetadata(opts.metadata);
+    let metadata: Record<string, string>;
     try {
       assertBucketName(bucket);
       assertKey(key);
+      assertContentType(opts.contentType);
+      metadata = normalizeMetadata(opts.metadata);
       assertMetadataSize(metadata);
     } catch (err) {
       if (body instanceof Readable) body.destroy();
@@ -364,6 +367,7 @@ export class S3ObjectStore implements ObjectStore {
     assertKey(source.key);
     assertBucketName(dest.bucket);
     assertKey(dest.key);
+    assertContentType(opts.contentType);
     const metadata = opts.metadata !== undefined ? normalizeMetadata(opts.metadata) : undefined;
     if (metadata) assertMetadataSize(metadata);
     const replace = metadata !== undefined || opts.contentType !== undefined;

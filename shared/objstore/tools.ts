@@ -2,14 +2,16 @@
  * The nine `objstore_*` tools of spec document 3 ("Object-storage tools"). Responses are JSON
  * (text + structuredContent); failures are tool results with isError and the `{error, message,
  * hint}` body. The two responses the spec leaves open are documented in docs/objstore.md.
+ * They work on the tools' view of the connections (tool-view.ts): internal connections and the
+ * platform's own buckets are out of their reach, whoever calls.
  */
 import { z } from 'zod';
 import { defineTool, jsonResult, type CallToolResult, type ToolDefinition } from '../mcp-tools/index.js';
 import type { Logger } from '../logging/index.js';
-import type { ObjstoreConnection, ObjstoreConnections } from './connections.js';
 import { ObjstoreError } from './errors.js';
 import { clampExpiresIn, clampMaxKeys, encodeContent, formatTimestamp, guessContentType, normalizeMetadata } from './rules.js';
 import { readAll } from './streams.js';
+import type { ObjstoreToolView, ToolConnection } from './tool-view.js';
 import type { GetResult } from './types.js';
 
 const toolkit = 'objstore';
@@ -43,7 +45,7 @@ async function run(log: Logger, fn: () => Promise<Record<string, unknown>>): Pro
   }
 }
 
-async function open(connections: ObjstoreConnections, name: string | undefined): Promise<ObjstoreConnection> {
+async function open(connections: ObjstoreToolView, name: string | undefined): Promise<ToolConnection> {
   const conn = connections.get(name);
   await conn.ready();
   return conn;
@@ -68,7 +70,7 @@ function decodeBody(body: string, isBase64: boolean): Buffer {
  * Reads an object for objstore_get_object: at most `maxReadBytes` (config max_get_size) bytes,
  * in one ranged request. Objects above the env limit are refused.
  */
-async function readForTool(conn: ObjstoreConnection, bucket: string, key: string, signal: AbortSignal): Promise<{ res: GetResult; bytes: Buffer; truncated: boolean }> {
+async function readForTool(conn: ToolConnection, bucket: string, key: string, signal: AbortSignal): Promise<{ res: GetResult; bytes: Buffer; truncated: boolean }> {
   const cap = conn.maxReadBytes;
   let res: GetResult;
   try {
@@ -86,23 +88,25 @@ async function readForTool(conn: ObjstoreConnection, bucket: string, key: string
   return { res, bytes, truncated: bytes.length < res.head.size };
 }
 
-/** The nine objstore_* tools over the given connections (none when no instance is configured). */
-export function objstoreTools(connections: ObjstoreConnections): ToolDefinition[] {
+/** The nine objstore_* tools over the tools' view of the connections (none when it holds no connection). */
+export function objstoreTools(connections: ObjstoreToolView): ToolDefinition[] {
   if (connections.list().length === 0) return [];
 
   const listBuckets = defineTool({
     name: 'objstore_list_buckets',
     toolkit,
     title: 'List buckets',
-    description: 'List the buckets of an object-store connection (only those within its bucket_prefix).',
+    description:
+      'List the buckets of an object-store connection: those within its bucket_prefix, without the platform\'s own buckets.',
     input: z.object({ connection: connectionArg }),
     annotations: { readOnlyHint: true, idempotentHint: true, destructiveHint: false },
     handler: (args, ctx) =>
       run(ctx.log, async () => {
         const conn = await open(connections, args.connection);
-        const buckets = (await conn.store.listBuckets({ signal: ctx.signal }))
-          .filter((b) => !conn.bucketPrefix || b.name.startsWith(conn.bucketPrefix))
-          .map((b) => ({ name: b.name, creation_date: b.createdAt ? formatTimestamp(b.createdAt) : null }));
+        const buckets = (await conn.store.listBuckets({ signal: ctx.signal })).map((b) => ({
+          name: b.name,
+          creation_date: b.createdAt ? formatTimestamp(b.createdAt) : null,
+        }));
         return { connection: conn.name, buckets, count: buckets.length };
       }),
   });
@@ -226,6 +230,7 @@ export function objstoreTools(connections: ObjstoreConnections): ToolDefinition[
       is_base64: z.boolean().optional().describe('body is base64 to decode (binary content). Default false.'),
       connection: connectionArg,
     }),
+    contentArguments: ['body'],
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     handler: (args, ctx) =>
       run(ctx.log, async () => {

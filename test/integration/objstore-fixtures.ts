@@ -30,6 +30,8 @@ export interface Backend {
   /** Instance YAML lines (unindented) pointing at this backend, plus `extra` keys. */
   instance(extra?: string[]): string[];
   minio?: TestMinio;
+  /** The filesystem driver's root directory. */
+  root?: string;
   stop(): Promise<void>;
 }
 
@@ -46,6 +48,7 @@ export async function startBackend(driver: Driver): Promise<Backend> {
   const root = await mkdtemp(join(tmpdir(), 'test-objstore-fs-'));
   return {
     driver,
+    root,
     instance: (extra = []) => ['driver: filesystem', `root: ${JSON.stringify(root)}`, ...extra],
     stop: () => rm(root, { recursive: true, force: true }),
   };
@@ -78,7 +81,7 @@ export interface ToolAnswer {
 }
 
 export function toolCaller(connections: ObjstoreConnections) {
-  const registry = new ToolRegistry().register(...objstoreTools(connections));
+  const registry = new ToolRegistry().register(...objstoreTools(connections.tools));
   return async (name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> => {
     const result = await invokeTool({
       registry,
@@ -110,7 +113,7 @@ export async function startPresignServer(connections: ObjstoreConnections): Prom
     version: 'test',
     serveMetrics: false,
   });
-  await app.register(objstoreRoutes, { connections });
+  await app.register(objstoreRoutes, { connections: connections.tools });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;

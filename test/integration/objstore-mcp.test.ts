@@ -25,8 +25,8 @@ describe('objstore tools over MCP (Streamable HTTP)', () => {
     const config = testConfig(
       apiConfigYaml({
         extra: objstoreYaml({
-          local: ['driver: filesystem', `root: ${JSON.stringify(root)}`],
-          archive: ['driver: filesystem', `root: ${JSON.stringify(join(root, '.archive'))}`, 'read_only: true'],
+          local: ['driver: filesystem', `root: ${JSON.stringify(join(root, 'local'))}`],
+          archive: ['driver: filesystem', `root: ${JSON.stringify(join(root, 'archive'))}`, 'read_only: true'],
         }),
       }),
     );
@@ -36,7 +36,7 @@ describe('objstore tools over MCP (Streamable HTTP)', () => {
       seedBuckets: { local: ['default'] },
       presign: { baseUrl: 'https://data.example.test', key: randomBytes(32) },
     });
-    api = await startTestApi({ config, tools: objstoreTools(connections) });
+    api = await startTestApi({ config, tools: objstoreTools(connections.tools) });
     client = new Client({ name: 'objstore-test', version: '1.0.0' });
     await client.connect(
       new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${testApiKey}` } } }),

@@ -311,21 +311,80 @@ describe('rules with warnings and adjusted values', () => {
     expect(out.warnings).toEqual([{ path: 'injection.trino_semantic_enrichment', message: 'has no effect without semantic.provider' }]);
   });
 
-  it('MCP_OBJSTORE_* environment switches limit every objstore instance', () => {
-    const text = 'toolkits:\n  objstore:\n    lake: { max_get_size: 2000 }\n    raw: {}\n';
-    const out = run(text, { MCP_OBJSTORE_EXT_READONLY: 'true', MCP_OBJSTORE_MAX_GET_SIZE: '1000', MCP_OBJSTORE_MAX_PUT_SIZE: '5000' });
-    expect(out.config?.toolkits.objstore.lake).toMatchObject({ read_only: true, max_get_size: 1000, max_put_size: 5000 });
-    expect(out.config?.toolkits.objstore.raw).toMatchObject({ read_only: true, max_get_size: 1000, max_put_size: 5000 });
-    const untouched = run(text, {});
-    expect(untouched.config?.toolkits.objstore.lake).toMatchObject({ read_only: false, max_get_size: 2000 });
-    expect(run(text, { MCP_OBJSTORE_MAX_GET_SIZE: 'big' }).errors).toEqual([
-      { path: 'env.MCP_OBJSTORE_MAX_GET_SIZE', message: 'expected a number of bytes' },
-    ]);
+  it('MCP_OBJSTORE_* variables are not read here: the object-store connections read them once (readObjstoreEnv)', () => {
+    const text = 'toolkits:\n  objstore:\n    lake: { max_get_size: 2000 }\n';
+    const out = run(text, { MCP_OBJSTORE_EXT_READONLY: 'true', MCP_OBJSTORE_MAX_GET_SIZE: '0', MCP_OBJSTORE_MAX_PUT_SIZE: 'big' });
+    expect(out.errors).toEqual([]);
+    expect(out.config?.toolkits.objstore.lake).toMatchObject({ read_only: false, max_get_size: 2000, max_put_size: 104_857_600 });
   });
 
   it('API key values are never echoed in messages', () => {
     const out = run('auth:\n  api_keys:\n    enabled: true\n    keys:\n      - { name: a, key: super-secret-1 }\n      - { name: b, key: super-secret-1 }\n');
     expect(out.errors).toEqual([{ path: 'auth.api_keys.keys[1].key', message: 'the same key value is used twice' }]);
     expect(JSON.stringify(out.errors)).not.toContain('super-secret-1');
+  });
+});
+
+describe('issue 9 item 1: platform storage in the configuration', () => {
+  const fs = (name: string, root: string, extra = '') => `    ${name}: { driver: filesystem, root: ${JSON.stringify(root)}${extra} }\n`;
+  const objstore = (...instances: string[]) => `data_dir: /srv/platform\ntoolkits:\n  objstore:\n${instances.join('')}`;
+
+  it('refuses a filesystem root inside another instance\'s root, naming both keys', () => {
+    const out = run(objstore(fs('outer', '/srv/files'), fs('inner', '/srv/files/team')));
+    expect(out.errors).toEqual([
+      { path: 'toolkits.objstore.inner.root', message: expect.stringContaining('lies inside toolkits.objstore.outer.root (/srv/files)') },
+    ]);
+    // A default root (<data_dir>/objstore/<name>) counts too.
+    const defaults = run(objstore(fs('all', '/srv/platform/objstore'), '    mine: { driver: filesystem }\n'));
+    expect(defaults.errors.map((e) => e.path)).toEqual(['toolkits.objstore.mine.root']);
+    // The very same root is one location, not a nesting; siblings are fine.
+    expect(run(objstore(fs('a', '/srv/files'), fs('b', '/srv/files/'), fs('c', '/srv/files-2'))).errors).toEqual([]);
+  });
+
+  it('refuses a filesystem root that is or holds data_dir (database, DuckDB files, keys)', () => {
+    for (const root of ['/srv/platform', '/srv', '/']) {
+      expect(run(objstore(fs('lake', root))).errors, root).toEqual([
+        { path: 'toolkits.objstore.lake.root', message: expect.stringContaining('holds data_dir (/srv/platform)') },
+      ]);
+    }
+    expect(run(objstore(fs('lake', '/srv/platform/objstore/lake'))).errors).toEqual([]);
+    // PLATFORM_DATA_DIR replaces data_dir at start: the check follows it.
+    expect(run(objstore(fs('lake', '/opt')), { PLATFORM_DATA_DIR: '/opt/platform' }).errors.map((e) => e.path)).toEqual(['toolkits.objstore.lake.root']);
+  });
+
+  it('toolkits.objstore.<i>.internal defaults to false', () => {
+    expect(run(OBJSTORE).config?.toolkits.objstore.lake?.internal).toBe(false);
+  });
+
+  it('warns when the managed-resource store is a connection of the objstore tools, and says what that means', () => {
+    const out = run(OBJSTORE);
+    expect(out.errors).toEqual([]);
+    expect(out.warnings).toEqual([{ path: 'toolkits.objstore.lake', message: expect.stringContaining('also a connection of the objstore_* tools') }]);
+    expect(out.warnings[0]?.message).toContain('refuse the platform\'s own buckets to every caller, administrators included');
+    expect(out.warnings[0]?.message).toContain('internal: true');
+    // resources.managed.connection wins over portal.s3_connection, which wins over the first instance.
+    const named = run(objstore(fs('a', '/srv/a'), fs('b', '/srv/b', ', internal: true')) + 'resources:\n  managed:\n    connection: b\n');
+    expect(named.warnings).toEqual([]);
+    const portal = run(objstore(fs('a', '/srv/a', ', internal: true'), fs('b', '/srv/b')) + 'portal:\n  s3_connection: b\n');
+    expect(portal.warnings.map((w) => w.path)).toEqual(['toolkits.objstore.b']);
+  });
+
+  it('warns when a tools-visible instance reaches the same storage as an internal resource store', () => {
+    const shared = run(objstore(fs('lake', '/srv/files'), fs('platform', '/srv/files', ', internal: true')) + 'resources:\n  managed:\n    connection: platform\n');
+    expect(shared.warnings).toEqual([
+      { path: 'toolkits.objstore.lake', message: expect.stringContaining('reaches the same storage as toolkits.objstore.platform') },
+    ]);
+    const s3 = (name: string, lines: string) => `    ${name}: { ${lines} }\n`;
+    const sameService = run(
+      objstore(s3('lake', 'endpoint: "http://MinIO:9000/"'), s3('platform', 'endpoint: "http://minio:9000", internal: true')) +
+        'resources:\n  managed:\n    connection: platform\n',
+    );
+    expect(sameService.warnings.map((w) => w.path)).toEqual(['toolkits.objstore.lake']);
+    // Other credentials, or another service: the warning does not apply (the reservation still does).
+    const otherKeys = run(
+      objstore(s3('lake', 'endpoint: "http://minio:9000", access_key_id: a'), s3('platform', 'endpoint: "http://minio:9000", access_key_id: b, internal: true')) +
+        'resources:\n  managed:\n    connection: platform\n',
+    );
+    expect(otherKeys.warnings).toEqual([]);
   });
 });

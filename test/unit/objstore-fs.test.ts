@@ -179,7 +179,7 @@ describe('the /objstore presigned-URL route', () => {
       version: 't',
       serveMetrics: false,
     });
-    await app.register(objstoreRoutes, { connections });
+    await app.register(objstoreRoutes, { connections: connections.tools });
     await app.ready();
   });
   afterEach(async () => {
@@ -236,7 +236,7 @@ describe('the /objstore presigned-URL route', () => {
     const put = await connections.get('local').store.presign('default', 'x.bin', { method: 'PUT', expiresIn: 60 });
     const readOnly = build({ MCP_OBJSTORE_EXT_READONLY: 'true' });
     const roApp = await buildHttpApp({ log: silentLogger(), metrics: createMetrics({ defaultMetrics: false }), readiness: new Readiness(), bodyLimit: 100, version: 't', serveMetrics: false });
-    await roApp.register(objstoreRoutes, { connections: readOnly });
+    await roApp.register(objstoreRoutes, { connections: readOnly.tools });
     try {
       const res = await roApp.inject({ method: 'PUT', url: path(put.url), payload: 'x' });
       expect(res.statusCode).toBe(403);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AccessDenied, NoSuchBucket, NoSuchKey, NotFound, S3ServiceException } from '@aws-sdk/client-s3';
 import { ObjstoreError, mapS3Error } from '../../shared/objstore/errors.js';
 import {
+  assertContentType,
   bucketNameProblem,
   clampExpiresIn,
   clampMaxKeys,
@@ -10,6 +11,7 @@ import {
   etagMatches,
   formatTimestamp,
   guessContentType,
+  hasControlCharacter,
   isTextContent,
   normalizeMetadata,
   readObjstoreEnv,
@@ -38,7 +40,8 @@ import {
   presignPath,
   verifyPresigned,
 } from '../../shared/objstore/presign-token.js';
-import { embeddedObjstoreInstance, platformBucketName } from '../../shared/objstore/index.js';
+import { parseConfig } from '../../shared/config/index.js';
+import { embeddedObjstoreInstance, platformBucketKinds, platformBucketName, reservedBucketNames } from '../../shared/objstore/index.js';
 
 
 function s3Error<T extends S3ServiceException>(Cls: new (o: never) => T, status: number, extra: Record<string, unknown> = {}): T {
@@ -78,7 +81,21 @@ describe('keys and metadata', () => {
   it('lower-cases metadata keys and refuses header-breaking ones', () => {
     expect(normalizeMetadata({ Owner: 'Ann', 'X-Team': 'd' })).toEqual({ owner: 'Ann', 'x-team': 'd' });
     expect(() => normalizeMetadata({ 'bad key': 'x' })).toThrow(/header token/);
-    expect(() => normalizeMetadata({ ok: 'line\nbreak' })).toThrow(/line breaks/);
+    expect(() => normalizeMetadata({ ok: 'line\nbreak' })).toThrow(/control characters/);
+  });
+  it('issue 9 item 3: finds C0 controls (NUL, TAB, CR, LF), DEL and C1 controls, nothing else', () => {
+    for (const c of ['\0', '\t', '\r', '\n', '\x1b', '\x7f', '\x80', '\x85', '\x9f']) expect(hasControlCharacter(`a${c}b`), JSON.stringify(c)).toBe(true);
+    for (const v of ['', 'plain', 'café ✓ 数据', '\xa0non-breaking', '~']) expect(hasControlCharacter(v), v).toBe(false);
+  });
+  it('issue 9 item 3: refuses metadata values and content types that carry control characters (InvalidArgument)', () => {
+    for (const v of ['a\0b', 'a\tb', 'a\rb', 'a\x7fb', 'a\u0085b']) {
+      expect(() => normalizeMetadata({ note: v })).toThrow(expect.objectContaining({ code: 'InvalidArgument' }));
+    }
+    expect(normalizeMetadata({ note: 'café ✓' })).toEqual({ note: 'café ✓' });
+    for (const t of ['text/html\r\nx-evil: 1', 'text/plain\t', 'text/plain\0', 'text/plain\x7f', 'text/\u0085plain', 'text/plaïn']) {
+      expect(() => assertContentType(t), JSON.stringify(t)).toThrow(expect.objectContaining({ code: 'InvalidArgument' }));
+    }
+    for (const t of [undefined, '', 'text/csv', 'application/json; charset=utf-8']) expect(() => assertContentType(t)).not.toThrow();
   });
   it('RFC 2047-encodes non-ASCII metadata values for HTTP headers, and decodes them', () => {
     expect(encodeMetadataValue('plain value')).toBe('plain value');
@@ -156,8 +173,20 @@ describe('environment overrides', () => {
     });
     expect(readObjstoreEnv({ MCP_OBJSTORE_EXT_READONLY: 'false' }).readOnly).toBe(false);
   });
-  it('fails closed on a malformed size', () => {
-    expect(() => readObjstoreEnv({ MCP_OBJSTORE_MAX_PUT_SIZE: '10MB' })).toThrow(/MCP_OBJSTORE_MAX_PUT_SIZE/);
+  it('issue 9 item 5: MCP_OBJSTORE_EXT_READONLY takes exactly true/1/yes/on and false/0/no/off (any case); unset or empty is off', () => {
+    for (const v of ['true', 'TRUE', ' 1 ', 'yes', 'On']) expect(readObjstoreEnv({ MCP_OBJSTORE_EXT_READONLY: v }).readOnly, v).toBe(true);
+    for (const v of ['false', '0', 'no', 'OFF', '', '  ']) expect(readObjstoreEnv({ MCP_OBJSTORE_EXT_READONLY: v }).readOnly, v).toBe(false);
+    for (const v of ['ture', 'y', 'enabled', '2', 'true!']) {
+      expect(() => readObjstoreEnv({ MCP_OBJSTORE_EXT_READONLY: v }), v).toThrow(/^MCP_OBJSTORE_EXT_READONLY must be/);
+    }
+  });
+  it('issue 9 item 5: a size of 0, a negative, fractional or unparsable size is refused naming the variable', () => {
+    for (const name of ['MCP_OBJSTORE_MAX_GET_SIZE', 'MCP_OBJSTORE_MAX_PUT_SIZE']) {
+      for (const v of ['0', '00', '-1', '1.5', '1e6', '0x10', '10MB', 'unlimited', '9007199254740993']) {
+        expect(() => readObjstoreEnv({ [name]: v }), `${name}=${v}`).toThrow(new RegExp(`^${name} must be a whole number of bytes above 0`));
+      }
+      expect(readObjstoreEnv({ [name]: '' })).toEqual({ readOnly: false });
+    }
   });
   it('takes the tighter of two limits, 0 meaning none', () => {
     expect(tighterLimit(10, 5)).toBe(5);
@@ -300,5 +329,11 @@ describe('embedded default', () => {
   it('names platform buckets after the bucket_prefix', () => {
     expect(platformBucketName({ bucketPrefix: 'acme-' }, 'artifacts')).toBe('acme-artifacts');
     expect(platformBucketName({}, 'resources')).toBe('resources');
+  });
+  it('issue 9 item 1: reserves every platform bucket kind under every instance\'s bucket_prefix, and portal.s3_bucket', () => {
+    const { config } = parseConfig('toolkits:\n  objstore:\n    a: {}\n    b: { bucket_prefix: team-, internal: true }\nportal:\n  s3_bucket: portal-art\n', {});
+    const expected = [...platformBucketKinds, ...platformBucketKinds.map((k) => `team-${k}`), 'portal-art'];
+    expect([...reservedBucketNames(config)].sort()).toEqual(expected.sort());
+    expect(platformBucketKinds).toEqual(['resources', 'webhooks', 'artifacts']);
   });
 });
