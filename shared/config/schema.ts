@@ -36,6 +36,8 @@
  * - metrics.address             when set, Prometheus /metrics is served on its own listener there
  * - server.body_limit           bytes, default 4194304; larger HTTP bodies get 413
  * - server.allowed_origins      Origin values allowed on /mcp besides same-host origins
+ * - sessions.max_per_subject   default 64: live MCP sessions one identity may hold; the next
+ *                                initialize gets 429 with Retry-After
  * - audit.queue_size            default 10000: audit records held in memory (queued plus the batch
  *                                being written) before they reach the database
  * - audit.on_queue_full         what happens to a tool call's audit record when that queue is full:
@@ -44,9 +46,14 @@
  *                                returns at once; `block` makes the call wait until a written batch
  *                                frees room (backpressure: no record lost, calls slow down while the
  *                                database is slow or down). See docs/audit.md.
- * - toolkits.objstore.<i>.driver `s3` (default) or `filesystem`; `.root` directory for filesystem
+ * - toolkits.objstore.<i>.driver `s3` (default) or `filesystem`; `.root` directory for filesystem;
+ *   `.internal` (default false): for the platform's own storage only, invisible to the objstore tools
  * - toolkits.sql.<i>.engine     `trino` (default) or `duckdb`; `.path` DuckDB file.
  *                                host and user are required only for trino.
+ * - toolkits.sql.<i>.max_result_bytes  default 8388608: row values one sql_query/sql_execute
+ *                                returns at most (both engines); beyond it the answer is truncated.
+ * - toolkits.sql.<i>.memory_limit, .threads, .max_temp_directory_size  DuckDB only: its engine
+ *                                process's bounds (bytes; default 1 GiB, 2, 4 GiB).
  * - toolkits.sql.<i>.description, .scratch.catalog/.scratch.schema and
  *   toolkits.objstore.<i>.public_endpoint come from toolkits.md (the anchor's keys).
  * - resources.index[] rule fields (document 2 leaves them "not shown"): see indexRule below.
@@ -249,6 +256,7 @@ const sessions = obj({
   ttl: duration({ positive: true }).optional(),
   idle_timeout: duration({ positive: true }).optional(),
   cleanup_interval: dur('1m'),
+  max_per_subject: int({ min: 1 }).default(64),
 });
 
 /** key and name default to '' so consumers get strings; with api_keys.enabled both must be non-empty (rules.ts). */
@@ -323,6 +331,7 @@ const persona = obj({
   description: optStr(),
   roles: strArray().default([]),
   tools: obj({
+    // Only an absent allow means every tool; an explicit [] allows nothing (personas/tool-rules.ts).
     allow: strArray().default(['*']),
     deny: strArray().default([]),
   }).prefault({}),
@@ -365,6 +374,11 @@ const sqlInstance = obj({
   read_only: bool().default(false),
   connection_name: optStr(),
   descriptions: strMap().default({}),
+  // ours: result byte budget (both engines); DuckDB's engine-process bounds
+  max_result_bytes: int({ min: 1 }).default(8_388_608),
+  memory_limit: int({ min: 1 }).default(1_073_741_824),
+  threads: int({ min: 1 }).default(2),
+  max_temp_directory_size: int64().default(4_294_967_296),
   // from toolkits.md 1.1
   description: optStr(),
   scratch: obj({ catalog: optStr(), schema: optStr() }).optional(),
@@ -402,6 +416,8 @@ const objstoreInstance = obj({
   max_put_size: int64().default(104_857_600),
   connection_name: optStr(),
   bucket_prefix: optStr(),
+  /** ours: the platform stores through this instance, the objstore tools cannot name it (docs/objstore.md). */
+  internal: bool().default(false),
 });
 
 const toolkits = obj({

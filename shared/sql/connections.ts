@@ -29,6 +29,9 @@ export function createSqlEngine(config: PlatformConfig, name: string, options: E
     return new DuckDbEngine({
       path: duckdbPath(config, name),
       ...(options.duckdbAllowedDirectories ? { allowedDirectories: options.duckdbAllowedDirectories } : {}),
+      memoryLimit: instance.memory_limit,
+      threads: instance.threads,
+      maxTempDirectorySize: instance.max_temp_directory_size,
     });
   }
   if (!instance.host || !instance.user) throw new SqlConnectionError(`toolkits.sql.${name}: host and user are required for engine trino`);

@@ -1,185 +1,93 @@
 /**
- * DuckDB engine (`@duckdb/node-api`): a database file opened in this process.
+ * DuckDB engine (`@duckdb/node-api`): a database file owned by an engine process of its own.
+ *
+ * DuckDB runs in a supervised child process (duckdb-worker.ts, managed by duckdb-supervisor.ts) so
+ * that a fatal fault inside it — a C++ exception escaping the binding aborts its process — costs
+ * that process, never the api: the statements in flight fail with a SqlEngineError and the next one
+ * starts a fresh process. Rows cross over IPC already JSON-ready, bounded by the caller's row limit
+ * and byte budget.
  *
  * DuckDB is single-process: one process may open a database file for writing, and it holds a file
- * lock while it does. Inside the process all statements share one DuckDBInstance per file (a
- * reference-counted registry below), each statement on its own connection so that cancelling one
- * (connection.interrupt) never touches another. Clustered deployments (several api replicas, a
- * separate worker) use Trino; a DuckDB file belongs to the one process that opened it.
- *
- * Hardening, applied when the file is opened: file-system access from SQL is off
- * (`enable_external_access=false`) except for configured directories, and the configuration is
- * locked so a statement cannot turn it back on. A `scratch` schema exists in every database.
+ * lock while it does. All DuckDbEngines on one file in this process share one engine process (a
+ * reference-counted registry below); each statement runs on its own DuckDB connection there, so
+ * cancelling one never touches another. Clustered deployments (several api replicas, a separate
+ * worker) use Trino.
  */
-import fs from 'node:fs';
 import path from 'node:path';
-import {
-  DuckDBConnection,
-  DuckDBInstance,
-  DuckDBTypeId,
-  JsonDuckDBValueConverter,
-  StatementType,
-  arrayFromArrayValue,
-  arrayFromListValue,
-  objectFromStructValue,
-  type DuckDBDataChunk,
-  type DuckDBResult,
-  type DuckDBType,
-  type DuckDBValueConverter,
-  type Json,
-} from '@duckdb/node-api';
-import { explainTarget, tokenize } from './lexer.js';
-import { duckdbVerdict } from './readonly.js';
+import { EngineProcess, type RequestBody, type RestartPolicy, type StartedStatement } from './duckdb-supervisor.js';
 import { duckdbPlanEstimate } from './explain.js';
+import { DEFAULT_MAX_RESULT_BYTES, raceSignal } from './run.js';
 import {
   SqlConnectionError,
   SqlEngineError,
   type Classification,
   type ColumnInfo,
-  type ColumnMeta,
   type ExplainResult,
   type ExplainType,
   type QueryCursor,
   type Row,
   type SqlEngine,
   type StartOptions,
-  type StatementVerdict,
   type TableRef,
 } from './types.js';
-import { raceSignal } from './run.js';
 
 export interface DuckDbEngineOptions {
   /** Database file; its directory is created when missing. `:memory:` for a throwaway database. */
   path: string;
   /** Directories SQL may read files from (e.g. webhook segments); none by default. */
   allowedDirectories?: readonly string[];
+  /** DuckDB `memory_limit` in bytes (default 1 GiB), `threads` (default 2), `max_temp_directory_size` in bytes (default 4 GiB). */
+  memoryLimit?: number;
+  threads?: number;
+  maxTempDirectorySize?: number;
+  /** How long an interrupted statement may go on before its engine process is killed (default 5 s). */
+  stuckKillMs?: number;
+  restartPolicy?: RestartPolicy;
 }
 
 // ---------------------------------------------------------------------------
-// One instance per file per process
+// One engine process per file per api process
 
-interface SharedInstance {
+interface Shared {
   key: string;
-  instance: DuckDBInstance;
+  process: EngineProcess;
   refs: number;
 }
-const openFiles = new Map<string, Promise<SharedInstance>>();
-
-async function openInstance(key: string, file: string, allowed: readonly string[]): Promise<SharedInstance> {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
-  let instance: DuckDBInstance;
-  try {
-    instance = await DuckDBInstance.create(file);
-  } catch (error) {
-    const message = errorMessage(error);
-    if (/lock/i.test(message)) {
-      throw new SqlConnectionError(
-        `DuckDB file ${file} is in use by another process (DuckDB allows one process per database file; ` +
-          `clustered deployments use Trino): ${message}`,
-      );
-    }
-    throw new SqlConnectionError(`cannot open DuckDB file ${file}: ${message}`);
-  }
-  const setup = await instance.connect();
-  try {
-    await setup.run('CREATE SCHEMA IF NOT EXISTS scratch');
-    if (allowed.length) {
-      const list = allowed.map((d) => `'${withTrailingSlash(path.resolve(d)).replaceAll("'", "''")}'`).join(', ');
-      await setup.run(`SET allowed_directories = [${list}]`);
-    }
-    await setup.run('SET enable_external_access = false');
-    await setup.run('SET lock_configuration = true');
-  } finally {
-    setup.closeSync();
-  }
-  return { key, instance, refs: 0 };
-}
-
-function withTrailingSlash(dir: string): string {
-  return dir.endsWith(path.sep) ? dir : dir + path.sep;
-}
-
-async function acquire(file: string, allowed: readonly string[]): Promise<SharedInstance> {
-  // Every :memory: engine is its own database.
-  const key = file === ':memory:' ? `:memory:${++memoryDatabases}` : path.resolve(file);
-  let pending = openFiles.get(key);
-  if (!pending) {
-    pending = openInstance(key, file, allowed);
-    openFiles.set(key, pending);
-    pending.catch(() => openFiles.delete(key));
-  }
-  const shared = await pending;
-  shared.refs++;
-  return shared;
-}
+const shared = new Map<string, Shared>();
 let memoryDatabases = 0;
 
-function release(shared: SharedInstance): void {
-  shared.refs--;
-  if (shared.refs > 0) return;
-  openFiles.delete(shared.key);
-  shared.instance.closeSync();
-}
-
-// ---------------------------------------------------------------------------
-// Values: JSON-ready and close to what Trino's protocol sends
-
-const isSafe = (n: bigint) => n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER);
-
-/** Integers as numbers while exact (else strings), decimals as strings, blobs as base64, intervals as text. */
-export const jsonValue: DuckDBValueConverter<Json> = (value, type, converter) => {
-  if (value === null || value === undefined) return null;
-  switch (type.typeId) {
-    case DuckDBTypeId.BIGINT:
-    case DuckDBTypeId.UBIGINT:
-    case DuckDBTypeId.HUGEINT:
-    case DuckDBTypeId.UHUGEINT:
-    case DuckDBTypeId.BIGNUM:
-      return typeof value === 'bigint' && isSafe(value) ? Number(value) : String(value);
-    case DuckDBTypeId.BLOB: {
-      const bytes = (value as { bytes?: Uint8Array }).bytes;
-      return bytes ? Buffer.from(bytes).toString('base64') : String(value);
-    }
-    case DuckDBTypeId.INTERVAL:
-      return String(value);
-    case DuckDBTypeId.MAP: {
-      const entries = (value as { entries?: Array<{ key: unknown; value: unknown }> }).entries ?? [];
-      const mapType = type as DuckDBType & { keyType: DuckDBType; valueType: DuckDBType };
-      const out: Record<string, Json> = {};
-      for (const e of entries) {
-        const k = converter(e.key as never, mapType.keyType, converter);
-        out[typeof k === 'string' ? k : JSON.stringify(k)] = converter(e.value as never, mapType.valueType, converter);
-      }
-      return out;
-    }
-    case DuckDBTypeId.LIST:
-      return arrayFromListValue(value, type, converter);
-    case DuckDBTypeId.ARRAY:
-      return arrayFromArrayValue(value, type, converter);
-    case DuckDBTypeId.STRUCT:
-      return objectFromStructValue(value, type, converter);
-    default:
-      return JsonDuckDBValueConverter(value, type, converter);
+function acquire(options: DuckDbEngineOptions): Shared {
+  // Every :memory: engine is its own database; a file's spill directory sits next to it (`<file>.tmp`).
+  const file = options.path === ':memory:' ? options.path : path.resolve(options.path);
+  const key = file === ':memory:' ? `:memory:${++memoryDatabases}` : file;
+  let entry = shared.get(key);
+  if (!entry) {
+    const engineProcess = new EngineProcess(
+      {
+        file,
+        tempDirectory: file === ':memory:' ? '' : `${file}.tmp`,
+        allowedDirectories: (options.allowedDirectories ?? []).map((d) => path.resolve(d)),
+        memoryLimit: options.memoryLimit ?? 1024 ** 3,
+        threads: options.threads ?? 2,
+        maxTempDirectorySize: options.maxTempDirectorySize ?? 4 * 1024 ** 3,
+      },
+      {
+        ...(options.stuckKillMs !== undefined ? { stuckKillMs: options.stuckKillMs } : {}),
+        ...(options.restartPolicy ? { restartPolicy: options.restartPolicy } : {}),
+      },
+    );
+    entry = { key, process: engineProcess, refs: 0 };
+    shared.set(key, entry);
   }
-};
-
-function typeName(type: DuckDBType): string {
-  return type.alias ?? type.toString();
+  entry.refs++;
+  return entry;
 }
 
-function chunkRows(chunk: DuckDBDataChunk): Row[] {
-  return chunk.convertRows(jsonValue) as Row[];
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** DuckDB's messages start with the error class ("Catalog Error: …"); kept, it is what users search for. */
-function engineError(error: unknown): Error {
-  if (error instanceof SqlEngineError || error instanceof SqlConnectionError) return error;
-  // The binding prefixes parse errors of extractStatements with its own words; DuckDB's text follows.
-  return new SqlEngineError(errorMessage(error).replace(/^Failed to extract statements: /, '').trim());
+async function release(entry: Shared): Promise<void> {
+  entry.refs--;
+  if (entry.refs > 0) return;
+  shared.delete(entry.key);
+  await entry.process.close();
 }
 
 const quoteIdent = (s: string) => `"${s.replaceAll('"', '""')}"`;
@@ -189,188 +97,140 @@ const quoteIdent = (s: string) => `"${s.replaceAll('"', '""')}"`;
 export class DuckDbEngine implements SqlEngine {
   readonly kind = 'duckdb' as const;
   readonly defaults: { catalog?: string; schema?: string };
-  readonly #file: string;
-  readonly #allowed: readonly string[];
-  #shared: Promise<SharedInstance> | undefined;
+  readonly #options: DuckDbEngineOptions;
+  #shared: Shared | undefined;
   #closed = false;
 
   constructor(options: DuckDbEngineOptions) {
-    this.#file = options.path;
-    this.#allowed = options.allowedDirectories ?? [];
+    this.#options = options;
     // DuckDB names an attached file's catalog after the file's stem.
     this.defaults = { catalog: options.path === ':memory:' ? 'memory' : path.basename(options.path).replace(/\.[^.]*$/, ''), schema: 'main' };
   }
 
-  /** The file is opened on first use, so building the toolkit never blocks on it. */
-  async #connect(): Promise<DuckDBConnection> {
+  /** The engine process; it starts (and the file opens) on the first request. */
+  #process(): EngineProcess {
     if (this.#closed) throw new SqlConnectionError('the DuckDB engine is closed');
-    this.#shared ??= acquire(this.#file, this.#allowed);
-    const shared = await this.#shared.catch((error: unknown) => {
-      this.#shared = undefined;
-      throw error;
-    });
-    return shared.instance.connect();
+    this.#shared ??= acquire(this.#options);
+    return this.#shared.process;
+  }
+
+  /** The engine process's pid while it runs (for tests and diagnostics). */
+  get enginePid(): number | undefined {
+    return this.#shared?.process.pid;
+  }
+
+  /** One request; aborting `signal` interrupts it inside DuckDB and rejects with the signal's reason. */
+  async #call<T>(body: RequestBody, signal?: AbortSignal): Promise<T> {
+    const engine = this.#process();
+    if (signal?.aborted) throw signal.reason as Error;
+    const { id, result } = engine.request<T>(body);
+    if (!signal) return result;
+    const stop = () => engine.interrupt(id);
+    signal.addEventListener('abort', stop, { once: true });
+    try {
+      return await raceSignal(result, signal);
+    } finally {
+      signal.removeEventListener('abort', stop);
+    }
   }
 
   async start(sql: string, options: StartOptions): Promise<QueryCursor> {
-    const connection = await this.#connect();
+    const engine = this.#process();
     const { signal } = options;
-    let closed = false;
-    // The DuckDB call in flight, if any: the connection is closed only once it has settled, since
-    // closing under a running statement is not safe.
-    let inflight: Promise<unknown> = Promise.resolve();
-    const track = <T>(p: Promise<T>): Promise<T> => {
-      inflight = p.then(
-        () => undefined,
-        () => undefined,
-      );
-      return p;
+    if (signal.aborted) throw signal.reason as Error;
+    const pages: Row[][] = [];
+    let ended = false;
+    let budgetReached = false;
+    let failure: Error | undefined;
+    let wake: (() => void) | undefined;
+    const settle = () => {
+      wake?.();
+      wake = undefined;
     };
-    const close = () => {
-      if (closed) return;
-      closed = true;
-      signal.removeEventListener('abort', stop);
-      void inflight.then(() => {
-        try {
-          connection.closeSync();
-        } catch {
-          /* already closed */
-        }
-      });
+    const { id, result } = engine.request<StartedStatement>(
+      {
+        op: 'start',
+        sql,
+        readOnly: options.readOnly ?? false,
+        maxRows: Math.min(options.maxRows ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+        maxBytes: options.maxBytes ?? DEFAULT_MAX_RESULT_BYTES,
+      },
+      {
+        onPage: (rows) => {
+          pages.push(rows);
+          settle();
+        },
+        onEnd: (budget) => {
+          ended = true;
+          budgetReached = budget;
+          settle();
+        },
+        onError: (error) => {
+          failure = error;
+          ended = true;
+          settle();
+        },
+      },
+    );
+    const stop = () => {
+      engine.interrupt(id);
+      failure ??= signal.reason as Error;
+      ended = true;
+      settle();
     };
-    // Stops the running statement inside DuckDB; the pending call then rejects with INTERRUPT.
-    const stop = () => connection.interrupt();
     signal.addEventListener('abort', stop, { once: true });
-    let result: DuckDBResult;
+    let started: StartedStatement;
     try {
-      if (signal.aborted) throw signal.reason as Error;
-      if (options.readOnly) await track(connection.run('BEGIN TRANSACTION READ ONLY'));
-      result = await raceSignal(track(connection.stream(sql)), signal);
+      started = await raceSignal(result, signal);
     } catch (error) {
-      close();
-      throw signal.aborted ? (signal.reason as Error) : engineError(error);
+      signal.removeEventListener('abort', stop);
+      throw error;
     }
-    const columns: ColumnMeta[] = result.columnNames().map((name, i) => ({ name, type: typeName(result.columnType(i)) }));
-    const updateCount = dmlTypes.has(result.statementType) ? safeRowsChanged(result) : undefined;
     return {
-      columns,
-      ...(updateCount !== undefined ? { updateCount } : {}),
+      columns: started.columns,
+      ...(started.updateCount !== undefined ? { updateCount: started.updateCount } : {}),
+      get budgetReached() {
+        return budgetReached;
+      },
       async nextPage() {
-        if (closed) return null;
-        try {
-          const chunk = await track(result.fetchChunk());
-          if (!chunk || chunk.rowCount === 0) {
-            close();
+        for (;;) {
+          const page = pages.shift();
+          if (page) return page;
+          if (failure) throw failure;
+          if (ended) {
+            signal.removeEventListener('abort', stop);
             return null;
           }
-          return chunkRows(chunk);
-        } catch (error) {
-          close();
-          throw signal.aborted ? (signal.reason as Error) : engineError(error);
+          await new Promise<void>((resolve) => (wake = resolve));
         }
       },
       async cancel() {
-        if (closed) return;
-        connection.interrupt();
-        close();
-        await inflight;
+        signal.removeEventListener('abort', stop);
+        if (ended) return;
+        ended = true;
+        engine.interrupt(id);
+        settle();
       },
     };
   }
 
   /** Runs SQL that the platform itself wrote (DDL, sample data), bypassing classification. */
   async exec(sql: string): Promise<void> {
-    const connection = await this.#connect();
-    try {
-      await connection.run(sql);
-    } catch (error) {
-      throw engineError(error);
-    } finally {
-      connection.closeSync();
-    }
+    await this.#call({ op: 'exec', sql });
   }
 
-  async #query(sql: string, values: string[], signal: AbortSignal): Promise<Row[]> {
-    const connection = await this.#connect();
-    const stop = () => connection.interrupt();
-    signal.addEventListener('abort', stop, { once: true });
-    const pending = connection.runAndReadAll(sql, values);
-    try {
-      const reader = await raceSignal(pending, signal);
-      return reader.convertRows(jsonValue) as Row[];
-    } catch (error) {
-      throw signal.aborted ? (signal.reason as Error) : engineError(error);
-    } finally {
-      signal.removeEventListener('abort', stop);
-      // Closed once the statement has settled (interrupted or not).
-      void pending.then(
-        () => connection.closeSync(),
-        () => connection.closeSync(),
-      );
-    }
+  #query(sql: string, params: string[], signal: AbortSignal): Promise<Row[]> {
+    return this.#call<Row[]>({ op: 'query', sql, params }, signal);
   }
 
-  async classify(sql: string): Promise<Classification> {
-    const connection = await this.#connect();
-    try {
-      return { statements: await this.#classifyOn(connection, sql, 0) };
-    } catch (error) {
-      throw engineError(error);
-    } finally {
-      connection.closeSync();
-    }
-  }
-
-  async #classifyOn(connection: DuckDBConnection, sql: string, depth: number): Promise<StatementVerdict[]> {
-    const extracted = await connection.extractStatements(sql);
-    const verdicts: StatementVerdict[] = [];
-    for (let i = 0; i < extracted.count; i++) {
-      let type: string;
-      try {
-        const prepared = await extracted.prepare(i);
-        type = StatementType[prepared.statementType] ?? 'UNKNOWN';
-        prepared.destroySync();
-      } catch (error) {
-        // A statement after a write may depend on it (CREATE then INSERT) and cannot be prepared
-        // alone: it counts, unclassified. Otherwise the engine's error is the answer.
-        if (verdicts.some((v) => !v.read)) {
-          verdicts.push({ read: false, kind: 'UNKNOWN', reason: 'depends on an earlier statement' });
-          continue;
-        }
-        throw error;
-      }
-      let verdict = duckdbVerdict(type);
-      if (verdict.kind === 'EXPLAIN') verdict = await this.#explainVerdict(connection, sql, extracted.count, depth);
-      verdicts.push(verdict);
-    }
-    return verdicts;
-  }
-
-  /** EXPLAIN [ANALYZE] runs its target (ANALYZE executes it): the target decides. */
-  async #explainVerdict(connection: DuckDBConnection, sql: string, count: number, depth: number): Promise<StatementVerdict> {
-    if (count !== 1 || depth > 4) return { read: false, kind: 'EXPLAIN', reason: 'EXPLAIN must be the only statement' };
-    const tokens = tokenize(sql, 'duckdb');
-    const target = explainTarget(tokens);
-    const first = target ? tokens[target.index] : undefined;
-    if (!target || !first) return { read: false, kind: 'EXPLAIN', reason: 'cannot find the explained statement' };
-    const inner = await this.#classifyOn(connection, sql.slice(first.start), depth + 1);
-    const verdict = inner.find((v) => !v.read) ?? inner[0];
-    if (!verdict || inner.length !== 1) return { read: false, kind: 'EXPLAIN', reason: 'cannot classify the explained statement' };
-    return verdict.read ? { read: true, kind: 'EXPLAIN' } : { ...verdict, kind: `EXPLAIN ${verdict.kind}` };
+  classify(sql: string, signal?: AbortSignal): Promise<Classification> {
+    return this.#call<Classification>({ op: 'classify', sql }, signal);
   }
 
   async explain(sql: string, type: ExplainType, signal: AbortSignal): Promise<ExplainResult> {
     if (type === 'validate') {
       // DuckDB has no EXPLAIN (TYPE VALIDATE): preparing the statement is the validation.
-      const connection = await this.#connect();
-      try {
-        const prepared = await connection.prepare(sql);
-        prepared.destroySync();
-      } catch (error) {
-        throw engineError(error);
-      } finally {
-        connection.closeSync();
-      }
+      await this.#call({ op: 'prepare', sql }, signal);
       return { plan: 'Valid: true', type };
     }
     // logical and distributed are the same single-node physical plan; io is the JSON plan with
@@ -398,6 +258,7 @@ export class DuckDbEngine implements SqlEngine {
   }
 
   async listCatalogs(signal: AbortSignal): Promise<string[]> {
+    // duckdb_databases() also holds file paths, which callers may not read: names only leave here.
     const rows = await this.#query('SELECT database_name FROM duckdb_databases() WHERE NOT internal ORDER BY 1', [], signal);
     return rows.map((r) => String(r[0]));
   }
@@ -442,21 +303,9 @@ export class DuckDbEngine implements SqlEngine {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const shared = this.#shared;
+    const entry = this.#shared;
     this.#shared = undefined;
-    const opened = await shared?.catch(() => undefined);
-    if (opened) release(opened);
-  }
-}
-
-/** Statements whose rowsChanged is meaningful (DDL reports 0 even for CREATE TABLE AS). */
-const dmlTypes = new Set<StatementType>([StatementType.INSERT, StatementType.UPDATE, StatementType.DELETE, StatementType.MERGE_INTO]);
-
-function safeRowsChanged(result: DuckDBResult): number | undefined {
-  try {
-    return result.rowsChanged;
-  } catch {
-    return undefined;
+    if (entry) await release(entry);
   }
 }
 

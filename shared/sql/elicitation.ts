@@ -13,7 +13,7 @@
 import type { ElicitRequestFormParams } from '@modelcontextprotocol/sdk/types.js';
 import type { ElicitationTrigger } from '../elicitation/index.js';
 import type { ToolInvocation } from '../mcp-tools/index.js';
-import { requireRead, requireSingleStatement } from './readonly.js';
+import { requirePermitted, requireRead, requireSingleStatement } from './readonly.js';
 import { deadlineSignal } from './run.js';
 import type { SqlConnection } from './connections.js';
 import type { TableRef } from './types.js';
@@ -103,12 +103,17 @@ async function runnableQuery(
   const { tool, args } = invocation;
   if (tool.name !== 'sql_query' || typeof args.sql !== 'string' || args.sql.trim() === '') return undefined;
   let conn: SqlConnection;
+  let deadline: ReturnType<typeof deadlineSignal> | undefined;
   try {
     conn = connection(typeof args.connection === 'string' ? args.connection : undefined);
-    const classification = await conn.engine.classify(args.sql);
-    if (!requireRead(classification, 'in sql_query').ok || !requireSingleStatement(classification).ok) return undefined;
+    deadline = deadlineSignal(conn.config.timeout, invocation.ctx.signal);
+    const classification = await conn.engine.classify(args.sql, deadline.signal);
+    const runnable = [requirePermitted(classification), requireRead(classification, 'in sql_query'), requireSingleStatement(classification)];
+    if (runnable.some((d) => !d.ok)) return undefined;
   } catch {
     return undefined; // the tool itself reports it
+  } finally {
+    deadline?.dispose();
   }
   return { conn, sql: args.sql };
 }

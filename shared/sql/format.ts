@@ -2,6 +2,7 @@
  * The shape and text of sql_query / sql_execute results (spec toolkits.md 1.2): the structured
  * object `{columns, rows, row_count, stats}` and its rendering as JSON, CSV or Markdown.
  */
+import type { TruncatedReason } from './run.js';
 import type { ColumnMeta, Row } from './types.js';
 
 export type OutputFormat = 'json' | 'csv' | 'markdown';
@@ -11,7 +12,15 @@ export interface QueryOutput {
   columns: ColumnMeta[];
   rows: Array<Record<string, unknown>>;
   row_count: number;
-  stats: { row_count: number; truncated: boolean; limit_applied: number; duration_ms: number; update_count?: number };
+  stats: {
+    row_count: number;
+    truncated: boolean;
+    /** Why, when truncated: the row limit or the byte budget (`max_result_bytes`). */
+    truncated_reason?: TruncatedReason;
+    limit_applied: number;
+    duration_ms: number;
+    update_count?: number;
+  };
 }
 
 /**
@@ -36,6 +45,7 @@ export function buildOutput(opts: {
   columns: readonly ColumnMeta[];
   rows: readonly Row[];
   truncated: boolean;
+  truncatedReason?: TruncatedReason;
   limit: number;
   durationMs: number;
   updateCount?: number;
@@ -53,6 +63,7 @@ export function buildOutput(opts: {
     stats: {
       row_count: rows.length,
       truncated: opts.truncated,
+      ...(opts.truncated && opts.truncatedReason ? { truncated_reason: opts.truncatedReason } : {}),
       limit_applied: opts.limit,
       duration_ms: opts.durationMs,
       ...(opts.updateCount !== undefined ? { update_count: opts.updateCount } : {}),
@@ -85,7 +96,7 @@ export function unwrapJson(output: QueryOutput): QueryOutput {
 
 function footerFacts(output: QueryOutput): string {
   const s = output.stats;
-  const truncated = s.truncated ? ` (truncated at limit ${s.limit_applied})` : '';
+  const truncated = !s.truncated ? '' : s.truncated_reason === 'byte_budget' ? ' (truncated at the result size budget)' : ` (truncated at limit ${s.limit_applied})`;
   return `${s.row_count} rows returned${truncated}, executed in ${s.duration_ms}ms`;
 }
 

@@ -1,7 +1,8 @@
 /**
  * SQL toolkit: the sql_* tools over two engines (Trino over its HTTP client protocol; DuckDB
- * embedded), row limits and timeouts, read-only classification, and the cost / PII elicitation
- * triggers of sql_query (for the shared/elicitation framework). See docs/sql.md.
+ * embedded in a supervised engine process), row limits, byte budgets and timeouts, read-only
+ * classification and DuckDB's call policy, and the cost / PII elicitation triggers of sql_query
+ * (for the shared/elicitation framework). See docs/sql.md.
  */
 export type {
   Classification,
@@ -20,8 +21,17 @@ export type {
 export { SqlCancelledError, SqlConnectionError, SqlEngineError, SqlTimeoutError } from './types.js';
 export { DuckDbEngine, type DuckDbEngineOptions } from './duckdb-engine.js';
 export { TrinoEngine, trinoServerUrl, type TrinoEngineOptions } from './trino-engine.js';
-export { effectiveLimit, effectiveTimeoutMs, runWithLimit, MAX_TIMEOUT_MS, type RunResult } from './run.js';
-export { classifyTrino, requireRead, requireSingleStatement, type ReadOnlyDecision } from './readonly.js';
+export {
+  DEFAULT_MAX_RESULT_BYTES,
+  effectiveLimit,
+  effectiveTimeoutMs,
+  jsonSize,
+  runWithLimit,
+  MAX_TIMEOUT_MS,
+  type RunResult,
+  type TruncatedReason,
+} from './run.js';
+export { classifyTrino, requirePermitted, requireRead, requireSingleStatement, type ReadOnlyDecision } from './readonly.js';
 export {
   isSensitiveTag,
   noPiiTags,

@@ -27,6 +27,20 @@ export function duckdbVerdict(statementType: string): StatementVerdict {
   return { read: duckdbReadTypes.has(statementType), kind: statementType };
 }
 
+/**
+ * DuckDB statement types a tool may run on any connection: reads, data changes, DDL, COPY and
+ * session settings (which `lock_configuration` guards). The rest administer the engine for every
+ * caller at once — ATTACH, DETACH, LOAD, INSTALL, CALL (and CHECKPOINT, which is one), non-query
+ * PRAGMAs, EXPORT, PREPARE/EXECUTE, transactions — and are refused.
+ */
+const duckdbToolTypes = new Set([
+  'SELECT', 'EXPLAIN', 'INSERT', 'UPDATE', 'DELETE', 'MERGE_INTO', 'CREATE', 'CREATE_FUNC', 'DROP', 'ALTER', 'COPY', 'ANALYZE', 'VACUUM', 'SET', 'VARIABLE_SET',
+]);
+
+export function duckdbTypeRefusal(statementType: string): string | undefined {
+  return duckdbToolTypes.has(statementType) ? undefined : `${statementType} statements are not available: they administer the engine`;
+}
+
 // ---------------------------------------------------------------------------
 // Trino statement grammar
 
@@ -161,11 +175,15 @@ export function trinoAstVerdict(statement: string): StatementVerdict | undefined
   return astReadTops.has(type) ? { read: true, kind: type.toUpperCase() } : { read: false, kind: type.toUpperCase() };
 }
 
-/** Splits Trino input into statements and classifies each; the two parsers must both call it a read. */
+/**
+ * Splits Trino input into statements and classifies the first two (the second decides a refusal's
+ * wording; more are refused anyway); the two parsers must both call a statement a read.
+ */
 export function classifyTrino(sql: string): Classification {
   const statements = splitStatements(tokenize(sql, 'trino'));
   return {
-    statements: statements.map((tokens) => {
+    count: statements.length,
+    statements: statements.slice(0, 2).map((tokens) => {
       const grammar = trinoGrammarVerdict(tokens);
       if (!grammar.read) return grammar;
       const text = sql.slice(tokens[0]!.start, tokens[tokens.length - 1]!.end);
@@ -227,6 +245,11 @@ function omitUndefined(t: TableRef): TableRef {
 
 export type ReadOnlyDecision = { ok: true } | { ok: false; message: string };
 
+/** Whether the engine runs this input at all (on any connection, in any tool). */
+export function requirePermitted(classification: Classification): ReadOnlyDecision {
+  return classification.refusal ? { ok: false, message: classification.refusal } : { ok: true };
+}
+
 /**
  * Whether a classified input may run where only reads are allowed. Refusal texts begin with
  * "write operations not allowed" (spec toolkits.md 1.4).
@@ -241,7 +264,7 @@ export function requireRead(classification: Classification, where: string): Read
 
 /** One statement per call on every tool: engines differ on scripts, and a script hides its parts. */
 export function requireSingleStatement(classification: Classification): ReadOnlyDecision {
-  const n = classification.statements.length;
+  const n = classification.count;
   if (n === 1) return { ok: true };
-  return { ok: false, message: n === 0 ? 'no SQL statement given' : `one statement per call, got ${n}` };
+  return { ok: false, message: n === 0 ? 'no statement to run' : `one statement per call, got ${n}` };
 }

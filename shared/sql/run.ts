@@ -1,13 +1,41 @@
 /**
- * Running a statement with a row limit and a deadline, the same way on every engine: rows are read
- * page by page until the limit is reached (one more row tells whether there were more), then the
- * rest of the statement is cancelled on the engine. The deadline and the caller's signal both cancel
- * it on the engine too, so nothing keeps running after the tool has answered.
+ * Running a statement with a row limit, a byte budget and a deadline, the same way on every engine:
+ * rows are read page by page until the limit is reached (one more row tells whether there were
+ * more) or the next row would exceed the budget, then the rest of the statement is cancelled on the
+ * engine. The deadline and the caller's signal both cancel it on the engine too, so nothing keeps
+ * running after the tool has answered.
  */
 import { SqlCancelledError, SqlTimeoutError, type ColumnMeta, type Row, type SqlEngine } from './types.js';
 
 /** Per-call timeout bounds (spec toolkits.md 1.1): at most 300 s. */
 export const MAX_TIMEOUT_MS = 300_000;
+
+/** Default of `toolkits.sql.<name>.max_result_bytes`: 8 MiB of row values. */
+export const DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024;
+
+/**
+ * A value's size as JSON, estimated without serialising it (cheap enough for every row): strings by
+ * length plus quotes, numbers 8, booleans 5, null 4, arrays and objects their parts plus separators.
+ */
+export function jsonSize(value: unknown): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+      return 8;
+    case 'boolean':
+      return 5;
+    case 'object': {
+      if (value === null) return 4;
+      let n = 2;
+      if (Array.isArray(value)) for (const v of value) n += jsonSize(v) + 1;
+      else for (const [k, v] of Object.entries(value)) n += k.length + 4 + jsonSize(v);
+      return n;
+    }
+    default:
+      return 4;
+  }
+}
 
 /** Effective row limit: none or ≤ 0 means the default; above the maximum is clamped, not rejected. */
 export function effectiveLimit(requested: number | undefined, defaultLimit: number, maxLimit: number): number {
@@ -24,18 +52,25 @@ export function effectiveTimeoutMs(requestedSeconds: number | undefined, configu
   return Math.max(1, Math.min(wanted, MAX_TIMEOUT_MS));
 }
 
+/** Why a result stopped short: the row limit, or the byte budget. */
+export type TruncatedReason = 'row_limit' | 'byte_budget';
+
 export interface RunResult {
   columns: ColumnMeta[];
   rows: Row[];
   truncated: boolean;
+  truncatedReason?: TruncatedReason;
   updateCount?: number;
   durationMs: number;
 }
 
-/** A signal that aborts on the deadline or when `parent` aborts, with the matching error as reason. */
+/**
+ * A signal that aborts on the deadline or when `parent` aborts, with the matching error as reason
+ * (a parent that is itself a deadline passes its timeout on).
+ */
 export function deadlineSignal(timeoutMs: number, parent?: AbortSignal): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
-  const onParent = () => controller.abort(new SqlCancelledError());
+  const onParent = () => controller.abort(parent?.reason instanceof SqlTimeoutError ? parent.reason : new SqlCancelledError());
   if (parent?.aborted) onParent();
   else parent?.addEventListener('abort', onParent, { once: true });
   const timer = setTimeout(() => controller.abort(new SqlTimeoutError(timeoutMs)), timeoutMs);
@@ -71,36 +106,50 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise
 }
 
 /**
- * Runs `sql` on `engine`, returning at most `limit` rows. `now` is injectable so durations are
- * testable; `readOnly` asks the engine to enforce reads on its side as well.
+ * Runs `sql` on `engine`, returning at most `limit` rows and at most `maxBytes` (default 8 MiB) of
+ * row values as `jsonSize` counts them. `now` is injectable so durations are testable; `readOnly`
+ * asks the engine to enforce reads on its side as well.
  */
 export async function runWithLimit(
   engine: SqlEngine,
   sql: string,
-  opts: { limit: number; timeoutMs: number; signal?: AbortSignal; readOnly?: boolean; now?: () => number },
+  opts: { limit: number; timeoutMs: number; maxBytes?: number; signal?: AbortSignal; readOnly?: boolean; now?: () => number },
 ): Promise<RunResult> {
   const now = opts.now ?? (() => performance.now());
   const started = now();
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const deadline = deadlineSignal(opts.timeoutMs, opts.signal);
   try {
-    const cursor = await raceSignal(engine.start(sql, { signal: deadline.signal, readOnly: opts.readOnly ?? false }), deadline.signal);
+    const cursor = await raceSignal(
+      engine.start(sql, { signal: deadline.signal, readOnly: opts.readOnly ?? false, maxRows: opts.limit + 1, maxBytes }),
+      deadline.signal,
+    );
     const rows: Row[] = [];
-    let truncated = false;
+    let reason: TruncatedReason | undefined;
+    let bytes = 0;
     try {
-      for (;;) {
+      read: for (;;) {
         const page = await raceSignal(cursor.nextPage(), deadline.signal);
-        if (page === null) break;
-        const room = opts.limit - rows.length;
-        if (page.length > room) {
-          for (let i = 0; i < room; i++) rows.push(page[i]!);
-          truncated = true;
+        if (page === null) {
+          if (cursor.budgetReached) reason = 'byte_budget';
           break;
         }
-        for (const row of page) rows.push(row);
+        for (const row of page) {
+          if (rows.length === opts.limit) {
+            reason = 'row_limit';
+            break read;
+          }
+          bytes += jsonSize(row);
+          if (bytes > maxBytes) {
+            reason = 'byte_budget';
+            break read;
+          }
+          rows.push(row);
+        }
         if (rows.length === opts.limit) {
           // Exactly at the limit: one more page (or its end) decides whether there was more.
           const more = await raceSignal(cursor.nextPage(), deadline.signal);
-          truncated = more !== null && more.length > 0;
+          if ((more !== null && more.length > 0) || cursor.budgetReached) reason = 'row_limit';
           break;
         }
       }
@@ -111,7 +160,8 @@ export async function runWithLimit(
     return {
       columns: [...cursor.columns],
       rows,
-      truncated,
+      truncated: reason !== undefined,
+      ...(reason ? { truncatedReason: reason } : {}),
       ...(cursor.updateCount !== undefined ? { updateCount: cursor.updateCount } : {}),
       durationMs: Math.max(0, Math.round(now() - started)),
     };

@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { defineTool, jsonResult, type CallToolResult, type ToolCallContext, type ToolDefinition } from '../mcp-tools/index.js';
 import { describeConnection, resolveConnection, type SqlConnection } from './connections.js';
 import { buildOutput, renderOutput, unwrapJson, type OutputFormat } from './format.js';
-import { requireRead, requireSingleStatement } from './readonly.js';
+import { requirePermitted, requireRead, requireSingleStatement } from './readonly.js';
 import { deadlineSignal, effectiveLimit, effectiveTimeoutMs, runWithLimit } from './run.js';
-import { SqlCancelledError, SqlConnectionError, SqlEngineError, SqlTimeoutError, type ExplainType } from './types.js';
+import { SqlCancelledError, SqlConnectionError, SqlEngineError, SqlTimeoutError, type Classification, type ExplainType } from './types.js';
 
 export interface SqlToolsContext {
   connections: ReadonlyMap<string, SqlConnection>;
@@ -46,6 +46,28 @@ function failure(error: unknown, prefix: 'Query failed' | 'Execution failed' | '
 
 const rejected = (message: string) => errorResult('query_rejected', `Query rejected: ${message}`);
 
+/**
+ * The input's classification under the call's deadline (so the timeout covers it too), or the
+ * failure to answer; a refusal of the engine (engine-wide state, its own files) comes first.
+ */
+async function classifyWithin(
+  conn: SqlConnection,
+  sql: string,
+  deadline: AbortSignal,
+  prefix: 'Query failed' | 'Execution failed' | 'Explain failed',
+): Promise<Classification | CallToolResult> {
+  let classification: Classification;
+  try {
+    classification = await conn.engine.classify(sql, deadline);
+  } catch (error) {
+    return failure(deadline.aborted ? deadline.reason : error, prefix);
+  }
+  const permitted = requirePermitted(classification);
+  return permitted.ok ? classification : rejected(permitted.message);
+}
+
+const isResult = (v: Classification | CallToolResult): v is CallToolResult => 'content' in v;
+
 // ---------------------------------------------------------------------------
 // Inputs
 
@@ -80,30 +102,27 @@ export function sqlTools(context: SqlToolsContext): ToolDefinition[] {
       return failure(error, prefix);
     }
     const cfg = conn.config;
-    let classification;
-    try {
-      classification = await conn.engine.classify(args.sql);
-    } catch (error) {
-      return failure(error, prefix);
-    }
-    if (mode === 'query') {
-      const read = requireRead(classification, 'in sql_query');
-      if (!read.ok) return rejected(`${read.message}; use sql_execute for statements that change data`);
-    } else if (cfg.read_only) {
-      const read = requireRead(classification, `on read-only connection "${conn.name}"`);
-      if (!read.ok) return rejected(read.message);
-    }
-    const single = requireSingleStatement(classification);
-    if (!single.ok) return rejected(single.message);
-
     const limit = effectiveLimit(args.limit, cfg.default_limit, cfg.max_limit);
     const timeoutMs = effectiveTimeoutMs(args.timeout_seconds, cfg.timeout);
-
+    const deadline = deadlineSignal(timeoutMs, ctx.signal);
     try {
+      const classification = await classifyWithin(conn, args.sql, deadline.signal, prefix);
+      if (isResult(classification)) return classification;
+      if (mode === 'query') {
+        const read = requireRead(classification, 'in sql_query');
+        if (!read.ok) return rejected(`${read.message}; use sql_execute for statements that change data`);
+      } else if (cfg.read_only) {
+        const read = requireRead(classification, `on read-only connection "${conn.name}"`);
+        if (!read.ok) return rejected(read.message);
+      }
+      const single = requireSingleStatement(classification);
+      if (!single.ok) return rejected(single.message);
+
       const result = await runWithLimit(conn.engine, args.sql, {
         limit,
         timeoutMs,
-        signal: ctx.signal,
+        maxBytes: cfg.max_result_bytes,
+        signal: deadline.signal,
         // sql_query is a read wherever it runs; sql_execute only on a read-only connection.
         readOnly: mode === 'query' || cfg.read_only,
         ...(context.now ? { now: context.now } : {}),
@@ -112,6 +131,7 @@ export function sqlTools(context: SqlToolsContext): ToolDefinition[] {
         columns: result.columns,
         rows: result.rows,
         truncated: result.truncated,
+        ...(result.truncatedReason ? { truncatedReason: result.truncatedReason } : {}),
         limit,
         durationMs: result.durationMs,
         ...(result.updateCount !== undefined ? { updateCount: result.updateCount } : {}),
@@ -121,6 +141,8 @@ export function sqlTools(context: SqlToolsContext): ToolDefinition[] {
       return { content: [{ type: 'text', text: renderOutput(output, format) }], structuredContent: output };
     } catch (error) {
       return failure(error, prefix);
+    } finally {
+      deadline.dispose();
     }
   }
 
@@ -174,22 +196,18 @@ export function sqlTools(context: SqlToolsContext): ToolDefinition[] {
       } catch (error) {
         return failure(error, 'Explain failed');
       }
-      let classification;
-      try {
-        classification = await conn.engine.classify(args.sql);
-      } catch (error) {
-        return failure(error, 'Explain failed');
-      }
-      // The plan is of the inner statement, so the connection's read-only rule applies to it.
-      if (conn.config.read_only) {
-        const read = requireRead(classification, `on read-only connection "${conn.name}"`);
-        if (!read.ok) return rejected(read.message);
-      }
-      const single = requireSingleStatement(classification);
-      if (!single.ok) return rejected(single.message);
       const type: ExplainType = args.type ?? 'logical';
       const deadline = deadlineSignal(conn.config.timeout, ctx.signal);
       try {
+        const classification = await classifyWithin(conn, args.sql, deadline.signal, 'Explain failed');
+        if (isResult(classification)) return classification;
+        // The plan is of the inner statement, so the connection's read-only rule applies to it.
+        if (conn.config.read_only) {
+          const read = requireRead(classification, `on read-only connection "${conn.name}"`);
+          if (!read.ok) return rejected(read.message);
+        }
+        const single = requireSingleStatement(classification);
+        if (!single.ok) return rejected(single.message);
         const { plan } = await conn.engine.explain(args.sql, type, deadline.signal);
         const upper = type.toUpperCase();
         const result = jsonResult({ plan, type: upper });
@@ -290,7 +308,13 @@ export function sqlTools(context: SqlToolsContext): ToolDefinition[] {
       if (args.include_sample) {
         const name = [ref.catalog, ref.schema, ref.table].map((p) => `"${p.replaceAll('"', '""')}"`).join('.');
         try {
-          const r = await runWithLimit(conn.engine, `SELECT * FROM ${name}`, { limit: 5, timeoutMs: conn.config.timeout, signal: ctx.signal, readOnly: true });
+          const r = await runWithLimit(conn.engine, `SELECT * FROM ${name}`, {
+            limit: 5,
+            timeoutMs: conn.config.timeout,
+            maxBytes: conn.config.max_result_bytes,
+            signal: ctx.signal,
+            readOnly: true,
+          });
           sample = buildOutput({ columns: r.columns, rows: r.rows, truncated: r.truncated, limit: 5, durationMs: r.durationMs }).rows;
         } catch (error) {
           // A failing sample is left out; the columns are still the answer.

@@ -36,6 +36,8 @@ export interface QueryCursor {
   nextPage(): Promise<Row[] | null>;
   /** Rows changed, for statements that report it (Trino updateCount, DuckDB rowsChanged). */
   readonly updateCount?: number;
+  /** Set once the pages have ended early because `StartOptions.maxBytes` was reached (more rows may exist). */
+  readonly budgetReached?: boolean;
   cancel(): Promise<void>;
 }
 
@@ -47,6 +49,13 @@ export interface StartOptions {
    * (DuckDB runs the statement in a READ ONLY transaction), as a second wall behind classification.
    */
   readOnly?: boolean;
+  /**
+   * How much the caller will read at most (rows; bytes as `jsonSize` counts them). An engine may
+   * stop producing beyond them (DuckDB does, so nothing larger crosses its process boundary); the
+   * caller enforces both itself either way.
+   */
+  maxRows?: number;
+  maxBytes?: number;
 }
 
 /** What an EXPLAIN type is called on our tools (spec: logical, distributed, io, validate). */
@@ -68,7 +77,12 @@ export interface StatementVerdict {
 }
 
 export interface Classification {
+  /** Verdicts of the first statements only: classification stops at the second, as more are refused anyway. */
   statements: StatementVerdict[];
+  /** How many statements the input holds. */
+  count: number;
+  /** Why the engine refuses this input on every connection (engine-wide state, its own files), if it does. */
+  refusal?: string;
 }
 
 export type EngineKind = 'duckdb' | 'trino';
@@ -79,8 +93,11 @@ export interface SqlEngine {
   readonly defaults: { catalog?: string; schema?: string };
   /** Starts a statement and resolves once its columns are known (or it finished). */
   start(sql: string, options: StartOptions): Promise<QueryCursor>;
-  /** Splits and classifies the statements of `sql` (read or not); throws the engine's parse error. */
-  classify(sql: string): Promise<Classification>;
+  /**
+   * Splits and classifies the statements of `sql` (read or not, refused or not); throws the engine's
+   * parse error. Aborting `signal` stops the work and rejects with its reason.
+   */
+  classify(sql: string, signal?: AbortSignal): Promise<Classification>;
   /** Runs the engine's EXPLAIN of the given type. */
   explain(sql: string, type: ExplainType, signal: AbortSignal): Promise<ExplainResult>;
   /** The engine's row estimate for `sql`, when it gives one; undefined when it does not. */

@@ -320,7 +320,9 @@ describe('DuckDB is one process per database file', () => {
     try {
       const r = await call(toolkit.tools, 'sql_query', { sql: 'SELECT 1' });
       expect(r.isError).toBe(true);
-      expect(text(r)).toMatch(/^Connection error: DuckDB file .*held\.duckdb is in use by another process \(DuckDB allows one process per database file; clustered deployments use Trino\)/);
+      expect(text(r)).toBe('Connection error: DuckDB file held.duckdb is in use by another process (DuckDB allows one process per database file; clustered deployments use Trino)');
+      // Only the file's name: never the server's directories (issue 9, item 2).
+      expect(JSON.stringify(r)).not.toContain(dir);
     } finally {
       await toolkit.close();
     }

@@ -37,6 +37,9 @@ const refusals: Array<[string, string]> = [
   ['CHECKPOINT', 'CHECKPOINT'],
 ];
 
+/** Statements that administer the engine: refused on every connection, whatever the read-only rule says. */
+const engineAdministration = new Set(['CALL', 'ATTACH', 'CHECKPOINT']);
+
 const acceptances: Array<[string, string]> = [
   ['SELECT', 'SELECT count(*) AS n FROM main.t'],
   ['WITH … SELECT', 'WITH x AS (SELECT id FROM main.t) SELECT count(*) AS n FROM x'],
@@ -100,6 +103,9 @@ toolkits:
       if (kind === 'GRANT') {
         // DuckDB has no GRANT: its parser rejects it before anything could run.
         expect(text(r)).toMatch(/Parser Error: syntax error at or near "GRANT"/);
+      } else if (engineAdministration.has(kind)) {
+        // Refused on every connection, before the read-only rule (docs/sql.md, "Engine-wide state").
+        expect(text(r)).toMatch(/^Query rejected: (CALL|ATTACH) statements are not available: they administer the engine$/);
       } else {
         expect(text(r)).toMatch(refusal);
       }

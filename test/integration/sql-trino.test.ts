@@ -127,6 +127,21 @@ describe('Trino engine over the client protocol (plain HTTP)', () => {
     expect(del?.path).toMatch(/^\/v1\/statement\/executing\//);
   });
 
+  it('stops at max_result_bytes (issue 9, item 2), says why, and cancels the rest on the server', async () => {
+    const small = toolkitFor(server.url, 'max_result_bytes: 2000');
+    try {
+      const r = await call(small.tools, 'sql_query', { sql: 'SELECT * FROM hive.sales.orders', limit: 10000 });
+      const stats = (r.structuredContent as { stats: { row_count: number; truncated: boolean; truncated_reason?: string } }).stats;
+      expect(stats).toMatchObject({ truncated: true, truncated_reason: 'byte_budget' });
+      // Rows of ~30 bytes as jsonSize counts them: about 65 fit in 2000 bytes.
+      expect(stats.row_count).toBeGreaterThan(50);
+      expect(stats.row_count).toBeLessThan(80);
+      expect(server.cancelled).toContain(server.statements.at(-1)!.id);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('returns the server error object as a tool error with the engine message', async () => {
     const r = await call(toolkit.tools, 'sql_query', { sql: 'SELECT * FROM hive.sales.missing' });
     expect(r.isError).toBe(true);

@@ -72,7 +72,7 @@ describe('Trino read-only classification: acceptance', () => {
 
   it('requires exactly one statement', () => {
     expect(requireSingleStatement(classifyTrino('SELECT 1; SELECT 2'))).toEqual({ ok: false, message: 'one statement per call, got 2' });
-    expect(requireSingleStatement(classifyTrino(' ; -- nothing\n'))).toEqual({ ok: false, message: 'no SQL statement given' });
+    expect(requireSingleStatement(classifyTrino(' ; -- nothing\n'))).toEqual({ ok: false, message: 'no statement to run' });
   });
 
   it('node-sql-parser finds a write anywhere in its AST and abstains on what it cannot parse', () => {

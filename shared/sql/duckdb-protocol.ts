@@ -1,0 +1,50 @@
+/**
+ * The messages between the api process and its DuckDB engine process (duckdb-worker.ts) over the
+ * IPC channel of `child_process.fork`. Every request carries an id; its answers carry the same id.
+ */
+import type { Classification, ColumnMeta, Row } from './types.js';
+
+/** How the engine process opens its database (JSON in its first argument). */
+export interface WorkerSettings {
+  /** Absolute database file, or `:memory:`. */
+  file: string;
+  /** Absolute spill directory, or '' for none. */
+  tempDirectory: string;
+  /** Directories SQL may read files under. */
+  allowedDirectories: string[];
+  /** DuckDB memory_limit and max_temp_directory_size, in bytes; threads. */
+  memoryLimit: number;
+  maxTempDirectorySize: number;
+  threads: number;
+}
+
+export type WorkerRequest =
+  | { id: number; op: 'classify'; sql: string }
+  | { id: number; op: 'start'; sql: string; readOnly: boolean; maxRows: number; maxBytes: number }
+  | { id: number; op: 'query'; sql: string; params: string[] }
+  | { id: number; op: 'exec'; sql: string }
+  | { id: number; op: 'prepare'; sql: string }
+  /** Stops the request `target` inside DuckDB (connection.interrupt); its answer follows as usual. */
+  | { id: number; op: 'interrupt'; target: number }
+  | { id: number; op: 'close' };
+
+/** What a failed request reports: `connection` becomes SqlConnectionError, `engine` SqlEngineError. */
+export interface WorkerError {
+  kind: 'engine' | 'connection';
+  message: string;
+}
+
+export type WorkerReply =
+  /** The engine process opened its database (or could not: then it exits). */
+  | { ready: true }
+  | { ready: false; error: WorkerError }
+  | { id: number; ok: true; value?: Classification | Row[] | StartedStatement }
+  | { id: number; error: WorkerError }
+  /** A started statement's rows, pushed until its row or byte bound; then `end`. */
+  | { id: number; page: Row[] }
+  | { id: number; end: true; budgetReached: boolean };
+
+export interface StartedStatement {
+  columns: ColumnMeta[];
+  updateCount?: number;
+}
