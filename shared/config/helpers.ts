@@ -21,3 +21,11 @@ export function duckdbPath(config: PlatformConfig, name: string): string {
 export function objstoreRoot(config: PlatformConfig, name: string): string {
   return config.toolkits.objstore[name]?.root ?? path.join(config.data_dir, 'objstore', name);
 }
+
+/**
+ * The objstore instance holding managed-resource bytes: `resources.managed.connection`, else
+ * `portal.s3_connection`, else the alphabetically first instance; undefined when none is configured.
+ */
+export function resourceStoreName(config: PlatformConfig): string | undefined {
+  return config.resources.managed.connection ?? config.portal.s3_connection ?? Object.keys(config.toolkits.objstore).sort()[0];
+}

@@ -6,7 +6,7 @@
 export { ConfigError, defaultConfig, loadConfigFile, parseConfig } from './load.js';
 export type { ConfigIssue, LoadedConfig } from './load.js';
 export { formatDuration, parseDuration } from './duration.js';
-export { auditActive, duckdbPath, objstoreRoot } from './helpers.js';
+export { auditActive, duckdbPath, objstoreRoot, resourceStoreName } from './helpers.js';
 export { configObjectSchema, decodeBase64Key, platformConfigSchema } from './schema.js';
 export type {
   CatalogInstanceConfig,

@@ -43,7 +43,7 @@
 import path from 'node:path';
 import { BUILTIN_MCP_APP } from './builtins.js';
 import type { Env, RawIssue } from './env.js';
-import { objstoreRoot } from './helpers.js';
+import { objstoreRoot, resourceStoreName } from './helpers.js';
 import { getAt, type KeyPath } from './paths.js';
 import type { ObjstoreInstanceConfig, PlatformConfig } from './schema.js';
 
@@ -308,8 +308,7 @@ function checkPlatformStorage(config: PlatformConfig, env: Env, err: Report, war
     }
   }
 
-  // Where managed-resource bytes go; mirrors resourceConnectionName (shared/resources/service.ts).
-  const store = config.resources.managed.connection ?? config.portal.s3_connection ?? Object.keys(instances).sort()[0];
+  const store = resourceStoreName(config);
   const holder = store === undefined ? undefined : instances[store];
   if (store === undefined || holder === undefined) return;
   if (!holder.internal) {

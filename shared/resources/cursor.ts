@@ -3,6 +3,7 @@
  * (sort key, id) is a total order and a page boundary never skips or repeats a row, whatever
  * changes meanwhile elsewhere in the order.
  */
+import { isResourceId } from './rows.js';
 import type { ListSort } from './types.js';
 
 export interface SortSpec {
@@ -52,7 +53,6 @@ export function encodeCursor(pos: CursorPosition): string {
   return Buffer.from(JSON.stringify([pos.sort, pos.path, pos.direct ? 1 : 0, pos.key, pos.id]), 'utf8').toString('base64url');
 }
 
-const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const timestamp = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -81,7 +81,7 @@ export function decodeCursor(cursor: string): CursorPosition | undefined {
     const [sort, path, direct, key, id] = parsed as unknown[];
     if (typeof sort !== 'string' || !isListSort(sort) || typeof path !== 'string' || typeof key !== 'string' || typeof id !== 'string') return undefined;
     if (direct !== 0 && direct !== 1) return undefined;
-    if (!isSortKey(sort, key) || !uuid.test(id)) return undefined;
+    if (!isSortKey(sort, key) || !isResourceId(id)) return undefined;
     return { sort, path, direct: direct === 1, key, id };
   } catch {
     return undefined;

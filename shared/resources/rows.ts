@@ -3,6 +3,13 @@ import { formatLibrary, libraryFromKey } from './library.js';
 import type { Library, ResourceActor, ResourceView, SearchSetting, VersionView, WriterView } from './types.js';
 import { canonicalUri, referenceOf } from './uri.js';
 
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Resource ids are UUIDs: anything else can name no row (and must not reach a uuid column). */
+export function isResourceId(text: string): boolean {
+  return uuidPattern.test(text);
+}
+
 export interface ResourceRow {
   id: string;
   library_kind: string;

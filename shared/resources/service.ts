@@ -16,14 +16,12 @@ import type { Readable } from 'node:stream';
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import type { AuditLog } from '../audit/index.js';
-import { auditActive, type PlatformConfig } from '../config/index.js';
+import { auditActive, resourceStoreName, type PlatformConfig } from '../config/index.js';
 import { withTransaction, type Db } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import { ensurePlatformBucket, isObjstoreError, type ObjstoreConnection, type ObjstoreConnections } from '../objstore/index.js';
 import { isAgent, may, refusal, type ResourceAction } from './authority.js';
 import { chooseContentType, contentTypeFromName } from './content-type.js';
-import { decodeCursor, encodeCursor, isListSort, sortSpecs } from './cursor.js';
-import { buildFacets } from './facets.js';
 import { folderAndAncestors, normalizeFolderPath } from './folders.js';
 import {
   addressOrThrow,
@@ -36,18 +34,16 @@ import {
   replaceDetails,
   updateDetails,
 } from './input.js';
-import { formatLibrary, formatLibraryPath, libraryFromKey, libraryKey, LibraryTextError, parseLibraryPath, sameLibrary } from './library.js';
-import { rowLibrary, rowUri, toVersionView, toView, toWriterView, type ResourceRow, type VersionRow, type WriterRow } from './rows.js';
+import { formatLibrary, formatLibraryPath, libraryKey, LibraryTextError, parseLibraryPath, sameLibrary } from './library.js';
+import { createResourceListing } from './listing.js';
+import { isResourceId, rowLibrary, rowUri, toVersionView, toView, toWriterView, type ResourceRow, type VersionRow, type WriterRow } from './rows.js';
 import {
   ResourceError,
   type CreateInput,
   type CreateOutcome,
   type CreateResult,
-  type FolderFacet,
   type IfExists,
   type Library,
-  type ListPage,
-  type ListQuery,
   type ReadDoor,
   type ReferenceCounter,
   type ReferenceCounts,
@@ -76,8 +72,6 @@ export interface ResourceServiceDeps {
   references?: ReferenceCounter[];
 }
 
-export const DEFAULT_LIST_LIMIT = 100;
-export const MAX_LIST_LIMIT = 1000;
 
 const readDoors: readonly ReadDoor[] = ['resources_read', 'search_fetch', 'portal_download', 'portal_preview'];
 
@@ -89,15 +83,12 @@ export const auditToolOfDoor: Record<ReadDoor, string> = {
   portal_preview: 'portal_preview',
 };
 
-const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The objstore connection resource bytes live on: resources.managed.connection, else portal.s3_connection, else the first instance. */
-export function resourceConnectionName(config: PlatformConfig, connections: ObjstoreConnections): string {
-  const named = config.resources.managed.connection ?? config.portal.s3_connection;
-  if (named) return named;
-  const first = connections.list()[0];
-  if (!first) throw new Error('managed resources need an object store: configure toolkits.objstore (or resources.managed.connection)');
-  return first.name;
+/** The objstore connection resource bytes live on (resourceStoreName); fails when none is configured. */
+export function resourceConnectionName(config: PlatformConfig): string {
+  const name = resourceStoreName(config);
+  if (name === undefined) throw new Error('managed resources need an object store: configure toolkits.objstore (or resources.managed.connection)');
+  return name;
 }
 
 type Client = pg.PoolClient;
@@ -167,7 +158,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
   let connection: ObjstoreConnection | undefined;
   let bucketReady: Promise<string> | undefined;
   function objects(): ObjstoreConnection {
-    connection ??= deps.objstore.get(resourceConnectionName(config, deps.objstore));
+    connection ??= deps.objstore.get(resourceConnectionName(config));
     return connection;
   }
   function bucket(): Promise<string> {
@@ -218,6 +209,8 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
     check(actor, 'change', rowLibrary(row), row.uploader);
   }
 
+  const listing = createResourceListing({ config, db, check });
+
   /** Libraries written to must exist: a persona library names a configured persona. */
   function checkLibraryExists(library: Library): void {
     if (library.kind === 'persona' && !Object.hasOwn(config.personas.definitions, library.name)) {
@@ -227,7 +220,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
   }
 
   async function rowById(q: Db | Client, id: string, lock = false): Promise<ResourceRow | undefined> {
-    if (!uuidPattern.test(id)) return undefined;
+    if (!isResourceId(id)) return undefined;
     const res = await q.query<ResourceRow>(`SELECT * FROM resources WHERE id = $1${lock ? ' FOR UPDATE' : ''}`, [id]);
     return res.rows[0];
   }
@@ -502,7 +495,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
 
   async function resolve(actor: ResourceActor, text: string): Promise<ResourceView> {
     const t = text.trim();
-    const id = parseReference(t) ?? (uuidPattern.test(t) ? t : undefined);
+    const id = parseReference(t) ?? (isResourceId(t) ? t : undefined);
     if (id !== undefined) return get(actor, id);
     let row: ResourceRow | undefined;
     if (t.startsWith('mcp://')) {
@@ -574,117 +567,6 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
     }
     const stamped = door !== 'portal_preview' ? { ...row, last_read_at: now } : row;
     return { resource: toView(stamped, actor), body };
-  }
-
-  // ---------------------------------------------------------------- listing
-
-  async function list(actor: ResourceActor, query: ListQuery): Promise<ListPage<ResourceView>> {
-    const rawPath = (query.path ?? '').trim().replace(/^\/+/, '').replace(/\/+$/, '');
-    const sort = query.sort ?? 'name';
-    if (!isListSort(sort)) throw new ResourceError('invalid', `sort must be one of ${Object.keys(sortSpecs).join(', ')}`);
-    const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new ResourceError('invalid', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
-    // The root of all libraries holds libraries (folders), never files.
-    if (rawPath === '') return { items: [], next_cursor: null };
-    let parsed;
-    try {
-      parsed = parseLibraryPath(rawPath, actor.subject);
-    } catch (err) {
-      if (err instanceof LibraryTextError) throw new ResourceError('invalid', err.message);
-      throw err;
-    }
-    const library = libraryOrThrow(parsed.library);
-    const folderPath = folderPathOrThrow(parsed.folderPath);
-    check(actor, 'list', library);
-    const direct = query.direct === true;
-    const listingPath = formatLibraryPath(library, folderPath);
-    const spec = sortSpecs[sort];
-    const { kind, key } = libraryKey(library);
-    const params: unknown[] = [kind, key, folderPath];
-    let where = direct ? 'r.folder_path = $3' : `($3 = '' OR r.folder_path = $3 OR r.folder_path LIKE $3 || '/%')`;
-    if (query.cursor) {
-      const pos = decodeCursor(query.cursor);
-      if (!pos || pos.sort !== sort || pos.path !== listingPath || pos.direct !== direct) {
-        throw new ResourceError('invalid', 'cursor does not belong to this listing (path, direct and sort must be the same)');
-      }
-      params.push(pos.key, pos.id);
-      where += ` AND (${spec.column}, r.id) ${spec.descending ? '<' : '>'} ($4${spec.cast}, $5)`;
-    }
-    params.push(limit + 1);
-    const dir = spec.descending ? 'DESC' : 'ASC';
-    const res = await db.query<ResourceRow & { sort_key: string }>(
-      `SELECT r.*, ${spec.keyText} AS sort_key FROM resources r
-       WHERE r.library_kind = $1 AND r.library_key = $2 AND ${where}
-       ORDER BY ${spec.column} ${dir}, r.id ${dir}
-       LIMIT $${params.length}`,
-      params,
-    );
-    const rows = res.rows.slice(0, limit);
-    const last = rows[rows.length - 1];
-    const next = res.rows.length > limit && last ? encodeCursor({ sort, path: listingPath, direct, key: last.sort_key, id: last.id }) : null;
-    return { items: rows.map((r) => toView(r, actor)), next_cursor: next };
-  }
-
-  /** Libraries the actor may list: null = every library (platform administrators). */
-  function listableLibraries(actor: ResourceActor): Library[] | null {
-    if (actor.platformAdmin) return null;
-    const libs: Library[] = [{ kind: 'person', subject: actor.subject }];
-    for (const name of new Set([...actor.personas, ...actor.adminOfPersonas])) libs.push({ kind: 'persona', name });
-    libs.push({ kind: 'global' });
-    return libs;
-  }
-
-  async function listReadable(actor: ResourceActor, query: { cursor?: string; limit?: number } = {}): Promise<ListPage<ResourceView>> {
-    const limit = query.limit ?? DEFAULT_LIST_LIMIT;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new ResourceError('invalid', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
-    let after = '';
-    if (query.cursor) {
-      const decoded = Buffer.from(query.cursor, 'base64url').toString('utf8');
-      if (!decoded.startsWith('readable:') || !uuidPattern.test(decoded.slice('readable:'.length))) throw new ResourceError('invalid', 'cursor does not belong to this listing');
-      after = decoded.slice('readable:'.length);
-    }
-    // Membership-scoped for everyone (spec: MCP resources/read is membership-scoped).
-    const libs: Library[] = [{ kind: 'person', subject: actor.subject }, ...actor.personas.map((name): Library => ({ kind: 'persona', name })), { kind: 'global' }];
-    const res = await db.query<ResourceRow>(
-      `SELECT r.* FROM resources r
-       WHERE (r.library_kind, r.library_key) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND r.id > $3
-       ORDER BY r.id LIMIT $4`,
-      [libs.map((l) => libraryKey(l).kind), libs.map((l) => libraryKey(l).key), after, limit + 1],
-    );
-    const rows = res.rows.slice(0, limit);
-    const last = rows[rows.length - 1];
-    const next = res.rows.length > limit && last ? Buffer.from(`readable:${last.id}`, 'utf8').toString('base64url') : null;
-    return { items: rows.map((r) => toView(r, actor)), next_cursor: next };
-  }
-
-  async function facets(actor: ResourceActor): Promise<FolderFacet[]> {
-    const scope = listableLibraries(actor);
-    const kinds = scope?.map((l) => libraryKey(l).kind) ?? [];
-    const keys = scope?.map((l) => libraryKey(l).key) ?? [];
-    const filter = scope ? `WHERE (library_kind, library_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))` : '';
-    const params = scope ? [kinds, keys] : [];
-    const [counts, folders] = await Promise.all([
-      db.query<{ library_kind: string; library_key: string; folder_path: string; n: number; last: Date }>(
-        `SELECT library_kind, library_key, folder_path, count(*)::int AS n, max(updated_at) AS last FROM resources ${filter} GROUP BY 1, 2, 3`,
-        params,
-      ),
-      db.query<{ library_kind: string; library_key: string; path: string; description: string }>(
-        `SELECT library_kind, library_key, path, description FROM resource_folders ${filter}`,
-        params,
-      ),
-    ]);
-
-    // Every library the actor may list appears, even without any file (its top-level folder).
-    const libraries = scope ?? [
-      { kind: 'person', subject: actor.subject } as Library,
-      ...Object.keys(config.personas.definitions).map((name): Library => ({ kind: 'persona', name })),
-      { kind: 'global' } as Library,
-    ];
-    return buildFacets(
-      libraries,
-      folders.rows.map((f) => ({ library: libraryFromKey(f.library_kind, f.library_key), path: f.path, description: f.description })),
-      counts.rows.map((c) => ({ library: libraryFromKey(c.library_kind, c.library_key), folderPath: c.folder_path, count: c.n, lastChanged: c.last })),
-    );
   }
 
   // ---------------------------------------------------------------- writes by id
@@ -1018,9 +900,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
     get,
     resolve,
     openContent,
-    list,
-    listReadable,
-    facets,
+    ...listing,
     update,
     replaceContent,
     delete: remove,
