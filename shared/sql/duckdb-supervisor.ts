@@ -194,7 +194,12 @@ export class EngineProcess {
         // Gone without being closed: after opening, or while opening without saying why (a crash
         // replaying the WAL counts; a clean "cannot open", e.g. the file's lock, does not).
         const unexpected = !this.#closed && (opened || !refused);
-        if (unexpected) this.#stops.push(Date.now());
+        if (unexpected) {
+          const now = Date.now();
+          this.#stops.push(now);
+          // Only the restart window counts: older stops are forgotten, so a long uptime keeps no trail.
+          while (this.#stops.length > 0 && now - this.#stops[0]! >= this.#policy.windowMs) this.#stops.shift();
+        }
         reject(new SqlConnectionError(`the DuckDB engine exited while opening (${signal ?? `code ${code}`})`));
         const crash = new SqlEngineError(
           unexpected

@@ -12,13 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { openDatabase, startApiRole } from '../../cli/services.js';
 import type { RunningApi } from '../../api/start.js';
 import { createTestDatabase } from '../support/postgres.js';
-import { testConfig } from '../support/api.js';
+import { connectMcp, testConfig } from '../support/api.js';
 
 const BODY = 'id,secret_salary\n1,SENSITIVE-ROW-0001\n';
 const digest = (text: string) => ({ size: Buffer.byteLength(text), sha256: createHash('sha256').update(text).digest('hex') });
@@ -39,8 +38,7 @@ describe('issue 9 item 7: audit rows hold no content and record invalid calls', 
   const clients: Client[] = [];
 
   async function connect(key: string): Promise<Client> {
-    const client = new Client({ name: 'audit-security-test', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    const client = await connectMcp(api.url, key);
     clients.push(client);
     return client;
   }

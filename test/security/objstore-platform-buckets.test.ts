@@ -12,7 +12,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ConfigError, parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import { purposeKey } from '../../shared/crypto/index.js';
 import type { Db } from '../../shared/db/index.js';
@@ -20,6 +19,7 @@ import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections, ensurePlatformBucket, readAll, type ObjstoreConnections } from '../../shared/objstore/index.js';
 import { openDatabase, startApiRole } from '../../cli/services.js';
 import type { RunningApi } from '../../api/start.js';
+import { connectMcp } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { objstoreYaml, startBackend, type Backend, type Driver, type Json } from '../integration/objstore-fixtures.js';
 
@@ -33,11 +33,6 @@ interface Answer {
   body: Record<string, Json>;
 }
 
-async function connectMcp(url: string, key: string): Promise<Client> {
-  const client = new Client({ name: 'security-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-  return client;
-}
 
 async function call(client: Client, name: string, args: Record<string, unknown>): Promise<Answer> {
   const result = await client.callTool({ name, arguments: args });

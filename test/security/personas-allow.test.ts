@@ -5,10 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { defineTool, textResult } from '../../shared/mcp-tools/index.js';
-import { startTestApi, testConfig } from '../support/api.js';
+import { connectMcp, startTestApi, testConfig } from '../support/api.js';
 import type { RunningApi } from '../../api/start.js';
 
 const config = `
@@ -29,12 +27,6 @@ personas:
 
 const sqlQuery = defineTool({ name: 'sql_query', toolkit: 'sql', description: 'query', input: z.object({}), handler: async () => textResult('ran') });
 
-async function connect(url: string, key: string): Promise<Client> {
-  const client = new Client({ name: 'persona-allow-test', version: '1' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
-  return client;
-}
-
 describe('issue 9 item 5: persona tools.allow: [] allows nothing', () => {
   let api: RunningApi;
   beforeAll(async () => {
@@ -43,7 +35,7 @@ describe('issue 9 item 5: persona tools.allow: [] allows nothing', () => {
   afterAll(async () => api?.stop());
 
   it('lists no tool and refuses every call', async () => {
-    const client = await connect(api.url, 'locked-key-0123456789');
+    const client = await connectMcp(api.url, 'locked-key-0123456789');
     try {
       expect((await client.listTools()).tools).toEqual([]);
       for (const name of ['sql_query', 'platform_info']) {
@@ -55,7 +47,7 @@ describe('issue 9 item 5: persona tools.allow: [] allows nothing', () => {
   });
 
   it('an absent allow still means every tool', async () => {
-    const client = await connect(api.url, 'open-key-0123456789');
+    const client = await connectMcp(api.url, 'open-key-0123456789');
     try {
       expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['platform_info', 'sql_query']);
       expect((await client.callTool({ name: 'sql_query', arguments: {} })).content).toEqual([{ type: 'text', text: 'ran' }]);

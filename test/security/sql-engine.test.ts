@@ -10,12 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApi } from '../../api/start.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createSqlToolkit, DuckDbEngine, runWithLimit, SqlTimeoutError, type SqlToolkit } from '../../shared/sql/index.js';
-import { apiConfigYaml, startTestApi, testApiKey, testConfig } from '../support/api.js';
+import { apiConfigYaml, connectMcp, startTestApi, testConfig } from '../support/api.js';
 
 type CallResult = Awaited<ReturnType<Client['callTool']>>;
 const text = (r: CallResult) => (r.content as Array<{ text: string }>)[0]!.text;
@@ -67,8 +66,7 @@ toolkits:
     );
     toolkit = createSqlToolkit(config, { log: silentLogger() });
     api = await startTestApi({ config, tools: toolkit.tools });
-    client = new Client({ name: 'sec-sql', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${testApiKey}` } } }));
+    client = await connectMcp(api.url);
   });
   afterAll(async () => {
     await client?.close();

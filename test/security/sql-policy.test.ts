@@ -8,12 +8,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApi } from '../../api/start.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createSqlToolkit, type DuckDbEngine, type SqlToolkit } from '../../shared/sql/index.js';
-import { apiConfigYaml, startTestApi, testApiKey, testConfig } from '../support/api.js';
+import { apiConfigYaml, connectMcp, startTestApi, testConfig } from '../support/api.js';
 
 type CallResult = Awaited<ReturnType<Client['callTool']>>;
 const text = (r: CallResult) => (r.content as Array<{ text: string }>)[0]!.text;
@@ -137,8 +136,7 @@ toolkits:
     toolkit = createSqlToolkit(config, { log: silentLogger(), duckdbAllowedDirectories: [allowed] });
     for (const name of ['rw', 'ro']) await (toolkit.connection(name).engine as DuckDbEngine).exec('CREATE TABLE main.t AS SELECT range::INTEGER AS id FROM range(10)');
     api = await startTestApi({ config, tools: toolkit.tools });
-    client = new Client({ name: 'sec-sql-policy', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${testApiKey}` } } }));
+    client = await connectMcp(api.url);
   });
   afterAll(async () => {
     await client?.close();

@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import { silentLogger, type Logger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
@@ -61,4 +63,11 @@ export async function startTestApi(opts: {
     ...(opts.db ? { db: opts.db, storedApiKeys: databaseApiKeys(opts.db) } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
   });
+}
+
+/** An MCP client connected over Streamable HTTP to `<apiUrl>/mcp` with a bearer credential (the test key by default). */
+export async function connectMcp(apiUrl: string, token: string = testApiKey): Promise<Client> {
+  const client = new Client({ name: 'platform-test', version: '1' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${apiUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
 }
