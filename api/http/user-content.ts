@@ -12,16 +12,16 @@
 const inlineTypes = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'application/pdf', 'text/plain']);
 
 /** The media type without parameters, lower-cased (`Text/Plain; charset=utf-8` → `text/plain`). */
-export function mediaType(contentType: string): string {
+function mediaType(contentType: string): string {
   return contentType.split(';', 1)[0]!.trim().toLowerCase();
 }
 
-export function isInlineSafe(contentType: string): boolean {
+function isInlineSafe(contentType: string): boolean {
   return inlineTypes.has(mediaType(contentType));
 }
 
 /** `attachment` or `inline` with an ASCII fallback name and the RFC 5987 UTF-8 name. */
-export function contentDisposition(fileName: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
+function contentDisposition(fileName: string, disposition: 'attachment' | 'inline' = 'attachment'): string {
   const fallback = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${disposition}; filename="${fallback}"; filename*=UTF-8''${encoded}`;

@@ -24,7 +24,7 @@ export interface RestartPolicy {
   maxDelayMs: number;
 }
 
-export const defaultRestartPolicy: RestartPolicy = { maxRestarts: 5, windowMs: 60_000, baseDelayMs: 250, maxDelayMs: 4_000 };
+const defaultRestartPolicy: RestartPolicy = { maxRestarts: 5, windowMs: 60_000, baseDelayMs: 250, maxDelayMs: 4_000 };
 
 /**
  * How long to wait before starting the engine again, given when it stopped unexpectedly before
