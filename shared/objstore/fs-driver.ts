@@ -1,5 +1,6 @@
 /**
- * The filesystem driver: the embedded object store under the data dir (layout in fs-layout.ts).
+ * The filesystem driver: the embedded object store under the data dir (layout in fs-layout.ts;
+ * sidecars in fs-sidecar.ts, listing in fs-listing.ts, fsync and error mapping in fs-io.ts).
  *
  * Crash safety: bytes are written to `<root>/.tmp`, fsynced, moved beside the sidecar under a
  * fresh unique name, and only then does the sidecar — written the same way — replace the old one
@@ -17,25 +18,12 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { ObjstoreError } from './errors.js';
-import {
-  commonPrefixOf,
-  compareKeys,
-  dataName,
-  decodeCursor,
-  encodeCursor,
-  escapeSegment,
-  keyWanted,
-  locateKey,
-  maxEscapedSegment,
-  parseEntry,
-  sidecarName,
-  sortEntries,
-  subtreeWanted,
-  type KeyLocation,
-  type ListCursor,
-} from './fs-layout.js';
+import { errno, fsyncDir, KeyedMutex, mapFsError, syncFile, writeFileSynced } from './fs-io.js';
+import { compareKeys, dataName, locateKey, sidecarName, type KeyLocation } from './fs-layout.js';
+import { listBucket } from './fs-listing.js';
+import { checkConditions, readSidecar, sidecarHead, type Sidecar } from './fs-sidecar.js';
 import { buildPresignedUrl, derivePresignKey, verifyPresigned, type ParsedPresignedRequest, type PresignVerdict } from './presign-token.js';
-import { assertBucketName, assertContentType, assertKey, assertMetadataSize, etagMatches, normalizeMetadata, quoteEtag } from './rules.js';
+import { assertBucketName, assertContentType, assertKey, assertMetadataSize, normalizeMetadata, quoteEtag } from './rules.js';
 import { DigestStream, toReadable } from './streams.js';
 import {
   systemClock,
@@ -51,7 +39,6 @@ import {
   type ListPage,
   type ObjectHead,
   type ObjectStore,
-  type ObjectSummary,
   type PresignOptions,
   type PresignResult,
   type PutOptions,
@@ -75,102 +62,10 @@ export interface FilesystemStoreOptions {
   presign?: FilesystemPresignOptions;
 }
 
-interface Sidecar {
-  v: 1;
-  key: string;
-  size: number;
-  etag: string;
-  sha256: string;
-  content_type: string;
-  last_modified: string;
-  metadata: Record<string, string>;
-  /** File name (in the same directory) of the bytes of this version. */
-  data: string;
-}
-
 const tmpDirName = '.tmp';
 const bucketMarker = '.bucket.json';
 const staleTempMs = 60 * 60_000;
 const defaultContentType = 'application/octet-stream';
-
-function errno(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | undefined)?.code;
-}
-
-/** Filesystem failures the caller can act on get object-store codes; anything else is internal. */
-function mapFsError(err: unknown, what: string): ObjstoreError {
-  if (err instanceof ObjstoreError) return err;
-  const code = errno(err);
-  if (code === 'EACCES' || code === 'EPERM') return new ObjstoreError('AccessDenied', `permission denied on the filesystem store (${what})`, { cause: err });
-  if (code === 'ENAMETOOLONG') return new ObjstoreError('KeyTooLong', `the key is too long for the filesystem store (${what})`, { cause: err });
-  if (code === 'ENOSPC' || code === 'EDQUOT') return new ObjstoreError('ServiceUnavailable', 'the filesystem store is out of space', { cause: err });
-  if ((err as Error | undefined)?.name === 'AbortError') return new ObjstoreError('ServiceUnavailable', 'the request was aborted', { cause: err });
-  return new ObjstoreError('InternalError', `filesystem store failure (${what})`, { cause: err });
-}
-
-/** Serialises work per key inside this process. */
-class KeyedMutex {
-  readonly #tails = new Map<string, Promise<void>>();
-  async run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous.then(() => mine);
-    this.#tails.set(key, tail);
-    await previous;
-    try {
-      return await fn();
-    } finally {
-      release();
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    }
-  }
-}
-
-async function fsyncDir(dir: string): Promise<void> {
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch (err) {
-    // Some platforms cannot fsync a directory; the rename is still atomic there.
-    if (!['EISDIR', 'EPERM', 'EINVAL', 'EBADF'].includes(errno(err) ?? '')) throw err;
-  } finally {
-    await handle?.close();
-  }
-}
-
-/** fsync through a fresh descriptor: it flushes the file's data whichever descriptor wrote it. */
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, 'r+');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function writeFileSynced(path: string, data: string): Promise<void> {
-  const handle = await open(path, 'wx');
-  try {
-    await handle.writeFile(data, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-function checkConditions(current: Sidecar | undefined, cond: Conditions, target: string, forWrite: boolean): void {
-  if (cond.ifMatch !== undefined) {
-    if (!current) throw new ObjstoreError('NoSuchKey', `object not found: ${target}`);
-    if (!etagMatches(cond.ifMatch, current.etag)) throw new ObjstoreError('PreconditionFailed', `precondition failed for ${target}: the ETag does not match`);
-  }
-  if (cond.ifNoneMatch !== undefined && current && etagMatches(cond.ifNoneMatch, current.etag)) {
-    if (!forWrite) throw new ObjstoreError('NotModified', `${target} has not changed`);
-    const why = cond.ifNoneMatch.trim() === '*' ? 'the object exists' : 'the ETag matches';
-    throw new ObjstoreError('PreconditionFailed', `precondition failed for ${target}: ${why}`);
-  }
-}
 
 export class FilesystemObjectStore implements ObjectStore {
   readonly driver = 'filesystem' as const;
@@ -226,33 +121,6 @@ export class FilesystemObjectStore implements ObjectStore {
     throw new ObjstoreError('NoSuchBucket', `bucket not found: ${bucket}`);
   }
 
-  async #readSidecar(path: string): Promise<Sidecar | undefined> {
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (err) {
-      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return undefined;
-      throw mapFsError(err, 'reading object metadata');
-    }
-    try {
-      return JSON.parse(text) as Sidecar;
-    } catch (err) {
-      throw new ObjstoreError('InternalError', 'object metadata on disk is unreadable', { cause: err });
-    }
-  }
-
-  #head(bucket: string, sc: Sidecar): ObjectHead {
-    return {
-      bucket,
-      key: sc.key,
-      size: sc.size,
-      etag: sc.etag,
-      contentType: sc.content_type,
-      lastModified: new Date(sc.last_modified),
-      metadata: { ...sc.metadata },
-      storageClass: 'STANDARD',
-    };
-  }
 
   /** The current sidecar of a key, or NoSuchKey / NoSuchBucket. */
   async #current(bucket: string, key: string): Promise<{ sc: Sidecar; dir: string }> {
@@ -260,7 +128,7 @@ export class FilesystemObjectStore implements ObjectStore {
     assertKey(key);
     const loc = locateKey(key);
     const dir = this.#objectDir(bucket, loc);
-    const sc = await this.#readSidecar(join(dir, sidecarName(loc.leaf)));
+    const sc = await readSidecar(join(dir, sidecarName(loc.leaf)));
     if (!sc) {
       await this.#requireBucket(bucket);
       throw new ObjstoreError('NoSuchKey', `object not found: ${bucket}/${key}`);
@@ -351,14 +219,14 @@ export class FilesystemObjectStore implements ObjectStore {
   async headObject(bucket: string, key: string, opts: Conditions = {}): Promise<ObjectHead> {
     const { sc } = await this.#current(bucket, key);
     checkConditions(sc, opts, `${bucket}/${key}`, false);
-    return this.#head(bucket, sc);
+    return sidecarHead(bucket, sc);
   }
 
   async getObject(bucket: string, key: string, opts: GetOptions = {}): Promise<GetResult> {
     const { sc, handle } = await this.#openCurrent(bucket, key);
     try {
       checkConditions(sc, opts, `${bucket}/${key}`, false);
-      const head = this.#head(bucket, sc);
+      const head = sidecarHead(bucket, sc);
       if (!opts.range) {
         const body = handle.createReadStream({ autoClose: true, ...(opts.signal ? { signal: opts.signal } : {}) });
         return { head, body, contentLength: sc.size };
@@ -426,7 +294,7 @@ export class FilesystemObjectStore implements ObjectStore {
       let placed = false;
       const tmpSidecar = `${tmpData}.json`;
       try {
-        const current = await this.#readSidecar(scPath);
+        const current = await readSidecar(scPath);
         checkConditions(current, cond, target, true);
         await this.#placeInto(bucket, dir, tmpData, sidecar.data);
         placed = true;
@@ -470,100 +338,7 @@ export class FilesystemObjectStore implements ObjectStore {
 
   async listObjects(bucket: string, opts: ListOptions = {}): Promise<ListPage> {
     await this.#requireBucket(bucket);
-    const prefix = opts.prefix ?? '';
-    const delimiter = opts.delimiter ? opts.delimiter : undefined;
-    const maxKeys = opts.maxKeys !== undefined && opts.maxKeys > 0 ? Math.min(Math.floor(opts.maxKeys), 1000) : 1000;
-    const cursor: ListCursor = opts.continuationToken
-      ? decodeCursor(opts.continuationToken)
-      : opts.startAfter
-        ? { after: opts.startAfter }
-        : {};
-
-    // Start in the deepest folder the prefix names in full.
-    const prefixDirs = prefix.split('/').slice(0, -1);
-    const escaped = prefixDirs.map(escapeSegment);
-    if (escaped.some((s) => s.length > maxEscapedSegment)) return { objects: [], commonPrefixes: [], isTruncated: false };
-    const startDir = join(this.#bucketDir(bucket), ...escaped.map((s) => `d_${s}`));
-    const startBase = prefixDirs.length ? `${prefixDirs.join('/')}/` : '';
-
-    const found: Array<{ kind: 'object'; key: string; path: string } | { kind: 'prefix'; prefix: string }> = [];
-    let truncated = false;
-    const state = { lastPrefix: undefined as string | undefined };
-    for await (const item of this.#walk(startDir, startBase, prefix, delimiter, cursor, state)) {
-      if (found.length === maxKeys) {
-        truncated = true;
-        break;
-      }
-      found.push(item);
-    }
-
-    const sidecars = await mapLimit(found, 32, async (item) => (item.kind === 'object' ? this.#readSidecar(item.path) : undefined));
-    const objects: ObjectSummary[] = [];
-    const commonPrefixes: string[] = [];
-    found.forEach((item, i) => {
-      if (item.kind === 'prefix') {
-        commonPrefixes.push(item.prefix);
-        return;
-      }
-      const sc = sidecars[i];
-      if (!sc) return; // deleted while listing
-      objects.push({ key: sc.key, size: sc.size, etag: sc.etag, lastModified: new Date(sc.last_modified), storageClass: 'STANDARD' });
-    });
-    const last = found.at(-1);
-    const next: ListCursor | undefined = !truncated || !last
-      ? undefined
-      : last.kind === 'prefix'
-        ? { after: last.prefix, skipPrefix: last.prefix }
-        : { after: last.key };
-    return { objects, commonPrefixes, isTruncated: truncated, ...(next ? { nextContinuationToken: encodeCursor(next) } : {}) };
-  }
-
-  /** Yields objects and common prefixes in S3 order, descending only into folders that can matter. */
-  async *#walk(
-    dirPath: string,
-    base: string,
-    prefix: string,
-    delimiter: string | undefined,
-    cursor: ListCursor,
-    state: { lastPrefix: string | undefined },
-  ): AsyncGenerator<{ kind: 'object'; key: string; path: string } | { kind: 'prefix'; prefix: string }> {
-    let dirents;
-    try {
-      dirents = await readdir(dirPath, { withFileTypes: true });
-    } catch (err) {
-      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return;
-      throw mapFsError(err, 'listing');
-    }
-    const entries = sortEntries(dirents.flatMap((d) => parseEntry(d.name, d.isDirectory()) ?? []));
-    for (const entry of entries) {
-      if (entry.kind === 'object') {
-        const key = base + entry.segment;
-        if (!keyWanted(key, prefix, cursor)) continue;
-        const cp = commonPrefixOf(key, prefix, delimiter);
-        if (cp !== undefined) {
-          if (cp !== state.lastPrefix) {
-            state.lastPrefix = cp;
-            yield { kind: 'prefix', prefix: cp };
-          }
-          continue;
-        }
-        yield { kind: 'object', key, path: join(dirPath, sidecarName(escapeSegment(entry.segment))) };
-        continue;
-      }
-      const subtree = `${base}${entry.segment}/`;
-      if (!subtreeWanted(subtree, prefix, cursor)) continue;
-      const sub = join(dirPath, entry.name);
-      // A folder whose path already contains the delimiter past the prefix rolls up whole.
-      const cp = subtree.startsWith(prefix) ? commonPrefixOf(subtree, prefix, delimiter) : undefined;
-      if (cp !== undefined) {
-        if (cp !== state.lastPrefix && (await holdsObjects(sub))) {
-          state.lastPrefix = cp;
-          yield { kind: 'prefix', prefix: cp };
-        }
-        continue;
-      }
-      yield* this.#walk(sub, subtree, prefix, delimiter, cursor, state);
-    }
+    return listBucket(this.#bucketDir(bucket), opts);
   }
 
   async copyObject(source: { bucket: string; key: string }, dest: { bucket: string; key: string }, opts: CopyOptions = {}): Promise<CopyResult> {
@@ -616,7 +391,7 @@ export class FilesystemObjectStore implements ObjectStore {
     const dir = this.#objectDir(bucket, loc);
     const scPath = join(dir, sidecarName(loc.leaf));
     return this.#locks.run(`${bucket}\n${key}`, async () => {
-      const sc = await this.#readSidecar(scPath);
+      const sc = await readSidecar(scPath);
       if (!sc) {
         await this.#requireBucket(bucket);
         return { existed: false };
@@ -670,32 +445,4 @@ export class FilesystemObjectStore implements ObjectStore {
   async close(): Promise<void> {
     // Nothing pooled: files are opened per call.
   }
-}
-
-/** Whether a folder (at any depth) still holds an object; empty leftovers must not show as prefixes. */
-async function holdsObjects(dir: string): Promise<boolean> {
-  let dirents;
-  try {
-    dirents = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return false;
-  }
-  if (dirents.some((d) => !d.isDirectory() && d.name.startsWith('m_'))) return true;
-  for (const d of dirents) {
-    if (d.isDirectory() && d.name.startsWith('d_') && (await holdsObjects(join(dir, d.name)))) return true;
-  }
-  return false;
-}
-
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
 }

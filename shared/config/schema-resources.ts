@@ -1,0 +1,85 @@
+/**
+ * platform.yaml sections of resources and the portal: resources (document 1 MCP resources and
+ * document 2 managed resources), portal and admin (see schema.ts).
+ *
+ * Keys this implementation adds here (not in the spec; documented in platform.example.yaml)
+ * - resources.index[] rule fields (document 2 leaves them "not shown"): see indexRule below.
+ */
+
+import { z } from 'zod';
+import { BUILTIN_PORTAL_TITLE } from './builtins.js';
+import { bool, emptyOrHttpUrl, int, int64, obj, oneOf, optStr, str, strArray } from './schema-fields.js';
+
+// ---------------------------------------------------------------------------
+// resources (document 1 MCP resources + document 2 managed resources)
+
+const customResource = obj({
+  uri: str().min(1, 'must not be empty'),
+  name: str().min(1, 'must not be empty'),
+  description: str().default(''),
+  mime_type: str().min(1, 'must not be empty'),
+  content: str().optional(),
+  content_file: optStr(),
+});
+
+/**
+ * One resources.index rule. Document 2 names what a rule decides on (folder, file
+ * type, size, library, origin of the write) but not the fields; these are ours.
+ * Rules are tried in order; the first whose every given condition matches decides
+ * the search setting. With no matching rule the spec's built-in behaviour applies
+ * (tables of values on details, everything else on contents, > 8 MB metadata only).
+ */
+const indexRule = obj({
+  /** Glob over the folder path (`templates/**`). */
+  folder: optStr(),
+  /** MIME types or patterns (`text/*`, `application/pdf`) or file extensions (`.csv`). */
+  types: strArray().optional(),
+  min_bytes: int64().optional(),
+  max_bytes: int64().optional(),
+  library: z.array(oneOf(['person', 'persona', 'global'])).optional(),
+  /** Origin of the write: portal upload, agent tool, managed script, webhook compaction. */
+  origin: z.array(oneOf(['portal', 'agent', 'script', 'webhook'])).optional(),
+  /** The search setting applied: Contents, Details only, Not indexed. */
+  index: oneOf(['contents', 'details_only', 'not_indexed']),
+});
+
+export const resources = obj({
+  enabled: bool().default(false),
+  custom: z.array(customResource).default([]),
+  managed: obj({
+    max_upload_bytes: int64().default(104_857_600),
+    max_versions: int({ min: 1 }).default(10),
+    /** ours: the objstore instance holding resource bytes (bucket `resources`); default portal.s3_connection, else the first instance. */
+    connection: optStr(),
+  }).prefault({}),
+  index: z.array(indexRule).default([]),
+});
+
+// ---------------------------------------------------------------------------
+// portal, admin
+
+export const portal = obj({
+  enabled: bool().default(false),
+  title: str().default(BUILTIN_PORTAL_TITLE),
+  logo: str().default(''),
+  logo_light: str().default(''),
+  logo_dark: str().default(''),
+  s3_connection: optStr(),
+  s3_bucket: optStr(),
+  s3_prefix: str().default(''),
+  public_base_url: emptyOrHttpUrl(),
+  max_content_size: int64().default(10_485_760),
+  implementor: obj({
+    name: str().default(''),
+    logo: emptyOrHttpUrl(),
+    url: emptyOrHttpUrl(),
+  }).prefault({}),
+});
+
+export const admin = obj({
+  enabled: bool().default(false),
+  persona: str().min(1, 'must not be empty').default('admin'),
+  path_prefix: str()
+    .regex(/^\/[A-Za-z0-9._~\-/]*[A-Za-z0-9._~-]$/, 'expected a URL path like /api/v1/admin (leading /, no trailing /)')
+    .default('/api/v1/admin'),
+});

@@ -1,0 +1,130 @@
+/**
+ * platform.yaml sections of the server process and how it is run and observed: server and
+ * audit (document 1), and our own temporal, secrets and metrics sections (see schema.ts).
+ *
+ * Keys this implementation adds here (not in the spec; documented in platform.example.yaml)
+ * - temporal.address            host:port of the Temporal frontend. Absent: `platform dev`
+ *                                starts an embedded dev server; `serve`/`worker` refuse
+ *                                features that need durable jobs.
+ * - temporal.namespace          default `default`
+ * - temporal.task_queue         default `platform`
+ * - temporal.tls.enabled        default false; cert_file, key_file, ca_file, server_name
+ * - secrets.encryption_key      base64 of exactly 32 bytes; AES-256-GCM key for secrets at rest
+ * - metrics.address             when set, Prometheus /metrics is served on its own listener there
+ * - server.body_limit           bytes, default 4194304; larger HTTP bodies get 413
+ * - server.allowed_origins      Origin values allowed on /mcp besides same-host origins
+ * - audit.queue_size            default 10000: audit records held in memory (queued plus the batch
+ *                                being written) before they reach the database
+ * - audit.on_queue_full         what happens to a tool call's audit record when that queue is full:
+ *                                `drop` (default) discards the record, counts it in
+ *                                platform_audit_dropped_total{reason="queue_full"} and the call
+ *                                returns at once; `block` makes the call wait until a written batch
+ *                                frees room (backpressure: no record lost, calls slow down while the
+ *                                database is slow or down). See docs/audit.md.
+ */
+
+import { z } from 'zod';
+import { BUILTIN_SERVER_NAME } from './builtins.js';
+import {
+  ADDRESS,
+  address,
+  base64Key,
+  bool,
+  dur,
+  emptyToUndefined,
+  int,
+  obj,
+  oneOf,
+  optStr,
+  origin,
+  str,
+  strArray,
+} from './schema-fields.js';
+
+// ---------------------------------------------------------------------------
+// server
+
+const promptArgument = obj({
+  name: str(),
+  description: optStr(),
+  required: bool().default(false),
+});
+
+const serverPrompt = obj({
+  name: str().min(1, 'must not be empty'),
+  description: optStr(),
+  content: str(),
+  arguments: z.array(promptArgument).default([]),
+});
+
+export const server = obj({
+  name: str().default(BUILTIN_SERVER_NAME),
+  version: str().default('1.0.0'),
+  description: optStr(),
+  tags: strArray().default([]),
+  agent_instructions: optStr(),
+  prompts: z.array(serverPrompt).default([]),
+  transport: oneOf(['stdio', 'http', 'sse']).default('stdio'),
+  address: address().default(':8080'),
+  streamable: obj({
+    session_timeout: dur('30m'),
+    stateless: bool().default(false),
+  }).prefault({}),
+  tls: obj({
+    enabled: bool().default(false),
+    cert_file: optStr(),
+    key_file: optStr(),
+  }).prefault({}),
+  shutdown: obj({
+    grace_period: dur('25s', { positive: false }),
+    pre_shutdown_delay: dur('2s', { positive: false }),
+  }).prefault({}),
+  // ours
+  body_limit: int({ min: 1 }).default(4_194_304),
+  allowed_origins: z.array(origin()).default([]),
+});
+
+// ---------------------------------------------------------------------------
+// audit
+
+export const audit = obj({
+  enabled: bool().default(false),
+  log_tool_calls: bool().default(false),
+  retention_days: int({ min: 1 }).default(90),
+  // ours
+  queue_size: int({ min: 1 }).default(10_000),
+  on_queue_full: oneOf(['drop', 'block']).default('drop'),
+});
+
+// ---------------------------------------------------------------------------
+// our own sections
+
+export const temporal = obj({
+  address: z.preprocess(
+    emptyToUndefined,
+    str()
+      .refine((v) => {
+        const m = ADDRESS.exec(v);
+        return m !== null && m[1] !== '' && Number(m[2]) >= 1 && Number(m[2]) <= 65535;
+      }, 'expected host:port, like temporal.internal:7233')
+      .optional(),
+  ),
+  namespace: str().min(1, 'must not be empty').default('default'),
+  task_queue: str().min(1, 'must not be empty').default('platform'),
+  tls: obj({
+    enabled: bool().default(false),
+    cert_file: optStr(),
+    key_file: optStr(),
+    ca_file: optStr(),
+    server_name: optStr(),
+  }).prefault({}),
+});
+
+export const secrets = obj({
+  /** base64 of exactly 32 bytes (AES-256-GCM). */
+  encryption_key: base64Key({ exact: 32 }),
+});
+
+export const metrics = obj({
+  address: z.preprocess(emptyToUndefined, address().optional()),
+});
