@@ -107,8 +107,8 @@ export class LiveSessions<T extends Transport = Transport> {
   /** Ends each session's standalone GET stream (clients reopen it); the sessions stay. */
   endStandaloneStreams(): void {
     for (const { transport } of this.#sessions.values()) {
-      const closable = transport as Transport & { closeStandaloneSSEStream?: () => void };
-      closable.closeStandaloneSSEStream?.();
+      const closable = transport as Transport & { closeStandaloneStream?: () => void };
+      closable.closeStandaloneStream?.();
     }
   }
 
