@@ -25,6 +25,8 @@ export interface StreamOptions {
   /** Present when a dropped stream must be replayable from another process. */
   archive?: StreamArchive;
   onArchiveError?: (error: unknown) => void;
+  /** The stream finished and its connection delivered every event: nothing is left to replay. */
+  onDelivered?: () => void;
   clock: () => number;
 }
 
@@ -74,13 +76,11 @@ export class OutboundStream {
     this.#detachedAt = undefined;
     if (priming) connection.prime(eventId(this.id, 0), priming.retryMs);
     for (const event of this.#events) if (event.seq > afterSeq) connection.send(event.message, eventId(this.id, event.seq));
-    if (this.#finished) {
-      connection.end();
-      return;
-    }
-    connection.onClose(() => {
+    if (this.#finished) connection.end();
+    connection.onClose((delivered) => {
       if (this.#connection !== connection) return;
       this.#connection = undefined;
+      if (delivered && this.#finished) return this.opts.onDelivered?.();
       this.#detachedAt = this.opts.clock();
       this.#onDetached();
     });
@@ -115,10 +115,11 @@ export class OutboundStream {
     if (this.#archived) this.#save([], true);
   }
 
+  /** Lost before the client read the end: from now on the archive (if any) holds the stream. */
   #onDetached(): void {
-    if (this.#finished || !this.opts.archive || this.#archived) return;
+    if (!this.opts.archive || this.#archived) return;
     this.#archived = true;
-    this.#save(this.#events, false);
+    this.#save(this.#events, this.#finished);
   }
 
   #save(events: readonly StreamEvent[], final: boolean): void {

@@ -12,9 +12,13 @@ export interface SseOptions {
  * stream conversion). Headers are flushed at once so an idle stream is visibly open.
  */
 export class SseConnection {
+  /** No more writes: ended by us or gone. */
   #closed = false;
+  /** The response was handed to the OS in full (`finish`): its client can have read every event. */
+  #delivered = false;
+  #gone = false;
   readonly #keepAlive: NodeJS.Timeout | undefined;
-  readonly #onClose: (() => void)[] = [];
+  readonly #onClose: ((delivered: boolean) => void)[] = [];
 
   constructor(
     private readonly res: ServerResponse,
@@ -28,7 +32,8 @@ export class SseConnection {
       ...opts.headers,
     });
     res.flushHeaders();
-    res.on('close', () => this.#ended());
+    res.once('finish', () => (this.#delivered = true));
+    res.once('close', () => this.#ended());
     if (opts.keepAliveMs > 0) {
       this.#keepAlive = setInterval(() => this.#write(': keepalive\n\n'), opts.keepAliveMs);
       this.#keepAlive.unref();
@@ -39,9 +44,12 @@ export class SseConnection {
     return this.#closed;
   }
 
-  /** Called once when the connection ends, whoever ended it. */
-  onClose(listener: () => void): void {
-    if (this.#closed) listener();
+  /**
+   * Called once when the connection is gone, whoever ended it; `delivered` tells whether the whole
+   * response left for the client (false: the client went away before the end).
+   */
+  onClose(listener: (delivered: boolean) => void): void {
+    if (this.#gone) listener(this.#delivered);
     else this.#onClose.push(listener);
   }
 
@@ -62,8 +70,9 @@ export class SseConnection {
 
   end(): void {
     if (this.#closed) return;
+    this.#closed = true;
+    if (this.#keepAlive) clearInterval(this.#keepAlive);
     this.res.end();
-    this.#ended();
   }
 
   #write(frame: string): boolean {
@@ -73,9 +82,9 @@ export class SseConnection {
   }
 
   #ended(): void {
-    if (this.#closed) return;
     this.#closed = true;
+    this.#gone = true;
     if (this.#keepAlive) clearInterval(this.#keepAlive);
-    for (const listener of this.#onClose.splice(0)) listener();
+    for (const listener of this.#onClose.splice(0)) listener(this.#delivered);
   }
 }

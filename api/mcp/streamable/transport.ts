@@ -150,7 +150,6 @@ export class HttpTransport implements Transport {
     this.#answers.delete(related);
     answer.outstanding.delete(related);
     answer.stream.push(message, answer.outstanding.size === 0);
-    if (answer.stream.finished) this.#settle(answer.stream);
     this.#checkSettled();
   }
 
@@ -190,23 +189,18 @@ export class HttpTransport implements Transport {
 
   #openStream(): OutboundStream {
     const { window, archive, onError, registry } = this.opts.streams;
-    const stream = new OutboundStream(randomBytes(12).toString('base64url'), {
+    const stream: OutboundStream = new OutboundStream(randomBytes(12).toString('base64url'), {
       sessionId: this.sessionId ?? '',
       window,
       clock: registry.clock,
+      // A finished stream whose client read it to the end has nothing left to replay.
+      onDelivered: () => this.#drop(stream),
       ...(archive && this.sessionId ? { archive } : {}),
       ...(onError ? { onArchiveError: onError } : {}),
     });
     this.#owned.add(stream);
     if (this.sessionId) registry.add(this.sessionId, stream);
     return stream;
-  }
-
-  /** A finished stream whose client read it to the end has nothing left to replay. */
-  #settle(stream: OutboundStream): void {
-    if (stream.detachedAt !== undefined) return;
-    this.#owned.delete(stream);
-    if (this.sessionId) this.opts.streams.registry.remove(this.sessionId, stream);
   }
 
   #drop(stream: OutboundStream): void {
@@ -226,10 +220,7 @@ export class HttpTransport implements Transport {
     if (answer.kind === 'json') answer.body.answer(id, undefined);
     else {
       answer.outstanding.delete(id);
-      if (answer.outstanding.size === 0) {
-        answer.stream.finish();
-        this.#settle(answer.stream);
-      }
+      if (answer.outstanding.size === 0) answer.stream.finish();
     }
     this.#checkSettled();
   }
@@ -247,7 +238,6 @@ export function resumeLocalStream(
   const stream = position ? registry.get(sessionId, position.streamId) : undefined;
   if (!stream || !position) return false;
   stream.attach(new SseConnection(res, { keepAliveMs: settings.keepAliveMs, headers: { [sessionHeader]: sessionId } }), position.seq, undefined);
-  if (stream.finished) registry.remove(sessionId, stream);
   return true;
 }
 

@@ -3,7 +3,6 @@
  * theirs), as pure functions: which response a POST gets, how a body becomes messages, and the
  * event id format that makes a stream resumable.
  */
-import Negotiator from 'negotiator';
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -37,24 +36,43 @@ const eventStream = 'text/event-stream';
 const json = 'application/json';
 
 /**
- * The client's Accept header decides: a stream when it accepts `text/event-stream` (the richer
- * answer: notifications and elicitation travel with the response), JSON when it accepts only
- * JSON. A missing header, or one naming neither, is served leniently as a stream — clients in the
- * wild send nothing, `*\/*` or one of the two (MCP notes section 4) — unless it explicitly accepts
- * neither type (then 406).
+ * The quality an Accept header gives a media type (RFC 9110 12.5.1): the q of the most specific
+ * range that matches it (`type/subtype`, then `type/*`, then `*\/*`), 0 when none does.
+ */
+export function acceptQuality(accept: string, mediaType: string): number {
+  const [type] = mediaType.split('/');
+  let best: { specificity: number; q: number } | undefined;
+  for (const part of accept.split(',')) {
+    const [range = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const specificity = range === mediaType ? 2 : range === `${type}/*` ? 1 : range === '*/*' ? 0 : -1;
+    if (specificity < 0 || (best && best.specificity >= specificity)) continue;
+    const qParam = params.find((p) => p.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) : 1;
+    best = { specificity, q: Number.isFinite(q) ? Math.min(Math.max(q, 0), 1) : 0 };
+  }
+  return best?.q ?? 0;
+}
+
+/**
+ * The client's Accept header decides: a stream when it accepts `text/event-stream` at least as
+ * much as JSON (the richer answer: notifications and elicitation travel with the response), JSON
+ * when it prefers JSON or accepts only JSON. A missing header is served leniently as a stream —
+ * clients in the wild send nothing, `*\/*` or one of the two (MCP notes section 4); a header that
+ * accepts neither is refused with 406.
  */
 export function responseModeFor(accept: string | undefined): ResponseMode | WireRefusal {
   if (accept === undefined || accept.trim() === '') return 'sse';
-  const preferred = new Negotiator({ headers: { accept } }).mediaTypes([eventStream, json]);
-  if (preferred.includes(eventStream)) return 'sse';
-  if (preferred.includes(json)) return 'json';
-  return { status: 406, code: jsonRpcCodes.serverError, message: 'Not Acceptable: accept application/json or text/event-stream' };
+  const stream = acceptQuality(accept, eventStream);
+  const body = acceptQuality(accept, json);
+  if (stream === 0 && body === 0) {
+    return { status: 406, code: jsonRpcCodes.serverError, message: 'Not Acceptable: accept application/json or text/event-stream' };
+  }
+  return body > stream ? 'json' : 'sse';
 }
 
 /** A GET opens a stream; refused only when the client explicitly cannot take one. */
 export function acceptsEventStream(accept: string | undefined): boolean {
-  if (accept === undefined || accept.trim() === '') return true;
-  return new Negotiator({ headers: { accept } }).mediaTypes([eventStream]).length > 0;
+  return accept === undefined || accept.trim() === '' || acceptQuality(accept, eventStream) > 0;
 }
 
 /** The JSON-RPC batch limit of older protocol versions (as the SDK's own transport). */
