@@ -165,7 +165,7 @@ describe('Streamable HTTP resumability across replicas (database sessions)', () 
     await until(async () => (await replicas.db.query('SELECT 1 FROM mcp_streams WHERE session_id = $1', [session.sessionId])).rowCount === 1);
     gate.resolve();
     // Replica A archives the answer once it is ready; until then B tells the client to come back after `retry`.
-    let events: { id: string; data: string }[] = [];
+    let events: { id?: string; data: string }[] = [];
     await until(async () => {
       const res = await resume(session, priming.id, `${b.url}/mcp`);
       expect(res.status).toBe(200);
