@@ -43,10 +43,6 @@ export class ConnectedServers implements Iterable<NotificationTarget> {
     };
   }
 
-  get size(): number {
-    return this.#targets.size;
-  }
-
   [Symbol.iterator](): Iterator<NotificationTarget> {
     return this.#targets.values();
   }
