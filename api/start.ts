@@ -123,10 +123,10 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     ...(archive ? { archive } : {}),
     onError: (error) => log.warn({ err: error }, 'MCP stream could not be archived for replay'),
   };
-  const standalone = sessionDb ? new StandaloneStreams(streams) : undefined;
+  const standalone = sessionDb ? new StandaloneStreams(streams, deps.surface.connected) : undefined;
+  const store = sessionDb ? new DatabaseSessions(sessionDb, limits, maxPerSubject) : undefined;
   let mode: StreamableMode;
   if (config.server.streamable.stateless) {
-    const store = sessionDb ? new DatabaseSessions(sessionDb, limits, maxPerSubject) : undefined;
     mode = { kind: 'stateless', ...(store ? { sessions: store } : {}), ...(standalone ? { standalone } : {}) };
   } else {
     mode = { kind: 'stateful', sessions: streamSessions, admit };
@@ -142,6 +142,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     void streamSessions.sweep();
     void sseSessions.sweep();
     streams.registry.sweep();
+    if (store) standalone?.sweep((ids) => store.liveAmong(ids)).catch((error: unknown) => log.warn({ err: error }, 'MCP standalone stream sweep failed'));
     archive?.prune(config.server.streamable.replay_ttl).catch((error: unknown) => log.warn({ err: error }, 'MCP stream archive pruning failed'));
   }, config.sessions.cleanup_interval);
   sweeper.unref();

@@ -198,6 +198,16 @@ export class DatabaseSessions {
     return row ? { id: row.id, subject: row.subject, protocolVersion: row.protocol_version } : undefined;
   }
 
+  /** Which of these sessions are still live (without counting as activity). */
+  async liveAmong(ids: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ id: string }>(`SELECT id FROM mcp_sessions WHERE id = ANY($1::text[]) AND ${liveSql(2)}`, [
+      ids,
+      this.limits.ttlMs,
+      this.limits.idleMs,
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
+
   async delete(id: string, subject: string): Promise<boolean> {
     const { rowCount } = await this.db.query('DELETE FROM mcp_sessions WHERE id = $1 AND subject = $2', [id, subject]);
     return rowCount === 1;

@@ -5,6 +5,7 @@ import type { CallerContext } from '../../shared/identity/index.js';
 import { authInfoFor, buildMcpServer, type McpSurface } from './server.js';
 import type { Admission, DatabaseSessions, LiveSessions } from './sessions.js';
 import { tooManySessions } from './http-rules.js';
+import type { ConnectedServers } from './notifications.js';
 import { mcpGuard, type McpGuard } from './guard.js';
 import { HttpTransport, resumeLocalStream, sendJson, sessionHeader, type StreamSettings } from './streamable/transport.js';
 import { SseConnection } from './streamable/sse.js';
@@ -42,31 +43,48 @@ export interface StreamableOptions {
  * GET stream is connected to.
  */
 export class StandaloneStreams {
-  readonly #transports = new Map<string, HttpTransport>();
+  readonly #sessions = new Map<string, { transport: HttpTransport; caller: CallerContext; unregister: () => void }>();
 
-  constructor(private readonly settings: StreamSettings) {}
+  constructor(
+    private readonly settings: StreamSettings,
+    /** Where server-initiated notifications (list_changed) find the sessions of this process. */
+    private readonly targets?: ConnectedServers,
+  ) {}
 
-  open(sessionId: string, version: string, res: FastifyReply['raw']): void {
-    let transport = this.#transports.get(sessionId);
-    if (!transport) {
-      transport = new HttpTransport({ sessionId, protocolVersion: version, streams: this.settings });
-      this.#transports.set(sessionId, transport);
+  /** Opens (or reopens) the session's stream; notifications are scoped to the caller of the latest GET. */
+  open(sessionId: string, version: string, caller: CallerContext, res: FastifyReply['raw']): void {
+    let session = this.#sessions.get(sessionId);
+    if (!session) {
+      const transport = new HttpTransport({ sessionId, protocolVersion: version, streams: this.settings });
+      const entry: { transport: HttpTransport; caller: CallerContext; unregister: () => void } = { transport, caller, unregister: () => undefined };
+      entry.unregister = this.targets?.add({
+        caller: () => entry.caller,
+        sendResourceListChanged: () => transport.send({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' }),
+      }) ?? entry.unregister;
+      session = entry;
+      this.#sessions.set(sessionId, session);
     }
-    transport.openStandalone(res, version);
-  }
-
-  get(sessionId: string): HttpTransport | undefined {
-    return this.#transports.get(sessionId);
+    session.caller = caller;
+    session.transport.openStandalone(res, version);
   }
 
   async close(sessionId: string): Promise<void> {
-    const transport = this.#transports.get(sessionId);
-    this.#transports.delete(sessionId);
-    await transport?.close();
+    const session = this.#sessions.get(sessionId);
+    if (!session) return;
+    this.#sessions.delete(sessionId);
+    session.unregister();
+    await session.transport.close();
+  }
+
+  /** Forgets the sessions of this process that are no longer live (expired, or ended on another replica). */
+  async sweep(liveAmong: (ids: string[]) => Promise<Set<string>>): Promise<void> {
+    if (this.#sessions.size === 0) return;
+    const live = await liveAmong([...this.#sessions.keys()]);
+    for (const id of [...this.#sessions.keys()]) if (!live.has(id)) await this.close(id);
   }
 
   endStreams(): void {
-    for (const transport of this.#transports.values()) transport.closeStandaloneStream();
+    for (const { transport } of this.#sessions.values()) transport.closeStandaloneStream();
   }
 }
 
@@ -233,7 +251,7 @@ async function statelessHandler(
   }
   if (request.method === 'GET') {
     const standalone = mode.standalone;
-    return openGet(opts, request, reply, id, (res) => (standalone ? standalone.open(id, version, res) : sendJson(res, 405, jsonRpcError(jsonRpcCodes.serverError, 'Method not allowed'), { allow: 'POST, DELETE' })));
+    return openGet(opts, request, reply, id, (res) => (standalone ? standalone.open(id, version, caller, res) : sendJson(res, 405, jsonRpcError(jsonRpcCodes.serverError, 'Method not allowed'), { allow: 'POST, DELETE' })));
   }
   return servePerRequest(opts, request, reply, caller, id, version);
 }
