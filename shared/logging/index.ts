@@ -56,6 +56,13 @@ function serializeError(err: unknown): unknown {
   );
 }
 
+/**
+ * The platform's logger, at `LOG_LEVEL` (default info). Without a `destination` it writes to stderr
+ * asynchronously: lines gather in a buffer that a background write empties (pino's SonicBoom with
+ * `sync: false`), so a log line costs the request its formatting but no system call, and bursts
+ * go out in few writes. What is still buffered is written synchronously when the process exits,
+ * by process.exit or a crash alike; only a kill -9 or a power cut can lose the last lines.
+ */
 export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   const opts: LoggerOptions = {
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
@@ -63,7 +70,8 @@ export function createLogger(options: { level?: string; destination?: NodeJS.Wri
     serializers: { req: serializeRequest, err: serializeError },
     base: { service: 'platform' },
   };
-  return options.destination ? pino(opts, options.destination as pino.DestinationStream) : pino(opts);
+  const destination = (options.destination as pino.DestinationStream | undefined) ?? pino.destination({ fd: 2, sync: false });
+  return pino(opts, destination);
 }
 
 /** A logger that writes nowhere: for tests and for commands whose stdout is a protocol channel. */
