@@ -49,9 +49,9 @@ export function configOrExit(options: CommandOptions, log: Logger): LoadedConfig
   }
 }
 
-/** Logs go to stderr so stdout stays free (it is the protocol channel for `platform stdio`). */
+/** Logs go to stderr, asynchronously, so stdout stays free (it is the protocol channel for `platform stdio`). */
 export function commandLogger(): Logger {
-  return createLogger({ destination: process.stderr });
+  return createLogger();
 }
 
 /** Runs `stop` once on SIGINT/SIGTERM, then exits. */

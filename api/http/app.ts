@@ -15,6 +15,7 @@ import type { Logger } from '../../shared/logging/index.js';
 import type { Metrics } from '../../shared/metrics/index.js';
 import type { Readiness } from './readiness.js';
 import { jsonRpcCodes, jsonRpcError } from '../mcp/http-rules.js';
+import { AccessLogController } from './access-log.js';
 
 export interface HttpOptions {
   log: Logger;
@@ -41,6 +42,7 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
   const app = Fastify({
     // Request log lines take the logger's `req` serializer, which hides URL secrets (shared/logging).
     loggerInstance: opts.log,
+    logController: new AccessLogController(),
     bodyLimit: opts.bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -136,7 +138,7 @@ export function registerMetricsRoute(app: App | FastifyInstance, metrics: Metric
  * request log lines go through the same logger, so they get the same URL redaction.
  */
 export async function startMetricsListener(metrics: Metrics, address: string, log: Logger): Promise<{ url: string; close(): Promise<void> }> {
-  const app = Fastify({ loggerInstance: log.child({ listener: 'metrics' }) as FastifyBaseLogger });
+  const app = Fastify({ loggerInstance: log.child({ listener: 'metrics' }) as FastifyBaseLogger, logController: new AccessLogController() });
   registerMetricsRoute(app, metrics);
   const { host, port } = parseListenAddress(address);
   const url = await app.listen({ host, port });

@@ -35,6 +35,7 @@ import {
   type PromptDefinition,
 } from '../../shared/mcp-content/index.js';
 import type { ConnectedServers, NotificationTarget } from './notifications.js';
+import { sessionJsonSchemaValidator } from './json-schema-validator.js';
 import {
   isManagedResourceUri,
   listManagedResources,
@@ -147,6 +148,8 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
       },
       // A burst of changes (a batch of writes in one tick) reaches each client as one notification.
       debouncedNotificationMethods: ['notifications/resources/list_changed'],
+      // Shared by every session: the SDK would build a validator (an Ajv instance) per Server.
+      jsonSchemaValidator: sessionJsonSchemaValidator,
       ...(surface.identity.agent_instructions ? { instructions: surface.identity.agent_instructions } : {}),
     },
   );

@@ -62,6 +62,14 @@ export class IssuerKeys {
     return this.select(header);
   }
 
+  /**
+   * Until when the key set in use counts as current (ms since the epoch): a verdict reached with
+   * it must not be trusted longer, so that a key the issuer withdrew stops working on schedule.
+   */
+  currentUntil(): number {
+    return this.keySet ? this.keySet.fetchedAt + this.opts.maxAgeMs : Number.NEGATIVE_INFINITY;
+  }
+
   private async select(header: JWSHeaderParameters): Promise<KeyLookup> {
     try {
       return { ok: true, keys: [await this.keySet!.resolve(header)] };

@@ -57,6 +57,16 @@ export function checkClaims(claims: Claims, expect: ClaimExpectations, nowSecond
 }
 
 /**
+ * When claims that passed checkClaims stop passing, in seconds: `exp`, or the end of
+ * `max_token_age` when that comes first. The clock skew is left out, so the answer errs early.
+ */
+export function claimsValidUntil(claims: Claims, expect: ClaimExpectations): number {
+  const exp = claims.exp as number;
+  const iat = claims.iat;
+  return expect.maxTokenAgeSeconds !== undefined && typeof iat === 'number' ? Math.min(exp, iat + expect.maxTokenAgeSeconds) : exp;
+}
+
+/**
  * The value at a dotted path (`realm_access.roles`). A top-level claim whose name is the whole
  * path wins, so namespaced claims such as `https://example.com/roles` work too.
  */

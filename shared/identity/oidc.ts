@@ -1,11 +1,13 @@
 import { compactVerify, decodeProtectedHeader, errors, type ProtectedHeaderParameters } from 'jose';
 import type { PlatformConfig } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
-import type { Authenticator, AuthOutcome } from './authenticator.js';
+import type { Authenticator } from './authenticator.js';
 import type { CallerContext } from './caller.js';
-import { checkClaims, rolesFromClaims, stringClaim, type Claims } from './oidc-claims.js';
+import { checkClaims, claimsValidUntil, rolesFromClaims, stringClaim, type Claims } from './oidc-claims.js';
 import { IssuerKeys } from './jwks.js';
 import { oidcSubject } from './subjects.js';
+import { digestKey } from './api-keys.js';
+import { VerifiedCredentials } from './verified-cache.js';
 
 export type OidcConfig = PlatformConfig['auth']['oidc'];
 
@@ -20,6 +22,13 @@ export interface OidcAuthenticatorOptions {
   jwksMaxAgeMs?: number;
   /** Timeout of one discovery or JWKS request. Default 5 s. */
   fetchTimeoutMs?: number;
+  /**
+   * How long a verified token is accepted again without verifying it; never past its `exp`, its
+   * `max_token_age`, or the age at which the key set is refreshed. Default 30 s.
+   */
+  verifiedTtlMs?: number;
+  /** Most verified tokens remembered. Default 10,000. */
+  verifiedMaxEntries?: number;
 }
 
 /**
@@ -32,7 +41,10 @@ const allowedAlgorithms = new Set<string>(oidcAlgorithms);
 /** Three base64url segments; the signature may be empty so that `alg: none` gets its own reason. */
 const compactJws = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*$/;
 
-function reject(reason: string): AuthOutcome {
+/** A verdict on a token; an accepted one holds until `validUntilMs` at the latest (token expiry, key-set age). */
+type TokenVerdict = { result: 'accept'; caller: CallerContext; validUntilMs: number } | { result: 'reject'; reason: string };
+
+function reject(reason: string): TokenVerdict {
   return { result: 'reject', reason };
 }
 
@@ -82,6 +94,11 @@ export function oidcCaller(claims: Claims, config: { issuer: string } & Pick<Oid
  * bearer reaching this link that is not a JWS at all is simply invalid and is rejected (not
  * passed). `X-API-Key` credentials are not ours and are passed. A link for tokens from the
  * platform's own OAuth server must therefore sit before this one.
+ *
+ * An accepted token is remembered by its digest (VerifiedCredentials) until `verifiedTtlMs`
+ * passes, its claims would fail the time checks, or the key set that verified it is due for a
+ * refresh, whichever is first; the requests of a session reuse the verdict instead of checking the
+ * signature again, and a withdrawn signing key stops working exactly as without the cache.
  */
 export function oidcAuthenticator(config: OidcConfig, opts: OidcAuthenticatorOptions = {}): Authenticator {
   if (!config.issuer) throw new Error('auth.oidc.issuer is required for OIDC authentication');
@@ -104,7 +121,13 @@ export function oidcAuthenticator(config: OidcConfig, opts: OidcAuthenticatorOpt
     maxTokenAgeSeconds: config.max_token_age === undefined ? undefined : config.max_token_age / 1000,
   };
 
-  async function verify(token: string): Promise<AuthOutcome> {
+  const verified = new VerifiedCredentials({
+    clock,
+    ...(opts.verifiedTtlMs !== undefined ? { ttlMs: opts.verifiedTtlMs } : {}),
+    ...(opts.verifiedMaxEntries !== undefined ? { maxEntries: opts.verifiedMaxEntries } : {}),
+  });
+
+  async function verify(token: string): Promise<TokenVerdict> {
     const header = headerOf(token);
     if (!header) return reject('malformed token');
     const alg = header.alg;
@@ -116,6 +139,7 @@ export function oidcAuthenticator(config: OidcConfig, opts: OidcAuthenticatorOpt
 
     const lookup = await keys.keysFor(header);
     if (!lookup.ok) return reject(lookup.reason);
+    const keysCurrentUntil = keys.currentUntil();
 
     let payload: Uint8Array | undefined;
     for (const key of lookup.keys) {
@@ -132,16 +156,24 @@ export function oidcAuthenticator(config: OidcConfig, opts: OidcAuthenticatorOpt
     if (!claims) return reject('malformed token');
     const verdict = checkClaims(claims, expectations, clock() / 1000);
     if (!verdict.ok) return reject(verdict.reason);
-    return { result: 'accept', caller: oidcCaller(claims, { ...config, issuer }) };
+    const validUntilMs = Math.min(claimsValidUntil(claims, expectations) * 1000, keysCurrentUntil);
+    return { result: 'accept', caller: oidcCaller(claims, { ...config, issuer }), validUntilMs };
   }
 
   return {
     name: 'oidc',
     async authenticate(credential) {
       if (credential.kind !== 'bearer') return { result: 'pass' };
+      const digest = digestKey(credential.token);
+      const known = verified.get(digest);
+      if (known) return { result: 'accept', caller: known };
       const outcome = await verify(credential.token);
-      if (outcome.result === 'reject') log?.debug({ reason: outcome.reason }, 'OIDC token refused');
-      return outcome;
+      if (outcome.result === 'reject') {
+        log?.debug({ reason: outcome.reason }, 'OIDC token refused');
+        return outcome;
+      }
+      verified.remember(digest, outcome.caller, outcome.validUntilMs);
+      return { result: 'accept', caller: outcome.caller };
     },
   };
 }

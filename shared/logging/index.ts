@@ -56,6 +56,15 @@ function serializeError(err: unknown): unknown {
   );
 }
 
+/**
+ * The platform's logger, at `LOG_LEVEL` (default info). Without a `destination` it writes to stderr
+ * in batches, asynchronously (pino's SonicBoom, `sync: false`): lines gather in a buffer that is
+ * written once it holds 4 KiB, and at least every second, by a write that does not wait for the
+ * reader. A line costs the request its formatting only — no system call of its own, and a slow
+ * log reader (a full pipe) never stalls requests. What is still buffered is written synchronously
+ * when the process exits, by process.exit or a crash alike; only a kill -9 or a power cut can lose
+ * the last second of lines.
+ */
 export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   const opts: LoggerOptions = {
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
@@ -63,7 +72,17 @@ export function createLogger(options: { level?: string; destination?: NodeJS.Wri
     serializers: { req: serializeRequest, err: serializeError },
     base: { service: 'platform' },
   };
-  return options.destination ? pino(opts, options.destination as pino.DestinationStream) : pino(opts);
+  return pino(opts, (options.destination as pino.DestinationStream | undefined) ?? bufferedStderr());
+}
+
+/** Lines gather until this many bytes wait, or the flush interval passes: one write for many lines. */
+const bufferBytes = 4096;
+const flushIntervalMs = 1000;
+
+function bufferedStderr(): pino.DestinationStream {
+  const stderr = pino.destination({ fd: 2, sync: false, minLength: bufferBytes });
+  setInterval(() => stderr.flush(), flushIntervalMs).unref();
+  return stderr;
 }
 
 /** A logger that writes nowhere: for tests and for commands whose stdout is a protocol channel. */

@@ -53,7 +53,7 @@ export function textResult(text: string): CallToolResult {
 }
 
 export function jsonResult(value: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
 }
 
 /** A tool failure the agent should read: a result with isError, never a protocol error. */

@@ -34,7 +34,7 @@ export function objstoreErrorResult(err: unknown, log?: Logger): CallToolResult 
     log?.warn({ err, code: e.code }, 'objstore tool failed');
   }
   const body = e.toJSON();
-  return { content: [{ type: 'text', text: JSON.stringify(body, null, 2) }], structuredContent: body, isError: true };
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body, isError: true };
 }
 
 async function run(log: Logger, fn: () => Promise<Record<string, unknown>>): Promise<CallToolResult> {

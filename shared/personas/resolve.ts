@@ -36,9 +36,20 @@ export function byPriority(a: PersonaDefinition, b: PersonaDefinition): number {
   return b.priority - a.priority || a.name.localeCompare(b.name);
 }
 
+/** Every definition with its name, built once per settings object (the parsed config never changes). */
+const namedDefinitions = new WeakMap<PersonaSettings, ReadonlyMap<string, PersonaDefinition>>();
+
+function personasOf(settings: PersonaSettings): ReadonlyMap<string, PersonaDefinition> {
+  let named = namedDefinitions.get(settings);
+  if (!named) {
+    named = new Map(Object.entries(settings.definitions).map(([name, def]) => [name, { ...def, name }]));
+    namedDefinitions.set(settings, named);
+  }
+  return named;
+}
+
 function defined(settings: PersonaSettings, name: string | undefined): PersonaDefinition | undefined {
-  const def = name === undefined ? undefined : settings.definitions[name];
-  return def && name !== undefined ? { ...def, name } : undefined;
+  return name === undefined ? undefined : personasOf(settings).get(name);
 }
 
 /**
@@ -66,9 +77,7 @@ export function resolvePersonas(caller: CallerContext, settings: PersonaSettings
   const fromRoleMapping = [...roles]
     .map((role) => defined(settings, settings.role_mapping.oidc_to_persona[role]))
     .filter((p) => p !== undefined);
-  const fromPersonaRoles = Object.keys(settings.definitions)
-    .map((name) => defined(settings, name)!)
-    .filter((p) => p.roles.some((r) => roles.has(r)));
+  const fromPersonaRoles = [...personasOf(settings).values()].filter((p) => p.roles.some((r) => roles.has(r)));
 
   const members = new Map<string, PersonaDefinition>();
   for (const p of [...fromUser, ...fromRoleMapping, ...fromPersonaRoles]) members.set(p.name, p);

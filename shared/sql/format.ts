@@ -132,5 +132,5 @@ export function toMarkdown(output: QueryOutput): string {
 export function renderOutput(output: QueryOutput, format: OutputFormat): string {
   if (format === 'csv') return toCsv(output);
   if (format === 'markdown') return toMarkdown(output);
-  return JSON.stringify(output, null, 2);
+  return JSON.stringify(output);
 }

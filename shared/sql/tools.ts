@@ -331,7 +331,7 @@ export function sqlTools(context: SqlToolsContext): ToolDefinition[] {
         '| --- | --- | --- | --- |',
         ...columns.map((c) => `| ${cell(c.name)} | ${cell(c.type)} | ${c.nullable === undefined ? '-' : c.nullable ? 'YES' : 'NO'} | ${cell(c.comment)} |`),
       ];
-      if (sample) lines.push('', `Sample (${sample.length} rows):`, '```json', JSON.stringify(sample, null, 2), '```');
+      if (sample) lines.push('', `Sample (${sample.length} rows):`, '```json', JSON.stringify(sample), '```');
       result.content = [{ type: 'text', text: lines.join('\n') }];
       return result;
     },

@@ -4,6 +4,7 @@ import {
   authenticateCredentials,
   digestKey,
   extractCredentials,
+  generateApiKey,
   localOperator,
   namespacedLegacySubject,
 } from '../../shared/identity/index.js';
@@ -27,12 +28,13 @@ describe('API key authentication chain', () => {
     { key: 'secret-one', name: 'etl', roles: ['loader'] },
     { key: 'secret-two', name: 'bi', roles: [] },
   ];
-  const chain = [apiKeyAuthenticator(keys, { findByDigest: async (d) => (d.equals(digestKey('stored')) ? { name: 'admin', digest: d, roles: ['admin'] } : undefined) })];
+  const stored = generateApiKey();
+  const chain = [apiKeyAuthenticator(keys, { findByDigest: async (d) => (d.equals(digestKey(stored)) ? { name: 'admin', digest: d, roles: ['admin'] } : undefined) })];
 
   it.each([
     { headers: { authorization: 'Bearer secret-one' }, subject: 'apikey:etl', name: 'etl' },
     { headers: { 'x-api-key': 'secret-two' }, subject: 'apikey:bi', name: 'bi' },
-    { headers: { authorization: 'Bearer stored' }, subject: 'apikey:admin', name: 'admin' },
+    { headers: { authorization: `Bearer ${stored}` }, subject: 'apikey:admin', name: 'admin' },
   ])('accepts $headers as $subject', async ({ headers, subject, name }) => {
     const decision = await authenticateCredentials(chain, extractCredentials(headers), false);
     expect(decision).toMatchObject({ ok: true, caller: { subject, name, authType: 'apikey' } });
