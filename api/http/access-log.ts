@@ -1,4 +1,4 @@
-import { LogController, type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
 /**
  * Fastify's request logging, cut to one access line per request. Fastify writes two info lines per
@@ -14,7 +14,7 @@ export class AccessLogController extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
     const line = { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error as FastifyError }, 'request errored');
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
     else if (reply.statusCode >= 500) reply.log.error(line, 'request completed');
     else reply.log.info(line, 'request completed');
   }

@@ -59,8 +59,9 @@ export class VerifiedCredentials {
 
   /** Remembers an accepted credential until the TTL ends or `validUntil` (ms since the epoch), whichever is first. */
   remember(digest: Buffer, caller: CallerContext, validUntil = Number.POSITIVE_INFINITY): void {
-    const expiresAt = Math.min(this.clock() + this.ttlMs, validUntil);
-    if (expiresAt <= this.clock()) return;
+    const now = this.clock();
+    const expiresAt = Math.min(now + this.ttlMs, validUntil);
+    if (expiresAt <= now) return;
     const key = digest.toString('base64');
     this.entries.delete(key);
     this.entries.set(key, { caller: copyOf(caller), expiresAt });
