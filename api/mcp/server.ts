@@ -227,8 +227,13 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     return { ...page, resources: cursor === undefined ? [...customListing(), ...page.resources] : page.resources };
   });
 
+  // Icons of templates are keyed by the template URI (spec: "name (or resource template URI)"), else its name.
+  const resourceTemplates = managedResourceTemplates.map((t) => {
+    const icons = toMcpIcons(surface.resourceIcons?.[t.uriTemplate] ?? surface.resourceIcons?.[t.name]);
+    return icons ? { ...t, icons } : t;
+  });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (_request, extra) => ({
-    resourceTemplates: managed && contentFor(extra).allowed ? managedResourceTemplates : [],
+    resourceTemplates: managed && contentFor(extra).allowed ? resourceTemplates : [],
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
