@@ -11,15 +11,18 @@ export interface RawSession {
   request(method: string, params?: Record<string, unknown>): Promise<Json>;
 }
 
-/** The JSON-RPC messages of a POST answer, whether the server chose JSON or an SSE stream. */
-async function messagesOf(response: Response): Promise<Json[]> {
-  const text = await response.text();
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) return text ? [JSON.parse(text)] : [];
+/** The JSON-RPC messages of a POST answer's body, whether the server chose JSON or an SSE stream. */
+export function parseMessages(contentType: string | undefined, text: string): Json[] {
+  if (!(contentType ?? '').includes('text/event-stream')) return text ? [JSON.parse(text)] : [];
   return text
     .split(/\r?\n\r?\n/)
     .map((event) => event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).trimStart()).join('\n'))
     .filter((data) => data !== '')
     .map((data) => JSON.parse(data));
+}
+
+async function messagesOf(response: Response): Promise<Json[]> {
+  return parseMessages(response.headers.get('content-type') ?? undefined, await response.text());
 }
 
 /** Opens an MCP session at `<apiUrl>/mcp` with a bearer credential and returns a raw requester. */

@@ -198,6 +198,7 @@ const otherDefaults: Array<[string, unknown]> = [
   ['metrics.address', undefined],
   ['server.body_limit', 4_194_304],
   ['server.allowed_origins', []],
+  ['server.workers', 1],
   ['sessions.max_per_subject', 64],
   ['audit.queue_size', 10_000],
   ['audit.on_queue_full', 'drop'],
