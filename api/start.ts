@@ -1,4 +1,3 @@
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { PlatformConfig } from '../shared/config/index.js';
 import type { Db } from '../shared/db/index.js';
@@ -19,7 +18,10 @@ import { Readiness } from './http/readiness.js';
 import { drainAndClose } from './http/shutdown.js';
 import type { McpSurface } from './mcp/server.js';
 import { DatabaseSessions, LiveSessions, memorySessionCap, type Clock } from './mcp/sessions.js';
-import { streamableHttpRoutes, type StreamableMode } from './mcp/streamable.js';
+import { StandaloneStreams, streamableHttpRoutes, type StreamableMode } from './mcp/streamable.js';
+import type { HttpTransport, StreamSettings } from './mcp/streamable/transport.js';
+import { StreamRegistry } from './mcp/streamable/registry.js';
+import { DatabaseStreamArchive } from './mcp/streamable/archive.js';
 import { legacySseRoutes } from './mcp/legacy-sse.js';
 import { isLoopbackHost } from './mcp/http-rules.js';
 import { protectedResourceOf, protectedResourceRoutes } from './mcp/protected-resource.js';
@@ -110,19 +112,30 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   };
   const limits = { ttlMs: config.sessions.ttl, idleMs: config.sessions.idle_timeout };
   const maxPerSubject = config.sessions.max_per_subject;
-  const streamSessions = new LiveSessions<StreamableHTTPServerTransport>(limits, deps.clock);
+  const streamSessions = new LiveSessions<HttpTransport>(limits, deps.clock);
   const sseSessions = new LiveSessions<SSEServerTransport>(limits, deps.clock);
   // One identity's in-process sessions count together, whichever transport opened them.
   const admit = memorySessionCap(maxPerSubject, [streamSessions, sseSessions], deps.clock);
+  const sessionDb = config.server.streamable.stateless && config.sessions.store === 'database' ? deps.db : undefined;
+  const archive = sessionDb ? new DatabaseStreamArchive(sessionDb) : undefined;
+  const streams: StreamSettings = {
+    keepAliveMs: config.server.streamable.keep_alive,
+    retryMs: config.server.streamable.retry_interval,
+    window: config.server.streamable.replay_window,
+    registry: new StreamRegistry(config.server.streamable.replay_ttl, deps.clock),
+    ...(archive ? { archive } : {}),
+    onError: (error) => log.warn({ err: error }, 'MCP stream could not be archived for replay'),
+  };
+  const standalone = sessionDb ? new StandaloneStreams(streams, deps.surface.connected) : undefined;
+  const store = sessionDb ? new DatabaseSessions(sessionDb, limits, maxPerSubject) : undefined;
   let mode: StreamableMode;
   if (config.server.streamable.stateless) {
-    const store = config.sessions.store === 'database' && deps.db ? new DatabaseSessions(deps.db, limits, maxPerSubject) : undefined;
-    mode = { kind: 'stateless', ...(store ? { sessions: store } : {}) };
+    mode = { kind: 'stateless', ...(store ? { sessions: store } : {}), ...(standalone ? { standalone } : {}) };
   } else {
     mode = { kind: 'stateful', sessions: streamSessions, admit };
   }
   await app.register(protectedResourceRoutes, { resource: protectedResource });
-  await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard });
+  await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard, streams });
   if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions, admit });
 
   await deps.routes?.(app, {
@@ -132,6 +145,9 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const sweeper = setInterval(() => {
     void streamSessions.sweep();
     void sseSessions.sweep();
+    streams.registry.sweep();
+    if (store) standalone?.sweep((ids) => store.liveAmong(ids)).catch((error: unknown) => log.warn({ err: error }, 'MCP standalone stream sweep failed'));
+    archive?.prune(config.server.streamable.replay_ttl).catch((error: unknown) => log.warn({ err: error }, 'MCP stream archive pruning failed'));
   }, config.sessions.cleanup_interval);
   sweeper.unref();
 
@@ -157,6 +173,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
           endStreams: async () => {
             await sseSessions.closeAll();
             streamSessions.endStandaloneStreams();
+            standalone?.endStreams();
           },
           ...(deps.sleep ? { sleep: deps.sleep } : {}),
         });

@@ -11,7 +11,7 @@ import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
 import { buildToolkits } from './toolkits.js';
 import { objstoreRoutes } from '../api/objstore/routes.js';
 import { resourceRoutes } from '../api/resources/index.js';
-import { createResourceService, manageResourceTool, resourceActor, type ResourceService } from '../shared/resources/index.js';
+import { createResourceService, followResourceChanges, manageResourceTool, resourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
@@ -56,6 +56,11 @@ export async function startApiRole(opts: {
     db && Object.keys(config.toolkits.objstore).length > 0
       ? createResourceService({ config, db, objstore: toolkits.objstore, log: log.child({ component: 'resources' }), audit })
       : undefined;
+  // Every replica's changes reach this one's sessions (one LISTEN connection, closed on stop).
+  const resourceChanges =
+    resources && config.database.dsn
+      ? await followResourceChanges({ service: resources, dsn: config.database.dsn, log: log.child({ component: 'resource-changes' }) })
+      : undefined;
   const surface = buildMcpSurface({
     config,
     log,
@@ -69,6 +74,7 @@ export async function startApiRole(opts: {
       ? { gatingStore: databaseGatingStore(db, memoryGatingStore(config.sessions.idle_timeout)) }
       : {}),
     ...(resources ? { resources: { service: resources, actorOf: agentActor(config) } } : {}),
+    ...(resourceChanges ? { resourceChanges } : {}),
   });
   const api = await startApi({
     config,
@@ -89,6 +95,7 @@ export async function startApiRole(opts: {
     async stop() {
       await api.stop();
       surface.close?.();
+      await resourceChanges?.close();
       // After the drain, so calls that finished during it are written too.
       await audit.close();
       await toolkits.close();

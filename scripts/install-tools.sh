@@ -6,7 +6,13 @@
 # Idempotent (a second run finds the cached binary) and safe to run concurrently with the
 # platform: it takes the same lock file (<cache>/bin/.<tool>.lock holding the builder's pid).
 #
-# Usage: scripts/install-tools.sh [temporal] [minio]      (default: temporal)
+# `conformance` is the official MCP conformance suite (test/conformance/), which wants Node 22:
+#   $CONFORMANCE_PATH  ->  <cache>/bin/conformance  ->  npm install of the pinned packages into
+#   <cache>/conformance (its own package.json), then <cache>/bin/conformance is written: a launcher
+#   running the suite with the Node 22 binary of the npm package `node`. Not looked up on PATH:
+#   a `conformance` there runs under whatever Node comes first on PATH.
+#
+# Usage: scripts/install-tools.sh [temporal] [minio] [conformance]      (default: temporal)
 set -euo pipefail
 
 tools=("$@")
@@ -61,7 +67,7 @@ ensure_tool() {
   local name="$1" var pkg path
   var="$(env_var "$name")"
   pkg="$(go_package "$name")"
-  [ -n "$pkg" ] || die "unknown tool '$name' (expected temporal or minio)"
+  [ -n "$pkg" ] || die "unknown tool '$name' (expected temporal, minio or conformance)"
 
   path="${!var:-}"
   if [ -n "$path" ]; then
@@ -90,6 +96,50 @@ ensure_tool() {
   echo "$cache_bin/$name"
 }
 
+# Bumping a version here reinstalls: the launcher records the packages it was written for.
+conformance_packages=(node@22 @modelcontextprotocol/conformance@0.1.16)
+
+ensure_conformance() {
+  local path="${CONFORMANCE_PATH:-}"
+  if [ -n "$path" ]; then
+    [ -x "$path" ] && [ -f "$path" ] || die "CONFORMANCE_PATH is set to '$path', which is not an executable file"
+    echo "$path"; return
+  fi
+  local dir="$cache_dir/conformance" launcher="$cache_bin/conformance"
+  local stamp="# packages: ${conformance_packages[*]}"
+  if [ -x "$launcher" ] && grep -qxF "$stamp" "$launcher"; then echo "$launcher"; return; fi
+
+  command -v npm >/dev/null 2>&1 || die "conformance: npm is not installed. Set CONFORMANCE_PATH to a launcher of the suite instead."
+  mkdir -p "$cache_bin" "$dir"
+  local lock="$cache_bin/.conformance.lock"
+  acquire_lock "$lock"
+  local stage="$cache_bin/.build-conformance-$$"
+  trap 'rm -f "$stage" "$lock"' EXIT
+  # Another process may have finished while we waited.
+  if ! { [ -x "$launcher" ] && grep -qxF "$stamp" "$launcher"; }; then
+    echo "install-tools: npm install ${conformance_packages[*]} into $dir" >&2
+    # allowScripts: the `node` package's install script fetches its platform binary package.
+    [ -f "$dir/package.json" ] || echo '{ "private": true, "allowScripts": { "node": true } }' > "$dir/package.json"
+    (cd "$dir" && npm install --no-audit --no-fund --save-exact "${conformance_packages[@]}") >&2 \
+      || die "npm install ${conformance_packages[*]} failed in $dir"
+    local node="$dir/node_modules/node/bin/node" suite="$dir/node_modules/.bin/conformance"
+    local version
+    version="$("$node" --version)" || die "conformance: $node does not run"
+    case "$version" in v22.*) ;; *) die "conformance: $node is $version, expected Node 22" ;; esac
+    [ -f "$suite" ] || die "conformance: $suite is missing after npm install"
+    printf '#!/bin/sh\n%s\n# Node %s\nexec "%s" "%s" "$@"\n' "$stamp" "$version" "$node" "$suite" > "$stage"
+    chmod +x "$stage"
+    mv -f "$stage" "$launcher"
+    echo "install-tools: conformance runs with $node ($version)" >&2
+  fi
+  rm -f "$stage" "$lock"
+  trap - EXIT
+  echo "$launcher"
+}
+
 for tool in "${tools[@]}"; do
-  ensure_tool "$tool"
+  case "$tool" in
+    conformance) ensure_conformance ;;
+    *) ensure_tool "$tool" ;;
+  esac
 done

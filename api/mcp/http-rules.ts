@@ -1,5 +1,7 @@
-import type { IncomingMessage } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { jsonRpcCodes, jsonRpcError } from './streamable/wire.js';
+
+export { jsonRpcCodes, jsonRpcError };
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -36,36 +38,6 @@ export function checkOrigin(opts: {
   if (opts.loopbackOnly && isLoopbackHost(originHost)) return { ok: true };
   return { ok: false, reason: 'origin not allowed' };
 }
-
-/**
- * Clients differ in the Accept header they send (none, `*\/*`, or only one of the two types);
- * the SDK insists on both, so POSTs are widened to both and GETs to the event stream. The SDK
- * builds its request from rawHeaders, so that is what is edited.
- */
-export function normaliseAccept(raw: IncomingMessage): void {
-  const wanted = raw.method === 'GET' ? 'text/event-stream' : 'application/json, text/event-stream';
-  const index = raw.rawHeaders.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === 'accept');
-  const current = index >= 0 ? (raw.rawHeaders[index + 1] ?? '') : '';
-  const satisfied = raw.method === 'GET'
-    ? current.includes('text/event-stream')
-    : current.includes('application/json') && current.includes('text/event-stream');
-  if (satisfied) return;
-  if (index >= 0) raw.rawHeaders[index + 1] = wanted;
-  else raw.rawHeaders.push('Accept', wanted);
-  raw.headers.accept = wanted;
-}
-
-export function jsonRpcError(code: number, message: string): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } {
-  return { jsonrpc: '2.0', error: { code, message }, id: null };
-}
-
-export const jsonRpcCodes = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  internalError: -32603,
-  serverError: -32000,
-  sessionNotFound: -32001,
-} as const;
 
 /** 429 to an initialize beyond `sessions.max_per_subject`, with the wait in `Retry-After`. */
 export function tooManySessions(reply: FastifyReply, retryAfterSeconds: number): FastifyReply {

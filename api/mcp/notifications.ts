@@ -1,59 +1,129 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ResourceService } from '../../shared/resources/index.js';
+import type { CallerContext } from '../../shared/identity/index.js';
 import type { Logger } from '../../shared/logging/index.js';
+import type { ResourceActor, ResourceChangeSource } from '../../shared/resources/index.js';
+import { readableByMembership } from './managed-resources.js';
 
 /**
- * Every SDK server of this process that is connected to a transport: one per stateful Streamable
- * HTTP session, legacy SSE session or stdio connection (and, briefly, one per stateless POST).
- * `buildMcpServer` registers each server when it connects and drops it when its transport closes,
- * so the set follows the sessions without the transports knowing about it. Server-initiated
- * notifications (list_changed) are broadcast by iterating it.
+ * Something server-initiated notifications can be sent to: a session of this process (an SDK
+ * server connected to a stateful Streamable HTTP, legacy SSE or stdio transport, or a standalone
+ * stream of a database-backed session).
  */
-export class ConnectedServers {
-  readonly #servers = new Set<Server>();
+export interface NotificationTarget {
+  /**
+   * The caller the session last made a request as (stdio: the connection's). Undefined before
+   * its first message: such a session is told nothing, since nothing says what it may see.
+   */
+  caller(): CallerContext | undefined;
+  sendResourceListChanged(): Promise<void>;
+}
+
+/**
+ * Every session of this process that notifications can reach. `buildMcpServer` registers each
+ * SDK server when it connects and drops it when its transport closes, so the set follows the
+ * sessions without the transports knowing about it; other streams register with `add`.
+ */
+export class ConnectedServers implements Iterable<NotificationTarget> {
+  readonly #targets = new Set<NotificationTarget>();
+
+  /** Registers a target; call the returned function when it goes away. */
+  add(target: NotificationTarget): () => void {
+    this.#targets.add(target);
+    return () => this.#targets.delete(target);
+  }
 
   /** Registers a server that has just connected; it leaves the set when its transport closes. */
-  track(server: Server, transport: Transport): void {
-    this.#servers.add(server);
+  track(target: NotificationTarget, transport: Transport): void {
+    const remove = this.add(target);
     // Protocol.connect installed its own onclose on the transport; chain in front of it.
     const closed = transport.onclose;
     transport.onclose = () => {
-      this.#servers.delete(server);
+      remove();
       closed?.();
     };
   }
 
-  get size(): number {
-    return this.#servers.size;
-  }
-
-  /**
-   * Sends `notifications/resources/list_changed` to every connected session. These notifications
-   * have no related request, so stateful HTTP sessions get them on their standalone GET stream
-   * (dropped by the SDK when none is open) and stateless requests drop them. A session failing
-   * to take one never stops the others.
-   */
-  async resourceListChanged(log?: Logger): Promise<void> {
-    await Promise.all(
-      [...this.#servers].map(async (server) => {
-        if (!server.transport) return;
-        try {
-          await server.sendResourceListChanged();
-        } catch (error) {
-          log?.debug({ err: error }, 'resource list_changed not delivered to a session');
-        }
-      }),
-    );
+  [Symbol.iterator](): Iterator<NotificationTarget> {
+    return this.#targets.values();
   }
 }
 
 /**
- * Turns managed-resource changes (created, replaced, updated — which covers moves — and deleted)
- * into `notifications/resources/list_changed` on every connected session. Returns the unsubscribe.
+ * Whether a change in `libraries` may alter the caller's resources/list, by the rule
+ * resources/list applies: a caller without content (no persona) lists nothing; the others list
+ * their own library, their personas' and global — membership, for administrators too. Libraries
+ * `undefined` means unknown (changes were missed): every caller who lists resources.
  */
-export function notifyResourceListChanges(service: Pick<ResourceService, 'onChange'>, servers: ConnectedServers, log: Logger): () => void {
-  return service.onChange(() => {
-    void servers.resourceListChanged(log);
+export function listChangeReaches(listsResources: boolean, actor: ResourceActor, libraries: ReadonlySet<string> | undefined): boolean {
+  if (!listsResources) return false;
+  if (libraries === undefined) return true;
+  for (const library of libraries) if (readableByMembership(actor, library)) return true;
+  return false;
+}
+
+/**
+ * Changes within this window reach each session as one notification. Short enough to go
+ * unnoticed, long enough to gather a batch of uploads or a folder of moves committed together.
+ */
+export const listChangedWindowMs = 50;
+
+/**
+ * Turns managed-resource changes (created, replaced, updated — which covers moves — and deleted,
+ * from every replica when `changes` follows them all) into `notifications/resources/list_changed`.
+ * Changes gather for a window (`schedule`); then each session whose caller the batch reaches
+ * gets one notification. Returns the unsubscribe.
+ */
+export function notifyResourceListChanges(opts: {
+  changes: ResourceChangeSource;
+  targets: Iterable<NotificationTarget>;
+  reaches: (caller: CallerContext, libraries: ReadonlySet<string> | undefined) => boolean;
+  log: Logger;
+  /** Runs `send` when the window closes (tests hold it). */
+  schedule?: (send: () => void) => void;
+}): () => void {
+  const schedule = opts.schedule ?? ((send: () => void) => void setTimeout(send, listChangedWindowMs).unref());
+  let libraries = new Set<string>();
+  let missed = false;
+  let armed = false;
+  let stopped = false;
+
+  const arm = () => {
+    if (armed) return;
+    armed = true;
+    schedule(send);
+  };
+
+  const send = () => {
+    const batch = missed ? undefined : libraries;
+    [libraries, missed, armed] = [new Set(), false, false];
+    if (stopped) return;
+    for (const target of opts.targets) {
+      const caller = target.caller();
+      if (caller && opts.reaches(caller, batch)) void deliver(target);
+    }
+  };
+
+  // A session failing to take one never stops the others.
+  const deliver = async (target: NotificationTarget) => {
+    try {
+      await target.sendResourceListChanged();
+    } catch (error) {
+      opts.log.debug({ err: error }, 'resource list_changed not delivered to a session');
+    }
+  };
+
+  const unsubscribe = opts.changes.subscribe({
+    changed(notice) {
+      for (const library of notice.libraries) libraries.add(library);
+      arm();
+    },
+    missed() {
+      missed = true;
+      arm();
+    },
   });
+  return () => {
+    stopped = true;
+    unsubscribe();
+  };
 }

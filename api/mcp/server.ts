@@ -34,7 +34,7 @@ import {
   type CustomResource,
   type PromptDefinition,
 } from '../../shared/mcp-content/index.js';
-import type { ConnectedServers } from './notifications.js';
+import type { ConnectedServers, NotificationTarget } from './notifications.js';
 import {
   isManagedResourceUri,
   listManagedResources,
@@ -88,9 +88,14 @@ export function authInfoFor(caller: CallerContext): AuthInfo {
   return { token: '', clientId: caller.subject, scopes: [], extra: { caller } };
 }
 
+/** The caller an HTTP transport attached to a message (authInfoFor). */
+function messageCaller(extra: { authInfo?: AuthInfo | undefined } | undefined): CallerContext | undefined {
+  return extra?.authInfo?.extra?.caller as CallerContext | undefined;
+}
+
 /** The request's own caller, else the connection's (stdio); neither is a server fault (fail closed). */
 function callerOf(session: McpSessionInfo, extra: { authInfo?: AuthInfo | undefined }): CallerContext {
-  const caller = (extra.authInfo?.extra?.caller as CallerContext | undefined) ?? session.caller;
+  const caller = messageCaller(extra) ?? session.caller;
   if (!caller) throw new ProtocolError(protocolErrorCodes.internalError, 'request has no authenticated caller');
   return caller;
 }
@@ -98,12 +103,28 @@ function callerOf(session: McpSessionInfo, extra: { authInfo?: AuthInfo | undefi
 /** Human answers take time; the SDK's 60 s default would cut people off mid-thought. */
 const elicitationTimeoutMs = 10 * 60_000;
 
-/** A server that reports connecting, so the surface can track the sessions it serves. */
-class SessionServer extends Server {
-  onConnected?: (server: Server, transport: Transport) => void;
+/**
+ * A server that reports connecting, so the surface can track the sessions it serves, and that
+ * remembers the caller of the latest message it received (initialize included): whom the
+ * session's server-initiated notifications, which answer no request, may speak to.
+ */
+class SessionServer extends Server implements NotificationTarget {
+  onConnected?: (server: SessionServer, transport: Transport) => void;
+  /** Starts as the connection's caller (stdio); HTTP sessions learn theirs from each message. */
+  latestCaller: CallerContext | undefined;
+
+  caller(): CallerContext | undefined {
+    return this.latestCaller;
+  }
 
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
+    // Protocol.connect installed its own onmessage; note each message's caller in front of it.
+    const handle = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      this.latestCaller = messageCaller(extra) ?? this.latestCaller;
+      handle?.(message, extra);
+    };
     this.onConnected?.(this, transport);
   }
 }
@@ -128,6 +149,7 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
       ...(surface.identity.agent_instructions ? { instructions: surface.identity.agent_instructions } : {}),
     },
   );
+  server.latestCaller = session.caller;
   const connected = surface.connected;
   if (connected) server.onConnected = (s, transport) => connected.track(s, transport);
   const managed = surface.resources;

@@ -107,8 +107,8 @@ export class LiveSessions<T extends Transport = Transport> {
   /** Ends each session's standalone GET stream (clients reopen it); the sessions stay. */
   endStandaloneStreams(): void {
     for (const { transport } of this.#sessions.values()) {
-      const closable = transport as Transport & { closeStandaloneSSEStream?: () => void };
-      closable.closeStandaloneSSEStream?.();
+      const closable = transport as Transport & { closeStandaloneStream?: () => void };
+      closable.closeStandaloneStream?.();
     }
   }
 
@@ -196,6 +196,16 @@ export class DatabaseSessions {
     );
     const row = rows[0];
     return row ? { id: row.id, subject: row.subject, protocolVersion: row.protocol_version } : undefined;
+  }
+
+  /** Which of these sessions are still live (without counting as activity). */
+  async liveAmong(ids: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ id: string }>(`SELECT id FROM mcp_sessions WHERE id = ANY($1::text[]) AND ${liveSql(2)}`, [
+      ids,
+      this.limits.ttlMs,
+      this.limits.idleMs,
+    ]);
+    return new Set(rows.map((r) => r.id));
   }
 
   async delete(id: string, subject: string): Promise<boolean> {

@@ -11,9 +11,10 @@ import {
   type ToolMiddleware,
   type ToolRefusalHook,
 } from '../../shared/mcp-tools/index.js';
+import { localResourceChanges, type ResourceChangeSource } from '../../shared/resources/index.js';
 import type { McpSurface } from './server.js';
 import type { McpResources } from './managed-resources.js';
-import { ConnectedServers, notifyResourceListChanges } from './notifications.js';
+import { ConnectedServers, listChangeReaches, notifyResourceListChanges } from './notifications.js';
 
 /**
  * What the MCP server offers, from configuration: the identity, the tools (platform_info plus
@@ -37,9 +38,13 @@ export function buildMcpSurface(opts: {
   /**
    * Managed resources (spec document 2): served by resources/list, resources/templates/list and
    * resources/read next to the custom resources; their changes become list_changed notifications
-   * on every connected session.
+   * to the connected sessions whose callers list them.
    */
   resources?: McpResources;
+  /** Where those changes come from: every replica's (the api role's LISTEN feed); else this process's writes. */
+  resourceChanges?: ResourceChangeSource;
+  /** Runs a batch of list_changed notifications when its window closes (tests hold it). */
+  scheduleListChanged?: (send: () => void) => void;
 }): McpSurface {
   const { config } = opts;
   const registry = new ToolRegistry();
@@ -62,7 +67,16 @@ export function buildMcpSurface(opts: {
   }
   if (config.elicitation.enabled && opts.elicitationTriggers?.length) middlewares.push(elicitationMiddleware(opts.elicitationTriggers));
   const connected = new ConnectedServers();
-  const unsubscribe = opts.resources ? notifyResourceListChanges(opts.resources.service, connected, opts.log) : undefined;
+  const resources = opts.resources;
+  const unsubscribe = resources
+    ? notifyResourceListChanges({
+        changes: opts.resourceChanges ?? localResourceChanges(resources.service),
+        targets: connected,
+        reaches: (caller, libraries) => listChangeReaches(personas.mayUseContent(caller), resources.actorOf(caller), libraries),
+        log: opts.log,
+        ...(opts.scheduleListChanged ? { schedule: opts.scheduleListChanged } : {}),
+      })
+    : undefined;
   return {
     identity,
     registry,

@@ -72,6 +72,11 @@ export const server = obj({
   streamable: obj({
     session_timeout: dur('30m'),
     stateless: bool().default(false),
+    // ours: resumable streams (Last-Event-ID replay, priming events, SSE polling)
+    retry_interval: dur('1s'),
+    keep_alive: dur('15s', { positive: false }),
+    replay_window: int({ min: 1 }).default(500),
+    replay_ttl: dur('5m'),
   }).prefault({}),
   tls: obj({
     enabled: bool().default(false),

@@ -1,6 +1,7 @@
-// Platform database: connection pool, transactions, forward-only migrations, and the embedded
+// Platform database: connection pool, transactions, a LISTEN connection, forward-only migrations, and the embedded
 // Postgres that `platform dev` uses when `database.dsn` is not configured.
 export { createPool, withTransaction, pingDb, type Db, type DbLog, type CreatePoolOptions } from './pool.js';
+export { listen, reconnectDelay, type ListenOptions, type Listening, type Backoff } from './listen.js';
 export {
   migrate,
   MigrationError,

@@ -1,19 +1,22 @@
 /**
  * What every part of the managed-resources service shares, created once per service: the
- * dependencies, the object store connection and bucket, change listeners, the authority checks,
- * row lookups, and the records a write adds inside its transaction (folders, writers, events,
+ * dependencies, the object store connection and bucket, the write transaction that publishes what
+ * it changed (to every replica) and the in-process change listeners, the authority checks, row
+ * lookups, and the records a write adds inside its transaction (folders, writers, events,
  * versions). The operations (reads.ts, writes.ts, history.ts, folder-writes.ts, listing.ts) reach
  * these through the context; service.ts composes them.
  */
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { AuditLog } from '../audit/index.js';
 import { resourceStoreName, type PlatformConfig } from '../config/index.js';
-import type { Db } from '../db/index.js';
+import { withTransaction, type Db } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import { ensurePlatformBucket, type ObjstoreConnection, type ObjstoreConnections } from '../objstore/index.js';
 import { may, refusal, type ResourceAction } from './authority.js';
+import { publishResourceChanges } from './change-feed.js';
 import { folderAndAncestors } from './folders.js';
-import { formatLibrary, libraryKey } from './library.js';
+import { formatLibrary, libraryKey, sameLibrary } from './library.js';
 import { isResourceId, rowLibrary, rowUri, type ResourceRow } from './rows.js';
 import {
   ResourceError,
@@ -22,6 +25,7 @@ import {
   type ReferenceCounts,
   type ResourceActor,
   type ResourceChangeEvent,
+  type ResourceChangeKind,
 } from './types.js';
 
 export interface ResourceServiceDeps {
@@ -88,10 +92,38 @@ export function createResourceContext(deps: ResourceServiceDeps) {
 
   // ---------------------------------------------------------------- change events
 
+  const changeOrigin = randomUUID();
   const listeners = new Set<(event: ResourceChangeEvent) => void>();
 
-  function emit(kind: ResourceChangeEvent['kind'], row: ResourceRow): void {
-    const event: ResourceChangeEvent = { kind, resource: { id: row.id, library: formatLibrary(rowLibrary(row)), uri: rowUri(row) } };
+  function changeEvent(kind: ResourceChangeKind, row: ResourceRow, before?: ResourceRow): ResourceChangeEvent {
+    const left = before && !sameLibrary(rowLibrary(before), rowLibrary(row)) ? rowLibrary(before) : undefined;
+    return {
+      kind,
+      resource: { id: row.id, library: formatLibrary(rowLibrary(row)), uri: rowUri(row) },
+      ...(left ? { previousLibrary: formatLibrary(left) } : {}),
+    };
+  }
+
+  /**
+   * A write's transaction, told what it changed: `changed(kind, row, before?)` records a change
+   * (`before`, the row as it was, names the library a move left). The changes are published to
+   * every replica inside the transaction (NOTIFY is delivered on commit only) and announced to
+   * this process's listeners once it committed. A rolled-back write tells no one.
+   */
+  async function changeTransaction<T>(
+    fn: (client: Client, changed: (kind: ResourceChangeKind, row: ResourceRow, before?: ResourceRow) => void) => Promise<T>,
+  ): Promise<T> {
+    const events: ResourceChangeEvent[] = [];
+    const result = await withTransaction(db, async (client) => {
+      const value = await fn(client, (kind, row, before) => events.push(changeEvent(kind, row, before)));
+      await publishResourceChanges(client, changeOrigin, events, log);
+      return value;
+    });
+    for (const event of events) announce(event);
+    return result;
+  }
+
+  function announce(event: ResourceChangeEvent): void {
     for (const listener of listeners) {
       try {
         listener(event);
@@ -267,7 +299,8 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     references,
     objects,
     bucket,
-    emit,
+    changeOrigin,
+    changeTransaction,
     onChange,
     removeObjects,
     check,

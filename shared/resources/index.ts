@@ -46,3 +46,15 @@ export { MAX_CHANGE_SUMMARY_CHARS } from './input.js';
 export { listSorts, isListSort, encodeCursor, decodeCursor } from './cursor.js';
 export { buildFacets, type FolderCount, type FolderRow } from './facets.js';
 export { manageResourceTool, type ManageResourceToolOptions } from './tool.js';
+export {
+  followResourceChanges,
+  localResourceChanges,
+  encodeResourceChange,
+  decodeResourceChange,
+  RESOURCE_CHANGES_CHANNEL,
+  MAX_NOTIFY_PAYLOAD_BYTES,
+  type ResourceChangeFeed,
+  type ResourceChangeHandlers,
+  type ResourceChangeNotice,
+  type ResourceChangeSource,
+} from './change-feed.js';

@@ -32,5 +32,6 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
     ...createResourceHistory(context),
     ...createFolderWrites(context),
     onChange: context.onChange,
+    changeOrigin: context.changeOrigin,
   };
 }

@@ -193,6 +193,8 @@ export type ResourceChangeKind = 'created' | 'replaced' | 'updated' | 'deleted';
 export interface ResourceChangeEvent {
   kind: ResourceChangeKind;
   resource: Pick<ResourceView, 'id' | 'library' | 'uri'>;
+  /** The library a move took the resource out of; only when it changed library. */
+  previousLibrary?: string;
 }
 
 export interface ResourceService {
@@ -221,8 +223,13 @@ export interface ResourceService {
   createFolder(actor: ResourceActor, library: Library, path: string): Promise<void>;
   deleteFolder(actor: ResourceActor, library: Library, path: string): Promise<void>;
   describeFolder(actor: ResourceActor, library: Library, path: string, description: string): Promise<void>;
-  /** Subscribes to changes (create, replace, delete, move) for list_changed notifications. */
+  /**
+   * Subscribes to this service's committed changes (create, replace, delete, move), announced in
+   * process after commit. Every change is also published to the other replicas (change-feed.ts).
+   */
   onChange(listener: (event: ResourceChangeEvent) => void): () => void;
+  /** Names this service in the changes it publishes, so its own replica can tell them apart. */
+  readonly changeOrigin: string;
 }
 
 /**

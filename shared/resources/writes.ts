@@ -5,7 +5,6 @@
  */
 import type { Readable } from 'node:stream';
 import { v7 as uuidv7 } from 'uuid';
-import { withTransaction } from '../db/index.js';
 import { isObjstoreError } from '../objstore/index.js';
 import { isAgent, may } from './authority.js';
 import { chooseContentType, contentTypeFromName } from './content-type.js';
@@ -28,7 +27,7 @@ import {
 import { storeUpload as putUpload } from './upload.js';
 
 export function createResourceWrites(context: ResourceContext): Pick<ResourceService, 'create' | 'update' | 'replaceContent' | 'delete' | 'restore'> {
-  const { config, db, log, clock, references, objects, bucket, emit, removeObjects } = context;
+  const { config, db, log, clock, references, objects, bucket, changeTransaction, removeObjects } = context;
   const { check, checkChange, checkLibraryExists, rowById, rowByAddress, visibleRow, countReferences } = context;
   const { lockLibrary, recordFolders, recordWriter, recordEvent, insertVersion, appendVersion } = context;
   const maxBytes = config.resources.managed.max_upload_bytes;
@@ -76,7 +75,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
     let pruned: StoredObject[] = [];
     let keepObject = false;
     try {
-      const row = await withTransaction(db, async (client) => {
+      const row = await changeTransaction(async (client, changed) => {
         await lockLibrary(client, library, 'shared');
         const now = clock();
         let current = await rowByAddress(client, library, folderPath, fileName, true);
@@ -105,6 +104,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
             await recordFolders(client, library, folderPath, now);
             await recordWriter(client, actor, fresh.id, true, now);
             await recordEvent(client, fresh.id, 'created', actor, { version: 1, origin: input.origin }, now);
+            changed('created', fresh);
             outcome = 'created';
             keepObject = true;
             return fresh;
@@ -130,14 +130,13 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
           eventKind: 'revised',
         });
         pruned = appended.pruned;
+        changed('replaced', appended.row);
         outcome = 'revised';
         keepObject = true;
         return appended.row;
       });
       if (!keepObject) await removeObjects([object]);
       await removeObjects(pruned);
-      if (outcome === 'created') emit('created', row);
-      else if (outcome === 'revised') emit('replaced', row);
       return { outcome, resource: toView(row, actor) };
     } catch (err) {
       await removeObjects([object]);
@@ -155,7 +154,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
     const { displayName, description, tags, searchSetting, targetPath, library: targetLibrary } = updateDetails(input);
 
     let moved = false;
-    const row = await withTransaction(db, async (client) => {
+    const row = await changeTransaction(async (client, changed) => {
       const current = await rowById(client, id, true);
       if (!current) throw notFound();
       checkChange(actor, current);
@@ -226,9 +225,9 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
       };
       if (Object.keys(edited).length > 0) await recordEvent(client, id, 'updated', actor, { fields: Object.keys(edited) }, now);
       await recordWriter(client, actor, id, false, now);
+      changed('updated', next, current);
       return next;
     });
-    emit('updated', row);
     return toView(row, actor);
   }
 
@@ -268,7 +267,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
 
   /**
    * Records an already-stored object as the resource's new head: under the row lock (the resource
-   * may have been deleted or lost to the caller meanwhile), prune, tell listeners. If anything
+   * may have been deleted or lost to the caller meanwhile), prune, publish the change. If anything
    * fails, the object is removed so no bytes are left without a version row.
    */
   async function commitHead(
@@ -278,14 +277,15 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
     v: { size: number; contentType: string; sha256: string | null; changeSummary: string | null; restoredFrom: number | null; eventKind: string },
   ): Promise<ResourceView> {
     try {
-      const result = await withTransaction(db, async (client) => {
+      const result = await changeTransaction(async (client, changed) => {
         const locked = await rowById(client, id, true);
         if (!locked) throw notFound();
         checkChange(actor, locked);
-        return appendVersion(client, actor, locked, { ...v, object, now: clock() });
+        const appended = await appendVersion(client, actor, locked, { ...v, object, now: clock() });
+        changed('replaced', appended.row);
+        return appended;
       });
       await removeObjects(result.pruned);
-      emit('replaced', result.row);
       return toView(result.row, actor);
     } catch (err) {
       await removeObjects([object]);
@@ -330,7 +330,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
         { references: counts },
       );
     }
-    const { row, objs } = await withTransaction(db, async (client) => {
+    const objs = await changeTransaction(async (client, changed) => {
       const locked = await rowById(client, id, true);
       if (!locked) throw notFound();
       checkChange(actor, locked);
@@ -341,7 +341,8 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
       );
       await client.query(`DELETE FROM resources WHERE id = $1`, [id]);
       await recordEvent(client, id, 'deleted', actor, { uri: rowUri(locked), force: opts.force, references: counts }, clock());
-      return { row: locked, objs: versions.rows.map((v) => ({ bucket: v.object_bucket, key: v.object_key })) };
+      changed('deleted', locked);
+      return versions.rows.map((v) => ({ bucket: v.object_bucket, key: v.object_key }));
     });
     await removeObjects(objs);
     if (referenced) {
@@ -353,7 +354,6 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
         }
       }
     }
-    emit('deleted', row);
   }
 
   return { create, update, replaceContent, delete: remove, restore };

@@ -1,93 +1,188 @@
 /**
- * Benchmark (a script, not a test): tools/call of platform_info over Streamable HTTP from 16
- * concurrent sessions, against a bare Fastify JSON route in the same process and run; then
- * session churn (initialize + one call + DELETE). Prints calls/s and ratios.
+ * Benchmark (a script, not a test) of the MCP request path against a bare Fastify route, each
+ * figure a fraction of the bare route measured in the same run:
+ *   W1  tools/call platform_info, one session per connection
+ *   W2  session churn: initialize + notifications/initialized + tools/call + DELETE per operation
+ *   W3  tools/list, one session per connection
+ *   W4  tools/call objstore_get_object of a 64 KiB object (filesystem driver)
  *
- *   npm run bench:mcp            (BENCH_CALLS=4000 BENCH_CHURN=300 to change the work)
+ * This process only orchestrates. The platform runs as `platform serve` from the sources, the bare
+ * route in a process of its own, and the load comes from a third process over HTTP/1.1 keep-alive
+ * connections with raw JSON-RPC (test/bench/mcp/), so no client shares a server's event loop.
+ * After a discarded warm-up round, workloads are interleaved round by round (bare, W1..W4, bare,
+ * …) so drift hits them alike; each figure is the median over the rounds.
+ *
+ *   npm run bench:mcp
+ *   BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_SECONDS=3   (the defaults)
+ *   BENCH_WORKERS=2   also measure a platform with server.workers: 2 (sessions in a fresh database)
+ *   BENCH_JSON=1      also print every figure as one JSON line
  */
-import Fastify from 'fastify';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { apiConfigYaml, startTestApi, testApiKey, testConfig } from '../support/api.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, loadConfigFile } from '../../shared/config/index.js';
+import { createTestDatabase } from '../support/postgres.js';
+import { processTreeCpuSeconds } from './mcp/cpu.js';
+import { benchApiKey, benchObject, benchOptions, freePort, writeBenchObject, writePlatformConfig, type PlatformVariant } from './mcp/options.js';
+import { LoadGenerator, startBareServer, startPlatform, stopChild } from './mcp/processes.js';
+import { Series, formatReport, jsonReport, totalErrors, type Report, type VariantReport } from './mcp/report.js';
+import type { Target } from './mcp/mcp-http.js';
+import type { WorkloadName } from './mcp/workloads.js';
 
-const concurrency = 16;
-const totalCalls = Number(process.env.BENCH_CALLS ?? 4000);
-const churnRounds = Number(process.env.BENCH_CHURN ?? 300);
-const headers = { authorization: `Bearer ${testApiKey}` };
+const options = benchOptions();
+const platformWorkloads: WorkloadName[] = ['W1', 'W2', 'W3', 'W4'];
 
-async function timed(work: () => Promise<void>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await work();
-  return Number(process.hrtime.bigint() - start) / 1e9;
+/** Undone in reverse order on every way out: normal end, error, SIGINT/SIGTERM. */
+const cleanups: Array<() => unknown> = [];
+let cleaning: Promise<void> | undefined;
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (let undo = cleanups.pop(); undo; undo = cleanups.pop()) {
+      try {
+        await undo();
+      } catch (error) {
+        console.error(`cleanup: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  })();
+  return cleaning;
 }
-
-/** Runs `count` operations spread over `concurrency` workers. */
-async function spread(count: number, worker: (index: number) => Promise<() => Promise<void>>): Promise<number> {
-  const ops = await Promise.all(Array.from({ length: concurrency }, (_, i) => worker(i)));
-  let next = 0;
-  return timed(async () => {
-    await Promise.all(
-      ops.map(async (op) => {
-        while (next++ < count) await op();
-      }),
-    );
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    console.error(`\n${signal}: stopping`);
+    void cleanUp().then(() => process.exit(code));
   });
 }
 
-async function connect(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-  const client = new Client({ name: 'bench', version: '1' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers } });
-  await client.connect(transport);
-  return { client, transport };
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+/** One server being measured: where the load goes and which process tree's CPU to read. */
+interface Server {
+  target: Target;
+  pid: number;
 }
 
-const api = await startTestApi({ config: testConfig(apiConfigYaml()) });
-const bare = Fastify();
-const payload = { name: 'agent-data-platform', version: '1.0.0', description: '', tags: [], agent_instructions: '', toolkits: [] };
-bare.post('/bare', async () => payload);
-await bare.listen({ host: '127.0.0.1', port: 0 });
-const bareUrl = `http://127.0.0.1:${(bare.server.address() as { port: number }).port}/bare`;
+interface RunningVariant {
+  report: VariantReport;
+  server: Server;
+}
+
+/**
+ * Why this build cannot run `configFile`'s server.workers (the key lands in parallel work), or
+ * undefined when it accepts it. An unknown key is only a warning to the loader, so that is checked too.
+ */
+function workersRefusal(configFile: string): string | undefined {
+  try {
+    const { warnings } = loadConfigFile(configFile);
+    return warnings.some((w) => w.path === 'server.workers') ? 'this build\'s configuration does not know server.workers (unknown key)' : undefined;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return `the configuration refuses it: ${error.message}`;
+  }
+}
+
+/** A variant's platform.yaml in the run's dir, on a port free now. */
+async function variantConfig(dir: string, variant: PlatformVariant): Promise<{ file: string; port: number }> {
+  const file = join(dir, `platform-${variant.workers}.yaml`);
+  const port = await freePort();
+  writePlatformConfig(file, { port, dir, variant, connections: options.connections });
+  return { file, port };
+}
+
+/** Starts `platform serve` for one variant and registers its stop. */
+async function startVariant(dir: string, variant: PlatformVariant, config: { file: string; port: number }): Promise<RunningVariant> {
+  const url = `http://127.0.0.1:${config.port}`;
+  const child = await startPlatform({ configFile: config.file, logFile: join(dir, `platform-${variant.workers}.log`), url });
+  cleanups.push(() => stopChild(child));
+  const sessions = variant.databaseDsn ? 'database' : 'memory';
+  const label = variant.workers === 1 ? `1 process, sessions in ${sessions}` : `server.workers ${variant.workers}, sessions in ${sessions}`;
+  return {
+    report: { label, workers: variant.workers, sessions, series: platformWorkloads.map((w) => new Series(w, variant.workers > 1 ? `workers ${variant.workers}` : undefined)) },
+    server: { target: { baseUrl: url, token: benchApiKey }, pid: child.pid! },
+  };
+}
+
+/** The single-process platform, and with BENCH_WORKERS > 1 one with that many workers (skipped, saying why, when not accepted). */
+async function startVariants(dir: string): Promise<{ running: RunningVariant[]; skipped: string[] }> {
+  const single = { workers: 1 };
+  const running = [await startVariant(dir, single, await variantConfig(dir, single))];
+  const skipped: string[] = [];
+  if (options.workers > 1) {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const scaled = { workers: options.workers, databaseDsn: database.dsn };
+    const config = await variantConfig(dir, scaled);
+    const refusal = workersRefusal(config.file);
+    if (refusal === undefined) running.push(await startVariant(dir, scaled, config));
+    else skipped.push(`server.workers ${scaled.workers}: ${refusal}`);
+  }
+  return { running, skipped };
+}
+
+/** One round of `workload` against `server`, with the server's CPU sampled over the timed window. */
+async function measure(load: LoadGenerator, workload: WorkloadName, server: Server) {
+  let cpuAtStart = 0;
+  let cpuAtEnd = 0;
+  const result = await load.run(
+    { workload, target: server.target, seconds: options.seconds, connections: options.connections, object: benchObject },
+    {
+      onStart: () => (cpuAtStart = processTreeCpuSeconds(server.pid)),
+      onEnd: () => (cpuAtEnd = processTreeCpuSeconds(server.pid)),
+    },
+  );
+  return { result, serverCpuSeconds: cpuAtEnd - cpuAtStart };
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-mcp-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  await writeBenchObject(dir);
+
+  const barePort = await freePort();
+  const bareChild = await startBareServer(barePort);
+  cleanups.push(() => stopChild(bareChild));
+  const bare: Server = { target: { baseUrl: `http://127.0.0.1:${barePort}`, token: '' }, pid: bareChild.pid! };
+  const { running, skipped } = await startVariants(dir);
+  const load = await LoadGenerator.start();
+  cleanups.push(() => stopChild(load.child));
+
+  const report: Report = {
+    connections: options.connections,
+    rounds: options.rounds,
+    seconds: options.seconds,
+    bare: new Series('bare'),
+    variants: running.map((v) => v.report),
+    skipped,
+  };
+  // Bare first, then each platform variant's workloads; the same order every round.
+  const schedule: Array<{ series: Series; server: Server }> = [
+    { series: report.bare, server: bare },
+    ...running.flatMap((variant) => variant.report.series.map((series) => ({ series, server: variant.server }))),
+  ];
+
+  const runRound = async (record: boolean): Promise<string> => {
+    const figures: string[] = [];
+    for (const { series, server } of schedule) {
+      const { result, serverCpuSeconds } = await measure(load, series.workload, server);
+      if (record) series.add(result, serverCpuSeconds);
+      figures.push(`${series.name} ${Math.round(result.ops / result.seconds)}${result.errors ? ` (${result.errors} errors: ${result.errorSamples[0]})` : ''}`);
+    }
+    return `${figures.join(', ')} op/s`;
+  };
+  progress(`warm-up round, discarded: ${await runRound(false)}`);
+  for (let round = 1; round <= options.rounds; round++) progress(`round ${round}/${options.rounds}: ${await runRound(true)}`);
+
+  console.log(formatReport(report));
+  if (options.json) console.log(jsonReport(report));
+  if (totalErrors(report) > 0) process.exitCode = 1;
+}
 
 try {
-  // Warm-up of both paths so JIT and connection pools are hot before measuring.
-  const warm = await connect(api.url);
-  for (let i = 0; i < 200; i++) await warm.client.callTool({ name: 'platform_info', arguments: {} });
-  for (let i = 0; i < 200; i++) await (await fetch(bareUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json();
-  await warm.client.close();
-
-  const clients: Client[] = [];
-  const mcpSeconds = await spread(totalCalls, async () => {
-    const { client } = await connect(api.url);
-    clients.push(client);
-    return async () => {
-      const result = await client.callTool({ name: 'platform_info', arguments: {} });
-      if (result.isError) throw new Error('platform_info failed');
-    };
-  });
-  await Promise.all(clients.map((c) => c.close()));
-
-  const bareSeconds = await spread(totalCalls, async () => async () => {
-    const response = await fetch(bareUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    await response.json();
-  });
-
-  const churnSeconds = await spread(churnRounds, async () => async () => {
-    const { client, transport } = await connect(api.url);
-    await client.callTool({ name: 'platform_info', arguments: {} });
-    await transport.terminateSession();
-    await client.close();
-  });
-
-  const mcpRate = totalCalls / mcpSeconds;
-  const bareRate = totalCalls / bareSeconds;
-  const churnRate = churnRounds / churnSeconds;
-  console.log(`concurrency ${concurrency}, ${totalCalls} calls each`);
-  console.log(`MCP tools/call platform_info   ${mcpRate.toFixed(0)} calls/s`);
-  console.log(`bare Fastify JSON route        ${bareRate.toFixed(0)} calls/s`);
-  console.log(`ratio MCP / bare               ${(mcpRate / bareRate).toFixed(3)}`);
-  console.log(`session churn (init+call+DELETE) ${churnRate.toFixed(0)} sessions/s (${churnRounds} sessions)`);
-  console.log(`ratio churn sessions / bare calls ${(churnRate / bareRate).toFixed(4)}`);
+  await main();
+} catch (error) {
+  // Interrupted: the children's ends are expected, not news.
+  if (!cleaning) console.error(error instanceof Error ? error.message : error);
+  process.exitCode = 1;
 } finally {
-  await api.stop();
-  await bare.close();
+  await cleanUp();
 }

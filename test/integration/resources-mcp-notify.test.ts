@@ -1,8 +1,9 @@
 /**
- * `notifications/resources/list_changed` fan-out: a change made by one client (manage_resource) or
- * at the portal (the service) reaches every OTHER connected session — stateful Streamable HTTP
- * sessions on their standalone GET stream and legacy HTTP+SSE sessions — after a replace, a
- * create, a move and a delete. Real api, ResourceService, Postgres and filesystem object store.
+ * `notifications/resources/list_changed` fan-out: a change in the global library made by one
+ * client (manage_resource) or at the portal (the service) reaches every OTHER connected session —
+ * stateful Streamable HTTP sessions on their standalone GET stream and legacy HTTP+SSE sessions —
+ * after a replace, a create, a move and a delete. Real api, ResourceService, Postgres and
+ * filesystem object store. Scoping and replicas: mcp-notify-replicas.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
@@ -51,6 +52,7 @@ function countListChanged(client: Client): Counter {
 describe('resources list_changed reaches every connected session', () => {
   let env: ResourcesMcp;
   let writer: Client;
+  let refuser: Client;
   let second: Client;
   let legacy: Client;
   let secondSeen: Counter;
@@ -72,7 +74,9 @@ describe('resources list_changed reaches every connected session', () => {
 
   beforeAll(async () => {
     env = await startResourcesMcp({ transport: 'sse' });
-    writer = await env.connect('alice', { name: 'writer' });
+    // A platform administrator writes to global, which every session lists.
+    writer = await env.connect('root', { name: 'writer' });
+    refuser = await env.connect('alice', { name: 'refuser' });
     second = await env.connect('bob', { name: 'second' });
     legacy = await env.connectSse('carol');
     secondSeen = countListChanged(second);
@@ -92,7 +96,7 @@ describe('resources list_changed reaches every connected session', () => {
 
   it('after a replace by another client', async () => {
     let [s, l] = [secondSeen.count, legacySeen.count];
-    const made = await manage(writer, { action: 'create', filename: 'report.md', content: 'v1' });
+    const made = await manage(writer, { action: 'create', library: 'global', filename: 'report.md', content: 'v1' });
     expect(made.isError).toBe(false);
     // Let the create's own notification land first, so the next one counted is the replace's.
     await Promise.all([secondSeen.after(s), legacySeen.after(l)]);
@@ -105,7 +109,7 @@ describe('resources list_changed reaches every connected session', () => {
 
   it('after a create, a move and a delete', async () => {
     let [s, l] = [secondSeen.count, legacySeen.count];
-    const made = await manage(writer, { action: 'create', path: 'a', filename: 'x.txt', content: 'x' });
+    const made = await manage(writer, { action: 'create', library: 'global', path: 'a', filename: 'x.txt', content: 'x' });
     await Promise.all([secondSeen.after(s), legacySeen.after(l)]);
 
     [s, l] = [secondSeen.count, legacySeen.count];
@@ -126,7 +130,7 @@ describe('resources list_changed reaches every connected session', () => {
 
   it('sends nothing for a refused write, and keeps notifying the others after a session closes', async () => {
     const [s, l] = [secondSeen.count, legacySeen.count];
-    const refused = await manage(writer, { action: 'create', library: 'global', filename: 'nope.txt', content: 'x' });
+    const refused = await manage(refuser, { action: 'create', library: 'global', filename: 'nope.txt', content: 'x' });
     expect(refused.isError).toBe(true);
     // A successful write afterwards proves the refused one produced no notification of its own.
     await legacy.close();

@@ -17,13 +17,15 @@ export interface DatabaseReplicas {
 /** Two api replicas with `sessions.store: database` on a fresh, migrated test database. */
 export async function startDatabaseReplicas(opts: {
   extra?: string;
+  /** Lines under `server:`. */
+  server?: string[];
   tools?: ToolDefinition[];
   surface?: (db: Db) => Parameters<typeof startTestApi>[0]['surface'];
 } = {}): Promise<DatabaseReplicas> {
   const database = await createTestDatabase();
   const db = createPool({ dsn: database.dsn, maxOpenConns: 4 });
   await migrate(db);
-  const config = testConfig(apiConfigYaml({ extra: `${opts.extra ?? ''}sessions:\n  store: database\ndatabase:\n  dsn: ${database.dsn}\n` }));
+  const config = testConfig(apiConfigYaml({ ...(opts.server ? { server: opts.server } : {}), extra: `${opts.extra ?? ''}sessions:\n  store: database\ndatabase:\n  dsn: ${database.dsn}\n` }));
   const start = () =>
     startTestApi({ config, db, ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.surface ? { surface: opts.surface(db) } : {}) });
   const replicas: [RunningApi, RunningApi] = [await start(), await start()];

@@ -1,0 +1,90 @@
+import type { ServerResponse } from 'node:http';
+
+export interface SseOptions {
+  /** Comment frames that keep proxies from closing an idle stream; 0 disables them. */
+  keepAliveMs: number;
+  /** Extra response headers (the session id). */
+  headers?: Record<string, string>;
+}
+
+/**
+ * One HTTP response carrying Server-Sent Events, written straight to the Node response (no Web
+ * stream conversion). Headers are flushed at once so an idle stream is visibly open.
+ */
+export class SseConnection {
+  /** No more writes: ended by us or gone. */
+  #closed = false;
+  /** The response was handed to the OS in full (`finish`): its client can have read every event. */
+  #delivered = false;
+  #gone = false;
+  readonly #keepAlive: NodeJS.Timeout | undefined;
+  readonly #onClose: ((delivered: boolean) => void)[] = [];
+
+  constructor(
+    private readonly res: ServerResponse,
+    opts: SseOptions,
+  ) {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+      ...opts.headers,
+    });
+    res.flushHeaders();
+    res.once('finish', () => (this.#delivered = true));
+    res.once('close', () => this.#ended());
+    if (opts.keepAliveMs > 0) {
+      this.#keepAlive = setInterval(() => this.#write(': keepalive\n\n'), opts.keepAliveMs);
+      this.#keepAlive.unref();
+    }
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Called once when the connection is gone, whoever ended it; `delivered` tells whether the whole
+   * response left for the client (false: the client went away before the end).
+   */
+  onClose(listener: (delivered: boolean) => void): void {
+    if (this.#gone) listener(this.#delivered);
+    else this.#onClose.push(listener);
+  }
+
+  /** A priming event: an id and empty data, with the reconnection delay when one is set. */
+  prime(id: string, retryMs: number | undefined): boolean {
+    return this.#write(`id: ${id}\n${retryMs !== undefined ? `retry: ${retryMs}\n` : ''}data: \n\n`);
+  }
+
+  send(message: unknown, id: string | undefined): boolean {
+    return this.#write(`event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`);
+  }
+
+  /** Tells the client how long to wait before reconnecting, then ends the connection. */
+  endWithRetry(retryMs: number): void {
+    this.#write(`retry: ${retryMs}\n\n`);
+    this.end();
+  }
+
+  end(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#keepAlive) clearInterval(this.#keepAlive);
+    this.res.end();
+  }
+
+  #write(frame: string): boolean {
+    if (this.#closed) return false;
+    this.res.write(frame);
+    return true;
+  }
+
+  #ended(): void {
+    this.#closed = true;
+    this.#gone = true;
+    if (this.#keepAlive) clearInterval(this.#keepAlive);
+    for (const listener of this.#onClose.splice(0)) listener(this.#delivered);
+  }
+}

@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { OutboundStream, type StreamArchive } from './outbound-stream.js';
+import type { StreamRegistry } from './registry.js';
+import { SseConnection } from './sse.js';
+import { isInitialize, isRequest, isResponse, jsonRpcCodes, jsonRpcError, parseEventId, primesStreams, type ResponseMode } from './wire.js';
+
+export interface StreamSettings {
+  keepAliveMs: number;
+  /** The `retry` field sent with priming events and when the server ends a connection early. */
+  retryMs: number;
+  /** Events kept per stream for replay. */
+  window: number;
+  registry: StreamRegistry;
+  archive?: StreamArchive;
+  onError?: (error: unknown) => void;
+}
+
+export interface HttpTransportOptions {
+  /** Absent for stateless requests without a session: nothing is resumable then. */
+  sessionId?: string;
+  /** The session's negotiated version when known beforehand (database sessions); else learned at initialize. */
+  protocolVersion?: string;
+  streams: StreamSettings;
+  /** The session's initialize was answered with an error: the session never opened. */
+  onInitializeRefused?: () => void;
+  /** Every request received so far is answered (a per-request transport is then done). */
+  onSettled?: () => void;
+}
+
+/** The POST whose answer a request's response completes: a stream, or one JSON body. */
+type Answer = { kind: 'stream'; stream: OutboundStream; outstanding: Set<RequestId> } | { kind: 'json'; body: JsonAnswer };
+
+export const sessionHeader = 'mcp-session-id';
+
+/**
+ * The MCP Streamable HTTP transport on Node's own request and response objects: the SDK server
+ * above it is transport-agnostic, so requests never become Web `Request`s or streams. One per
+ * stateful session, or one per POST of a stateless server. Routing of outgoing messages follows
+ * the spec: a response and anything related to a request go on that request's POST stream, the
+ * rest on the session's standalone GET stream; every stream event has an id and can be replayed.
+ */
+export class HttpTransport implements Transport {
+  onmessage?: Transport['onmessage'];
+  onclose?: Transport['onclose'];
+  onerror?: Transport['onerror'];
+  readonly sessionId: string | undefined;
+
+  readonly #answers = new Map<RequestId, Answer>();
+  readonly #owned = new Set<OutboundStream>();
+  #standalone: OutboundStream | undefined;
+  #protocolVersion: string | undefined;
+  #initializeId: RequestId | undefined;
+  #closed = false;
+
+  constructor(private readonly opts: HttpTransportOptions) {
+    this.sessionId = opts.sessionId;
+    this.#protocolVersion = opts.protocolVersion;
+  }
+
+  async start(): Promise<void> {}
+
+  /** The version negotiated by this session's initialize, once known. */
+  get protocolVersion(): string | undefined {
+    return this.#protocolVersion;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get #headers(): Record<string, string> {
+    return this.sessionId ? { [sessionHeader]: this.sessionId } : {};
+  }
+
+  /** Streams are resumable (priming event, retry) only inside a session speaking 2025-11-25 or later. */
+  #primes(version: string): boolean {
+    return this.sessionId !== undefined && primesStreams(version);
+  }
+
+  /**
+   * A POST's messages: notifications and responses alone are accepted with 202; requests are
+   * answered on one SSE stream or in one JSON body, as `mode` says.
+   */
+  handlePost(res: ServerResponse, messages: JSONRPCMessage[], batch: boolean, mode: ResponseMode, version: string, extra: MessageExtraInfo): void {
+    if (this.#closed) return void sendJson(res, 404, jsonRpcError(jsonRpcCodes.sessionNotFound, 'Session not found'));
+    const requests = messages.filter(isRequest);
+    for (const message of messages) this.#noteCancellation(message);
+    if (requests.length === 0) {
+      res.writeHead(202, this.#headers).end();
+      for (const message of messages) this.onmessage?.(message, extra);
+      this.#checkSettled();
+      return;
+    }
+    const initialize = requests.find(isInitialize);
+    if (initialize) this.#initializeId = initialize.id;
+    if (mode === 'json') {
+      const body = new JsonAnswer(res, requests.map((r) => r.id), batch, this.#headers);
+      for (const request of requests) this.#answers.set(request.id, { kind: 'json', body });
+      for (const message of messages) this.onmessage?.(message, extra);
+      return;
+    }
+    const stream = this.#openStream();
+    const outstanding = new Set(requests.map((r) => r.id));
+    for (const request of requests) this.#answers.set(request.id, { kind: 'stream', stream, outstanding });
+    const primes = this.#primes(version);
+    stream.attach(new SseConnection(res, { keepAliveMs: this.opts.streams.keepAliveMs, headers: this.#headers }), 0, primes ? { retryMs: this.opts.streams.retryMs } : undefined);
+    // Closing the stream early is for tools that want the client to poll (2025-11-25 with an id to resume from).
+    const closable = primes ? { closeSSEStream: () => stream.release(this.opts.streams.retryMs) } : {};
+    for (const message of messages) this.onmessage?.(message, isRequest(message) ? { ...extra, ...closable } : extra);
+  }
+
+  /** The standalone stream: one per session (409 while one is connected); it is replaced when reopened. */
+  openStandalone(res: ServerResponse, version: string): void {
+    if (this.#standalone?.connected) {
+      return void sendJson(res, 409, jsonRpcError(jsonRpcCodes.serverError, 'Conflict: only one standalone SSE stream is allowed per session'));
+    }
+    if (this.#standalone) this.#drop(this.#standalone);
+    const stream = this.#openStream();
+    this.#standalone = stream;
+    const primes = this.#primes(version);
+    stream.attach(new SseConnection(res, { keepAliveMs: this.opts.streams.keepAliveMs, headers: this.#headers }), 0, primes ? { retryMs: this.opts.streams.retryMs } : undefined);
+  }
+
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (this.#closed) return;
+    const related = isResponse(message) ? message.id : options?.relatedRequestId;
+    if (related === undefined) {
+      this.#standalone?.push(message);
+      return;
+    }
+    const answer = this.#answers.get(related);
+    // Nobody waits any more (the request was cancelled): the message has nowhere to go.
+    if (!answer) return;
+    if (isResponse(message) && message.id === this.#initializeId) this.#initialized(message);
+    if (answer.kind === 'json') {
+      // A JSON answer carries responses only (MCP notes 1.2): related notifications are dropped.
+      if (!isResponse(message)) return;
+      this.#answers.delete(related);
+      answer.body.answer(related, message);
+      this.#checkSettled();
+      return;
+    }
+    if (!isResponse(message)) {
+      answer.stream.push(message);
+      return;
+    }
+    this.#answers.delete(related);
+    answer.outstanding.delete(related);
+    answer.stream.push(message, answer.outstanding.size === 0);
+    this.#checkSettled();
+  }
+
+  /**
+   * Ends every stream of this transport. A stream whose client lost it stays resumable in the
+   * registry until its TTL (its final answer may not have been read yet).
+   */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const stream of [...this.#owned]) {
+      if (stream.detachedAt !== undefined) stream.finish();
+      else this.#drop(stream);
+    }
+    this.#owned.clear();
+    for (const answer of this.#answers.values()) if (answer.kind === 'json') answer.body.abandon();
+    this.#answers.clear();
+    this.onclose?.();
+  }
+
+  /** Ends the standalone stream's connection (shutdown); the client may reopen it elsewhere. */
+  closeStandaloneStream(): void {
+    this.#standalone?.release(this.opts.streams.retryMs);
+  }
+
+  #initialized(response: JSONRPCMessage): void {
+    if ('result' in response) {
+      this.#protocolVersion = (response.result as { protocolVersion?: string }).protocolVersion ?? this.#protocolVersion;
+    } else {
+      this.opts.onInitializeRefused?.();
+    }
+  }
+
+  #checkSettled(): void {
+    if (this.#answers.size === 0) this.opts.onSettled?.();
+  }
+
+  #openStream(): OutboundStream {
+    const { window, archive, onError, registry } = this.opts.streams;
+    const stream: OutboundStream = new OutboundStream(randomBytes(12).toString('base64url'), {
+      sessionId: this.sessionId ?? '',
+      window,
+      clock: registry.clock,
+      // A finished stream whose client read it to the end has nothing left to replay.
+      onDelivered: () => this.#drop(stream),
+      ...(archive && this.sessionId ? { archive } : {}),
+      ...(onError ? { onArchiveError: onError } : {}),
+    });
+    this.#owned.add(stream);
+    if (this.sessionId) registry.add(this.sessionId, stream);
+    return stream;
+  }
+
+  #drop(stream: OutboundStream): void {
+    stream.finish();
+    this.#owned.delete(stream);
+    if (this.sessionId) this.opts.streams.registry.remove(this.sessionId, stream);
+  }
+
+  /** A cancelled request gets no response (the SDK sends none): stop waiting for it. */
+  #noteCancellation(message: JSONRPCMessage): void {
+    if (!('method' in message) || message.method !== 'notifications/cancelled') return;
+    const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+    if (id === undefined) return;
+    const answer = this.#answers.get(id);
+    if (!answer) return;
+    this.#answers.delete(id);
+    if (answer.kind === 'json') answer.body.answer(id, undefined);
+    else {
+      answer.outstanding.delete(id);
+      if (answer.outstanding.size === 0) answer.stream.finish();
+    }
+    this.#checkSettled();
+  }
+}
+
+/** Resumes a stream of this process from `Last-Event-ID`: false when the id names none here. */
+export function resumeLocalStream(
+  registry: StreamRegistry,
+  sessionId: string,
+  lastEventId: string,
+  res: ServerResponse,
+  settings: { keepAliveMs: number },
+): boolean {
+  const position = parseEventId(lastEventId);
+  const stream = position ? registry.get(sessionId, position.streamId) : undefined;
+  if (!stream || !position) return false;
+  stream.attach(new SseConnection(res, { keepAliveMs: settings.keepAliveMs, headers: { [sessionHeader]: sessionId } }), position.seq, undefined);
+  return true;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+/** One JSON body answering a POST's requests: a single response, or an array for a batch. */
+class JsonAnswer {
+  readonly #responses = new Map<RequestId, JSONRPCMessage | undefined>();
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly ids: readonly RequestId[],
+    private readonly batch: boolean,
+    private readonly headers: Record<string, string>,
+  ) {}
+
+  answer(id: RequestId, response: JSONRPCMessage | undefined): void {
+    this.#responses.set(id, response);
+    if (this.#responses.size < this.ids.length) return;
+    const responses = this.ids.map((i) => this.#responses.get(i)).filter((r) => r !== undefined);
+    if (responses.length === 0) return void this.res.writeHead(202, this.headers).end();
+    sendJson(this.res, 200, this.batch ? responses : responses[0], this.headers);
+  }
+
+  abandon(): void {
+    if (!this.res.headersSent) sendJson(this.res, 404, jsonRpcError(jsonRpcCodes.sessionNotFound, 'Session closed'), this.headers);
+  }
+}

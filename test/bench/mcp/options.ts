@@ -1,0 +1,108 @@
+/**
+ * The benchmark's settings (from the environment), the platform configuration it runs, and the
+ * object W4 reads.
+ */
+import { writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import { FilesystemObjectStore } from '../../../shared/objstore/index.js';
+import type { BenchObject } from './workloads.js';
+
+export interface BenchOptions {
+  connections: number;
+  rounds: number;
+  seconds: number;
+  /** server.workers of the scaled variant; 1 runs only the single-process platform. */
+  workers: number;
+  json: boolean;
+}
+
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a whole number >= 1, not ${JSON.stringify(raw)}`);
+  return value;
+}
+
+export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions {
+  return {
+    connections: positiveInt(env, 'BENCH_CONNECTIONS', 16),
+    rounds: positiveInt(env, 'BENCH_ROUNDS', 5),
+    seconds: positiveInt(env, 'BENCH_SECONDS', 3),
+    workers: positiveInt(env, 'BENCH_WORKERS', 1),
+    json: env.BENCH_JSON === '1',
+  };
+}
+
+/** A loopback port free right now: bound to port 0, read, released. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const benchApiKey = 'bench-key-0123456789abcdef';
+const objstoreInstance = 'bench';
+
+/** Where the objstore instance keeps its buckets, inside the run's temp dir. */
+const objstoreRoot = (dir: string) => join(dir, 'objstore');
+
+export const benchObject: BenchObject = { bucket: 'bench', key: 'sample-64k.csv', size: 64 * 1024 };
+
+/** CSV text of exactly `size` bytes, so the tool returns it as text (no base64). */
+function csvBytes(size: number): Buffer {
+  let text = 'id,name,amount\n';
+  for (let i = 1; text.length < size; i++) text += `${i},item-${i},${(i * 7) % 1000}.${i % 100}\n`;
+  return Buffer.from(text.slice(0, size - 1) + '\n', 'utf8');
+}
+
+/** Writes the W4 object through the filesystem driver, where the platform's objstore instance will find it. */
+export async function writeBenchObject(dir: string): Promise<void> {
+  const store = new FilesystemObjectStore({ root: objstoreRoot(dir) });
+  await store.createBucket(benchObject.bucket);
+  await store.putObject(benchObject.bucket, benchObject.key, csvBytes(benchObject.size), { contentType: 'text/csv' });
+}
+
+export interface PlatformVariant {
+  /** server.workers; 1 leaves the key out (the default single process). */
+  workers: number;
+  /** DSN of the session database; required by the platform when workers > 1. */
+  databaseDsn?: string;
+}
+
+/** sessions.max_per_subject when unset. */
+const defaultMaxSessionsPerSubject = 64;
+
+/** platform.yaml for `platform serve`: HTTP on `port`, one API key whose persona may use every tool, the objstore instance. */
+export function writePlatformConfig(file: string, opts: { port: number; dir: string; variant: PlatformVariant; connections: number }): void {
+  const { variant } = opts;
+  const sessions = {
+    ...(variant.databaseDsn ? { store: 'database' } : {}),
+    // W1, W3 and W4 hold a session per connection; beyond the default cap of 64 they would be refused.
+    ...(opts.connections > defaultMaxSessionsPerSubject ? { max_per_subject: opts.connections } : {}),
+  };
+  const config = {
+    // Each platform its own data dir (keys, local state); the objstore root is shared and only read.
+    data_dir: join(opts.dir, `data-${variant.workers}`),
+    server: {
+      transport: 'http',
+      address: `127.0.0.1:${opts.port}`,
+      // Stopping is not measured; no need to wait for load balancers that are not there.
+      shutdown: { pre_shutdown_delay: '0s' },
+      ...(variant.workers > 1 ? { workers: variant.workers } : {}),
+    },
+    auth: { api_keys: { enabled: true, keys: [{ key: benchApiKey, name: 'bench', roles: ['analyst'] }] } },
+    personas: { definitions: { analyst: { roles: ['analyst'] } } },
+    toolkits: { objstore: { [objstoreInstance]: { driver: 'filesystem', root: objstoreRoot(opts.dir) } } },
+    ...(Object.keys(sessions).length > 0 ? { sessions } : {}),
+    ...(variant.databaseDsn ? { database: { dsn: variant.databaseDsn } } : {}),
+  };
+  writeFileSync(file, stringify(config));
+}

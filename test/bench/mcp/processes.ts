@@ -1,0 +1,157 @@
+/**
+ * The benchmark's processes: the platform (`platform serve` from the sources), the bare-route
+ * server and the load generator, each a child of the orchestrator, and how each is stopped.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LoadMessage, RoundRequest, RoundResult } from './workloads.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(here, '..', '..', '..');
+/** The forked TypeScript scripts run through tsx's loader, resolved here so the cwd does not matter. */
+const tsxLoader = import.meta.resolve('tsx');
+
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+/** Children started as leaders of their own process group (the platform and its cluster workers). */
+const groupLeaders = new WeakSet<ChildProcess>();
+
+/** SIGTERM (the platform drains and stops its own workers), then SIGKILL after `graceMs` — to the whole group of a group leader. */
+export async function stopChild(child: ChildProcess, graceMs = 15_000): Promise<void> {
+  if (hasExited(child)) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => {
+    try {
+      if (child.pid !== undefined) process.kill(groupLeaders.has(child) ? -child.pid : child.pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }, graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** Rejects when the child exits: raced against what we wait for, so a crash never leaves us waiting. */
+function exitAsError(child: ChildProcess, describe: () => string): { promise: Promise<never>; dispose(): void } {
+  let onExit: (code: number | null, signal: NodeJS.Signals | null) => void = () => undefined;
+  const promise = new Promise<never>((_, reject) => {
+    onExit = (code, signal) => reject(new Error(`${describe()} exited (${signal ?? `code ${code}`}) before it was ready`));
+    child.once('exit', onExit);
+  });
+  promise.catch(() => undefined);
+  return { promise, dispose: () => child.off('exit', onExit) };
+}
+
+function lastLines(file: string, count: number): string {
+  try {
+    return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-count).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function isReady(url: string): Promise<boolean> {
+  try {
+    const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+    await response.arrayBuffer();
+    return response.status === 200;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Starts `platform serve -c <configFile>` from the TypeScript sources (a stale dist/ is never
+ * measured), logging to `logFile` at the default level, and resolves once GET /readyz answers 200.
+ * It leads a process group of its own, so its cluster workers can be found (CPU) and stopped with it.
+ */
+export async function startPlatform(opts: { configFile: string; logFile: string; url: string; timeoutMs?: number }): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PLATFORM_FROM_SOURCE: '1' };
+  // The configuration file decides: default log level, its own data_dir.
+  delete env.LOG_LEVEL;
+  delete env.PLATFORM_DATA_DIR;
+  const log = openSync(opts.logFile, 'a');
+  const child = spawn(process.execPath, [join(repoRoot, 'bin', 'platform.js'), 'serve', '-c', opts.configFile], {
+    env,
+    stdio: ['ignore', log, log],
+    detached: true,
+  });
+  closeSync(log);
+  groupLeaders.add(child);
+  const crashed = exitAsError(child, () => `the platform (log ${opts.logFile}):\n${lastLines(opts.logFile, 20)}\n`);
+  const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+  try {
+    while (!(await Promise.race([isReady(opts.url), crashed.promise]))) {
+      if (Date.now() > deadline) throw new Error(`the platform did not become ready at ${opts.url}/readyz; its log:\n${lastLines(opts.logFile, 20)}`);
+      await Promise.race([new Promise((resolve) => setTimeout(resolve, 100)), crashed.promise]);
+    }
+    return child;
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  } finally {
+    crashed.dispose();
+  }
+}
+
+function forkScript(name: string, args: string[]): ChildProcess {
+  return fork(join(here, name), args, { execArgv: ['--import', tsxLoader], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+/** The bare-route baseline in its own process; resolves once it listens on `port`. */
+export async function startBareServer(port: number): Promise<ChildProcess> {
+  const child = forkScript('bare-server.ts', [String(port)]);
+  const crashed = exitAsError(child, () => 'the bare-route server');
+  try {
+    await Promise.race([once(child, 'message'), crashed.promise]);
+    return child;
+  } finally {
+    crashed.dispose();
+  }
+}
+
+/** Hooks called when the load generator's timed window opens and closes. */
+export interface WindowHooks {
+  onStart(): void;
+  onEnd(): void;
+}
+
+/** The load-generator process: runs one round at a time on request. */
+export class LoadGenerator {
+  private constructor(readonly child: ChildProcess) {}
+
+  static async start(): Promise<LoadGenerator> {
+    const child = forkScript('load-generator.ts', []);
+    await once(child, 'spawn');
+    return new LoadGenerator(child);
+  }
+
+  run(request: RoundRequest, hooks: WindowHooks): Promise<RoundResult> {
+    return new Promise((resolve, reject) => {
+      const settle = () => {
+        this.child.off('message', onMessage);
+        this.child.off('exit', onExit);
+      };
+      const onMessage = (message: LoadMessage) => {
+        if (message.type === 'window-start') hooks.onStart();
+        else if (message.type === 'window-end') hooks.onEnd();
+        else {
+          settle();
+          if (message.type === 'result') resolve(message.result);
+          else reject(new Error(message.message));
+        }
+      };
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+        settle();
+        reject(new Error(`the load generator exited (${signal ?? `code ${code}`})`));
+      };
+      this.child.on('message', onMessage);
+      this.child.once('exit', onExit);
+      this.child.send(request);
+    });
+  }
+}

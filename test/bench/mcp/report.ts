@@ -1,0 +1,157 @@
+/**
+ * Figures from the rounds (medians, fractions of the bare route, CPU) and how they are printed:
+ * a table for people, one JSON line for machines (BENCH_JSON=1).
+ */
+import { workloadTitles, type RoundResult, type WorkloadName } from './workloads.js';
+
+/** Issue 10's targets, as fractions of the bare route's median. */
+export const targets: Partial<Record<WorkloadName, number>> = { W1: 0.1, W2: 0.04 };
+
+/** One measured series: a workload against one server (the bare route, or one platform variant). */
+export class Series {
+  readonly opsPerSecond: number[] = [];
+  /** Cores the server's processes kept busy during each round (1 = one core). */
+  readonly serverCores: number[] = [];
+  readonly loadCores: number[] = [];
+  errors = 0;
+  readonly errorSamples = new Set<string>();
+
+  /** `variant` tells the platforms apart in progress lines and error messages, e.g. "workers 2". */
+  constructor(
+    readonly workload: WorkloadName,
+    readonly variant?: string,
+  ) {}
+
+  get name(): string {
+    return this.variant ? `${this.workload} [${this.variant}]` : this.workload;
+  }
+
+  add(result: RoundResult, serverCpuSeconds: number): void {
+    this.opsPerSecond.push(result.ops / result.seconds);
+    this.serverCores.push(serverCpuSeconds / result.seconds);
+    this.loadCores.push(result.loadCpuSeconds / result.seconds);
+    this.errors += result.errors;
+    for (const sample of result.errorSamples) this.errorSamples.add(sample);
+  }
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+export interface VariantReport {
+  /** e.g. "1 process, sessions in memory" */
+  label: string;
+  workers: number;
+  sessions: 'memory' | 'database';
+  series: Series[];
+}
+
+export interface Report {
+  connections: number;
+  rounds: number;
+  seconds: number;
+  bare: Series;
+  variants: VariantReport[];
+  /** Variants that could not run, with why. */
+  skipped: string[];
+}
+
+function summary(series: Series, bareMedian: number) {
+  const value = median(series.opsPerSecond);
+  return {
+    median: Math.round(value),
+    min: Math.round(Math.min(...series.opsPerSecond)),
+    max: Math.round(Math.max(...series.opsPerSecond)),
+    errors: series.errors,
+    fraction: Number((value / bareMedian).toFixed(4)),
+    server_cpu_cores: Number(median(series.serverCores).toFixed(2)),
+    load_cpu_cores: Number(median(series.loadCores).toFixed(2)),
+    rounds: series.opsPerSecond.map(Math.round),
+  };
+}
+
+const percent = (cores: number) => `${Math.round(cores * 100)}%`;
+
+function row(cells: string[]): string {
+  const widths = [36, 12, 8, 8, 7, 8, 11, 9];
+  return cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' ');
+}
+
+function seriesRow(series: Series, bareMedian: number, indent: string): string {
+  const s = summary(series, bareMedian);
+  const name = series.workload === 'bare' ? workloadTitles.bare : `${series.workload} ${workloadTitles[series.workload]}`;
+  return row([`${indent}${name}`, String(s.median), String(s.min), String(s.max), String(s.errors), s.fraction.toFixed(3), percent(s.server_cpu_cores), percent(s.load_cpu_cores)]);
+}
+
+/** Each variant's targeted workloads against their targets. */
+function targetChecks(report: Report, bareMedian: number) {
+  return report.variants.flatMap((variant) =>
+    variant.series.flatMap((series) => {
+      const target = targets[series.workload];
+      if (target === undefined) return [];
+      const fraction = median(series.opsPerSecond) / bareMedian;
+      return [{ variant, workload: series.workload, target, fraction, pass: fraction >= target }];
+    }),
+  );
+}
+
+export function totalErrors(report: Report): number {
+  return [report.bare, ...report.variants.flatMap((v) => v.series)].reduce((sum, s) => sum + s.errors, 0);
+}
+
+/** The table, the targets with PASS/FAIL, and every error message seen. */
+export function formatReport(report: Report): string {
+  const bareMedian = median(report.bare.opsPerSecond);
+  const lines = [
+    `MCP benchmark: ${report.connections} keep-alive connections, median of ${report.rounds} rounds of ${report.seconds} s (after a discarded warm-up round)`,
+    'CPU: cores kept busy during the timed window (100% = one core), server = the serving process and its children',
+    '',
+    row(['workload', 'median op/s', 'min', 'max', 'errors', 'x bare', 'server CPU', 'load CPU']),
+    seriesRow(report.bare, bareMedian, ''),
+  ];
+  for (const variant of report.variants) {
+    lines.push(`platform: ${variant.label}`);
+    for (const series of variant.series) lines.push(seriesRow(series, bareMedian, '  '));
+  }
+  for (const skipped of report.skipped) lines.push(`skipped: ${skipped}`);
+  lines.push('', 'targets (fraction of the bare route):');
+  for (const check of targetChecks(report, bareMedian)) {
+    lines.push(`  ${check.pass ? 'PASS' : 'FAIL'}  ${check.workload} >= ${check.target.toFixed(2)}: ${check.fraction.toFixed(3)}  (${check.variant.label})`);
+  }
+  const errors = totalErrors(report);
+  if (errors > 0) {
+    lines.push('', `ERRORS: ${errors} failed operations; figures of series with errors are not trustworthy:`);
+    for (const series of [report.bare, ...report.variants.flatMap((v) => v.series)]) {
+      for (const sample of series.errorSamples) lines.push(`  ${series.name}: ${sample}`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** Every figure on one line, for scripts and CI logs. */
+export function jsonReport(report: Report): string {
+  const bareMedian = median(report.bare.opsPerSecond);
+  const checks = targetChecks(report, bareMedian);
+  return JSON.stringify({
+    bench: 'mcp',
+    connections: report.connections,
+    rounds: report.rounds,
+    seconds: report.seconds,
+    bare: summary(report.bare, bareMedian),
+    variants: report.variants.map((variant) => ({
+      workers: variant.workers,
+      sessions: variant.sessions,
+      workloads: Object.fromEntries(variant.series.map((series) => [series.workload, summary(series, bareMedian)])),
+      targets: Object.fromEntries(
+        checks
+          .filter((check) => check.variant === variant)
+          .map((check) => [check.workload, { target: check.target, fraction: Number(check.fraction.toFixed(4)), pass: check.pass }]),
+      ),
+    })),
+    skipped: report.skipped,
+    errors: totalErrors(report),
+  });
+}
