@@ -1,11 +1,10 @@
 /**
- * The JSON-RPC 2.0 envelope rules of a message line (stdio), checked without the SDK's schemas:
- * the same shapes the SDK's protocol layer accepts (it silently drops anything else), so every
- * line we hand it gets an answer, and every line we refuse gets an error reply.
+ * The JSON-RPC 2.0 envelope rules of a message, checked without the SDK's schemas: exactly the
+ * shapes the SDK's protocol layer accepts (it silently drops anything else, leaving the sender
+ * without an answer), so every message we hand it gets an answer, and every one we refuse gets an
+ * error reply that names the reason and, when it had a usable one, its id.
  */
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-
-export const jsonRpcErrorCodes = { parseError: -32700, invalidRequest: -32600 } as const;
 
 export type Envelope =
   | { ok: true; kind: 'request'; id: RequestId; method: string; message: JSONRPCMessage }
@@ -79,9 +78,4 @@ export function classifyMessage(value: unknown): Envelope {
 export function errorReply(id: RequestId | null, code: number, message: string): JSONRPCMessage {
   // The SDK's message type has no `id: null`, which JSON-RPC requires when the id is unknown.
   return { jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage;
-}
-
-/** JSON-RPC batches were removed from MCP in 2025-06-18; sessions negotiated earlier may send them. */
-export function batchesAllowed(protocolVersion: string | undefined): boolean {
-  return protocolVersion !== undefined && protocolVersion < '2025-06-18';
 }

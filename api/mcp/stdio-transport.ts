@@ -17,7 +17,8 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { batchesAllowed, classifyMessage, errorReply, jsonRpcErrorCodes } from './jsonrpc-envelope.js';
+import { classifyMessage, errorReply } from './jsonrpc-envelope.js';
+import { batchesAllowed, jsonRpcCodes } from './streamable/wire.js';
 
 /** Longest line accepted; a longer one is discarded and refused (the SDK's stdio limit). */
 export const maxLineBytes = 10 * 1024 * 1024;
@@ -120,7 +121,7 @@ export class LineTransport implements Transport {
       this.#partial = [];
       this.#partialBytes = 0;
       this.#discarding = false;
-      if (discarded) this.#refuse(null, jsonRpcErrorCodes.invalidRequest, `Invalid Request: a message line is limited to ${maxLineBytes} bytes`);
+      if (discarded) this.#refuse(null, jsonRpcCodes.invalidRequest, `Invalid Request: a message line is limited to ${maxLineBytes} bytes`);
       else this.#onLine(line.toString('utf8'));
       data = data.subarray(newline + 1);
     }
@@ -145,7 +146,7 @@ export class LineTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch {
-      return this.#refuse(null, jsonRpcErrorCodes.parseError, 'Parse error: the line is not valid JSON');
+      return this.#refuse(null, jsonRpcCodes.parseError, 'Parse error: the line is not valid JSON');
     }
     if (Array.isArray(value)) return this.#onBatch(value);
     const owed = this.#accept(value);
@@ -158,7 +159,7 @@ export class LineTransport implements Transport {
    */
   #accept(value: unknown, batch?: Batch): { id: RequestId | null; error: { code: number; message: string } } | undefined {
     const envelope = classifyMessage(value);
-    if (!envelope.ok) return { id: envelope.id, error: { code: jsonRpcErrorCodes.invalidRequest, message: `Invalid Request: ${envelope.reason}` } };
+    if (!envelope.ok) return { id: envelope.id, error: { code: jsonRpcCodes.invalidRequest, message: `Invalid Request: ${envelope.reason}` } };
     if (envelope.kind === 'request') {
       this.#unanswered.add(envelope.id);
       if (envelope.method === 'initialize') this.#initializeIds.add(envelope.id);
@@ -187,10 +188,10 @@ export class LineTransport implements Transport {
   }
 
   #onBatch(values: unknown[]): void {
-    if (values.length === 0) return this.#refuse(null, jsonRpcErrorCodes.invalidRequest, 'Invalid Request: an empty batch');
-    if (!batchesAllowed(this.#protocolVersion)) {
+    if (values.length === 0) return this.#refuse(null, jsonRpcCodes.invalidRequest, 'Invalid Request: an empty batch');
+    if (this.#protocolVersion === undefined || !batchesAllowed(this.#protocolVersion)) {
       const negotiated = this.#protocolVersion ? `protocol version ${this.#protocolVersion}` : 'a session that is not initialized';
-      return this.#refuse(null, jsonRpcErrorCodes.invalidRequest, `Invalid Request: JSON-RPC batches are not supported in ${negotiated}`);
+      return this.#refuse(null, jsonRpcCodes.invalidRequest, `Invalid Request: JSON-RPC batches are not supported in ${negotiated}`);
     }
     const batch: Batch = { pending: new Set(), responses: [] };
     for (const value of values) {

@@ -1,7 +1,8 @@
 /**
- * Raw JSON-RPC over Streamable HTTP, without an SDK client: what a conformance test needs to see
- * exactly what the server put on the wire (error codes and messages before any client rewrites them).
+ * Raw JSON-RPC answers, without an SDK client: what a conformance test needs to see exactly what
+ * the server put on the wire (error codes and messages before any client rewrites them).
  */
+import { openSession, post } from '../support/mcp-wire.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read parsed JSON freely
 export type Json = any;
@@ -21,37 +22,18 @@ export function parseMessages(contentType: string | undefined, text: string): Js
     .map((data) => JSON.parse(data));
 }
 
-async function messagesOf(response: Response): Promise<Json[]> {
-  return parseMessages(response.headers.get('content-type') ?? undefined, await response.text());
-}
-
-/** Opens an MCP session at `<apiUrl>/mcp` with a bearer credential and returns a raw requester. */
+/** An initialized MCP session at `<apiUrl>/mcp` for a bearer credential, as a raw requester. */
 export async function openRawSession(apiUrl: string, token: string): Promise<RawSession> {
+  const session = await openSession(apiUrl, { token });
   let nextId = 1;
-  let sessionId: string | undefined;
-  const post = async (body: Json) => {
-    const response = await fetch(`${apiUrl}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-        'mcp-protocol-version': '2025-11-25',
-        ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
-      },
-      body: JSON.stringify(body),
-    });
-    sessionId ??= response.headers.get('mcp-session-id') ?? undefined;
-    return response;
+  return {
+    async request(method, params) {
+      const id = nextId++;
+      const response = await post(session.url, { jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }, session.headers());
+      const messages = parseMessages(response.headers.get('content-type') ?? undefined, await response.text());
+      const answer = messages.find((m: Json) => m.id === id);
+      if (!answer) throw new Error(`no answer to ${method}: ${JSON.stringify(messages)}`);
+      return answer;
+    },
   };
-  const request = async (method: string, params?: Record<string, unknown>) => {
-    const id = nextId++;
-    const messages = await messagesOf(await post({ jsonrpc: '2.0', id, method, ...(params ? { params } : {}) }));
-    const answer = messages.find((m: Json) => m.id === id);
-    if (!answer) throw new Error(`no answer to ${method}: ${JSON.stringify(messages)}`);
-    return answer;
-  };
-  await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw-wire', version: '1' } });
-  await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).text();
-  return { request };
 }

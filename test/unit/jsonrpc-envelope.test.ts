@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { batchesAllowed, classifyMessage } from '../../api/mcp/jsonrpc-envelope.js';
+import { classifyMessage } from '../../api/mcp/jsonrpc-envelope.js';
 
 /** Shapes on both sides of the line; the SDK's schema is the reference for what it would accept. */
 const samples: unknown[] = [
@@ -45,12 +45,5 @@ describe('classifyMessage', () => {
   it('keeps a usable id of a refused message so the refusal can answer it', () => {
     expect(classifyMessage({ jsonrpc: '2.0', id: 'q', method: 5 })).toMatchObject({ ok: false, id: 'q' });
     expect(classifyMessage({ jsonrpc: '2.0', id: { no: 1 }, method: 'ping' })).toMatchObject({ ok: false, id: null });
-  });
-});
-
-describe('batchesAllowed', () => {
-  it('allows batches only for sessions negotiated before 2025-06-18', () => {
-    expect(['2024-10-07', '2024-11-05', '2025-03-26'].map(batchesAllowed)).toEqual([true, true, true]);
-    expect(['2025-06-18', '2025-11-25', undefined].map(batchesAllowed)).toEqual([false, false, false]);
   });
 });
