@@ -45,6 +45,7 @@ export class LineTransport implements Transport {
   readonly #unanswered = new Set<RequestId>();
   readonly #initializeIds = new Set<RequestId>();
   readonly #batchOf = new Map<RequestId, Batch>();
+  /** The protocol version the server answered initialize with. */
   #protocolVersion: string | undefined;
   #inputEnded = false;
   #closed = false;
@@ -52,11 +53,6 @@ export class LineTransport implements Transport {
   constructor(input: Readable, output: Writable) {
     this.#input = input;
     this.#output = output;
-  }
-
-  /** The protocol version the server answered initialize with. */
-  get protocolVersion(): string | undefined {
-    return this.#protocolVersion;
   }
 
   async start(): Promise<void> {
