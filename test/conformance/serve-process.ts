@@ -17,8 +17,8 @@ export class ServeProcess {
   readonly #waiters: Array<{ match: (line: Json) => boolean; resolve: (line: Json) => void }> = [];
   #ended = false;
 
-  constructor(configFile: string, args: string[] = ['serve']) {
-    this.child = spawn(process.execPath, [platformBin, ...args, '--config', configFile], { cwd: repoRoot, env: cliEnv({ LOG_LEVEL: 'info' }) });
+  constructor(configFile: string) {
+    this.child = spawn(process.execPath, [platformBin, 'serve', '--config', configFile], { cwd: repoRoot, env: cliEnv({ LOG_LEVEL: 'info' }) });
     this.exited = new Promise((resolve) => this.child.on('close', (code, signal) => resolve({ code, signal })));
     createInterface({ input: this.child.stderr }).on('line', (text) => {
       let line: Json;
