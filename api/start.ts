@@ -24,6 +24,7 @@ import { StreamRegistry } from './mcp/streamable/registry.js';
 import { DatabaseStreamArchive } from './mcp/streamable/archive.js';
 import { legacySseRoutes } from './mcp/legacy-sse.js';
 import { isLoopbackHost } from './mcp/http-rules.js';
+import { protectedResourceOf, protectedResourceRoutes } from './mcp/protected-resource.js';
 
 export interface ApiDeps {
   config: PlatformConfig;
@@ -100,12 +101,14 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
 
   const listen = parseListenAddress(config.server.address);
   const chain = authenticationChain(config, log, deps.storedApiKeys);
+  const protectedResource = protectedResourceOf(config);
   const guard = {
     authenticate: (credentials: Parameters<typeof authenticateCredentials>[1]) =>
       authenticateCredentials(chain, credentials, config.auth.allow_anonymous),
     allowedOrigins: config.server.allowed_origins,
     loopbackOnly: isLoopbackHost(listen.host),
     realm: 'mcp',
+    protectedResource,
   };
   const limits = { ttlMs: config.sessions.ttl, idleMs: config.sessions.idle_timeout };
   const maxPerSubject = config.sessions.max_per_subject;
@@ -131,6 +134,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   } else {
     mode = { kind: 'stateful', sessions: streamSessions, admit };
   }
+  await app.register(protectedResourceRoutes, { resource: protectedResource });
   await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard, streams });
   if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions, admit });
 

@@ -1,10 +1,12 @@
+import cluster from 'node:cluster';
 import { Command } from 'commander';
 import { ConfigError, loadConfigFile } from '../shared/config/index.js';
 import { createPool, migrate } from '../shared/db/index.js';
 import { commandLogger, configOrExit, onSignals, type CommandOptions } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
 import { devBanner, startDev } from './dev.js';
-import { startStdioRole } from './stdio.js';
+import { runStdioRole } from './stdio.js';
+import { superviseApiWorkers } from './cluster.js';
 
 const configHelp =
   'configuration file (default: $PLATFORM_CONFIG, else ./platform.yaml; without a file every key takes its default)';
@@ -25,15 +27,21 @@ async function fail(error: unknown): Promise<never> {
 
 program
   .command('serve')
-  .description('Run the api role: Streamable HTTP MCP at /mcp (and legacy SSE when server.transport is sse), health, metrics')
+  .description(
+    'Serve MCP the way server.transport says: stdio (as `platform stdio`), or http / sse — the api role: Streamable HTTP MCP at /mcp ' +
+      '(and legacy SSE for sse), health, metrics; server.workers api processes on one address',
+  )
   .action(async (_opts, command: Command) => {
     const log = commandLogger();
     const { config } = configOrExit(options(command), log);
     try {
+      if (config.server.transport === 'stdio') return await runStdioRole(config, log);
+      // The primary of a cluster only supervises; each worker runs the api role below.
+      if (config.server.workers > 1 && cluster.isPrimary) return superviseApiWorkers({ config, log });
       const db = await openDatabase(config, log);
       const temporal = await openTemporal(config);
       const api = await startApiRole({ config, log, ...(db ? { db } : {}), ...(temporal ? { temporal } : {}) });
-      log.info({ url: `${api.url}/mcp` }, 'api listening');
+      log.info({ url: `${api.url}/mcp`, pid: process.pid, ...(cluster.worker ? { worker: cluster.worker.id } : {}) }, 'api listening');
       onSignals(async () => {
         await api.stop();
         await temporal?.close();
@@ -73,12 +81,7 @@ program
     const log = commandLogger();
     const { config } = configOrExit(options(command), log);
     try {
-      const stdio = await startStdioRole({ config, log });
-      // A client that stops us by signal instead of closing stdin still gets its audit rows written.
-      onSignals(() => stdio.stop(), log);
-      await stdio.served;
-      await stdio.stop();
-      process.exit(0);
+      await runStdioRole(config, log);
     } catch (error) {
       await fail(error);
     }

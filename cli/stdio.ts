@@ -6,6 +6,7 @@ import { serveStdio } from '../api/mcp/stdio.js';
 import { toolCallAudit } from './audit.js';
 import { openDatabase } from './services.js';
 import { buildToolkits } from './toolkits.js';
+import { onSignals } from './context.js';
 
 export interface StdioRole {
   /** Resolves when the client closes stdin. */
@@ -48,4 +49,17 @@ export async function startStdioRole(opts: { config: PlatformConfig; log: Logger
       await db?.end();
     })());
   return { served: serveStdio(surface), stop };
+}
+
+/**
+ * Serves stdio until the client is done, then exits: `platform stdio`, and `platform serve` with
+ * `server.transport: stdio`.
+ */
+export async function runStdioRole(config: PlatformConfig, log: Logger): Promise<never> {
+  const stdio = await startStdioRole({ config, log });
+  // A client that stops us by signal instead of closing stdin still gets its audit rows written.
+  onSignals(() => stdio.stop(), log);
+  await stdio.served;
+  await stdio.stop();
+  process.exit(0);
 }

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { extractCredentials, type AuthDecision, type CallerContext, type Credential } from '../../shared/identity/index.js';
 import { checkOrigin, jsonRpcCodes, jsonRpcError } from './http-rules.js';
+import { resourceMetadataUrl, type ProtectedResource } from './protected-resource.js';
 
 export interface McpGuard {
   authenticate(credentials: Credential[]): Promise<AuthDecision>;
@@ -9,6 +10,26 @@ export interface McpGuard {
   loopbackOnly: boolean;
   /** The realm named in WWW-Authenticate challenges. */
   realm: string;
+  /** Present when protected resource metadata is served: challenges then point clients at it. */
+  protectedResource?: ProtectedResource | undefined;
+}
+
+/**
+ * The WWW-Authenticate value of a 401 (RFC 6750, RFC 9728 §5.1): realm, where the metadata is
+ * (with the scopes basic use needs), and for a credential that was presented but refused,
+ * `invalid_token` with its description.
+ */
+function challenge(guard: McpGuard, request: FastifyRequest, decision: Exclude<AuthDecision, { ok: true }>): string {
+  const quoted = (value: string) => `"${value.replace(/["\\]/g, "'")}"`;
+  const metadata = guard.protectedResource ? resourceMetadataUrl(guard.protectedResource, request) : undefined;
+  const scopes = guard.protectedResource?.scopes;
+  const params = [
+    `realm=${quoted(guard.realm)}`,
+    ...(metadata ? [`resource_metadata=${quoted(metadata)}`] : []),
+    ...(metadata && scopes ? [`scope=${quoted(scopes.join(' '))}`] : []),
+    ...(decision.error === 'missing_credentials' ? [] : ['error="invalid_token"', `error_description=${quoted(decision.description)}`]),
+  ];
+  return `Bearer ${params.join(', ')}`;
 }
 
 const allowHeaders = 'Content-Type, Accept, Authorization, X-API-Key, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID';
@@ -56,14 +77,10 @@ export function mcpGuard(guard: McpGuard) {
       cors(request, reply);
       const decision = await guard.authenticate(extractCredentials(request.headers));
       if (decision.ok) return decision.caller;
-      const challenge =
-        decision.error === 'missing_credentials'
-          ? `Bearer realm="${guard.realm}"`
-          : `Bearer realm="${guard.realm}", error="invalid_token", error_description="${decision.description.replace(/"/g, "'")}"`;
       request.log.info({ reason: decision.error }, 'MCP request refused: not authenticated');
       void reply
         .code(401)
-        .header('www-authenticate', challenge)
+        .header('www-authenticate', challenge(guard, request, decision))
         .header('content-type', 'application/json')
         .send(jsonRpcError(jsonRpcCodes.serverError, `Unauthorized: ${decision.description}`));
       return undefined;

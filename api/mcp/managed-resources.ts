@@ -1,5 +1,6 @@
-import { McpError, ErrorCode, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { CallerContext } from '../../shared/identity/index.js';
+import { ProtocolError, protocolErrorCodes } from '../../shared/mcp-tools/index.js';
 import { isTextContent, readAll } from '../../shared/objstore/index.js';
 import {
   formatLibraryPath,
@@ -26,9 +27,6 @@ export interface McpResources {
   /** Bytes one resources/read inlines (default `maxInlineReadBytes`). */
   maxReadBytes?: number;
 }
-
-/** MCP's "resource not found" error code. */
-export const resourceNotFoundCode = -32002;
 
 /**
  * Bytes inlined by one resources/read (text or base64 blob). Above it the read is refused with a
@@ -113,7 +111,7 @@ function decodeCursor(text: string): ListCursor {
   } catch {
     // fall through to the refusal
   }
-  throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: pass the nextCursor of a previous resources/list answer');
+  throw new ProtocolError(protocolErrorCodes.invalidParams, 'invalid cursor: pass the nextCursor of a previous resources/list answer');
 }
 
 /**
@@ -132,7 +130,7 @@ export async function listManagedResources(
     const decoded = decodeCursor(cursorText);
     index = libraries.indexOf(decoded.library);
     // Membership changed since the previous page: the cursor no longer names a library of the caller.
-    if (index < 0) throw new McpError(ErrorCode.InvalidParams, 'invalid cursor: the library it continues is no longer readable; list again from the start');
+    if (index < 0) throw new ProtocolError(protocolErrorCodes.invalidParams, 'invalid cursor: the library it continues is no longer readable; list again from the start');
     cursor = decoded.cursor;
   }
   // Skip empty libraries so a page is only empty when nothing is left.
@@ -159,13 +157,13 @@ export async function listManagedResources(
   return { resources: [] };
 }
 
-function notFound(uri: string): McpError {
-  return new McpError(resourceNotFoundCode, `resource not found: ${uri}`, { uri });
+function notFound(uri: string): ProtocolError {
+  return new ProtocolError(protocolErrorCodes.resourceNotFound, `resource not found: ${uri}`, { uri });
 }
 
-function tooLarge(uri: string, size: number, limit: number): McpError {
-  return new McpError(
-    ErrorCode.InvalidRequest,
+function tooLarge(uri: string, size: number, limit: number): ProtocolError {
+  return new ProtocolError(
+    protocolErrorCodes.invalidRequest,
     `resource ${uri} is ${size} bytes; resources/read inlines at most ${limit} bytes (${Math.round(limit / 1024 / 1024)} MB). ` +
       'Download it from the portal, or read its details with the manage_resource tool (action "read").',
     { uri, size, limit },

@@ -1,13 +1,11 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
-  ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -17,6 +15,8 @@ import type { CallerContext } from '../../shared/identity/index.js';
 import {
   invokeTool,
   listTools,
+  ProtocolError,
+  protocolErrorCodes,
   toMcpIcons,
   type IconSetting,
   type PlatformIdentity,
@@ -41,7 +41,6 @@ import {
   listManagedResources,
   managedResourceTemplates,
   readManagedResource,
-  resourceNotFoundCode,
   type McpResources,
 } from './managed-resources.js';
 
@@ -98,7 +97,7 @@ function messageCaller(extra: { authInfo?: AuthInfo | undefined } | undefined): 
 /** The request's own caller, else the connection's (stdio); neither is a server fault (fail closed). */
 function callerOf(session: McpSessionInfo, extra: { authInfo?: AuthInfo | undefined }): CallerContext {
   const caller = messageCaller(extra) ?? session.caller;
-  if (!caller) throw new McpError(ErrorCode.InternalError, 'request has no authenticated caller');
+  if (!caller) throw new ProtocolError(protocolErrorCodes.internalError, 'request has no authenticated caller');
   return caller;
 }
 
@@ -215,7 +214,7 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const { caller, allowed } = contentFor(extra);
     const prompt = allowed ? surface.prompts.find((p) => p.name === request.params.name) : undefined;
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `unknown prompt: ${request.params.name}`);
+    if (!prompt) throw new ProtocolError(protocolErrorCodes.invalidParams, `unknown prompt: ${request.params.name}`);
     try {
       const framing = surface.personaPrompts?.(caller);
       const text = [framing?.system_prefix, renderPrompt(prompt, request.params.arguments ?? {}), framing?.system_suffix]
@@ -226,7 +225,7 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
         messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
       };
     } catch (error) {
-      if (error instanceof PromptArgumentError) throw new McpError(ErrorCode.InvalidParams, error.message);
+      if (error instanceof PromptArgumentError) throw new ProtocolError(protocolErrorCodes.invalidParams, error.message);
       throw error;
     }
   });
@@ -253,24 +252,29 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     return { ...page, resources: cursor === undefined ? [...customListing(), ...page.resources] : page.resources };
   });
 
+  // Icons of templates are keyed by the template URI (spec: "name (or resource template URI)"), else its name.
+  const resourceTemplates = managedResourceTemplates.map((t) => {
+    const icons = toMcpIcons(surface.resourceIcons?.[t.uriTemplate] ?? surface.resourceIcons?.[t.name]);
+    return icons ? { ...t, icons } : t;
+  });
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (_request, extra) => ({
-    resourceTemplates: managed && contentFor(extra).allowed ? managedResourceTemplates : [],
+    resourceTemplates: managed && contentFor(extra).allowed ? resourceTemplates : [],
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const uri = request.params.uri;
     const { caller, allowed } = contentFor(extra);
-    if (!allowed) throw new McpError(resourceNotFoundCode, `resource not found: ${uri}`);
+    if (!allowed) throw new ProtocolError(protocolErrorCodes.resourceNotFound, `resource not found: ${uri}`);
     const resource = surface.customResources.find((r) => r.uri === uri);
     if (!resource) {
       if (managed && isManagedResourceUri(uri)) return readManagedResource(managed, actorFor(managed, caller, extra.sessionId), uri);
-      throw new McpError(resourceNotFoundCode, `resource not found: ${uri}`);
+      throw new ProtocolError(protocolErrorCodes.resourceNotFound, `resource not found: ${uri}`);
     }
     try {
       const text = await readCustomResource(resource);
       return { contents: [{ uri: resource.uri, mimeType: resource.mime_type, text }] };
     } catch (error) {
-      if (error instanceof ResourceNotFoundError) throw new McpError(resourceNotFoundCode, error.message);
+      if (error instanceof ResourceNotFoundError) throw new ProtocolError(protocolErrorCodes.resourceNotFound, error.message);
       throw error;
     }
   });

@@ -22,6 +22,8 @@
  * - mcpapps.apps.<name>.assets_path required (and absolute) for apps other than the built-in platform-info
  * - personas.default_persona and role_mapping targets name defined personas (`default` is built in)
  * - metrics.address and webhooks.receiver.address differ from server.address
+ * - server.workers above 1 (ours): sessions.store database, an HTTP transport, no DuckDB
+ *   toolkits.sql instance
  * - toolkits.objstore.<i>.root (driver filesystem): not inside another instance's root, and not
  *   data_dir itself or a directory holding it (checked against PLATFORM_DATA_DIR when set)
  *
@@ -153,6 +155,7 @@ export function applyCrossKeyRules(input: PlatformConfig, raw: unknown, env: Env
     if (config.server.tls.cert_file === undefined) err(p('server.tls.cert_file'), 'required when server.tls.enabled is true');
     if (config.server.tls.key_file === undefined) err(p('server.tls.key_file'), 'required when server.tls.enabled is true');
   }
+  checkWorkers(config, err);
   reportDuplicates(config.server.prompts.map((x) => x.name), (i, v) => err(['server', 'prompts', i, 'name'], `duplicate prompt name "${v}"`));
   config.server.prompts.forEach((prompt, i) => {
     reportDuplicates(prompt.arguments.map((x) => x.name), (j, v) =>
@@ -275,6 +278,28 @@ function sameListener(a: string, b: string): boolean {
 }
 
 type Report = (path: KeyPath, message: string, ...involves: string[]) => void;
+
+/**
+ * Several api processes on one port (server.workers, ours) share nothing but the database: each
+ * request may reach any of them. So sessions must live in the database, the transport must be
+ * HTTP (stdio is one process), and no DuckDB file may be configured (one process per file).
+ */
+function checkWorkers(config: PlatformConfig, err: Report): void {
+  const workers = config.server.workers;
+  if (workers <= 1) return;
+  const key = p('server.workers');
+  if (config.sessions.store !== 'database') {
+    err(key, `${workers} workers need sessions.store "database": in-memory sessions would be split between the worker processes`, 'sessions.store');
+  }
+  if (config.server.transport === 'stdio') {
+    err(key, `${workers} workers need server.transport "http" or "sse": stdio is served by one process`, 'server.transport');
+  }
+  for (const [name, inst] of Object.entries(config.toolkits.sql)) {
+    if (inst.engine === 'duckdb') {
+      err(key, `${workers} workers cannot share the DuckDB file of toolkits.sql.${name} (one engine process per file): use Trino, or one worker`, `toolkits.sql.${name}.engine`);
+    }
+  }
+}
 
 /** `child` lies strictly inside `parent` (both resolved). */
 function isInside(child: string, parent: string): boolean {

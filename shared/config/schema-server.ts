@@ -13,6 +13,9 @@
  * - metrics.address             when set, Prometheus /metrics is served on its own listener there
  * - server.body_limit           bytes, default 4194304; larger HTTP bodies get 413
  * - server.allowed_origins      Origin values allowed on /mcp besides same-host origins
+ * - server.workers              default 1: api processes `platform serve` runs on the one
+ *                                listen address (node:cluster); above 1 needs sessions.store
+ *                                database and an HTTP transport (rules.ts)
  * - audit.queue_size            default 10000: audit records held in memory (queued plus the batch
  *                                being written) before they reach the database
  * - audit.on_queue_full         what happens to a tool call's audit record when that queue is full:
@@ -87,6 +90,7 @@ export const server = obj({
   // ours
   body_limit: int({ min: 1 }).default(4_194_304),
   allowed_origins: z.array(origin()).default([]),
+  workers: int({ min: 1 }).default(1),
 });
 
 // ---------------------------------------------------------------------------

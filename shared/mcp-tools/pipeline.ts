@@ -5,6 +5,7 @@ import type { ToolRegistry } from './registry.js';
 import { toolError, type CallToolResult, type ToolCallContext, type ToolDefinition } from './tool.js';
 import { allowDenyFilter } from './globs.js';
 import { describeTool } from './descriptions.js';
+import { ProtocolError, protocolErrorCodes } from './protocol-error.js';
 
 export interface IconSetting {
   src: string;
@@ -99,9 +100,10 @@ function describeIssues(error: z.ZodError): string {
 }
 
 /**
- * tools/call: unknown or forbidden tools and invalid arguments become tool errors (results with
- * isError) and are reported to `onRefused`; handler exceptions become tool errors too — their
- * message only, never a stack.
+ * tools/call. An unknown tool, and one the caller may not use, is a JSON-RPC error -32602 (the
+ * request names nothing the caller can call; MCP "tools" error handling); invalid arguments to a
+ * known tool are a tool error (a result with isError) the model can correct. Both are reported to
+ * `onRefused`. Handler exceptions become tool errors too — their message only, never a stack.
  */
 export async function invokeTool(opts: {
   registry: ToolRegistry;
@@ -113,14 +115,20 @@ export async function invokeTool(opts: {
   onRefused?: ToolRefusalHook;
 }): Promise<CallToolResult> {
   const tool = opts.registry.get(opts.name);
-  const refuse = (reason: ToolRefusal['reason'], message: string): CallToolResult => {
+  const refuse = (reason: ToolRefusal['reason'], message: string): void =>
     opts.onRefused?.({ name: opts.name, rawArgs: opts.rawArgs, ctx: opts.ctx, ...(tool ? { tool } : {}), reason, message });
-    return toolError(message);
-  };
   // A tool the caller may not use answers exactly like one that does not exist.
-  if (!tool || !opts.access.mayUse(tool, opts.ctx.caller)) return refuse('unavailable', `Unknown tool: ${opts.name}`);
+  if (!tool || !opts.access.mayUse(tool, opts.ctx.caller)) {
+    const message = `Unknown tool: ${opts.name}`;
+    refuse('unavailable', message);
+    throw new ProtocolError(protocolErrorCodes.invalidParams, message);
+  }
   const parsed = tool.input.safeParse(opts.rawArgs ?? {});
-  if (!parsed.success) return refuse('invalid_arguments', `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}`);
+  if (!parsed.success) {
+    const message = `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}`;
+    refuse('invalid_arguments', message);
+    return toolError(message);
+  }
   const invocation: ToolInvocation = { tool, args: parsed.data as Record<string, unknown>, ctx: opts.ctx };
   const run = (index: number): Promise<CallToolResult> => {
     const middleware = opts.middlewares[index];

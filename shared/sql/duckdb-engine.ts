@@ -14,7 +14,8 @@
  * worker) use Trino.
  */
 import path from 'node:path';
-import { EngineProcess, type RequestBody, type RestartPolicy, type StartedStatement } from './duckdb-supervisor.js';
+import { EngineProcess, type RequestBody, type StartedStatement } from './duckdb-supervisor.js';
+import type { RestartPolicy } from '../supervision/index.js';
 import { duckdbPlanEstimate } from './explain.js';
 import { DEFAULT_MAX_RESULT_BYTES, raceSignal } from './run.js';
 import {

@@ -15,29 +15,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { WorkerError, WorkerReply, WorkerRequest, WorkerSettings } from './duckdb-protocol.js';
 import { SqlConnectionError, SqlEngineError, type Row } from './types.js';
-
-export interface RestartPolicy {
-  maxRestarts: number;
-  windowMs: number;
-  /** Delay before the first restart after a stop; doubles with every further stop in the window. */
-  baseDelayMs: number;
-  maxDelayMs: number;
-}
+import { restartDelay, type RestartPolicy } from '../supervision/index.js';
 
 const defaultRestartPolicy: RestartPolicy = { maxRestarts: 5, windowMs: 60_000, baseDelayMs: 250, maxDelayMs: 4_000 };
-
-/**
- * How long to wait before starting the engine again, given when it stopped unexpectedly before
- * (`stops`, ms timestamps): 0 with none in the window, else the growing delay counted from the last
- * stop; undefined when `maxRestarts` stops fell within the window.
- */
-export function restartDelay(stops: readonly number[], now: number, policy: RestartPolicy): number | undefined {
-  const recent = stops.filter((t) => now - t < policy.windowMs);
-  if (recent.length === 0) return 0;
-  if (recent.length >= policy.maxRestarts) return undefined;
-  const wait = Math.min(policy.baseDelayMs * 2 ** (recent.length - 1), policy.maxDelayMs);
-  return Math.max(0, Math.max(...recent) + wait - now);
-}
 
 /** The engine process's entry: the compiled .js next to this file, or the .ts source run through tsx. */
 function workerEntry(): { file: string; execArgv: string[] } {

@@ -321,7 +321,7 @@ describe('over MCP HTTP', () => {
         persona: 'analyst',
       });
       // A guessed tool name is refused before any middleware, and recorded as denied.
-      await client.callTool({ name: 'drop_everything', arguments: { password: 'p' } });
+      await expect(client.callTool({ name: 'drop_everything', arguments: { password: 'p' } })).rejects.toMatchObject({ code: -32602 });
       await audit.flush();
       const denied = (await rows()).find((r) => r.tool === 'drop_everything');
       expect(denied).toMatchObject({ outcome: 'denied', subject: 'apikey:tester', parameters: { password: REDACTED }, session_id: transport.sessionId });

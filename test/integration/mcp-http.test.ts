@@ -137,11 +137,9 @@ describe('MCP over Streamable HTTP (stateful, memory sessions)', () => {
     expect(response.status).toBe(413);
   });
 
-  it('answers an unknown tool with a tool error, not a protocol error', async () => {
+  it('answers an unknown tool with a JSON-RPC error -32602 (test/conformance/unknown-tools.test.ts has the details)', async () => {
     const { client } = await connect(api.url);
-    const result = await client.callTool({ name: 'no_such_tool', arguments: {} });
-    expect(result.isError).toBe(true);
-    expect(result.content).toEqual([{ type: 'text', text: 'Unknown tool: no_such_tool' }]);
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await client.close();
   });
 

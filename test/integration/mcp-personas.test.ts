@@ -71,8 +71,7 @@ describe('persona tool authorization over MCP', () => {
 
   it('refuses a call to a tool the persona may not use, even when the name is guessed', async () => {
     const client = await connect(api.url, 'analyst-key');
-    const refused = await client.callTool({ name: 'sql_execute', arguments: {} });
-    expect(refused).toEqual({ isError: true, content: [{ type: 'text', text: 'Unknown tool: sql_execute' }] });
+    await expect(client.callTool({ name: 'sql_execute', arguments: {} })).rejects.toMatchObject({ code: -32602, message: 'MCP error -32602: Unknown tool: sql_execute' });
     const hiddenButAllowed = await client.callTool({ name: 'sql_explain', arguments: {} });
     expect(hiddenButAllowed.content).toEqual([{ type: 'text', text: 'sql_explain ran' }]);
     await client.close();
@@ -89,7 +88,7 @@ describe('persona tool authorization over MCP', () => {
   it('the default persona denies every tool', async () => {
     const client = await connect(api.url, 'nobody-key');
     expect((await client.listTools()).tools).toEqual([]);
-    expect((await client.callTool({ name: 'platform_info', arguments: {} })).isError).toBe(true);
+    await expect(client.callTool({ name: 'platform_info', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await client.close();
   });
 

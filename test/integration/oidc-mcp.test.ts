@@ -98,10 +98,10 @@ personas:
     }
   });
 
-  it('missing token: 401 with a bare Bearer challenge', async () => {
+  it('missing token: 401 with a Bearer challenge naming the protected resource metadata', async () => {
     const response = await initialize();
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="mcp"');
+    expect(response.headers.get('www-authenticate')).toBe(`Bearer realm="mcp", resource_metadata="${api.url}/.well-known/oauth-protected-resource/mcp"`);
   });
 
   it('a tampered token: 401 invalid_token naming the failed check', async () => {
@@ -109,7 +109,9 @@ personas:
     const forged = Buffer.from(JSON.stringify({ sub: 'admin', iss: provider.issuer, aud: provider.clientId, exp: 4102444800 })).toString('base64url');
     const response = await initialize(`Bearer ${head}.${forged}.${signature}`);
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer realm="mcp", error="invalid_token", error_description="invalid token signature"');
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer realm="mcp", resource_metadata="${api.url}/.well-known/oauth-protected-resource/mcp", error="invalid_token", error_description="invalid token signature"`,
+    );
   });
 
   it('a bearer that is not a JWT: 401 invalid_token (malformed)', async () => {

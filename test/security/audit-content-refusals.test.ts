@@ -101,7 +101,7 @@ toolkits:
     expect((await writer.callTool({ name: 'objstore_put_object', arguments: { bucket: 'data', key: 'pay.bin', body: base64, is_base64: true } })).isError).toBeFalsy();
     // Refused by the persona: the tool is still known, so its body is still only digested.
     const reader = await connect('reader-key-0123456789');
-    expect((await reader.callTool({ name: 'objstore_put_object', arguments: { bucket: 'data', key: 'x.csv', body: BODY } })).isError).toBe(true);
+    await expect(reader.callTool({ name: 'objstore_put_object', arguments: { bucket: 'data', key: 'x.csv', body: BODY } })).rejects.toMatchObject({ code: -32602 });
 
     const rows = await rowsOf('objstore_put_object', 3);
     expect(rows.map((r) => [r.auth_type, r.outcome])).toEqual([

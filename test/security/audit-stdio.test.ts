@@ -81,7 +81,7 @@ audit:
   it('writes one row per call, refused ones included, with auth type local', async () => {
     const { client, exited } = await startStdio();
     expect((await client.callTool({ name: 'platform_info', arguments: {} })).isError).toBeFalsy();
-    expect((await client.callTool({ name: 'no_such_tool', arguments: { password: 'pw-0001' } })).isError).toBe(true);
+    await expect(client.callTool({ name: 'no_such_tool', arguments: { password: 'pw-0001' } })).rejects.toMatchObject({ code: -32602 });
     // Closing stdin ends the session; the process writes its queued rows before it exits.
     await client.close();
     await exited;

@@ -73,7 +73,7 @@ describe.each(modes)('issue 9 item 4: roles and persona re-checked on every requ
 
     current = tokens.a;
     expect(await names()).toEqual(['tool_a']);
-    expect(await client.callTool({ name: 'tool_b', arguments: {} })).toEqual({ isError: true, content: [{ type: 'text', text: 'Unknown tool: tool_b' }] });
+    await expect(client.callTool({ name: 'tool_b', arguments: {} })).rejects.toMatchObject({ code: -32602, message: 'MCP error -32602: Unknown tool: tool_b' });
     expect((await client.callTool({ name: 'tool_a', arguments: {} })).isError).toBeFalsy();
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['brief']);
     expect((await client.listResources()).resources.map((r) => r.uri)).toContain('brand://style');
@@ -81,7 +81,7 @@ describe.each(modes)('issue 9 item 4: roles and persona re-checked on every requ
     // Roles that map to no persona: nothing at all, still in the same session.
     current = tokens.none;
     expect(await names()).toEqual([]);
-    expect((await client.callTool({ name: 'tool_a', arguments: {} })).isError).toBe(true);
+    await expect(client.callTool({ name: 'tool_a', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     expect((await client.listPrompts()).prompts).toEqual([]);
     expect((await client.listResources()).resources).toEqual([]);
     await expect(client.readResource({ uri: 'brand://style' })).rejects.toMatchObject({ code: -32002 });

@@ -39,7 +39,7 @@ describe('issue 9 item 5: persona tools.allow: [] allows nothing', () => {
     try {
       expect((await client.listTools()).tools).toEqual([]);
       for (const name of ['sql_query', 'platform_info']) {
-        expect(await client.callTool({ name, arguments: {} })).toEqual({ isError: true, content: [{ type: 'text', text: `Unknown tool: ${name}` }] });
+        await expect(client.callTool({ name, arguments: {} })).rejects.toMatchObject({ code: -32602, message: `MCP error -32602: Unknown tool: ${name}` });
       }
     } finally {
       await client.close();

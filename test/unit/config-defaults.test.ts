@@ -198,6 +198,7 @@ const otherDefaults: Array<[string, unknown]> = [
   ['metrics.address', undefined],
   ['server.body_limit', 4_194_304],
   ['server.allowed_origins', []],
+  ['server.workers', 1],
   ['server.streamable.retry_interval', 1000],
   ['server.streamable.keep_alive', 15_000],
   ['server.streamable.replay_window', 500],

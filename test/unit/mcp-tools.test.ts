@@ -9,6 +9,7 @@ import {
   ToolRegistry,
   allowAllTools,
   platformInfoTool,
+  ProtocolError,
   type ToolMiddleware,
   type ToolRefusal,
 } from '../../shared/mcp-tools/index.js';
@@ -116,15 +117,16 @@ describe('invokeTool', () => {
     expect(await call('echo', { message: 'x' })).toEqual(textResult('x'));
   });
 
-  it('answers an unknown tool with a tool error', async () => {
-    const result = await call('nope', {});
-    expect(result.isError).toBe(true);
-    expect(result.content[0]).toMatchObject({ text: 'Unknown tool: nope' });
+  it('refuses an unknown tool with a protocol error -32602 (invalid params)', async () => {
+    await expect(call('nope', {})).rejects.toEqual(new ProtocolError(-32602, 'Unknown tool: nope'));
   });
 
-  it('answers a forbidden tool exactly like an unknown one', async () => {
-    const result = await call('echo', { message: 'x' }, [], { mayUse: () => false });
-    expect(result).toEqual(await call('nope', {}).then((r) => ({ ...r, content: [{ type: 'text', text: 'Unknown tool: echo' }] })));
+  it('refuses a forbidden tool exactly like an unknown one', async () => {
+    const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as ProtocolError);
+    const forbidden = await refusal(call('echo', { message: 'x' }, [], { mayUse: () => false }));
+    const unknown = await refusal(call('nope', {}));
+    expect(forbidden).toBeInstanceOf(ProtocolError);
+    expect({ code: forbidden?.code, message: forbidden?.message }).toEqual({ code: unknown?.code, message: unknown?.message.replace('nope', 'echo') });
   });
 
   it('answers invalid arguments with a tool error naming the field', async () => {
@@ -137,8 +139,8 @@ describe('invokeTool', () => {
     const refusals: ToolRefusal[] = [];
     const refusedCall = (name: string, rawArgs: unknown, access = allowAllTools) =>
       invokeTool({ registry, access, middlewares: [], name, rawArgs, ctx: ctx(), onRefused: (r) => refusals.push(r) });
-    await refusedCall('nope', { a: 1 });
-    await refusedCall('echo', { message: 'x' }, { mayUse: () => false });
+    await expect(refusedCall('nope', { a: 1 })).rejects.toBeInstanceOf(ProtocolError);
+    await expect(refusedCall('echo', { message: 'x' }, { mayUse: () => false })).rejects.toBeInstanceOf(ProtocolError);
     const invalid = await refusedCall('echo', { message: 5 });
     await refusedCall('echo', { message: 'fine' });
     expect(refusals.map(({ name, rawArgs, tool, reason, message }) => ({ name, rawArgs, tool: tool?.name, reason, message }))).toEqual([

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { deriveRefusals, isPrivatePath, policyRefusal, scrubPaths, stringValue, type PrivatePaths } from '../../shared/sql/duckdb-policy.js';
-import { restartDelay } from '../../shared/sql/duckdb-supervisor.js';
+import { restartDelay } from '../../shared/supervision/index.js';
 import { tokenize } from '../../shared/sql/lexer.js';
 import { classifyTrino, jsonSize, requirePermitted, requireSingleStatement, runWithLimit, type QueryCursor, type Row, type SqlEngine, type StartOptions } from '../../shared/sql/index.js';
 

@@ -1,0 +1,1 @@
+export { restartDelay, type RestartPolicy } from './restart.js';

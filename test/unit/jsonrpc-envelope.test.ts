@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { classifyMessage } from '../../api/mcp/jsonrpc-envelope.js';
+
+/** Shapes on both sides of the line; the SDK's schema is the reference for what it would accept. */
+const samples: unknown[] = [
+  { jsonrpc: '2.0', id: 1, method: 'ping' },
+  { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'x', _meta: { progressToken: 3 } } },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 1, result: {} },
+  { jsonrpc: '2.0', id: 1, error: { code: -1, message: 'no' } },
+  { jsonrpc: '2.0', error: { code: -1, message: 'no', data: { a: 1 } } },
+  { jsonrpc: '2.0', id: 1.5, method: 'ping' },
+  { jsonrpc: '2.0', id: null, method: 'ping' },
+  { jsonrpc: '2.0', id: 1, method: 'ping', params: [] },
+  { jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { progressToken: true } } },
+  { jsonrpc: '2.0', id: 1, method: 'ping', params: { _meta: { 'io.modelcontextprotocol/related-task': {} } } },
+  { jsonrpc: '2.0', id: 1, method: 'ping', result: {} },
+  { jsonrpc: '2.0', id: 1, method: 'ping', other: 1 },
+  { jsonrpc: '2.0', result: {} },
+  { jsonrpc: '2.0', id: 1, result: [] },
+  { jsonrpc: '2.0', id: 1, result: {}, params: {} },
+  { jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 'x' } },
+  { jsonrpc: '2.0', id: 1, error: { code: 1 } },
+  { jsonrpc: '1.0', id: 1, method: 'ping' },
+  { id: 1, method: 'ping' },
+  { jsonrpc: '2.0', id: 1 },
+  [],
+  null,
+  'text',
+  7,
+];
+
+describe('classifyMessage', () => {
+  it.each(samples.map((s) => [JSON.stringify(s), s]))('agrees with the SDK schema on %s', (_text, sample) => {
+    expect(classifyMessage(sample).ok).toBe(JSONRPCMessageSchema.safeParse(sample).success);
+  });
+
+  it('tells requests, notifications and responses apart', () => {
+    expect(classifyMessage({ jsonrpc: '2.0', id: 1, method: 'ping' })).toMatchObject({ ok: true, kind: 'request', id: 1, method: 'ping' });
+    expect(classifyMessage({ jsonrpc: '2.0', method: 'notifications/cancelled' })).toMatchObject({ ok: true, kind: 'notification' });
+    expect(classifyMessage({ jsonrpc: '2.0', id: 1, result: {} })).toMatchObject({ ok: true, kind: 'response' });
+  });
+
+  it('keeps a usable id of a refused message so the refusal can answer it', () => {
+    expect(classifyMessage({ jsonrpc: '2.0', id: 'q', method: 5 })).toMatchObject({ ok: false, id: 'q' });
+    expect(classifyMessage({ jsonrpc: '2.0', id: { no: 1 }, method: 'ping' })).toMatchObject({ ok: false, id: null });
+  });
+});
