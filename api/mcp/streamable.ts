@@ -231,11 +231,13 @@ async function statelessHandler(
     if (request.method !== 'POST') return refuse(reply, sessionRequired);
     const fromHeader = versionOf(request, undefined);
     if (isRefusal(fromHeader)) return refuse(reply, fromHeader);
-    const body = request.body as JSONRPCMessage;
-    if (Array.isArray(body) || !isInitialize(body)) return refuse(reply, sessionRequired);
+    const post = readPost(request, fromHeader);
+    if (isRefusal(post)) return refuse(reply, post);
+    const initialize = post.messages.find(isInitialize);
+    if (!initialize) return refuse(reply, sessionRequired);
     const sessionId = randomUUID();
-    const version = requestedProtocolVersion(body, LATEST_PROTOCOL_VERSION);
-    const params = (body as { params: { clientInfo?: unknown; capabilities?: unknown } }).params;
+    const version = requestedProtocolVersion(initialize, LATEST_PROTOCOL_VERSION);
+    const params = (initialize as { params?: { clientInfo?: unknown; capabilities?: unknown } }).params ?? {};
     const admission = await sessions.create({ id: sessionId, subject: caller.subject, protocolVersion: version, clientInfo: params.clientInfo, capabilities: params.capabilities });
     if (!admission.ok) return void tooManySessions(reply, admission.retryAfterSeconds);
     return servePerRequest(opts, request, reply, caller, sessionId, version);

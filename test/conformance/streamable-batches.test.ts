@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApi } from '../../api/start.js';
 import { apiConfigYaml, startTestApi, testConfig } from '../support/api.js';
-import { openSession, post } from '../support/mcp-wire.js';
+import { baseHeaders, openSession, post } from '../support/mcp-wire.js';
+import { startDatabaseReplicas } from '../support/replicas.js';
 
 const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
 
@@ -67,6 +68,15 @@ describe('Streamable HTTP: JSON-RPC batches follow the negotiated version; DELET
     expect(((await broken.json()) as { error: { code: number } }).error.code).toBe(-32700);
   });
 
+  it('answers, never hangs on, a message the SDK would drop (extra member, array params, fractional id)', async () => {
+    const session = await openSession(api.url);
+    for (const body of [{ ...ping(1), extra: true }, { ...ping(2), params: [] }, { ...ping(3), id: 7.5 }]) {
+      const res = await post(session.url, body, session.headers());
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { error: { code: number } }).error.code).toBe(-32600);
+    }
+  });
+
   it('ends a session on DELETE with Content-Type application/json and an empty body', async () => {
     const session = await openSession(api.url);
     const res = await fetch(session.url, { method: 'DELETE', headers: session.headers() });
@@ -80,5 +90,26 @@ describe('Streamable HTTP: JSON-RPC batches follow the negotiated version; DELET
     const res = await post(session.url, ping(1), session.headers({ 'mcp-protocol-version': '1999-01-01' }));
     expect(res.status).toBe(400);
     await res.text();
+  });
+});
+
+describe('Streamable HTTP with database sessions: malformed first messages', () => {
+  let replicas: Awaited<ReturnType<typeof startDatabaseReplicas>>;
+
+  beforeAll(async () => {
+    replicas = await startDatabaseReplicas();
+  });
+  afterAll(async () => {
+    await replicas?.stop();
+  });
+
+  it('answers a sessionless POST of null, a batch or a bare notification with a 4xx JSON-RPC error', async () => {
+    const url = `${replicas.replicas[0].url}/mcp`;
+    for (const body of [null, [ping(1)], { jsonrpc: '2.0', method: 'notifications/initialized' }]) {
+      const res = await post(url, body, baseHeaders());
+      expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+      expect(((await res.json()) as { jsonrpc: string }).jsonrpc).toBe('2.0');
+    }
   });
 });

@@ -49,7 +49,9 @@ describe('Streamable HTTP wire rules', () => {
     expect(messagesOf(request, '2025-11-25')).toMatchObject({ batch: false });
     expect(messagesOf({ jsonrpc: '2.0', id: 1, result: {} }, '2025-11-25')).toMatchObject({ batch: false });
     expect(messagesOf({ jsonrpc: '2.0', method: 'notifications/initialized' }, '2025-11-25')).toMatchObject({ batch: false });
-    for (const bad of [undefined, null, 'x', { id: 1, method: 'ping' }, { jsonrpc: '2.0', id: {}, method: 'ping' }, { jsonrpc: '2.0', id: 1 }]) {
+    // Shapes the SDK would drop without answering must be refused here, or the POST would hang.
+    const droppedBySdk = [{ ...request, extra: 1 }, { ...request, params: [] }, { ...request, id: 7.5 }];
+    for (const bad of [undefined, null, 'x', { id: 1, method: 'ping' }, { jsonrpc: '2.0', id: {}, method: 'ping' }, { jsonrpc: '2.0', id: 1 }, ...droppedBySdk]) {
       expect(messagesOf(bad, '2025-11-25'), JSON.stringify(bad)).toMatchObject({ status: 400, code: -32600 });
     }
   });

@@ -3,6 +3,7 @@
  * theirs), as pure functions: which response a POST gets, how a body becomes messages, and the
  * event id format that makes a stream resumable.
  */
+import { classifyMessage } from '../jsonrpc-envelope.js';
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -91,23 +92,6 @@ export function isResponse(message: JSONRPCMessage): message is JSONRPCMessage &
   return !('method' in message) && ('result' in message || 'error' in message);
 }
 
-function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-}
-
-/**
- * The JSON-RPC 2.0 envelope, checked cheaply: the SDK validates each method's params with its own
- * schemas when it handles the message, so only the shape that routing relies on is checked here.
- */
-export function isJsonRpcMessage(value: unknown): value is JSONRPCMessage {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const m = value as Record<string, unknown>;
-  if (m.jsonrpc !== '2.0') return false;
-  if (typeof m.method === 'string') return m.id === undefined || isRequestId(m.id);
-  if (!isRequestId(m.id)) return false;
-  return ('result' in m && typeof m.result === 'object' && m.result !== null) || (typeof m.error === 'object' && m.error !== null);
-}
-
 export function isInitialize(message: JSONRPCMessage): boolean {
   return 'method' in message && message.method === 'initialize' && 'id' in message;
 }
@@ -119,14 +103,16 @@ export function isInitialize(message: JSONRPCMessage): boolean {
 export function messagesOf(body: unknown, protocolVersion: string): { messages: JSONRPCMessage[]; batch: boolean } | WireRefusal {
   const invalid = (message: string): WireRefusal => ({ status: 400, code: jsonRpcCodes.invalidRequest, message });
   if (!Array.isArray(body)) {
-    return isJsonRpcMessage(body) ? { messages: [body], batch: false } : invalid('Invalid Request: not a JSON-RPC 2.0 message');
+    const envelope = classifyMessage(body);
+    return envelope.ok ? { messages: [envelope.message], batch: false } : invalid(`Invalid Request: ${envelope.reason}`);
   }
   if (body.length === 0) return invalid('Invalid Request: empty batch');
   if (!batchesAllowed(protocolVersion)) {
     return invalid(`Invalid Request: JSON-RPC batches are not supported by protocol version ${protocolVersion}; send one message per POST`);
   }
   if (body.length > maxBatchSize) return invalid(`Invalid Request: a batch holds at most ${maxBatchSize} messages`);
-  if (!body.every(isJsonRpcMessage)) return invalid('Invalid Request: a batch element is not a JSON-RPC 2.0 message');
+  const refused = body.map(classifyMessage).find((e) => !e.ok);
+  if (refused && !refused.ok) return invalid(`Invalid Request: a batch element is not a JSON-RPC 2.0 message (${refused.reason})`);
   if (body.length > 1 && body.some(isInitialize)) return invalid('Invalid Request: initialize must be sent alone');
   return { messages: body, batch: true };
 }
