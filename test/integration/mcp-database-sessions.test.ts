@@ -5,6 +5,7 @@ import type { Db } from '../../shared/db/index.js';
 import { testApiKey } from '../support/api.js';
 import { startDatabaseReplicas, type DatabaseReplicas } from '../support/replicas.js';
 import type { RunningApi } from '../../api/start.js';
+import { touchEveryMs } from '../../api/mcp/sessions.js';
 
 describe('sessions.store: database — two api replicas on one Postgres', () => {
   let setup: DatabaseReplicas;
@@ -62,5 +63,33 @@ describe('sessions.store: database — two api replicas on one Postgres', () => 
       });
       expect(response.status).toBe(404);
     }
+  });
+
+  it('rewrites the last-seen stamp only once it is older than a twentieth of the idle timeout', async () => {
+    const touchEvery = touchEveryMs({ ttlMs: setup.config.sessions.ttl, idleMs: setup.config.sessions.idle_timeout });
+    await db.query(
+      `INSERT INTO mcp_sessions (id, subject, protocol_version, last_seen_at) VALUES
+         ('fresh-session', 'apikey:tester', '2025-11-25', now() - make_interval(secs => $1::double precision / 2000)),
+         ('stale-session', 'apikey:tester', '2025-11-25', now() - make_interval(secs => $1::double precision / 500))`,
+      [touchEvery],
+    );
+    const stamps = async () =>
+      Object.fromEntries(
+        (await db.query<{ id: string; last_seen_at: Date }>(`SELECT id, last_seen_at FROM mcp_sessions WHERE id LIKE '%-session' AND id <> 'expired-session'`)).rows.map(
+          (r) => [r.id, r.last_seen_at.getTime()],
+        ),
+      );
+    const before = await stamps();
+    for (const id of ['fresh-session', 'stale-session']) {
+      const response = await fetch(`${replicas[0]!.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${testApiKey}`, 'mcp-session-id': id },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+      expect(response.status).toBe(200);
+    }
+    const after = await stamps();
+    expect(after['fresh-session']).toBe(before['fresh-session']);
+    expect(after['stale-session']).toBeGreaterThan(before['stale-session']!);
   });
 });
