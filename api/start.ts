@@ -1,6 +1,6 @@
 import type { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { PlatformConfig } from '../shared/config/index.js';
-import type { Db } from '../shared/db/index.js';
+import { listen as listenOnChannel, type Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import type { Metrics } from '../shared/metrics/index.js';
 import {
@@ -17,7 +17,8 @@ import { buildHttpApp, parseListenAddress, startMetricsListener, type App } from
 import { Readiness } from './http/readiness.js';
 import { drainAndClose } from './http/shutdown.js';
 import type { McpSurface } from './mcp/server.js';
-import { DatabaseSessions, LiveSessions, memorySessionCap, type Clock } from './mcp/sessions.js';
+import { LiveSessions, memorySessionCap, type Clock } from './mcp/sessions.js';
+import { DatabaseSessions, sessionEndedChannel } from './mcp/database-sessions.js';
 import { StandaloneStreams, streamableHttpRoutes, type StreamableMode } from './mcp/streamable.js';
 import type { HttpTransport, StreamSettings } from './mcp/streamable/transport.js';
 import { StreamRegistry } from './mcp/streamable/registry.js';
@@ -127,7 +128,22 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     onError: (error) => log.warn({ err: error }, 'MCP stream could not be archived for replay'),
   };
   const standalone = sessionDb ? new StandaloneStreams(streams, deps.surface.connected) : undefined;
-  const store = sessionDb ? new DatabaseSessions(sessionDb, limits, maxPerSubject) : undefined;
+  const store = sessionDb ? new DatabaseSessions(sessionDb, limits, maxPerSubject, deps.clock) : undefined;
+  // A session ended on another replica is forgotten here at once: its remembered row, its stream.
+  const endedSessions =
+    store && config.database.dsn
+      ? await listenOnChannel({
+          dsn: config.database.dsn,
+          channel: sessionEndedChannel,
+          onNotification: (id) => {
+            store.forget(id);
+            void standalone?.close(id);
+          },
+          onReconnected: () => store.forget(),
+          log: log.child({ component: 'mcp-sessions' }),
+          applicationName: 'platform-mcp-sessions',
+        })
+      : undefined;
   let mode: StreamableMode;
   if (config.server.streamable.stateless) {
     mode = { kind: 'stateless', ...(store ? { sessions: store } : {}), ...(standalone ? { standalone } : {}) };
@@ -180,6 +196,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
         if (forced) log.warn('shutdown grace period passed; remaining connections were closed');
         await streamSessions.closeAll();
         await metricsApp?.close();
+        await endedSessions?.close();
       })();
       return stopping;
     },

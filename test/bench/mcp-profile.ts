@@ -13,7 +13,8 @@
  *   npx tsx test/bench/mcp-profile.ts /tmp/api.cpuprofile 2>/tmp/api.log
  *   npx tsx test/bench/cpuprofile-summary.ts /tmp/api.cpuprofile
  *
- * BENCH_CALLS (default 3000), BENCH_LISTS (1000) and BENCH_CHURN (300) set the work.
+ * BENCH_CALLS (default 3000), BENCH_LISTS (1000) and BENCH_CHURN (300) set the work;
+ * BENCH_SESSIONS=database profiles database sessions (a fresh test database) instead of memory ones.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -23,7 +24,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { commandLogger } from '../../cli/context.js';
+import { createPool, migrate } from '../../shared/db/index.js';
 import { apiConfigYaml, startTestApi, testApiKey, testConfig } from '../support/api.js';
+import { createTestDatabase } from '../support/postgres.js';
 
 const concurrency = 16;
 const workloads = {
@@ -114,11 +117,17 @@ if (driveIndex >= 0) {
   url = process.argv[driveIndex + 1]!;
   await drive();
 } else {
-  const api = await startTestApi({ config: testConfig(apiConfigYaml()), log: commandLogger() });
+  const database = process.env.BENCH_SESSIONS === 'database' ? await createTestDatabase() : undefined;
+  const db = database ? createPool({ dsn: database.dsn, maxOpenConns: 8 }) : undefined;
+  if (db) await migrate(db);
+  const extra = database ? `sessions:\n  store: database\ndatabase:\n  dsn: ${database.dsn}\n` : '';
+  const api = await startTestApi({ config: testConfig(apiConfigYaml({ extra })), log: commandLogger(), ...(db ? { db } : {}) });
   try {
     // The driver runs without this process's flags (not profiled, not inspected).
     await serve(fork(fileURLToPath(import.meta.url), ['--drive', api.url], { execArgv: ['--import', 'tsx'] }), process.argv[2]);
   } finally {
     await api.stop();
+    await db?.end();
+    await database?.drop();
   }
 }

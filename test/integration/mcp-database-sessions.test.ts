@@ -5,7 +5,7 @@ import type { Db } from '../../shared/db/index.js';
 import { testApiKey } from '../support/api.js';
 import { startDatabaseReplicas, type DatabaseReplicas } from '../support/replicas.js';
 import type { RunningApi } from '../../api/start.js';
-import { touchEveryMs } from '../../api/mcp/sessions.js';
+import { touchEveryMs } from '../../api/mcp/database-sessions.js';
 
 describe('sessions.store: database — two api replicas on one Postgres', () => {
   let setup: DatabaseReplicas;
@@ -91,5 +91,27 @@ describe('sessions.store: database — two api replicas on one Postgres', () => 
     const after = await stamps();
     expect(after['fresh-session']).toBe(before['fresh-session']);
     expect(after['stale-session']).toBeGreaterThan(before['stale-session']!);
+  });
+
+  it('a session ended through replica A is refused by replica B at once, though B had just served it from memory', async () => {
+    const [a, b] = replicas as [RunningApi, RunningApi];
+    const ping = (url: string, sessionId: string) =>
+      fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${testApiKey}`, 'mcp-session-id': sessionId },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+      });
+    const init = await fetch(`${a.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${testApiKey}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    const sessionId = init.headers.get('mcp-session-id')!;
+    await init.json();
+    expect((await ping(b.url, sessionId)).status).toBe(200);
+    expect((await ping(b.url, sessionId)).status).toBe(200);
+    const ended = await fetch(`${a.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${testApiKey}`, 'mcp-session-id': sessionId } });
+    expect(ended.status).toBe(200);
+    expect((await ping(b.url, sessionId)).status).toBe(404);
   });
 });

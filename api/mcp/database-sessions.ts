@@ -1,0 +1,176 @@
+import { withTransaction, type Db } from '../../shared/db/index.js';
+import { admitSession, type Admission, type Clock, type SessionLimits } from './sessions.js';
+
+export interface StoredSession {
+  id: string;
+  subject: string;
+  protocolVersion: string;
+}
+
+/** Where a replica announces a session it ended (payload: the session id). */
+export const sessionEndedChannel = 'platform_mcp_session_ended';
+
+/**
+ * How long a replica answers a session it has just read from memory. A session ended on another
+ * replica is forgotten as soon as that replica's notification arrives (milliseconds), and at the
+ * latest after this; sessions are not authentication (every request carries its credential).
+ */
+export const recentSessionMs = 1000;
+
+/** The sessions this replica read lately, so a busy session does not cost a query per request. */
+export class RecentSessions {
+  readonly #entries = new Map<string, { session: StoredSession; until: number }>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly max = 10_000,
+  ) {}
+
+  get(id: string, subject: string): StoredSession | undefined {
+    const entry = this.#entries.get(id);
+    if (!entry) return undefined;
+    if (entry.until <= this.clock()) {
+      this.#entries.delete(id);
+      return undefined;
+    }
+    return entry.session.subject === subject ? entry.session : undefined;
+  }
+
+  /** Remembers a session just read, never past its own expiry (`expiresInMs`, by the database clock). */
+  remember(session: StoredSession, expiresInMs: number): void {
+    if (this.#entries.size >= this.max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(session.id, { session, until: this.clock() + Math.min(recentSessionMs, expiresInMs) });
+  }
+
+  forget(id: string): void {
+    this.#entries.delete(id);
+  }
+
+  clear(): void {
+    this.#entries.clear();
+  }
+}
+
+/**
+ * How stale a database session's last-seen stamp may grow before a request rewrites it: a
+ * twentieth of the idle timeout (at most 30 s), so idle eviction is at most 5% late.
+ */
+export function touchEveryMs(limits: SessionLimits): number {
+  return Math.min(limits.idleMs / 20, 30_000);
+}
+
+/** Class key of the per-subject advisory locks that serialise session creation (ASCII "mcps"). */
+const sessionCapLockClass = 0x6d637073;
+
+/** SQL: the row is live; `$n` is the lifetime and `$n+1` the idle timeout, in milliseconds. */
+function liveSql(n: number): string {
+  return `created_at > now() - make_interval(secs => $${n}::double precision / 1000)
+          AND last_seen_at > now() - make_interval(secs => $${n + 1}::double precision / 1000)`;
+}
+
+/**
+ * Sessions in the platform database (`sessions.store: database`): any replica can serve any
+ * session. Expiry is checked in SQL against the database clock so replicas agree; the
+ * housekeeping job deletes the rows.
+ */
+export class DatabaseSessions {
+  readonly #recent: RecentSessions;
+
+  constructor(
+    private readonly db: Db,
+    private readonly limits: SessionLimits,
+    /** `sessions.max_per_subject`. */
+    private readonly maxPerSubject: number,
+    clock: Clock = Date.now,
+  ) {
+    this.#recent = new RecentSessions(clock);
+  }
+
+  /**
+   * A session ended on another replica (its notification on `sessionEndedChannel`), or every
+   * session when notifications may have been missed: the next request reads the row again.
+   */
+  forget(id?: string): void {
+    if (id === undefined) this.#recent.clear();
+    else this.#recent.forget(id);
+  }
+
+  /**
+   * Records a new session unless its subject already holds `maxPerSubject` live ones. Count and
+   * insert run in one transaction under an advisory lock on the subject, so two initializes on
+   * any replicas cannot both take the last place.
+   */
+  async create(session: StoredSession & { clientInfo: unknown; capabilities: unknown }): Promise<Admission> {
+    return withTransaction(this.db, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [sessionCapLockClass, session.subject]);
+      const { rows } = await client.query<{ expires_ms: string; now_ms: string }>(
+        `SELECT extract(epoch FROM least(
+                  created_at + make_interval(secs => $2::double precision / 1000),
+                  last_seen_at + make_interval(secs => $3::double precision / 1000))) * 1000 AS expires_ms,
+                extract(epoch FROM now()) * 1000 AS now_ms
+           FROM mcp_sessions
+          WHERE subject = $1 AND ${liveSql(2)}`,
+        [session.subject, this.limits.ttlMs, this.limits.idleMs],
+      );
+      const admission = admitSession(rows.map((r) => Number(r.expires_ms)), this.maxPerSubject, Number(rows[0]?.now_ms ?? 0));
+      if (!admission.ok) return admission;
+      await client.query(
+        `INSERT INTO mcp_sessions (id, subject, protocol_version, client_info, client_capabilities)
+         VALUES ($1, $2, $3, $4, $5)`,
+        [session.id, session.subject, session.protocolVersion, JSON.stringify(session.clientInfo ?? {}), JSON.stringify(session.capabilities ?? {})],
+      );
+      return admission;
+    });
+  }
+
+  /**
+   * Marks activity and returns the session, or undefined when it is unknown, expired or another
+   * caller's. A session this replica read within the last `recentSessionMs` is answered from
+   * memory (never past its expiry); otherwise the row is read, and its last-seen stamp rewritten
+   * only once it is `touchEveryMs` old — keeping a row write (and its WAL) off every request.
+   */
+  async use(id: string, subject: string): Promise<StoredSession | undefined> {
+    const recent = this.#recent.get(id, subject);
+    if (recent) return recent;
+    const { rows } = await this.db.query<{ id: string; subject: string; protocol_version: string; expires_in_ms: number }>(
+      `WITH live AS (
+         SELECT id, subject, protocol_version, created_at, last_seen_at FROM mcp_sessions
+          WHERE id = $1 AND subject = $2 AND ${liveSql(3)}
+       ), touched AS (
+         UPDATE mcp_sessions s SET last_seen_at = now() FROM live
+          WHERE s.id = live.id AND live.last_seen_at < now() - make_interval(secs => $5::double precision / 1000)
+       )
+       SELECT id, subject, protocol_version,
+              extract(epoch FROM least(created_at + make_interval(secs => $3::double precision / 1000),
+                                       last_seen_at + make_interval(secs => $4::double precision / 1000)) - now())::float8 * 1000 AS expires_in_ms
+         FROM live`,
+      [id, subject, this.limits.ttlMs, this.limits.idleMs, touchEveryMs(this.limits)],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const session = { id: row.id, subject: row.subject, protocolVersion: row.protocol_version };
+    this.#recent.remember(session, row.expires_in_ms);
+    return session;
+  }
+
+  /** Which of these sessions are still live (without counting as activity). */
+  async liveAmong(ids: readonly string[]): Promise<Set<string>> {
+    const { rows } = await this.db.query<{ id: string }>(`SELECT id FROM mcp_sessions WHERE id = ANY($1::text[]) AND ${liveSql(2)}`, [
+      ids,
+      this.limits.ttlMs,
+      this.limits.idleMs,
+    ]);
+    return new Set(rows.map((r) => r.id));
+  }
+
+  /** Ends the session everywhere: the other replicas hear of it on `sessionEndedChannel` at commit. */
+  async delete(id: string, subject: string): Promise<boolean> {
+    this.#recent.forget(id);
+    const { rowCount } = await this.db.query(
+      `WITH ended AS (DELETE FROM mcp_sessions WHERE id = $1 AND subject = $2 RETURNING id)
+       SELECT pg_notify($3, id) FROM ended`,
+      [id, subject, sessionEndedChannel],
+    );
+    return rowCount === 1;
+  }
+}
