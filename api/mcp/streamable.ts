@@ -140,7 +140,7 @@ async function resume(opts: StreamableOptions, reply: FastifyReply, sessionId: s
   if (!archived && !archive) {
     return sendJson(reply.raw, 400, jsonRpcError(jsonRpcCodes.serverError, 'Bad Request: the stream is unknown or no longer replayable'));
   }
-  const connection = new SseConnection(reply.raw, { keepAliveMs: 0, headers: { [sessionHeader]: sessionId } });
+  const connection = new SseConnection(reply.raw, { keepAliveMs: 0, headers: { [sessionHeader]: sessionId }, flushHeaders: false });
   for (const event of archived?.events ?? []) connection.send(event.message, `${position.streamId}.${event.seq}`);
   // Not finished yet (or not yet written by the replica running it): the client polls after `retry`.
   if (archived?.final) connection.end();

@@ -100,8 +100,8 @@ export class OutboundStream {
     if (final) this.#finished = true;
     const connection = this.#connection;
     if (connection && !connection.closed) {
-      connection.send(message, eventId(this.id, event.seq));
-      if (final) connection.end();
+      if (final) connection.sendLast(message, eventId(this.id, event.seq));
+      else connection.send(message, eventId(this.id, event.seq));
     } else if (this.#archived) {
       this.#save([event], final);
     }

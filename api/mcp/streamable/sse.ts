@@ -5,6 +5,11 @@ export interface SseOptions {
   keepAliveMs: number;
   /** Extra response headers (the session id). */
   headers?: Record<string, string>;
+  /**
+   * Send the headers at once, before any event: a GET stream may stay idle for long and the
+   * client must see it open. A POST's stream leaves them for its first event (one write, not two).
+   */
+  flushHeaders: boolean;
 }
 
 /**
@@ -31,7 +36,7 @@ export class SseConnection {
       'x-accel-buffering': 'no',
       ...opts.headers,
     });
-    res.flushHeaders();
+    if (opts.flushHeaders) res.flushHeaders();
     res.once('finish', () => (this.#delivered = true));
     res.once('close', () => this.#ended());
     if (opts.keepAliveMs > 0) {
@@ -60,6 +65,15 @@ export class SseConnection {
 
   send(message: unknown, id: string | undefined): boolean {
     return this.#write(`event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`);
+  }
+
+  /** The last event, then the end of the response, in one write. */
+  sendLast(message: unknown, id: string | undefined): void {
+    if (this.#closed) return;
+    this.res.cork();
+    this.send(message, id);
+    this.end();
+    this.res.uncork();
   }
 
   /** Tells the client how long to wait before reconnecting, then ends the connection. */

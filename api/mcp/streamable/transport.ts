@@ -106,7 +106,7 @@ export class HttpTransport implements Transport {
     const outstanding = new Set(requests.map((r) => r.id));
     for (const request of requests) this.#answers.set(request.id, { kind: 'stream', stream, outstanding });
     const primes = this.#primes(version);
-    stream.attach(new SseConnection(res, { keepAliveMs: this.opts.streams.keepAliveMs, headers: this.#headers }), 0, primes ? { retryMs: this.opts.streams.retryMs } : undefined);
+    stream.attach(new SseConnection(res, { keepAliveMs: this.opts.streams.keepAliveMs, headers: this.#headers, flushHeaders: false }), 0, primes ? { retryMs: this.opts.streams.retryMs } : undefined);
     // Closing the stream early is for tools that want the client to poll (2025-11-25 with an id to resume from).
     const closable = primes ? { closeSSEStream: () => stream.release(this.opts.streams.retryMs) } : {};
     for (const message of messages) this.onmessage?.(message, isRequest(message) ? { ...extra, ...closable } : extra);
@@ -121,7 +121,7 @@ export class HttpTransport implements Transport {
     const stream = this.#openStream();
     this.#standalone = stream;
     const primes = this.#primes(version);
-    stream.attach(new SseConnection(res, { keepAliveMs: this.opts.streams.keepAliveMs, headers: this.#headers }), 0, primes ? { retryMs: this.opts.streams.retryMs } : undefined);
+    stream.attach(new SseConnection(res, { keepAliveMs: this.opts.streams.keepAliveMs, headers: this.#headers, flushHeaders: true }), 0, primes ? { retryMs: this.opts.streams.retryMs } : undefined);
   }
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
@@ -237,7 +237,7 @@ export function resumeLocalStream(
   const position = parseEventId(lastEventId);
   const stream = position ? registry.get(sessionId, position.streamId) : undefined;
   if (!stream || !position) return false;
-  stream.attach(new SseConnection(res, { keepAliveMs: settings.keepAliveMs, headers: { [sessionHeader]: sessionId } }), position.seq, undefined);
+  stream.attach(new SseConnection(res, { keepAliveMs: settings.keepAliveMs, headers: { [sessionHeader]: sessionId }, flushHeaders: true }), position.seq, undefined);
   return true;
 }
 
