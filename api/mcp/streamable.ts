@@ -114,6 +114,17 @@ function readPost(request: FastifyRequest, version: string): { messages: JSONRPC
   return { ...parsed, mode };
 }
 
+/** A request without a session id: only a POST carrying initialize may open one. */
+function readInitialize(request: FastifyRequest): { post: Exclude<ReturnType<typeof readPost>, WireRefusal>; initialize: JSONRPCMessage } | WireRefusal {
+  if (request.method !== 'POST') return sessionRequired;
+  const fromHeader = versionOf(request, undefined);
+  if (isRefusal(fromHeader)) return fromHeader;
+  const post = readPost(request, fromHeader);
+  if (isRefusal(post)) return post;
+  const initialize = post.messages.find(isInitialize);
+  return initialize ? { post, initialize } : sessionRequired;
+}
+
 /** The version a request of a session speaks: the one it negotiated; a bad header is refused. */
 function versionOf(request: FastifyRequest, negotiated: string | undefined): string | WireRefusal {
   const fromHeader = headerProtocolVersion(header(request, 'mcp-protocol-version'));
@@ -173,13 +184,9 @@ async function statefulHandler(
     reply.hijack();
     return session.transport.handlePost(reply.raw, post.messages, post.batch, post.mode, version, extraFor(request, caller));
   }
-  if (request.method !== 'POST') return refuse(reply, sessionRequired);
-  const fromHeader = versionOf(request, undefined);
-  if (isRefusal(fromHeader)) return refuse(reply, fromHeader);
-  const post = readPost(request, fromHeader);
-  if (isRefusal(post)) return refuse(reply, post);
-  const initialize = post.messages.find(isInitialize);
-  if (!initialize) return refuse(reply, sessionRequired);
+  const opening = readInitialize(request);
+  if (isRefusal(opening)) return refuse(reply, opening);
+  const { post, initialize } = opening;
   const admission = mode.admit(caller.subject);
   if (!admission.ok) return void tooManySessions(reply, admission.retryAfterSeconds);
   const sessionId = randomUUID();
@@ -229,19 +236,15 @@ async function statelessHandler(
   }
   const id = header(request, sessionHeader);
   if (id === undefined) {
-    if (request.method !== 'POST') return refuse(reply, sessionRequired);
-    const fromHeader = versionOf(request, undefined);
-    if (isRefusal(fromHeader)) return refuse(reply, fromHeader);
-    const post = readPost(request, fromHeader);
-    if (isRefusal(post)) return refuse(reply, post);
-    const initialize = post.messages.find(isInitialize);
-    if (!initialize) return refuse(reply, sessionRequired);
+    const opening = readInitialize(request);
+    if (isRefusal(opening)) return refuse(reply, opening);
+    const { post, initialize } = opening;
     const sessionId = randomUUID();
     const version = requestedProtocolVersion(initialize, LATEST_PROTOCOL_VERSION);
     const params = (initialize as { params?: { clientInfo?: unknown; capabilities?: unknown } }).params ?? {};
     const admission = await sessions.create({ id: sessionId, subject: caller.subject, protocolVersion: version, clientInfo: params.clientInfo, capabilities: params.capabilities });
     if (!admission.ok) return void tooManySessions(reply, admission.retryAfterSeconds);
-    return servePerRequest(opts, request, reply, caller, sessionId, version);
+    return servePerRequest(opts, request, reply, caller, sessionId, version, post);
   }
   const session = await sessions.use(id, caller.subject);
   if (!session) return refuse(reply, sessionNotFound);
@@ -267,8 +270,8 @@ async function servePerRequest(
   caller: CallerContext,
   sessionId: string | undefined,
   version: string,
+  post: ReturnType<typeof readPost> = readPost(request, version),
 ): Promise<void> {
-  const post = readPost(request, version);
   if (isRefusal(post)) return refuse(reply, post);
   const server = buildMcpServer(opts.surface, sessionId ? { sessionId } : {});
   const transport = new HttpTransport({
