@@ -15,6 +15,10 @@
  *   npm run bench:mcp
  *   BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_SECONDS=3   (the defaults)
  *   BENCH_WORKERS=2   also measure a platform with server.workers: 2 (sessions in a fresh database)
+ *   BENCH_GO=0        leave out the Go floor: a minimal mark3labs/mcp-go server with the same two
+ *                     tools and a bearer check (test/bench/go-anchor, built into the tool cache when a
+ *                     Go toolchain is found) — what an MCP request costs in Go with nothing else on
+ *                     the path; not the fuller Go platform the issue's goals are stated against
  *   BENCH_JSON=1      also print every figure as one JSON line
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,7 +28,7 @@ import { ConfigError, loadConfigFile } from '../../shared/config/index.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { processTreeCpuSeconds } from './mcp/cpu.js';
 import { benchApiKey, benchObject, benchOptions, freePort, writeBenchObject, writePlatformConfig, type PlatformVariant } from './mcp/options.js';
-import { LoadGenerator, startBareServer, startPlatform, stopChild } from './mcp/processes.js';
+import { LoadGenerator, startBareServer, startGoAnchor, startPlatform, stopChild } from './mcp/processes.js';
 import { Series, formatReport, jsonReport, totalErrors, type Report, type VariantReport } from './mcp/report.js';
 import type { Target } from './mcp/mcp-http.js';
 import type { WorkloadName } from './mcp/workloads.js';
@@ -133,16 +137,33 @@ async function measure(load: LoadGenerator, workload: WorkloadName, server: Serv
   return { result, serverCpuSeconds: cpuAtEnd - cpuAtStart };
 }
 
+/** The Go floor, unless BENCH_GO=0 or it cannot be built (then skipped, saying why). */
+async function startAnchor(dir: string, objectFile: string, skipped: string[]): Promise<{ report: NonNullable<Report['anchor']>; server: Server } | undefined> {
+  if (process.env.BENCH_GO === '0') return undefined;
+  const port = await freePort();
+  const child = await startGoAnchor({ port, key: benchApiKey, objectFile, bucket: benchObject.bucket, logFile: join(dir, 'go-anchor.log') });
+  if (typeof child === 'string') {
+    skipped.push(`Go floor: ${child}`);
+    return undefined;
+  }
+  cleanups.push(() => stopChild(child));
+  return {
+    report: { label: 'minimal mark3labs/mcp-go v1.2.1 server, stateful sessions', series: platformWorkloads.map((w) => new Series(w, 'go')) },
+    server: { target: { baseUrl: `http://127.0.0.1:${port}`, token: benchApiKey }, pid: child.pid! },
+  };
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-mcp-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  await writeBenchObject(dir);
+  const anchorObject = await writeBenchObject(dir);
 
   const barePort = await freePort();
   const bareChild = await startBareServer(barePort);
   cleanups.push(() => stopChild(bareChild));
   const bare: Server = { target: { baseUrl: `http://127.0.0.1:${barePort}`, token: '' }, pid: bareChild.pid! };
   const { running, skipped } = await startVariants(dir);
+  const anchor = await startAnchor(dir, anchorObject, skipped);
   const load = await LoadGenerator.start();
   cleanups.push(() => stopChild(load.child));
 
@@ -153,11 +174,13 @@ async function main(): Promise<void> {
     bare: new Series('bare'),
     variants: running.map((v) => v.report),
     skipped,
+    ...(anchor ? { anchor: anchor.report } : {}),
   };
   // Bare first, then each platform variant's workloads; the same order every round.
   const schedule: Array<{ series: Series; server: Server }> = [
     { series: report.bare, server: bare },
     ...running.flatMap((variant) => variant.report.series.map((series) => ({ series, server: variant.server }))),
+    ...(anchor ? anchor.report.series.map((series) => ({ series, server: anchor.server })) : []),
   ];
 
   const runRound = async (record: boolean): Promise<string> => {

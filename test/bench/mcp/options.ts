@@ -63,11 +63,18 @@ function csvBytes(size: number): Buffer {
   return Buffer.from(text.slice(0, size - 1) + '\n', 'utf8');
 }
 
-/** Writes the W4 object through the filesystem driver, where the platform's objstore instance will find it. */
-export async function writeBenchObject(dir: string): Promise<void> {
+/**
+ * Writes the W4 object through the filesystem driver, where the platform's objstore instance will
+ * find it, and the same bytes as a plain file for the Go anchor; returns that file's path.
+ */
+export async function writeBenchObject(dir: string): Promise<string> {
+  const bytes = csvBytes(benchObject.size);
   const store = new FilesystemObjectStore({ root: objstoreRoot(dir) });
   await store.createBucket(benchObject.bucket);
-  await store.putObject(benchObject.bucket, benchObject.key, csvBytes(benchObject.size), { contentType: 'text/csv' });
+  await store.putObject(benchObject.bucket, benchObject.key, bytes, { contentType: 'text/csv' });
+  const plain = join(dir, 'anchor-object.csv');
+  writeFileSync(plain, bytes);
+  return plain;
 }
 
 export interface PlatformVariant {

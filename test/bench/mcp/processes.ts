@@ -5,8 +5,10 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isExecutableFile, locateGo, toolCacheDir } from '../../../shared/toolchain/index.js';
 import type { LoadMessage, RoundRequest, RoundResult } from './workloads.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -65,28 +67,28 @@ async function isReady(url: string): Promise<boolean> {
 }
 
 /**
- * Starts `platform serve -c <configFile>` from the TypeScript sources (a stale dist/ is never
- * measured), logging to `logFile` at the default level, and resolves once GET /readyz answers 200.
- * It leads a process group of its own, so its cluster workers can be found (CPU) and stopped with it.
+ * Spawns a server logging to `logFile` and resolves once GET <url>/readyz answers 200. A group
+ * leader can be stopped together with its children (the platform's cluster workers).
  */
-export async function startPlatform(opts: { configFile: string; logFile: string; url: string; timeoutMs?: number }): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PLATFORM_FROM_SOURCE: '1' };
-  // The configuration file decides: default log level, its own data_dir.
-  delete env.LOG_LEVEL;
-  delete env.PLATFORM_DATA_DIR;
+async function spawnServer(opts: {
+  name: string;
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  logFile: string;
+  url: string;
+  group: boolean;
+  timeoutMs?: number;
+}): Promise<ChildProcess> {
   const log = openSync(opts.logFile, 'a');
-  const child = spawn(process.execPath, [join(repoRoot, 'bin', 'platform.js'), 'serve', '-c', opts.configFile], {
-    env,
-    stdio: ['ignore', log, log],
-    detached: true,
-  });
+  const child = spawn(opts.command, opts.args, { env: opts.env ?? process.env, stdio: ['ignore', log, log], detached: opts.group });
   closeSync(log);
-  groupLeaders.add(child);
-  const crashed = exitAsError(child, () => `the platform (log ${opts.logFile}):\n${lastLines(opts.logFile, 20)}\n`);
+  if (opts.group) groupLeaders.add(child);
+  const crashed = exitAsError(child, () => `${opts.name} (log ${opts.logFile}):\n${lastLines(opts.logFile, 20)}\n`);
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
   try {
     while (!(await Promise.race([isReady(opts.url), crashed.promise]))) {
-      if (Date.now() > deadline) throw new Error(`the platform did not become ready at ${opts.url}/readyz; its log:\n${lastLines(opts.logFile, 20)}`);
+      if (Date.now() > deadline) throw new Error(`${opts.name} did not become ready at ${opts.url}/readyz; its log:\n${lastLines(opts.logFile, 20)}`);
       await Promise.race([new Promise((resolve) => setTimeout(resolve, 100)), crashed.promise]);
     }
     return child;
@@ -96,6 +98,53 @@ export async function startPlatform(opts: { configFile: string; logFile: string;
   } finally {
     crashed.dispose();
   }
+}
+
+/**
+ * Starts `platform serve -c <configFile>` from the TypeScript sources (a stale dist/ is never
+ * measured), logging to `logFile` at the default level, and resolves once GET /readyz answers 200.
+ * It leads a process group of its own, so its cluster workers can be found (CPU) and stopped with it.
+ */
+export async function startPlatform(opts: { configFile: string; logFile: string; url: string; timeoutMs?: number }): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PLATFORM_FROM_SOURCE: '1' };
+  // The configuration file decides: default log level, its own data_dir.
+  delete env.LOG_LEVEL;
+  delete env.PLATFORM_DATA_DIR;
+  return spawnServer({
+    name: 'the platform',
+    command: process.execPath,
+    args: [join(repoRoot, 'bin', 'platform.js'), 'serve', '-c', opts.configFile],
+    env,
+    logFile: opts.logFile,
+    url: opts.url,
+    group: true,
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+  });
+}
+
+/** The Go anchor's module (test/bench/go-anchor): mark3labs/mcp-go serving the workloads' tools. */
+const goAnchorDir = join(here, '..', 'go-anchor');
+
+/**
+ * Builds the Go anchor into the tool cache (`go build` is incremental) and starts it on `port`;
+ * the reason instead when it cannot (no Go toolchain, a failed build).
+ */
+export async function startGoAnchor(opts: { port: number; key: string; objectFile: string; bucket: string; logFile: string }): Promise<ChildProcess | string> {
+  const deps = { env: process.env, homedir: homedir(), platform: process.platform, isExecutable: isExecutableFile };
+  const go = locateGo(deps);
+  if (!go) return 'no Go toolchain found (PATH, GOROOT, /usr/local/go)';
+  const binary = join(toolCacheDir(process.env, homedir()), 'bin', 'mcp-go-anchor');
+  const build = spawn(go, ['build', '-o', binary, '.'], { cwd: goAnchorDir, stdio: ['ignore', 'inherit', 'inherit'] });
+  const [code] = (await once(build, 'exit')) as [number | null];
+  if (code !== 0) return `go build of ${goAnchorDir} failed (exit ${code})`;
+  return spawnServer({
+    name: 'the Go anchor',
+    command: binary,
+    args: ['-addr', `127.0.0.1:${opts.port}`, '-key', opts.key, '-object', opts.objectFile, '-bucket', opts.bucket],
+    logFile: opts.logFile,
+    url: `http://127.0.0.1:${opts.port}`,
+    group: false,
+  });
 }
 
 function forkScript(name: string, args: string[]): ChildProcess {

@@ -7,6 +7,7 @@ import { workloadTitles, type RoundResult, type WorkloadName } from './workloads
 /** Issue 10's targets, as fractions of the bare route's median. */
 export const targets: Partial<Record<WorkloadName, number>> = { W1: 0.1, W2: 0.04 };
 
+
 /** One measured series: a workload against one server (the bare route, or one platform variant). */
 export class Series {
   readonly opsPerSecond: number[] = [];
@@ -57,6 +58,25 @@ export interface Report {
   variants: VariantReport[];
   /** Variants that could not run, with why. */
   skipped: string[];
+  /**
+   * A minimal Go MCP server (mark3labs/mcp-go with the two tools, a bearer check and nothing else),
+   * when it ran: a floor for what an MCP request costs in Go, not the fuller Go platform the issue's
+   * goals are stated against.
+   */
+  anchor?: { label: string; series: Series[] };
+}
+
+/** Each platform variant's medians over the Go floor's, workload by workload. */
+function anchorRatios(report: Report) {
+  const anchor = report.anchor;
+  if (!anchor) return [];
+  return report.variants.flatMap((variant) =>
+    variant.series.flatMap((series) => {
+      const theirs = anchor.series.find((s) => s.workload === series.workload);
+      if (!theirs) return [];
+      return [{ variant, workload: series.workload, ratio: median(series.opsPerSecond) / median(theirs.opsPerSecond) }];
+    }),
+  );
 }
 
 function summary(series: Series, bareMedian: number) {
@@ -98,8 +118,12 @@ function targetChecks(report: Report, bareMedian: number) {
   );
 }
 
+function allSeries(report: Report): Series[] {
+  return [report.bare, ...report.variants.flatMap((v) => v.series), ...(report.anchor?.series ?? [])];
+}
+
 export function totalErrors(report: Report): number {
-  return [report.bare, ...report.variants.flatMap((v) => v.series)].reduce((sum, s) => sum + s.errors, 0);
+  return allSeries(report).reduce((sum, s) => sum + s.errors, 0);
 }
 
 /** The table, the targets with PASS/FAIL, and every error message seen. */
@@ -116,7 +140,16 @@ export function formatReport(report: Report): string {
     lines.push(`platform: ${variant.label}`);
     for (const series of variant.series) lines.push(seriesRow(series, bareMedian, '  '));
   }
+  if (report.anchor) {
+    lines.push(`Go floor: ${report.anchor.label}`);
+    for (const series of report.anchor.series) lines.push(seriesRow(series, bareMedian, '  '));
+  }
   for (const skipped of report.skipped) lines.push(`skipped: ${skipped}`);
+  const ratios = anchorRatios(report);
+  if (ratios.length > 0) {
+    lines.push('', 'ratio to the Go floor (platform / floor; the floor has no auth chain, personas, audit, metrics or logging):');
+  }
+  for (const r of ratios) lines.push(`  ${r.workload} ${r.ratio.toFixed(2)}x  (${r.variant.label})`);
   lines.push('', 'targets (fraction of the bare route):');
   for (const check of targetChecks(report, bareMedian)) {
     lines.push(`  ${check.pass ? 'PASS' : 'FAIL'}  ${check.workload} >= ${check.target.toFixed(2)}: ${check.fraction.toFixed(3)}  (${check.variant.label})`);
@@ -124,7 +157,7 @@ export function formatReport(report: Report): string {
   const errors = totalErrors(report);
   if (errors > 0) {
     lines.push('', `ERRORS: ${errors} failed operations; figures of series with errors are not trustworthy:`);
-    for (const series of [report.bare, ...report.variants.flatMap((v) => v.series)]) {
+    for (const series of allSeries(report)) {
       for (const sample of series.errorSamples) lines.push(`  ${series.name}: ${sample}`);
     }
   }
@@ -151,6 +184,15 @@ export function jsonReport(report: Report): string {
           .map((check) => [check.workload, { target: check.target, fraction: Number(check.fraction.toFixed(4)), pass: check.pass }]),
       ),
     })),
+    ...(report.anchor
+      ? {
+          anchor: {
+            label: report.anchor.label,
+            workloads: Object.fromEntries(report.anchor.series.map((series) => [series.workload, summary(series, bareMedian)])),
+          },
+          anchor_ratios: anchorRatios(report).map((r) => ({ workers: r.variant.workers, sessions: r.variant.sessions, workload: r.workload, ratio: Number(r.ratio.toFixed(3)) })),
+        }
+      : {}),
     skipped: report.skipped,
     errors: totalErrors(report),
   });
