@@ -63,6 +63,18 @@ export function acceptQuality(accept: string, mediaType: string): number {
  */
 export function responseModeFor(accept: string | undefined): ResponseMode | WireRefusal {
   if (accept === undefined || accept.trim() === '') return 'sse';
+  // Clients send the same few headers on every request: decide each once.
+  const known = decidedAccepts.get(accept);
+  if (known) return known;
+  const decided = decideResponseMode(accept);
+  if (decidedAccepts.size >= 64) decidedAccepts.clear();
+  decidedAccepts.set(accept, decided);
+  return decided;
+}
+
+const decidedAccepts = new Map<string, ResponseMode | WireRefusal>();
+
+function decideResponseMode(accept: string): ResponseMode | WireRefusal {
   const stream = acceptQuality(accept, eventStream);
   const body = acceptQuality(accept, json);
   if (stream === 0 && body === 0) {
