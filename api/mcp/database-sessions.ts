@@ -1,4 +1,4 @@
-import { withTransaction, type Db } from '../../shared/db/index.js';
+import type { Db } from '../../shared/db/index.js';
 import { admitSession, type Admission, type Clock, type SessionLimits } from './sessions.js';
 
 export interface StoredSession {
@@ -59,9 +59,6 @@ export function touchEveryMs(limits: SessionLimits): number {
   return Math.min(limits.idleMs / 20, 30_000);
 }
 
-/** Class key of the per-subject advisory locks that serialise session creation (ASCII "mcps"). */
-const sessionCapLockClass = 0x6d637073;
-
 /** SQL: the row is live; `$n` is the lifetime and `$n+1` the idle timeout, in milliseconds. */
 function liveSql(n: number): string {
   return `created_at > now() - make_interval(secs => $${n}::double precision / 1000)
@@ -96,31 +93,26 @@ export class DatabaseSessions {
   }
 
   /**
-   * Records a new session unless its subject already holds `maxPerSubject` live ones. Count and
-   * insert run in one transaction under an advisory lock on the subject, so two initializes on
-   * any replicas cannot both take the last place.
+   * Records a new session unless its subject already holds `maxPerSubject` live ones, in one
+   * round trip (migration 0007's `mcp_session_open`): count and insert run under an advisory lock
+   * on the subject, so two initializes on any replicas cannot both take the last place. The new
+   * session is remembered, so its first requests need no read.
    */
   async create(session: StoredSession & { clientInfo: unknown; capabilities: unknown }): Promise<Admission> {
-    return withTransaction(this.db, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [sessionCapLockClass, session.subject]);
-      const { rows } = await client.query<{ expires_ms: string; now_ms: string }>(
-        `SELECT extract(epoch FROM least(
-                  created_at + make_interval(secs => $2::double precision / 1000),
-                  last_seen_at + make_interval(secs => $3::double precision / 1000))) * 1000 AS expires_ms,
-                extract(epoch FROM now()) * 1000 AS now_ms
-           FROM mcp_sessions
-          WHERE subject = $1 AND ${liveSql(2)}`,
-        [session.subject, this.limits.ttlMs, this.limits.idleMs],
-      );
-      const admission = admitSession(rows.map((r) => Number(r.expires_ms)), this.maxPerSubject, Number(rows[0]?.now_ms ?? 0));
-      if (!admission.ok) return admission;
-      await client.query(
-        `INSERT INTO mcp_sessions (id, subject, protocol_version, client_info, client_capabilities)
-         VALUES ($1, $2, $3, $4, $5)`,
-        [session.id, session.subject, session.protocolVersion, JSON.stringify(session.clientInfo ?? {}), JSON.stringify(session.capabilities ?? {})],
-      );
-      return admission;
-    });
+    const { rows } = await this.db.query<{ refused: number[] | null }>('SELECT mcp_session_open($1, $2, $3, $4, $5, $6, $7, $8) AS refused', [
+      session.id,
+      session.subject,
+      session.protocolVersion,
+      JSON.stringify(session.clientInfo ?? {}),
+      JSON.stringify(session.capabilities ?? {}),
+      this.limits.ttlMs,
+      this.limits.idleMs,
+      this.maxPerSubject,
+    ]);
+    const refused = rows[0]?.refused;
+    if (refused) return admitSession(refused, this.maxPerSubject, 0);
+    this.#recent.remember({ id: session.id, subject: session.subject, protocolVersion: session.protocolVersion }, Math.min(this.limits.ttlMs, this.limits.idleMs));
+    return { ok: true };
   }
 
   /**
