@@ -23,37 +23,12 @@ import {
 import { buildMcpSurface } from '../../api/mcp/surface.js';
 import type { McpSurface } from '../../api/mcp/server.js';
 import { startApi, type RunningApi } from '../../api/start.js';
-import { callerOf, keys, type User } from './resources-mcp-fixtures.js';
+import { keys, resourcesConfigYaml, type User } from './resources-mcp-fixtures.js';
 
+/** The resource tests' platform with its sessions in memory or in the database. */
 export function configYaml(root: string, sessions: { store: 'memory' } | { store: 'database'; dsn: string } = { store: 'memory' }): string {
-  const keyLines = (Object.keys(keys) as User[])
-    .map((u) => `      - { key: ${keys[u]}, name: ${u}, roles: [${callerOf(u).roles.map((r) => JSON.stringify(r)).join(', ')}] }`)
-    .join('\n');
-  return `
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
-sessions:
-  store: ${sessions.store}
-${sessions.store === 'database' ? `database:\n  dsn: ${sessions.dsn}\n` : ''}auth:
-  api_keys:
-    enabled: true
-    keys:
-${keyLines}
-personas:
-  definitions:
-    staff: { roles: [staff], priority: 1 }
-    analyst: { roles: [analyst], priority: 2 }
-    admin: { roles: [admin], priority: 3 }
-admin:
-  persona: admin
-toolkits:
-  objstore:
-    files:
-      driver: filesystem
-      root: ${JSON.stringify(root)}
-`;
+  const store = `sessions:\n  store: ${sessions.store}\n${sessions.store === 'database' ? `database:\n  dsn: ${sessions.dsn}\n` : ''}`;
+  return resourcesConfigYaml(root, store, 'http');
 }
 
 export interface Replica {

@@ -55,7 +55,8 @@ export function callerOf(user: User): CallerContext {
   return { subject: `apikey:${user}`, name: user, roles: roles[user], authType: 'apikey' };
 }
 
-function configYaml(root: string, extra: string, transport: 'http' | 'sse'): string {
+/** The resource tests' platform: one API key per user, the staff/analyst/admin personas, a filesystem object store. */
+export function resourcesConfigYaml(root: string, extra: string, transport: 'http' | 'sse'): string {
   const keyLines = (Object.keys(keys) as User[])
     .map((u) => `      - { key: ${keys[u]}, name: ${u}, roles: [${roles[u].map((r) => JSON.stringify(r)).join(', ')}] }`)
     .join('\n');
@@ -122,7 +123,7 @@ export async function startResourcesMcp(opts: {
     await rm(root, { recursive: true, force: true });
   };
   try {
-    const config = testConfig(configYaml(root, opts.extraYaml ?? '', opts.transport ?? 'http'));
+    const config = testConfig(resourcesConfigYaml(root, opts.extraYaml ?? '', opts.transport ?? 'http'));
     db = createPool({ dsn: database.dsn, maxOpenConns: 5, applicationName: 'resources-mcp-test' });
     await migrate(db, { log: silentLogger() });
     objstore = createObjstoreConnections(config, { env: {} });
