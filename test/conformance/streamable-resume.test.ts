@@ -39,10 +39,11 @@ const gatedTool = defineTool({
 
 const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
 
-/** Waits for a condition another process brings about (each check is a query, not a timer). */
-async function until(condition: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; !(await condition()); attempt++) {
-    if (attempt > 1000) throw new Error('condition never met');
+/** Waits for a condition another replica brings about (each check is a query, not a timer). */
+async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition never met');
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
