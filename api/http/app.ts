@@ -14,7 +14,7 @@ import {
 import type { Logger } from '../../shared/logging/index.js';
 import type { Metrics } from '../../shared/metrics/index.js';
 import type { Readiness } from './readiness.js';
-import { jsonRpcCodes, jsonRpcError } from '../mcp/http-rules.js';
+import { jsonRpcCodes, jsonRpcError } from '../mcp/streamable/wire.js';
 import { AccessLogController } from './access-log.js';
 
 export interface HttpOptions {

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { extractCredentials, type AuthDecision, type CallerContext, type Credential } from '../../shared/identity/index.js';
-import { checkOrigin, jsonRpcCodes, jsonRpcError } from './http-rules.js';
+import { checkOrigin } from './http-rules.js';
+import { jsonRpcCodes, jsonRpcError } from './streamable/wire.js';
 import { resourceMetadataUrl, type ProtectedResource } from './protected-resource.js';
 
 export interface McpGuard {

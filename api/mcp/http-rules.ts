@@ -1,8 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { jsonRpcCodes, jsonRpcError } from './streamable/wire.js';
 
-export { jsonRpcCodes, jsonRpcError };
-
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 function hostName(hostHeader: string): string {

@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { authInfoFor, buildMcpServer, type McpSurface } from './server.js';
 import type { Admission, LiveSessions } from './sessions.js';
-import { jsonRpcCodes, jsonRpcError, tooManySessions } from './http-rules.js';
+import { tooManySessions } from './http-rules.js';
+import { jsonRpcCodes, jsonRpcError } from './streamable/wire.js';
 import { mcpGuard, type McpGuard } from './guard.js';
 
 /**

@@ -44,7 +44,7 @@ export interface StreamableOptions {
  * GET stream is connected to.
  */
 export class StandaloneStreams {
-  readonly #sessions = new Map<string, { transport: HttpTransport; caller: CallerContext; unregister: () => void }>();
+  readonly #sessions = new Map<string, { transport: HttpTransport; caller: CallerContext; unregister?: () => void }>();
 
   constructor(
     private readonly settings: StreamSettings,
@@ -57,12 +57,13 @@ export class StandaloneStreams {
     let session = this.#sessions.get(sessionId);
     if (!session) {
       const transport = new HttpTransport({ sessionId, protocolVersion: version, streams: this.settings });
-      const entry: { transport: HttpTransport; caller: CallerContext; unregister: () => void } = { transport, caller, unregister: () => undefined };
-      entry.unregister = this.targets?.add({
-        caller: () => entry.caller,
+      const held: { transport: HttpTransport; caller: CallerContext; unregister?: () => void } = { transport, caller };
+      const unregister = this.targets?.add({
+        caller: () => held.caller,
         sendResourceListChanged: () => transport.send({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' }),
-      }) ?? entry.unregister;
-      session = entry;
+      });
+      if (unregister) held.unregister = unregister;
+      session = held;
       this.#sessions.set(sessionId, session);
     }
     session.caller = caller;
@@ -73,7 +74,7 @@ export class StandaloneStreams {
     const session = this.#sessions.get(sessionId);
     if (!session) return;
     this.#sessions.delete(sessionId);
-    session.unregister();
+    session.unregister?.();
     await session.transport.close();
   }
 

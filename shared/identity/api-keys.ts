@@ -23,6 +23,18 @@ export function digestKey(key: string): Buffer {
   return hash('sha256', key, 'buffer');
 }
 
+const credentialDigests = new WeakMap<Credential, Buffer>();
+
+/** The digest of a request's credential, computed once however many links of the chain look at it. */
+export function credentialDigest(credential: Credential): Buffer {
+  let digest = credentialDigests.get(credential);
+  if (!digest) {
+    digest = digestKey(credential.kind === 'bearer' ? credential.token : credential.key);
+    credentialDigests.set(credential, digest);
+  }
+  return digest;
+}
+
 /** 32 random bytes, URL-safe, with a recognisable prefix so leaked keys are easy to grep for. */
 export function generateApiKey(): string {
   return `pk_${randomBytes(32).toString('base64url')}`;
@@ -64,7 +76,7 @@ export function apiKeyAuthenticator(configured: readonly ApiKeyDefinition[], loo
     async authenticate(credential) {
       const presented = keyOf(credential);
       if (!presented) return credential.kind === 'apikey' ? { result: 'reject', reason: 'empty API key' } : { result: 'pass' };
-      const digest = digestKey(presented);
+      const digest = credentialDigest(credential);
       const known = verified.get(digest);
       if (known) return { result: 'accept', caller: known };
       let match: StoredApiKey | undefined;

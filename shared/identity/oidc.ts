@@ -6,7 +6,7 @@ import type { CallerContext } from './caller.js';
 import { checkClaims, claimsValidUntil, rolesFromClaims, stringClaim, type Claims } from './oidc-claims.js';
 import { IssuerKeys } from './jwks.js';
 import { oidcSubject } from './subjects.js';
-import { digestKey } from './api-keys.js';
+import { credentialDigest } from './api-keys.js';
 import { VerifiedCredentials } from './verified-cache.js';
 
 export type OidcConfig = PlatformConfig['auth']['oidc'];
@@ -164,7 +164,7 @@ export function oidcAuthenticator(config: OidcConfig, opts: OidcAuthenticatorOpt
     name: 'oidc',
     async authenticate(credential) {
       if (credential.kind !== 'bearer') return { result: 'pass' };
-      const digest = digestKey(credential.token);
+      const digest = credentialDigest(credential);
       const known = verified.get(digest);
       if (known) return { result: 'accept', caller: known };
       const outcome = await verify(credential.token);

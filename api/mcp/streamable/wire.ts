@@ -4,17 +4,19 @@
  * event id format that makes a stream resumable.
  */
 import { classifyMessage } from '../jsonrpc-envelope.js';
+import { protocolErrorCodes } from '../../../shared/mcp-tools/index.js';
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
+  ErrorCode,
   SUPPORTED_PROTOCOL_VERSIONS,
   type JSONRPCMessage,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 
+/** The codes our JSON-RPC answers use: the handlers' (protocolErrorCodes) plus the transport's own. */
 export const jsonRpcCodes = {
-  parseError: -32700,
-  invalidRequest: -32600,
-  internalError: -32603,
+  ...protocolErrorCodes,
+  parseError: ErrorCode.ParseError,
   serverError: -32000,
   sessionNotFound: -32001,
 } as const;
