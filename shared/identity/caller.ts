@@ -1,7 +1,10 @@
 import { anonymousSubject, localOperatorSubject } from './subjects.js';
 
-/** How a caller proved who it is. Later issues add `browser` and `oauth`. */
-export type AuthType = 'oidc' | 'apikey' | 'anonymous' | 'local';
+/**
+ * How a caller proved who it is: an OIDC bearer token, an API key, a token from the platform's own
+ * OAuth server, the portal's browser-session cookie, nothing (anonymous HTTP), or the local process.
+ */
+export type AuthType = 'oidc' | 'apikey' | 'oauth' | 'browser_session' | 'anonymous' | 'local';
 
 /** The identity every request carries past authentication (spec document 1, "Caller context"). */
 export interface CallerContext {

@@ -28,7 +28,48 @@ export function discoveryUrl(issuer: string): string {
   return `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
 }
 
-class FetchFailure extends Error {}
+export class FetchFailure extends Error {}
+
+/** What the platform reads from an issuer's discovery document. */
+export interface IssuerMetadata {
+  issuer: string;
+  jwks_uri: string;
+  authorization_endpoint?: string;
+  token_endpoint?: string;
+  end_session_endpoint?: string;
+  token_endpoint_auth_methods_supported?: string[];
+}
+
+const httpUrl = (value: unknown): value is string => typeof value === 'string' && /^https?:\/\//.test(value);
+
+/** GET a JSON document with a timeout; a non-2xx answer is a FetchFailure. */
+export async function fetchJson(fetch: typeof globalThis.fetch, url: string, timeoutMs: number): Promise<unknown> {
+  const response = await fetch(url, { headers: { accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs) });
+  if (!response.ok) throw new FetchFailure(`GET ${url}: HTTP ${response.status}`);
+  return response.json();
+}
+
+/**
+ * OpenID Connect discovery for `issuer`. The document must name exactly the issuer it was fetched
+ * for (Discovery 1.0 §4.3) and its endpoints must be http(s) URLs; endpoints it omits stay absent.
+ */
+export async function fetchIssuerMetadata(issuer: string, fetch: typeof globalThis.fetch, timeoutMs: number): Promise<IssuerMetadata> {
+  const metadata = await fetchJson(fetch, discoveryUrl(issuer), timeoutMs);
+  if (typeof metadata !== 'object' || metadata === null) throw new FetchFailure('discovery document is not a JSON object');
+  const doc = metadata as Record<string, unknown>;
+  if (doc.issuer !== issuer) throw new FetchFailure(`discovery document names issuer ${JSON.stringify(doc.issuer)}`);
+  if (!httpUrl(doc.jwks_uri)) throw new FetchFailure('discovery document has no http(s) jwks_uri');
+  const result: IssuerMetadata = { issuer, jwks_uri: doc.jwks_uri };
+  for (const name of ['authorization_endpoint', 'token_endpoint', 'end_session_endpoint'] as const) {
+    const value = doc[name];
+    if (value === undefined) continue;
+    if (!httpUrl(value)) throw new FetchFailure(`discovery document has a malformed ${name}`);
+    result[name] = value;
+  }
+  const methods = doc.token_endpoint_auth_methods_supported;
+  if (Array.isArray(methods)) result.token_endpoint_auth_methods_supported = methods.filter((m): m is string => typeof m === 'string');
+  return result;
+}
 
 /**
  * The issuer's signing keys: OIDC discovery (cached for the life of the process, dropped when the
@@ -102,8 +143,8 @@ export class IssuerKeys {
 
   private async refresh(now: number): Promise<void> {
     try {
-      this.jwksUri ??= await this.discover();
-      const body = await this.getJson(this.jwksUri);
+      this.jwksUri ??= (await fetchIssuerMetadata(this.opts.issuer, this.opts.fetch, this.opts.fetchTimeoutMs)).jwks_uri;
+      const body = await fetchJson(this.opts.fetch, this.jwksUri, this.opts.fetchTimeoutMs);
       const keySet = publicSigningKeys(body);
       this.keySet = { resolve: createLocalJWKSet(keySet), fetchedAt: now };
       this.opts.log?.debug({ issuer: this.opts.issuer, keys: keySet.keys.length }, 'OIDC signing keys fetched');
@@ -113,24 +154,6 @@ export class IssuerKeys {
     }
   }
 
-  private async discover(): Promise<string> {
-    const metadata = await this.getJson(discoveryUrl(this.opts.issuer));
-    if (typeof metadata !== 'object' || metadata === null) throw new FetchFailure('discovery document is not a JSON object');
-    const { issuer, jwks_uri: jwksUri } = metadata as { issuer?: unknown; jwks_uri?: unknown };
-    // OpenID Connect Discovery 1.0 §4.3: the document must name exactly the issuer it was fetched for.
-    if (issuer !== this.opts.issuer) throw new FetchFailure(`discovery document names issuer ${JSON.stringify(issuer)}`);
-    if (typeof jwksUri !== 'string' || !/^https?:\/\//.test(jwksUri)) throw new FetchFailure('discovery document has no http(s) jwks_uri');
-    return jwksUri;
-  }
-
-  private async getJson(url: string): Promise<unknown> {
-    const response = await this.opts.fetch(url, {
-      headers: { accept: 'application/json' },
-      signal: AbortSignal.timeout(this.opts.fetchTimeoutMs),
-    });
-    if (!response.ok) throw new FetchFailure(`GET ${url}: HTTP ${response.status}`);
-    return response.json();
-  }
 }
 
 /** The JWKS members that may verify signatures: asymmetric, public, not reserved for encryption. */
