@@ -26,6 +26,8 @@ import { DatabaseStreamArchive } from './mcp/streamable/archive.js';
 import { legacySseRoutes } from './mcp/legacy-sse.js';
 import { isLoopbackHost } from './mcp/http-rules.js';
 import { protectedResourceOf, protectedResourceRoutes } from './mcp/protected-resource.js';
+import { createOAuthSetup, oauthIssuer, oauthRetention } from '../shared/oauth/index.js';
+import { oauthRoutes } from './oauth/routes.js';
 
 export interface ApiDeps {
   config: PlatformConfig;
@@ -58,10 +60,10 @@ export interface RunningApi {
 
 /**
  * The authentication chain for HTTP, tried in order: API keys (which pass unknown bearer tokens
- * on), then OIDC. Tokens from our own OAuth server must come before OIDC, which rejects any JWT
- * it cannot verify.
+ * on), then tokens of our own OAuth server (HS256 ones; others pass), then OIDC, which rejects any
+ * JWT it cannot verify.
  */
-export function authenticationChain(config: PlatformConfig, log: Logger, stored?: ApiKeyLookup): Authenticator[] {
+export function authenticationChain(config: PlatformConfig, log: Logger, stored?: ApiKeyLookup, oauth?: Authenticator): Authenticator[] {
   const chain: Authenticator[] = [];
   if (config.auth.api_keys.enabled || stored) {
     // The config rules guarantee key and name on every entry when api keys are enabled.
@@ -70,6 +72,7 @@ export function authenticationChain(config: PlatformConfig, log: Logger, stored?
       : [];
     chain.push(apiKeyAuthenticator(keys, stored));
   }
+  if (oauth) chain.push(oauth);
   if (config.auth.oidc.enabled) chain.push(oidcAuthenticator(config.auth.oidc, { log: log.child({ component: 'oidc' }) }));
   return chain;
 }
@@ -101,7 +104,8 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   });
 
   const listen = parseListenAddress(config.server.address);
-  const chain = authenticationChain(config, log, deps.storedApiKeys);
+  const oauth = config.oauth.enabled ? await createOAuthSetup(config, { db: deps.db, log: log.child({ component: 'oauth' }) }) : undefined;
+  const chain = authenticationChain(config, log, deps.storedApiKeys, oauth?.authenticator);
   const protectedResource = protectedResourceOf(config);
   const guard = {
     authenticate: (credentials: Parameters<typeof authenticateCredentials>[1]) =>
@@ -151,6 +155,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     mode = { kind: 'stateful', sessions: streamSessions, admit };
   }
   await app.register(protectedResourceRoutes, { resource: protectedResource });
+  if (oauth) await app.register(oauthRoutes, { server: oauth.server, issuer: oauthIssuer(config), dcrEnabled: config.oauth.dcr.enabled });
   await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard, streams });
   if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions, admit });
 
@@ -163,6 +168,8 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     void sseSessions.sweep();
     streams.registry.sweep();
     if (store) standalone?.sweep((ids) => store.liveAmong(ids)).catch((error: unknown) => log.warn({ err: error }, 'MCP standalone stream sweep failed'));
+    // In memory the api removes its own expired OAuth records; in the database, housekeeping does.
+    if (oauth && !deps.db) void oauth.store.purgeExpired(Date.now(), oauthRetention);
     archive?.prune(config.server.streamable.replay_ttl).catch((error: unknown) => log.warn({ err: error }, 'MCP stream archive pruning failed'));
   }, config.sessions.cleanup_interval);
   sweeper.unref();

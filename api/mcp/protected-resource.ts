@@ -9,11 +9,13 @@
  *   `oauth.issuer` when set (spec document 1: "Public URL of this server"), else
  *   `portal.public_base_url`, else the scheme and Host of the request being answered.
  * - It is served only when there is an authorization server to name (RFC 9728 and MCP require at
- *   least one): today `auth.oidc.issuer` when OIDC is enabled. Without one both URLs answer 404 and
- *   challenges carry no `resource_metadata`.
+ *   least one): our own OAuth server (`oauth.issuer`) when `oauth.enabled`, else `auth.oidc.issuer`
+ *   when OIDC is enabled. Without one both URLs answer 404 and challenges carry no
+ *   `resource_metadata`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PlatformConfig } from '../../shared/config/index.js';
+import { oauthIssuer } from '../../shared/oauth/index.js';
 
 /** What the metadata document says about the MCP endpoint. */
 export interface ProtectedResource {
@@ -31,13 +33,13 @@ export const mcpEndpointPath = '/mcp';
 const wellKnown = '/.well-known/oauth-protected-resource';
 
 /**
- * The authorization servers to advertise. Our own OAuth server (oauth.*) joins this list once it
- * issues tokens for `/mcp`.
+ * The authorization server to advertise: ours when it is on (it is the one that issues tokens for
+ * `/mcp`; clients that find the OIDC provider instead would get tokens for another audience).
  */
 function authorizationServers(config: PlatformConfig): string[] {
-  const servers: string[] = [];
-  if (config.auth.oidc.enabled && config.auth.oidc.issuer) servers.push(config.auth.oidc.issuer);
-  return servers;
+  if (config.oauth.enabled && config.oauth.issuer) return [oauthIssuer(config)];
+  if (config.auth.oidc.enabled && config.auth.oidc.issuer) return [config.auth.oidc.issuer];
+  return [];
 }
 
 /** The settings of the metadata document, or undefined when no authorization server is configured. */
@@ -46,7 +48,8 @@ export function protectedResourceOf(config: PlatformConfig): ProtectedResource |
   if (servers.length === 0) return undefined;
   const base = config.oauth.issuer ?? (config.portal.public_base_url || undefined);
   // offline_access is for the AS to offer, not something basic use of the resource needs (SEP-2207).
-  const scopes = (config.auth.oidc.scopes ?? []).filter((s) => s !== 'offline_access');
+  // Our own OAuth server defines no scopes: clients then ask for none.
+  const scopes = config.oauth.enabled ? [] : (config.auth.oidc.scopes ?? []).filter((s) => s !== 'offline_access');
   return {
     ...(base ? { publicBaseUrl: base.replace(/\/+$/, '') } : {}),
     authorizationServers: servers,

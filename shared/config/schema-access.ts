@@ -5,6 +5,8 @@
  * Keys this implementation adds here (not in the spec; documented in platform.example.yaml)
  * - sessions.max_per_subject   default 64: live MCP sessions one identity may hold; the next
  *                                initialize gets 429 with Retry-After
+ * - oauth.refresh_token_ttl     default 30d: how long one sign-in through the OAuth server lasts;
+ *                                refreshing rotates the token but never extends this
  */
 
 import { z } from 'zod';
@@ -81,6 +83,7 @@ export const oauth = obj({
   issuer: optHttpUrl(),
   /** HMAC key (base64 or raw string). Absent: a key is generated at startup and tokens do not survive a restart. */
   signing_key: optStr(),
+  refresh_token_ttl: dur('30d'),
   clients: z.array(oauthClient).default([]),
   dcr: obj({
     enabled: bool().default(false),

@@ -12,11 +12,12 @@ import type { ToolDefinition } from '../../shared/mcp-tools/index.js';
 export const testApiKey = 'test-key-0123456789';
 
 /**
- * YAML for an HTTP api on a random loopback port with one API key. `server` lines are added under
- * `server:` (indented by two spaces), `extra` lines at the top level.
+ * YAML for an HTTP api on a random loopback port with one API key. `server` and `auth` lines are
+ * added under `server:` and `auth:` (indented by two spaces), `extra` lines at the top level.
  */
-export function apiConfigYaml(opts: { server?: string[]; extra?: string } = {}): string {
+export function apiConfigYaml(opts: { server?: string[]; auth?: string[]; extra?: string } = {}): string {
   const serverLines = (opts.server ?? []).map((line) => `  ${line}`).join('\n');
+  const authLines = (opts.auth ?? []).map((line) => `  ${line}`).join('\n');
   const extra = opts.extra ?? '';
   return `
 server:
@@ -27,6 +28,7 @@ server:
     grace_period: 5s
 ${serverLines}
 auth:
+${authLines}
   api_keys:
     enabled: true
     keys:

@@ -17,15 +17,16 @@ export interface DatabaseReplicas {
 /** Two api replicas with `sessions.store: database` on a fresh, migrated test database. */
 export async function startDatabaseReplicas(opts: {
   extra?: string;
-  /** Lines under `server:`. */
+  /** Lines under `server:` and `auth:`. */
   server?: string[];
+  auth?: string[];
   tools?: ToolDefinition[];
   surface?: (db: Db) => Parameters<typeof startTestApi>[0]['surface'];
 } = {}): Promise<DatabaseReplicas> {
   const database = await createTestDatabase();
   const db = createPool({ dsn: database.dsn, maxOpenConns: 4 });
   await migrate(db);
-  const config = testConfig(apiConfigYaml({ ...(opts.server ? { server: opts.server } : {}), extra: `${opts.extra ?? ''}sessions:\n  store: database\ndatabase:\n  dsn: ${database.dsn}\n` }));
+  const config = testConfig(apiConfigYaml({ ...(opts.server ? { server: opts.server } : {}), ...(opts.auth ? { auth: opts.auth } : {}), extra: `${opts.extra ?? ''}sessions:\n  store: database\ndatabase:\n  dsn: ${database.dsn}\n` }));
   const start = () =>
     startTestApi({ config, db, ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.surface ? { surface: opts.surface(db) } : {}) });
   const replicas: [RunningApi, RunningApi] = [await start(), await start()];

@@ -1,0 +1,131 @@
+/**
+ * Access tokens of the built-in OAuth server: JWTs (RFC 9068 `at+jwt`) signed HS256 with
+ * `oauth.signing_key`, valid one hour (spec document 1, "Limits"), for one audience — the MCP
+ * resource — and carrying who the upstream provider said the user is. Claim names (the spec
+ * leaves them to us, docs/oauth.md lists them): `iss`, `aud`, `sub` (upstream sub), `idp`
+ * (upstream issuer), `client_id`, `scope`, `name`, `email`, `roles`, `iat`, `exp`, `jti`.
+ *
+ * Only this process family can verify them (the key is symmetric): the authentication chain
+ * recognises them by their HS256 header, which no third-party token may carry (the OIDC link
+ * refuses HS* outright).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { SignJWT, errors, jwtVerify } from 'jose';
+import type { Authenticator } from '../identity/authenticator.js';
+import type { CallerContext } from '../identity/caller.js';
+import { oidcSubject } from '../identity/subjects.js';
+import { protectedHeaderOf } from '../identity/signed-token.js';
+import type { UpstreamIdentity } from './records.js';
+
+export const accessTokenLifetimeSeconds = 3600;
+const tokenType = 'at+jwt';
+const clockSkewSeconds = 30;
+
+const strictBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * `oauth.signing_key`: base64 when it is well-formed base64 of at least 32 bytes, otherwise the
+ * raw string's UTF-8 bytes; either way at least 32 bytes (a shorter HMAC key is guessable).
+ * Absent: 32 random bytes, which die with the process.
+ */
+export function accessTokenKey(configured: string | undefined): { key: Uint8Array; generated: boolean } {
+  if (configured === undefined) return { key: new Uint8Array(randomBytes(32)), generated: true };
+  const decoded = strictBase64.test(configured) ? Buffer.from(configured, 'base64') : undefined;
+  const key = decoded && decoded.length >= 32 ? decoded : Buffer.from(configured, 'utf8');
+  if (key.length < 32) throw new Error('oauth.signing_key must be at least 32 bytes (base64 or raw)');
+  return { key: new Uint8Array(key), generated: false };
+}
+
+export interface AccessTokenGrant {
+  identity: UpstreamIdentity;
+  clientId: string;
+  scope?: string | undefined;
+  resource: string;
+}
+
+export interface AccessTokenSettings {
+  issuer: string;
+  key: Uint8Array;
+  /** The upstream issuer whose users our tokens speak for; a token naming another is refused. */
+  upstreamIssuer: string | undefined;
+  clock?: () => number;
+}
+
+export class AccessTokens {
+  private readonly clock: () => number;
+
+  constructor(private readonly settings: AccessTokenSettings) {
+    this.clock = settings.clock ?? Date.now;
+  }
+
+  async mint(grant: AccessTokenGrant): Promise<{ token: string; expiresIn: number }> {
+    const now = Math.floor(this.clock() / 1000);
+    const { identity } = grant;
+    const token = await new SignJWT({
+      idp: identity.issuer,
+      client_id: grant.clientId,
+      ...(grant.scope ? { scope: grant.scope } : {}),
+      ...(identity.name ? { name: identity.name } : {}),
+      ...(identity.email ? { email: identity.email } : {}),
+      roles: identity.roles,
+    })
+      .setProtectedHeader({ alg: 'HS256', typ: tokenType })
+      .setIssuer(this.settings.issuer)
+      .setAudience(grant.resource)
+      .setSubject(identity.sub)
+      .setIssuedAt(now)
+      .setExpirationTime(now + accessTokenLifetimeSeconds)
+      .setJti(randomUUID())
+      .sign(this.settings.key);
+    return { token, expiresIn: accessTokenLifetimeSeconds };
+  }
+
+  /** The caller a token names, or why it is refused. `resource` is the audience it must carry. */
+  async verify(token: string, resource: string): Promise<{ ok: true; caller: CallerContext } | { ok: false; reason: string }> {
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, this.settings.key, {
+        algorithms: ['HS256'],
+        typ: tokenType,
+        issuer: this.settings.issuer,
+        audience: resource,
+        clockTolerance: clockSkewSeconds,
+        currentDate: new Date(this.clock()),
+        requiredClaims: ['sub', 'exp', 'iat'],
+      }));
+    } catch (error) {
+      if (!(error instanceof errors.JOSEError)) throw error;
+      return { ok: false, reason: error instanceof errors.JWTExpired ? 'token expired' : 'invalid access token' };
+    }
+    const idp = payload.idp;
+    if (typeof idp !== 'string' || idp !== this.settings.upstreamIssuer) return { ok: false, reason: 'token names another identity provider' };
+    const sub = payload.sub as string;
+    const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
+    return {
+      ok: true,
+      caller: {
+        subject: oidcSubject(idp, sub),
+        idpSubject: sub,
+        ...(typeof payload.name === 'string' ? { name: payload.name } : {}),
+        ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
+        roles,
+        authType: 'oauth',
+      },
+    };
+  }
+}
+
+/**
+ * The chain link for our own access tokens: a bearer whose header says HS256 is ours to judge
+ * (accept or reject); any other credential passes to the next link.
+ */
+export function oauthAuthenticator(tokens: AccessTokens, resource: string): Authenticator {
+  return {
+    name: 'oauth',
+    async authenticate(credential) {
+      if (credential.kind !== 'bearer' || protectedHeaderOf(credential.token)?.alg !== 'HS256') return { result: 'pass' };
+      const verdict = await tokens.verify(credential.token, resource);
+      return verdict.ok ? { result: 'accept', caller: verdict.caller } : { result: 'reject', reason: verdict.reason };
+    },
+  };
+}

@@ -1,0 +1,12 @@
+export type * from './records.js';
+export { OAuthError, oauthErrorTexts, type OAuthErrorCode } from './errors.js';
+export { AccessTokens, accessTokenKey, accessTokenLifetimeSeconds, oauthAuthenticator } from './access-tokens.js';
+export { ClientRegistry, parseRegistration, type ClientCredentials, type KnownClient, type RegistrationResponse } from './clients.js';
+export { compileRedirectPatterns, redirectUriMatches, redirectUriAllowedByPatterns, isWellFormedRedirectUri } from './redirect-uris.js';
+export { verifierMatches, isValidS256Challenge, isValidVerifier } from './pkce.js';
+export { resolveResource } from './resource.js';
+export { OAuthServer, DirectOAuthError, authorizationStateLifetimeMs, codeLifetimeMs, type TokenResponse } from './server.js';
+export { createOAuthSetup, oauthIssuer, oauthResource, type OAuthSetup } from './setup.js';
+export { oauthRetention } from './retention.js';
+export { memoryOAuthStore } from './memory-store.js';
+export { databaseOAuthStore } from './database-store.js';

@@ -1,0 +1,205 @@
+/**
+ * The OAuth server's test rig: an upstream identity provider people sign in at (oidc-provider),
+ * the platform with `oauth.enabled` in front of it — one api with memory storage, or two replicas
+ * on one database behind a balancer — and an MCP client as the official SDK drives it.
+ */
+import { randomBytes } from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { startLoginProvider, type LoginProvider, type TestUser } from '../support/login-provider.js';
+import { startBalancer, type Balancer } from '../support/balancer.js';
+import { startDatabaseReplicas, type DatabaseReplicas } from '../support/replicas.js';
+import { apiConfigYaml, startTestApi, testConfig } from '../support/api.js';
+import type { RunningApi } from '../../api/start.js';
+import { z } from 'zod';
+import { defineTool, jsonResult } from '../../shared/mcp-tools/index.js';
+
+/** Answers with the caller the request authenticated as. */
+export const whoami = defineTool({
+  name: 'whoami',
+  toolkit: 'test',
+  description: 'Returns the authenticated caller',
+  input: z.object({}),
+  handler: async (_args, ctx) => jsonResult({ ...ctx.caller }),
+});
+
+/** Roles come from the upstream token's role claim (auth.oidc.role_claim_path). */
+export const roleClaim = ['oidc:', '  role_claim_path: realm_access.roles'];
+
+export const alice: TestUser = { username: 'alice', password: 'wonderland', name: 'Alice Liddell', email: 'alice@example.com', roles: ['analyst'] };
+export const upstreamClient = { clientId: 'platform', clientSecret: 'upstream-secret-0123456789abcdef' };
+export const signingKey = randomBytes(32).toString('base64');
+
+/** The `oauth:` and `auth.oidc` role settings of a platform whose public URL is `issuer`. */
+export function oauthYaml(issuer: string, idp: string, opts: { dcr?: boolean; patterns?: string[]; clients?: string; upstreamSecret?: string; upstream?: boolean } = {}): string {
+  const patterns = (opts.patterns ?? ['http://127\\.0\\.0\\.1(:\\d+)?/callback']).map((p) => `      - '${p}'`).join('\n');
+  const upstream = opts.upstream === false
+    ? ''
+    : `  upstream:
+    issuer: ${idp}
+    client_id: ${upstreamClient.clientId}
+    client_secret: ${opts.upstreamSecret ?? upstreamClient.clientSecret}
+    redirect_uri: ${issuer}/oauth/callback
+`;
+  return `oauth:
+  enabled: true
+  issuer: ${issuer}
+  signing_key: ${signingKey}
+  dcr:
+    enabled: ${opts.dcr ?? true}
+    allowed_redirect_patterns:
+${patterns}
+${opts.clients ?? ''}${upstream}`;
+}
+
+export interface OAuthRig {
+  idp: LoginProvider;
+  /** The platform's public URL (= oauth.issuer). */
+  url: string;
+  apis: RunningApi[];
+  replicas?: DatabaseReplicas;
+  balancer?: Balancer;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** One api, memory storage, listening on the port its issuer names. */
+export async function startMemoryRig(opts: Parameters<typeof oauthYaml>[2] = {}): Promise<OAuthRig> {
+  const idp = await startLoginProvider();
+  idp.addUser(alice);
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  await idp.addClient({ ...upstreamClient, redirectUris: [`${url}/oauth/callback`] });
+  const yaml = apiConfigYaml({ auth: roleClaim, extra: oauthYaml(url, idp.issuer, opts) }).replace('address: "127.0.0.1:0"', `address: "127.0.0.1:${port}"`);
+  const api = await startTestApi({ config: testConfig(yaml), tools: [whoami] });
+  return {
+    idp,
+    url,
+    apis: [api],
+    async stop() {
+      await api.stop();
+      await idp.close();
+    },
+  };
+}
+
+/**
+ * Two replicas on one database behind a balancer: the upstream callback always lands on replica 1,
+ * everything else on replica 0, so every flow crosses replicas.
+ */
+export async function startReplicaRig(): Promise<OAuthRig> {
+  const idp = await startLoginProvider();
+  idp.addUser(alice);
+  const balancer = await startBalancer((path) => (path === '/oauth/callback' ? 1 : 0));
+  await idp.addClient({ ...upstreamClient, redirectUris: [`${balancer.url}/oauth/callback`] });
+  const replicas = await startDatabaseReplicas({ auth: roleClaim, tools: [whoami], extra: oauthYaml(balancer.url, idp.issuer) });
+  balancer.setTargets([replicas.replicas[0].url, replicas.replicas[1].url]);
+  return {
+    idp,
+    url: balancer.url,
+    apis: replicas.replicas,
+    replicas,
+    balancer,
+    async stop() {
+      await replicas.stop();
+      await balancer.close();
+      await idp.close();
+    },
+  };
+}
+
+/**
+ * An OAuthClientProvider as a desktop MCP client implements it, except that "opening the browser"
+ * signs the user in at the test provider and catches the redirect to our loopback callback.
+ */
+export class SignInProvider implements OAuthClientProvider {
+  readonly redirectUrl = 'http://127.0.0.1:33418/callback';
+  client: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = '';
+  /** The code the last sign-in brought back to the redirect URI. */
+  code: string | undefined;
+  /** The full redirect the last sign-in ended with (code or error). */
+  lastRedirect: URL | undefined;
+
+  constructor(
+    private readonly idp: LoginProvider,
+    private readonly user: TestUser,
+    private readonly authMethod: 'none' | 'client_secret_basic' | 'client_secret_post' = 'none',
+  ) {}
+
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'SDK test client',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: this.authMethod,
+    };
+  }
+
+  /** Desktop clients send a state and check it on return (the server requires one). */
+  state() {
+    return randomBytes(16).toString('hex');
+  }
+
+  clientInformation() {
+    return this.client;
+  }
+
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.client = info;
+  }
+
+  tokens() {
+    return this.saved;
+  }
+
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+
+  async redirectToAuthorization(url: URL) {
+    const back = await this.idp.signIn(url.toString(), this.user, { stopAt: (u) => u.href.startsWith(this.redirectUrl) });
+    this.lastRedirect = back;
+    this.code = back.searchParams.get('code') ?? undefined;
+  }
+
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+/** Connects the SDK client unaided: 401 → discovery → registration → sign-in → token → connected. */
+export async function connectWithOAuth(url: string, provider: SignInProvider): Promise<Client> {
+  const first = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { authProvider: provider });
+  const client = new Client({ name: 'oauth-test', version: '1' });
+  await client.connect(first).then(
+    () => {
+      throw new Error('connected without authorization');
+    },
+    (error: unknown) => {
+      if (!(error instanceof UnauthorizedError)) throw error;
+    },
+  );
+  if (!provider.code) throw new Error(`sign-in brought back no code: ${provider.lastRedirect?.toString() ?? 'no redirect'}`);
+  await first.finishAuth(provider.code);
+  const connected = new Client({ name: 'oauth-test', version: '1' });
+  await connected.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { authProvider: provider }));
+  return connected;
+}
