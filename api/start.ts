@@ -104,7 +104,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   });
 
   const listen = parseListenAddress(config.server.address);
-  const oauth = config.oauth.enabled ? await createOAuthSetup(config, { db: deps.db, log: log.child({ component: 'oauth' }) }) : undefined;
+  const oauth = config.oauth.enabled ? await createOAuthSetup(config, { db: deps.db, log: log.child({ component: 'oauth' }), ...(deps.clock ? { clock: deps.clock } : {}) }) : undefined;
   const chain = authenticationChain(config, log, deps.storedApiKeys, oauth?.authenticator);
   const protectedResource = protectedResourceOf(config);
   const guard = {
@@ -169,7 +169,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     streams.registry.sweep();
     if (store) standalone?.sweep((ids) => store.liveAmong(ids)).catch((error: unknown) => log.warn({ err: error }, 'MCP standalone stream sweep failed'));
     // In memory the api removes its own expired OAuth records; in the database, housekeeping does.
-    if (oauth && !deps.db) void oauth.store.purgeExpired(Date.now(), oauthRetention);
+    if (oauth && !deps.db) void oauth.store.purgeExpired((deps.clock ?? Date.now)(), oauthRetention);
     archive?.prune(config.server.streamable.replay_ttl).catch((error: unknown) => log.warn({ err: error }, 'MCP stream archive pruning failed'));
   }, config.sessions.cleanup_interval);
   sweeper.unref();

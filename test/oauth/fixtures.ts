@@ -3,7 +3,7 @@
  * the platform with `oauth.enabled` in front of it — one api with memory storage, or two replicas
  * on one database behind a balancer — and an MCP client as the official SDK drives it.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -75,14 +75,14 @@ async function freePort(): Promise<number> {
 }
 
 /** One api, memory storage, listening on the port its issuer names. */
-export async function startMemoryRig(opts: Parameters<typeof oauthYaml>[2] = {}): Promise<OAuthRig> {
+export async function startMemoryRig(opts: Parameters<typeof oauthYaml>[2] & { clock?: () => number } = {}): Promise<OAuthRig> {
   const idp = await startLoginProvider();
   idp.addUser(alice);
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   await idp.addClient({ ...upstreamClient, redirectUris: [`${url}/oauth/callback`] });
   const yaml = apiConfigYaml({ auth: roleClaim, extra: oauthYaml(url, idp.issuer, opts) }).replace('address: "127.0.0.1:0"', `address: "127.0.0.1:${port}"`);
-  const api = await startTestApi({ config: testConfig(yaml), tools: [whoami] });
+  const api = await startTestApi({ config: testConfig(yaml), tools: [whoami], ...(opts.clock ? { clock: opts.clock } : {}) });
   return {
     idp,
     url,
@@ -202,4 +202,45 @@ export async function connectWithOAuth(url: string, provider: SignInProvider): P
   const connected = new Client({ name: 'oauth-test', version: '1' });
   await connected.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { authProvider: provider }));
   return connected;
+}
+
+/** A PKCE pair as a client makes it. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** GET /oauth/authorize with these parameters, without following the redirect. */
+export async function authorizeRequest(url: string, params: Record<string, string>): Promise<Response> {
+  return fetch(`${url}/oauth/authorize?${new URLSearchParams(params).toString()}`, { redirect: 'manual' });
+}
+
+/**
+ * A whole authorization as a client runs it by hand: authorize, sign in upstream, come back. Stops
+ * at the redirect to `redirectUri` (code or error) — or, with `stopAtCallback`, at the upstream's
+ * redirect to our callback, without following it.
+ */
+export async function authorizeBySignIn(
+  rig: OAuthRig,
+  params: Record<string, string>,
+  opts: { user?: TestUser; stopAtCallback?: boolean } = {},
+): Promise<URL> {
+  const start = `${rig.url}/oauth/authorize?${new URLSearchParams(params).toString()}`;
+  const redirectUri = params.redirect_uri!;
+  return rig.idp.signIn(start, opts.user ?? alice, {
+    stopAt: (u) => (opts.stopAtCallback ? u.pathname === '/oauth/callback' : u.href.startsWith(redirectUri)),
+  });
+}
+
+/** POST /oauth/token with a form body and optional Basic credentials. */
+export async function tokenRequest(url: string, form: Record<string, string>, basic?: { id: string; secret: string }): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const response = await fetch(`${url}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(basic ? { authorization: `Basic ${Buffer.from(`${encodeURIComponent(basic.id)}:${encodeURIComponent(basic.secret)}`).toString('base64')}` } : {}),
+    },
+    body: new URLSearchParams(form).toString(),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
 }

@@ -55,6 +55,8 @@ export async function startTestApi(opts: {
   surface?: Omit<Parameters<typeof buildMcpSurface>[0], 'config' | 'log' | 'tools'>;
   log?: Logger;
   sleep?: (ms: number) => Promise<void>;
+  /** Milliseconds since the epoch, for sessions and the OAuth server. */
+  clock?: () => number;
 }): Promise<RunningApi> {
   const log = opts.log ?? silentLogger();
   return startApi({
@@ -64,6 +66,7 @@ export async function startTestApi(opts: {
     surface: buildMcpSurface({ ...opts.surface, config: opts.config, log, ...(opts.tools ? { tools: opts.tools } : {}) }),
     ...(opts.db ? { db: opts.db, storedApiKeys: databaseApiKeys(opts.db) } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
+    ...(opts.clock ? { clock: opts.clock } : {}),
   });
 }
 
