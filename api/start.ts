@@ -155,7 +155,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     mode = { kind: 'stateful', sessions: streamSessions, admit };
   }
   await app.register(protectedResourceRoutes, { resource: protectedResource });
-  if (oauth) await app.register(oauthRoutes, { server: oauth.server, issuer: oauthIssuer(config), dcrEnabled: config.oauth.dcr.enabled });
+  if (oauth) await app.register(oauthRoutes, { server: oauth.server, seal: oauth.seal, serverName: config.server.name, issuer: oauthIssuer(config), dcrEnabled: config.oauth.dcr.enabled, registrationsPerMinute: config.oauth.dcr.registrations_per_minute });
   await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard, streams });
   if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions, admit });
 

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import swagger from '@fastify/swagger';
+import { fastifyCookie } from '@fastify/cookie';
 import { z } from 'zod';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -65,6 +66,9 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
     },
     transform: jsonSchemaTransform,
   });
+
+  // Cookies for the browser surfaces (portal sign-in, OAuth consent); parsed on every request.
+  await app.register(fastifyCookie);
 
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);

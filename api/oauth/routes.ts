@@ -9,17 +9,36 @@
  *   `token_exchange_failed`), `Cache-Control: no-store` on every token answer;
  * - authorize and callback redirect (302) to the client, with the error in the query once the
  *   client's redirect URI is known; before that, a 400 JSON error is shown in the browser;
+ * - a dynamically registered client the person has not approved in this browser gets the consent
+ *   page first (consent-page.ts), whose form posts back to POST /oauth/authorize;
  * - metadata, token and register are readable from any browser origin (MCP Inspector fetches them);
  *   authorize and callback are navigations and need no CORS.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formBody from '@fastify/formbody';
-import { OAuthError, type ClientCredentials, type OAuthServer } from '../../shared/oauth/index.js';
+import rateLimit from '@fastify/rate-limit';
+import {
+  ConsentSeal,
+  DirectOAuthError,
+  OAuthError,
+  consentLifetimeMs,
+  type ClientCredentials,
+  type ConsentNeeded,
+  type OAuthServer,
+  type Redirect,
+} from '../../shared/oauth/index.js';
+import { renderConsentPage, sendConsentPage } from './consent-page.js';
 
 export interface OAuthRoutesOptions {
   server: OAuthServer;
+  /** Signs the consent cookie and the consent form's CSRF token. */
+  seal: ConsentSeal;
+  /** `server.name`, shown on the consent page. */
+  serverName: string;
   issuer: string;
   dcrEnabled: boolean;
+  /** Registrations one client address may make per minute (registration is open to anyone). */
+  registrationsPerMinute: number;
 }
 
 /** RFC 8414 metadata with exactly the fields and values of the spec's "Server metadata" record. */
@@ -38,6 +57,8 @@ export function authorizationServerMetadata(issuer: string, dcrEnabled: boolean)
 
 /** Small request bodies only: a token request or a registration is a few hundred bytes. */
 const bodyLimit = 16 * 1024;
+const consentCookie = 'oauth_consent';
+const csrfCookie = 'oauth_consent_csrf';
 
 function corsReadable(reply: FastifyReply): void {
   void reply.header('access-control-allow-origin', '*');
@@ -114,6 +135,10 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthRoutesOptions
   await app.register(formBody, { bodyLimit });
   // Bodies Fastify itself refuses (malformed JSON, too large) still get an OAuth-shaped answer.
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.statusCode === 429) {
+      const description = (error as { error_description?: unknown }).error_description;
+      return reply.code(429).send({ error: 'temporarily_unavailable', error_description: typeof description === 'string' ? description : 'too many requests' });
+    }
     const status = error.statusCode === 413 ? 413 : 400;
     const code = request.url.startsWith('/oauth/register') ? 'invalid_client_metadata' : 'invalid_request';
     if ((error.statusCode ?? 500) >= 500) return sendError(reply, request, error);
@@ -127,10 +152,44 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthRoutesOptions
     return reply.send(metadata);
   });
 
+  const cookieBase = { path: '/oauth', httpOnly: true, secure: issuer.startsWith('https:') } as const;
+
+  /** A redirect, or the consent page with a fresh CSRF nonce cookie. */
+  function answer(reply: FastifyReply, result: Redirect | ConsentNeeded, params: Record<string, string | undefined>): FastifyReply {
+    if ('location' in result) return reply.code(302).header('cache-control', 'no-store').header('location', result.location).send();
+    const nonce = ConsentSeal.nonce();
+    void reply.setCookie(csrfCookie, nonce, { ...cookieBase, sameSite: 'strict', maxAge: 600 });
+    const fields: Record<string, string> = {};
+    for (const [name, value] of Object.entries(params)) if (value !== undefined && name !== 'decision' && name !== 'csrf_token') fields[name] = value;
+    fields.csrf_token = opts.seal.csrfToken(nonce, result.consent.clientId);
+    return sendConsentPage(reply, renderConsentPage({ serverName: opts.serverName, clientName: result.consent.clientName, redirectUri: result.consent.redirectUri, fields }));
+  }
+
   app.get('/oauth/authorize', { schema: { hide: true } }, async (request, reply) => {
     try {
-      const { location } = await server.authorize(singleParams(request.query));
-      return reply.code(302).header('cache-control', 'no-store').header('location', location).send();
+      const params = singleParams(request.query);
+      const approved = opts.seal.approved(request.cookies[consentCookie]);
+      return answer(reply, await server.authorize(params, { consented: (id) => approved.includes(id) }), params);
+    } catch (error) {
+      return sendError(reply, request, error);
+    }
+  });
+
+  // The consent page's answer: the original parameters, the person's decision and the CSRF token.
+  app.post('/oauth/authorize', { schema: { hide: true }, bodyLimit }, async (request, reply) => {
+    try {
+      const params = singleParams(request.body);
+      const clientId = params.client_id ?? '';
+      if (!opts.seal.csrfValid(request.cookies[csrfCookie], clientId, params.csrf_token)) {
+        throw new DirectOAuthError('access_denied', 'the consent form expired or did not come from this server; start again from the application');
+      }
+      void reply.clearCookie(csrfCookie, { ...cookieBase, sameSite: 'strict' });
+      const approve = params.decision === 'approve';
+      const result = await server.authorize(params, { consented: (id) => approve && id === clientId, declined: !approve });
+      if (approve && 'location' in result) {
+        void reply.setCookie(consentCookie, opts.seal.approve(request.cookies[consentCookie], clientId), { ...cookieBase, sameSite: 'lax', maxAge: consentLifetimeMs / 1000 });
+      }
+      return answer(reply, result, params);
     } catch (error) {
       return sendError(reply, request, error);
     }
@@ -161,8 +220,17 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthRoutesOptions
   });
 
   if (!opts.dcrEnabled) return;
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: 'temporarily_unavailable',
+      error_description: `too many registrations from this address; retry in ${Math.ceil(context.ttl / 1000)} s`,
+    }),
+  });
   preflight(app, '/oauth/register', 'POST, OPTIONS');
-  app.post('/oauth/register', { schema: { hide: true }, bodyLimit }, async (request, reply) => {
+  const limit = { rateLimit: { max: opts.registrationsPerMinute, timeWindow: 60_000 } };
+  app.post('/oauth/register', { schema: { hide: true }, bodyLimit, config: limit }, async (request, reply) => {
     corsReadable(reply);
     void reply.header('cache-control', 'no-store');
     if (!request.headers['content-type']?.toLowerCase().startsWith('application/json')) {

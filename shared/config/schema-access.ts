@@ -7,6 +7,8 @@
  *                                initialize gets 429 with Retry-After
  * - oauth.refresh_token_ttl     default 30d: how long one sign-in through the OAuth server lasts;
  *                                refreshing rotates the token but never extends this
+ * - oauth.dcr.registrations_per_minute  default 30: Dynamic Client Registrations one client
+ *                                address may make per minute on one replica (429 past it)
  */
 
 import { z } from 'zod';
@@ -88,6 +90,7 @@ export const oauth = obj({
   dcr: obj({
     enabled: bool().default(false),
     allowed_redirect_patterns: z.array(regexString()).default([]),
+    registrations_per_minute: int({ min: 1 }).default(30),
   }).prefault({}),
   upstream: obj({
     issuer: optHttpUrl(),

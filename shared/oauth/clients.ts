@@ -15,8 +15,10 @@ export interface KnownClient {
   redirectUris: readonly string[];
   /** Public clients (`none`) authenticate by PKCE alone. */
   authMethod: ClientAuthMethod;
-  /** Registered through DCR: its redirect URIs must still match the configured patterns. */
+  /** Registered through DCR: its redirect URIs must still match the configured patterns, and people consent to it. */
   dynamic: boolean;
+  /** The name it registered with (DCR), shown on the consent page. */
+  name?: string;
 }
 
 /** How a token request authenticated its client (RFC 6749 §2.3). */
@@ -59,6 +61,16 @@ export interface RegistrationResponse {
   token_endpoint_auth_method: ClientAuthMethod;
 }
 
+function dynamicClient(registered: RegisteredClient): KnownClient {
+  return {
+    id: registered.id,
+    redirectUris: registered.redirectUris,
+    authMethod: registered.authMethod,
+    dynamic: true,
+    ...(registered.name !== undefined ? { name: registered.name } : {}),
+  };
+}
+
 export class ClientRegistry {
   private constructor(
     private readonly configured: ReadonlyMap<string, { client: KnownClient; secretHash: string }>,
@@ -85,7 +97,7 @@ export class ClientRegistry {
     const configured = this.configured.get(id);
     if (configured) return configured.client;
     const registered = await this.store.findClient(id);
-    return registered ? { id: registered.id, redirectUris: registered.redirectUris, authMethod: registered.authMethod, dynamic: true } : undefined;
+    return registered ? dynamicClient(registered) : undefined;
   }
 
   /** A DCR client's redirect URI must still match a configured pattern (patterns may have been narrowed since). */
@@ -104,7 +116,7 @@ export class ClientRegistry {
     }
     const registered = await this.store.findClient(credentials.clientId);
     if (!registered) throw refused;
-    const client: KnownClient = { id: registered.id, redirectUris: registered.redirectUris, authMethod: registered.authMethod, dynamic: true };
+    const client = dynamicClient(registered);
     if (registered.authMethod === 'none') {
       // A public client has no secret; one that sends a secret anyway is not who it says.
       if (credentials.method !== 'none') throw refused;

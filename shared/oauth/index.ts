@@ -5,7 +5,8 @@ export { ClientRegistry, parseRegistration, type ClientCredentials, type KnownCl
 export { compileRedirectPatterns, redirectUriMatches, redirectUriAllowedByPatterns, isWellFormedRedirectUri } from './redirect-uris.js';
 export { verifierMatches, isValidS256Challenge, isValidVerifier } from './pkce.js';
 export { resolveResource } from './resource.js';
-export { OAuthServer, DirectOAuthError, authorizationStateLifetimeMs, codeLifetimeMs, type TokenResponse } from './server.js';
+export { OAuthServer, DirectOAuthError, authorizationStateLifetimeMs, codeLifetimeMs, type TokenResponse, type Redirect, type ConsentNeeded, type AuthorizeContext } from './server.js';
+export { ConsentSeal, consentLifetimeMs } from './consent.js';
 export { createOAuthSetup, oauthIssuer, oauthResource, type OAuthSetup } from './setup.js';
 export { oauthRetention } from './retention.js';
 export { memoryOAuthStore } from './memory-store.js';

@@ -33,6 +33,18 @@ export interface Redirect {
 /** An error to show where it happened, because there is no trustworthy client redirect URI to send it to. */
 export class DirectOAuthError extends OAuthError {}
 
+/** The person must first approve this dynamically registered client (consent.ts). */
+export interface ConsentNeeded {
+  consent: { clientId: string; clientName?: string; redirectUri: string; scope?: string };
+}
+
+export interface AuthorizeContext {
+  /** Has the person in this browser approved the client? (Asked for DCR clients only.) */
+  consented(clientId: string): boolean;
+  /** The person declined on the consent page. */
+  declined?: boolean;
+}
+
 export interface TokenResponse {
   access_token: string;
   token_type: 'Bearer';
@@ -84,11 +96,12 @@ export class OAuthServer {
   }
 
   /**
-   * GET /oauth/authorize. Until the client and its redirect URI are established, errors are
-   * DirectOAuthError (shown, never redirected: that would be an open redirect); after that they go
-   * back to the client's redirect URI.
+   * GET /oauth/authorize (and the consent form's POST, which repeats its parameters). Until the
+   * client and its redirect URI are established, errors are DirectOAuthError (shown, never
+   * redirected: that would be an open redirect); after that they go back to the client's redirect
+   * URI. A DCR client the person has not approved yet gets ConsentNeeded instead of a redirect.
    */
-  async authorize(params: Params): Promise<Redirect> {
+  async authorize(params: Params, context: AuthorizeContext): Promise<Redirect | ConsentNeeded> {
     for (const [name, value] of Object.entries(params)) {
       if (value !== undefined && value.length > maxParamLength) throw new DirectOAuthError('invalid_request', `${name} is too long`);
     }
@@ -115,6 +128,18 @@ export class OAuthServer {
     if (params.scope !== undefined && params.scope !== '' && !scopeShape.test(params.scope)) return refuse(new OAuthError('invalid_scope', 'malformed scope'));
     const upstream = this.deps.upstream;
     if (!upstream) return refuse(new OAuthError('server_error', oauthErrorTexts.upstreamNotConfigured));
+    if (context.declined) return refuse(new OAuthError('access_denied', 'the person declined to let this client in'));
+    // Nothing is stored before consent: the pending state exists only for an approved request.
+    if (client.dynamic && !context.consented(client.id)) {
+      return {
+        consent: {
+          clientId: client.id,
+          ...(client.name !== undefined ? { clientName: client.name } : {}),
+          redirectUri,
+          ...(params.scope ? { scope: params.scope } : {}),
+        },
+      };
+    }
 
     const pending = {
       id: randomToken(),

@@ -13,6 +13,7 @@ import { memoryOAuthStore } from './memory-store.js';
 import type { OAuthStore } from './records.js';
 import { compileRedirectPatterns } from './redirect-uris.js';
 import { OAuthServer } from './server.js';
+import { ConsentSeal } from './consent.js';
 import type { Authenticator } from '../identity/authenticator.js';
 
 /** Our issuer as clients see it: `oauth.issuer` without a trailing slash. */
@@ -27,6 +28,7 @@ export function oauthResource(config: PlatformConfig): string {
 
 export interface OAuthSetup {
   server: OAuthServer;
+  seal: ConsentSeal;
   store: OAuthStore;
   /** The authentication chain's link for our access tokens. */
   authenticator: Authenticator;
@@ -76,5 +78,5 @@ export async function createOAuthSetup(
     refreshTtlMs: config.oauth.refresh_token_ttl,
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
-  return { server, store, authenticator: oauthAuthenticator(tokens, resource) };
+  return { server, store, seal: new ConsentSeal(key, opts.clock), authenticator: oauthAuthenticator(tokens, resource) };
 }

@@ -34,7 +34,11 @@ export const upstreamClient = { clientId: 'platform', clientSecret: 'upstream-se
 export const signingKey = randomBytes(32).toString('base64');
 
 /** The `oauth:` and `auth.oidc` role settings of a platform whose public URL is `issuer`. */
-export function oauthYaml(issuer: string, idp: string, opts: { dcr?: boolean; patterns?: string[]; clients?: string; upstreamSecret?: string; upstream?: boolean } = {}): string {
+export function oauthYaml(
+  issuer: string,
+  idp: string,
+  opts: { dcr?: boolean; patterns?: string[]; clients?: string; upstreamSecret?: string; upstream?: boolean; registrationsPerMinute?: number } = {},
+): string {
   const patterns = (opts.patterns ?? ['http://127\\.0\\.0\\.1(:\\d+)?/callback']).map((p) => `      - '${p}'`).join('\n');
   const upstream = opts.upstream === false
     ? ''
@@ -50,6 +54,7 @@ export function oauthYaml(issuer: string, idp: string, opts: { dcr?: boolean; pa
   signing_key: ${signingKey}
   dcr:
     enabled: ${opts.dcr ?? true}
+    registrations_per_minute: ${opts.registrationsPerMinute ?? 30}
     allowed_redirect_patterns:
 ${patterns}
 ${opts.clients ?? ''}${upstream}`;

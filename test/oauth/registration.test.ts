@@ -120,3 +120,18 @@ describe('with the OAuth server disabled (the default)', () => {
     }
   });
 });
+
+describe('registration flood', () => {
+  it('past oauth.dcr.registrations_per_minute from one address: 429 temporarily_unavailable, nothing stored', async () => {
+    const rig = await startMemoryRig({ registrationsPerMinute: 3 });
+    try {
+      const body = { redirect_uris: ['http://127.0.0.1/callback'] };
+      for (let i = 0; i < 3; i++) expect((await register(rig.url, body)).status).toBe(201);
+      const refused = await register(rig.url, body);
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toBe('temporarily_unavailable');
+    } finally {
+      await rig.stop();
+    }
+  });
+});

@@ -30,7 +30,13 @@ export interface LoginProvider {
   addUser(user: TestUser): void;
   /** Codes the provider's token endpoint answered, by outcome (for asserting that an exchange happened). */
   tokenRequests: { ok: number; refused: number };
-  signIn(url: string, user: Pick<TestUser, 'username' | 'password'>, opts?: { stopAt?: (url: URL) => boolean; cookies?: CookieJar }): Promise<URL>;
+  /** How many consent pages signIn answered so far. */
+  consentPages(): number;
+  /**
+   * Also answers the platform's OAuth consent page on the way (`consent`, default approve) — as a
+   * person clicking "Allow" would.
+   */
+  signIn(url: string, user: Pick<TestUser, 'username' | 'password'>, opts?: { stopAt?: (url: URL) => boolean; cookies?: CookieJar; consent?: 'approve' | 'deny' }): Promise<URL>;
   close(): Promise<void>;
 }
 
@@ -63,6 +69,7 @@ export class CookieJar {
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const unescapeHtml = (s: string) => s.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c))).replace(/&amp;/g, '&');
 
 function loginPage(uid: string, error?: string): string {
   return `<!doctype html><html><head><meta charset="utf-8"><title>Sign in</title></head><body>
@@ -152,10 +159,12 @@ export async function startLoginProvider(): Promise<LoginProvider> {
   });
 
   const onProvider = (url: URL) => url.origin === issuer;
+  let consentPages = 0;
 
   return {
     issuer,
     tokenRequests,
+    consentPages: () => consentPages,
     async addClient(client) {
       // Client.adapter is oidc-provider's store of dynamically known clients (not in its types).
       const clients = (provider.Client as unknown as { adapter: { upsert(id: string, payload: object): Promise<void> } }).adapter;
@@ -198,13 +207,21 @@ export async function startLoginProvider(): Promise<LoginProvider> {
         }
         const text = await response.text();
         const form = /<form method="post" action="([^"]+)"/.exec(text);
-        if (response.status !== 200 || !form || !onProvider(url)) {
-          throw new Error(`sign-in stopped at ${url.toString()}: HTTP ${response.status} ${text.slice(0, 300)}`);
+        if (response.status !== 200 || !form) throw new Error(`sign-in stopped at ${url.toString()}: HTTP ${response.status} ${text.slice(0, 300)}`);
+        const action = new URL(unescapeHtml(form[1]!), url);
+        if (onProvider(url)) {
+          if (body) throw new Error(`sign-in refused at ${url.toString()}: ${/role="alert">([^<]*)/.exec(text)?.[1] ?? 'login form shown again'}`);
+          body = new URLSearchParams({ username: user.username, password: user.password }).toString();
+        } else {
+          // The platform's consent page: post its hidden fields back with the decision.
+          const fields = new URLSearchParams();
+          for (const input of text.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)">/g)) fields.append(unescapeHtml(input[1]!), unescapeHtml(input[2]!));
+          fields.set('decision', opts.consent ?? 'approve');
+          consentPages++;
+          body = fields.toString();
         }
-        if (body) throw new Error(`sign-in refused at ${url.toString()}: ${/role="alert">([^<]*)/.exec(text)?.[1] ?? 'login form shown again'}`);
-        url = new URL(form[1]!.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c))), url);
+        url = action;
         method = 'POST';
-        body = new URLSearchParams({ username: user.username, password: user.password }).toString();
       }
       throw new Error('sign-in: too many redirects');
     },
