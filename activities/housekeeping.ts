@@ -4,9 +4,10 @@
  * of `HousekeepingTask`, one more activity here, and one more entry in `housekeepingTasks(config)`.
  */
 import { ApplicationFailure } from '@temporalio/activity';
-import type { Pool } from 'pg';
 import { purgeAuditLog } from '../shared/audit/index.js';
+import type { Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
+import { databaseOAuthStore, type RetentionPolicy } from '../shared/oauth/index.js';
 
 /** Remove MCP sessions past their lifetime (`sessions.ttl`) or idle too long (`sessions.idle_timeout`). */
 export interface PurgeExpiredSessionsTask {
@@ -25,8 +26,16 @@ export interface PurgeAuditLogTask {
   maxBatches?: number;
 }
 
+/**
+ * Remove the OAuth server's expired records (authorization states, codes, refresh families) and
+ * Dynamic Client Registrations past their retention (oauth.enabled with a database).
+ */
+export interface PurgeOAuthRecordsTask extends RetentionPolicy {
+  name: 'purgeOAuthRecords';
+}
+
 /** Every retention task the workflow knows; discriminated by `name` (= activity name). */
-export type HousekeepingTask = PurgeExpiredSessionsTask | PurgeAuditLogTask;
+export type HousekeepingTask = PurgeExpiredSessionsTask | PurgeAuditLogTask | PurgeOAuthRecordsTask;
 
 export interface TaskOutcome {
   /** Rows (or objects) removed by this pass. */
@@ -39,7 +48,7 @@ export type HousekeepingActivities = {
 };
 
 export interface ActivityDeps {
-  db: Pick<Pool, 'query'>;
+  db: Db;
   log: Pick<Logger, 'info' | 'warn'>;
 }
 
@@ -82,6 +91,16 @@ export function createHousekeepingActivities({ db, log }: ActivityDeps): Houseke
       }
       if (result.removed > 0) log.info({ task: task.name, removed: result.removed, more: result.more }, 'housekeeping removed old audit rows');
       return { removed: result.removed };
+    },
+    async purgeOAuthRecords(task) {
+      const retention = {
+        unusedClientMs: windowMs(task.unusedClientMs, 'unusedClientMs'),
+        idleClientMs: windowMs(task.idleClientMs, 'idleClientMs'),
+      };
+      // The records carry their own expiry; this worker's clock decides, as the api's does.
+      const removed = await databaseOAuthStore(db).purgeExpired(Date.now(), retention);
+      if (removed > 0) log.info({ task: task.name, removed }, 'housekeeping removed expired OAuth records');
+      return { removed };
     },
   };
 }

@@ -2,7 +2,7 @@
 import { createHousekeepingActivities, type ActivityDeps, type HousekeepingActivities } from './housekeeping.js';
 
 export type { ActivityDeps } from './housekeeping.js';
-export type { HousekeepingActivities, HousekeepingTask, PurgeExpiredSessionsTask, TaskOutcome } from './housekeeping.js';
+export type { HousekeepingActivities, HousekeepingTask, PurgeExpiredSessionsTask, PurgeOAuthRecordsTask, TaskOutcome } from './housekeeping.js';
 
 export type PlatformActivities = HousekeepingActivities;
 

@@ -1,5 +1,6 @@
 import type { HousekeepingTask } from '../activities/index.js';
 import { auditActive, type PlatformConfig } from '../shared/config/index.js';
+import { oauthRetention } from '../shared/oauth/index.js';
 import type { HousekeepingInput } from '../workflows/index.js';
 import type { WorkerConfig } from './config.js';
 import type { PlatformSchedule } from './schedules.js';
@@ -9,11 +10,11 @@ export const housekeepingScheduleId = 'housekeeping';
 export const housekeepingWorkflowType = 'housekeeping';
 
 /**
- * What housekeeping reads: the worker's slice plus, optionally, the keys that switch audit retention
- * on. Both are optional so a worker config without them (as in older tests) simply has no audit task;
- * the CLI passes the full PlatformConfig.
+ * What housekeeping reads: the worker's slice plus, optionally, the keys that switch audit and OAuth
+ * retention on. They are optional so a worker config without them (as in older tests) simply has no
+ * such task; the CLI passes the full PlatformConfig.
  */
-export type HousekeepingConfig = Pick<WorkerConfig, 'sessions'> & Partial<Pick<PlatformConfig, 'audit' | 'database'>>;
+export type HousekeepingConfig = Pick<WorkerConfig, 'sessions'> & Partial<Pick<PlatformConfig, 'audit' | 'database' | 'oauth'>>;
 
 /**
  * The retention tasks a housekeeping run performs, from config. A new retention job adds its entry
@@ -29,6 +30,10 @@ export function housekeepingTasks(config: HousekeepingConfig): HousekeepingTask[
   // log_tool_calls: rows written before log_tool_calls was switched off still age out.
   if (config.audit && config.database && auditActive({ audit: config.audit, database: config.database } as PlatformConfig)) {
     tasks.push({ name: 'purgeAuditLog', retentionDays: config.audit.retention_days });
+  }
+  // Without a database the OAuth server keeps its records in memory and the api sweeps them itself.
+  if (config.oauth?.enabled && config.database?.dsn !== undefined) {
+    tasks.push({ name: 'purgeOAuthRecords', ...oauthRetention });
   }
   return tasks;
 }

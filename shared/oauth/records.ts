@@ -90,6 +90,7 @@ export type CodeRedemption =
   | { result: 'unknown' };
 
 export type RefreshRotation =
+  /** `grant` is the one rotated away, as stored (the caller already holds `next`). */
   | { result: 'rotated'; grant: RefreshGrant }
   /** A token already rotated away was presented again (RFC 9700 §4.14.2): its family is now revoked. */
   | { result: 'reused'; familyId: string }
@@ -118,6 +119,12 @@ export interface OAuthStore {
   redeemCode(digest: string, familyId: string, now: number): Promise<CodeRedemption>;
 
   saveRefreshGrant(grant: RefreshGrant): Promise<void>;
+  /**
+   * The grant of a refresh token whose family is neither revoked nor over (`now` < expiresAt),
+   * whether or not it was rotated already: the caller checks the client and builds `next` from it,
+   * and rotateRefreshGrant is what tells a reuse from a rotation. Undefined otherwise.
+   */
+  findRefreshGrant(digest: string, now: number): Promise<RefreshGrant | undefined>;
   /**
    * Rotates a refresh token: marks `digest` used and saves `next` (same family) in one atomic step.
    * A token already rotated revokes its whole family (every token of it becomes unknown) and

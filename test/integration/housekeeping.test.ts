@@ -1,15 +1,17 @@
 /**
  * Housekeeping end to end: a real Temporal dev server, the platform worker, and a scratch database
  * on the machine's PostgreSQL. The schedule must purge expired sessions and keep live ones;
- * re-registering schedules must update in place; the workflow must replay deterministically.
+ * re-registering schedules must update in place; the OAuth task must purge expired OAuth records;
+ * the workflow must replay deterministically.
  */
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { Client, Connection, ScheduleOverlapPolicy, WorkflowFailedError } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrate } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
+import { databaseOAuthStore, oauthRetention } from '../../shared/oauth/index.js';
 import { closeTemporalConnection, connectTemporal, freePort, temporalReachable, type TemporalHandle } from '../../shared/temporal/index.js';
 import {
   createPlatformWorker,
@@ -56,7 +58,7 @@ beforeAll(async () => {
   await admin.query(`CREATE DATABASE ${dbName}`);
   await admin.end();
   pool = new pg.Pool({ connectionString: adminDsn.replace(/\/postgres$/, `/${dbName}`), max: 4 });
-  await pool.query(await readFile(new URL('../../migrations/0001_mcp_sessions.sql', import.meta.url), 'utf8'));
+  await migrate(pool);
 
   temporal = await startTestTemporal();
   handle = await connectTemporal({ address: temporal.address, namespace: temporal.namespace, tls: { enabled: false } });
@@ -184,5 +186,83 @@ describe('housekeeping workflow', () => {
 
     const history = await handle.client.workflow.getHandle(workflowId).fetchHistory();
     await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+  });
+});
+
+describe('OAuth records housekeeping', () => {
+  it('purgeOAuthRecords removes expired OAuth records and stale registrations, keeps live ones, and replays', async () => {
+    const store = databaseOAuthStore(pool);
+    const now = Date.now();
+    const identity = { issuer: 'https://idp.example', sub: 'u', roles: [] };
+    const pending = (id: string, expiresAt: number) => ({
+      id,
+      clientId: 'cli',
+      redirectUri: 'http://127.0.0.1/cb',
+      clientState: 's',
+      codeChallenge: 'c',
+      resource: 'https://mcp.example/mcp',
+      upstreamVerifier: 'v',
+      nonce: 'n',
+      expiresAt,
+    });
+    const code = (digest: string, expiresAt: number) => ({
+      digest,
+      clientId: 'cli',
+      redirectUri: 'http://127.0.0.1/cb',
+      codeChallenge: 'c',
+      resource: 'https://mcp.example/mcp',
+      identity,
+      expiresAt,
+    });
+    const grant = (digest: string, familyId: string, expiresAt: number) => ({
+      digest,
+      familyId,
+      clientId: 'cli',
+      resource: 'https://mcp.example/mcp',
+      identity,
+      expiresAt,
+    });
+    const client = (id: string, createdAt: number) => ({ id, redirectUris: ['http://127.0.0.1/cb'], authMethod: 'none' as const, createdAt });
+
+    await store.savePendingAuthorization(pending('state-expired', now - minute));
+    await store.savePendingAuthorization(pending('state-live', now + 10 * minute));
+    await store.saveCode(code('code-expired', now - minute));
+    await store.saveCode(code('code-live', now + minute));
+    await store.saveRefreshGrant(grant('refresh-expired', 'family-expired', now - minute));
+    await store.saveRefreshGrant(grant('refresh-live', 'family-live', now + 24 * 60 * minute));
+    await store.registerClient(client('dcr-never-used', now - 2 * oauthRetention.unusedClientMs));
+    await store.registerClient(client('dcr-new', now));
+
+    const workflowId = `hk-oauth-${randomBytes(4).toString('hex')}`;
+    const result = await handle.client.workflow.execute(housekeeping, {
+      workflowId,
+      taskQueue: config.temporal.task_queue,
+      args: [{ tasks: [{ name: 'purgeOAuthRecords', ...oauthRetention }] }],
+    });
+    // A state, a code, a refresh token with its family, a registration.
+    expect(result.results).toEqual([{ name: 'purgeOAuthRecords', removed: 5 }]);
+
+    const left = await pool.query<{ id: string }>(
+      `SELECT id FROM oauth_pending_authorizations UNION ALL SELECT digest FROM oauth_codes
+       UNION ALL SELECT digest FROM oauth_refresh_grants UNION ALL SELECT family_id FROM oauth_refresh_families
+       UNION ALL SELECT id FROM oauth_registered_clients ORDER BY 1`,
+    );
+    expect(left.rows.map((r) => r.id)).toEqual(['code-live', 'dcr-new', 'family-live', 'refresh-live', 'state-live']);
+
+    const history = await handle.client.workflow.getHandle(workflowId).fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+  });
+
+  it('fails the run without deleting anything when a retention window is zero', async () => {
+    await pool.query(`UPDATE oauth_registered_clients SET created_at = now() - interval '2 days'`);
+    const run = handle.client.workflow.execute(housekeeping, {
+      workflowId: `hk-oauth-bad-${randomBytes(4).toString('hex')}`,
+      taskQueue: config.temporal.task_queue,
+      args: [{ tasks: [{ name: 'purgeOAuthRecords', ...oauthRetention, unusedClientMs: 0 }] }],
+    });
+    const err = await run.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkflowFailedError);
+    expect(String((err as WorkflowFailedError).cause?.message)).toMatch(/purgeOAuthRecords: unusedClientMs must be a positive/);
+    expect((await pool.query('SELECT id FROM oauth_registered_clients')).rows).toEqual([{ id: 'dcr-new' }]);
   });
 });

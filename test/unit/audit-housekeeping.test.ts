@@ -34,3 +34,23 @@ describe('housekeepingTasks and audit retention', () => {
     expect(housekeepingTasks({ sessions })).toEqual([sessionsTask]);
   });
 });
+
+describe('housekeepingTasks and OAuth retention', () => {
+  const oauth = 'oauth:\n  enabled: true\n  issuer: https://platform.example\n';
+
+  it('adds purgeOAuthRecords, with the DCR retention windows, when the OAuth server keeps its records in the database', () => {
+    const c = config(`database:\n  dsn: postgresql://db/platform\n${oauth}`);
+    const tasks = housekeepingTasks(c);
+    expect(tasks.map((t) => t.name)).toEqual(['purgeExpiredSessions', 'purgeOAuthRecords']);
+    // Unused registrations a day after registration, used ones 90 days after their last use.
+    expect(tasks[1]).toEqual({ name: 'purgeOAuthRecords', unusedClientMs: 86_400_000, idleClientMs: 90 * 86_400_000 });
+    expect(housekeepingSchedule(c).args).toEqual([{ tasks }]);
+  });
+
+  it.each([
+    ['the OAuth server disabled', 'database:\n  dsn: postgresql://db/platform\n'],
+    ['no database (records in memory, swept by the api)', oauth],
+  ])('no OAuth task with %s', (_name, yaml) => {
+    expect(housekeepingTasks(config(yaml)).map((t) => t.name)).toEqual(['purgeExpiredSessions']);
+  });
+});
