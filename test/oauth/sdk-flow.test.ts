@@ -30,6 +30,8 @@ describe.each([
     expect(provider.saved?.token_type).toBe('Bearer');
     expect(provider.saved?.expires_in).toBe(3600);
     expect(provider.saved?.refresh_token).toBeTruthy();
+    // The person approved the dynamically registered client on our consent page on the way.
+    expect(rig.idp.consentPages()).toBeGreaterThan(0);
     const tools = await client.listTools();
     expect(Array.isArray(tools.tools)).toBe(true);
     const result = await client.callTool({ name: 'whoami', arguments: {} });
