@@ -7,7 +7,7 @@ export { ConfigError, defaultConfig, loadConfigFile, parseConfig } from './load.
 export type { ConfigIssue, LoadedConfig } from './load.js';
 export { formatDuration, parseDuration } from './duration.js';
 export { auditActive, duckdbPath, objstoreRoot, resourceStoreName } from './helpers.js';
-export { configObjectSchema, decodeBase64Key, platformConfigSchema } from './schema.js';
+export { configObjectSchema, decodeBase64Key, decodeHmacKey, platformConfigSchema } from './schema.js';
 export type {
   CatalogInstanceConfig,
   McpAppConfig,

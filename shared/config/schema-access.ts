@@ -14,6 +14,7 @@
 import { z } from 'zod';
 import {
   base64Key,
+  hmacKey,
   bool,
   dur,
   duration,
@@ -83,8 +84,8 @@ const oauthClient = obj({
 export const oauth = obj({
   enabled: bool().default(false),
   issuer: optHttpUrl(),
-  /** HMAC key (base64 or raw string). Absent: a key is generated at startup and tokens do not survive a restart. */
-  signing_key: optStr(),
+  /** HMAC key (base64 or raw string, ≥ 32 bytes). Absent: a key is generated at startup and tokens do not survive a restart. */
+  signing_key: hmacKey(32),
   refresh_token_ttl: dur('30d'),
   clients: z.array(oauthClient).default([]),
   dcr: obj({

@@ -100,6 +100,19 @@ export function decodeBase64Key(text: string): Buffer | undefined {
   if (t === '' || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(t)) return undefined;
   return Buffer.from(t, 'base64');
 }
+/**
+ * An HMAC key written as base64 or as a raw string (`oauth.signing_key`): base64 when it decodes
+ * to at least `min` bytes, otherwise the raw string's UTF-8 bytes.
+ */
+export function decodeHmacKey(text: string, min: number): Buffer {
+  const decoded = decodeBase64Key(text);
+  return decoded && decoded.length >= min ? decoded : Buffer.from(text, 'utf8');
+}
+
+/** An HMAC key (base64 or raw, see decodeHmacKey) of at least `min` bytes. */
+export const hmacKey = (min: number) =>
+  z.preprocess(emptyToUndefined, str().refine((v) => decodeHmacKey(v, min).length >= min, `expected at least ${min} bytes (base64 or raw)`).optional());
+
 export const base64Key = (rule: { exact?: number; min?: number }) =>
   z.preprocess(
     emptyToUndefined,

@@ -48,7 +48,7 @@ import { audit, metrics, secrets, server, temporal } from './schema-server.js';
 import { injection, query, semantic, storage, toolkits } from './schema-toolkits.js';
 import { webhooks } from './schema-webhooks.js';
 
-export { decodeBase64Key } from './schema-fields.js';
+export { decodeBase64Key, decodeHmacKey } from './schema-fields.js';
 
 // ---------------------------------------------------------------------------
 // root

@@ -16,23 +16,22 @@ import type { CallerContext } from '../identity/caller.js';
 import { oidcSubject } from '../identity/subjects.js';
 import { protectedHeaderOf } from '../identity/signed-token.js';
 import type { UpstreamIdentity } from './records.js';
+import { decodeHmacKey } from '../config/index.js';
 
 export const accessTokenLifetimeSeconds = 3600;
 const tokenType = 'at+jwt';
 const clockSkewSeconds = 30;
 
-const strictBase64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const minimumKeyBytes = 32;
 
 /**
- * `oauth.signing_key`: base64 when it is well-formed base64 of at least 32 bytes, otherwise the
- * raw string's UTF-8 bytes; either way at least 32 bytes (a shorter HMAC key is guessable).
- * Absent: 32 random bytes, which die with the process.
+ * `oauth.signing_key` (base64 or raw, at least 32 bytes: the config refuses shorter keys, which
+ * are guessable). Absent: 32 random bytes, which die with the process.
  */
 export function accessTokenKey(configured: string | undefined): { key: Uint8Array; generated: boolean } {
-  if (configured === undefined) return { key: new Uint8Array(randomBytes(32)), generated: true };
-  const decoded = strictBase64.test(configured) ? Buffer.from(configured, 'base64') : undefined;
-  const key = decoded && decoded.length >= 32 ? decoded : Buffer.from(configured, 'utf8');
-  if (key.length < 32) throw new Error('oauth.signing_key must be at least 32 bytes (base64 or raw)');
+  if (configured === undefined) return { key: new Uint8Array(randomBytes(minimumKeyBytes)), generated: true };
+  const key = decodeHmacKey(configured, minimumKeyBytes);
+  if (key.length < minimumKeyBytes) throw new Error(`oauth.signing_key must be at least ${minimumKeyBytes} bytes (base64 or raw)`);
   return { key: new Uint8Array(key), generated: false };
 }
 

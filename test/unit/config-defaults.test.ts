@@ -204,6 +204,8 @@ const otherDefaults: Array<[string, unknown]> = [
   ['server.streamable.replay_window', 500],
   ['server.streamable.replay_ttl', 300_000],
   ['sessions.max_per_subject', 64],
+  ['oauth.refresh_token_ttl', 30 * 24 * 3600_000],
+  ['oauth.dcr.registrations_per_minute', 30],
   ['audit.queue_size', 10_000],
   ['audit.on_queue_full', 'drop'],
 ];
