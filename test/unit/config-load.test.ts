@@ -205,7 +205,7 @@ describe('platform.example.yaml', () => {
     DATABASE_DSN: 'postgres://platform:pw@db:5432/platform',
     PLATFORM_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
     SESSION_SIGNING_KEY: Buffer.alloc(32, 9).toString('base64'),
-    OAUTH_SIGNING_KEY: 'oauth-signing-key',
+    OAUTH_SIGNING_KEY: 'an-oauth-signing-key-of-32-bytes-or-more',
     OIDC_CLIENT_SECRET: 'oidc-secret',
     UPSTREAM_CLIENT_SECRET: 'upstream-secret',
     CLAUDE_CLIENT_SECRET: 'claude-secret',
