@@ -9,13 +9,14 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { Writable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeBase64Key, parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import type { Db } from '../../shared/db/index.js';
 import { BrowserSessions } from '../../shared/identity/index.js';
-import { silentLogger } from '../../shared/logging/index.js';
+import { createLogger, silentLogger } from '../../shared/logging/index.js';
 import { openDatabase, startApiRole } from '../../cli/services.js';
 import type { RunningApi } from '../../api/start.js';
 import { CookieJar, startLoginProvider, type LoginProvider } from '../support/login-provider.js';
@@ -35,6 +36,17 @@ let dataDir: string;
 let db: Db;
 let config: PlatformConfig;
 let api: RunningApi;
+/** What the api under test logged (the production logger), one JSON line each. */
+const logLines: string[] = [];
+const log = createLogger({
+  level: 'info',
+  destination: new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logLines.push(...chunk.toString().split('\n').filter(Boolean));
+      done();
+    },
+  }),
+});
 
 function configYaml(key: string): string {
   return `
@@ -72,9 +84,9 @@ resources:
 ${objstoreYaml({ main: backend.instance() })}`;
 }
 
-async function startPlatform(key: string): Promise<{ api: RunningApi; config: PlatformConfig }> {
+async function startPlatform(key: string, logger = silentLogger()): Promise<{ api: RunningApi; config: PlatformConfig }> {
   const parsed = parseConfig(configYaml(key), {}).config;
-  return { api: await startApiRole({ config: parsed, log: silentLogger(), db }), config: parsed };
+  return { api: await startApiRole({ config: parsed, log: logger, db }), config: parsed };
 }
 
 beforeAll(async () => {
@@ -85,7 +97,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'browser-session-data-'));
   config = parseConfig(configYaml(signingKey), {}).config;
   db = (await openDatabase(config, silentLogger()))!;
-  ({ api, config } = await startPlatform(signingKey));
+  ({ api, config } = await startPlatform(signingKey, log));
   await provider.addClient({ clientId: 'portal', clientSecret, redirectUris: [`${api.url}/portal/auth/callback`] });
 });
 
@@ -305,6 +317,24 @@ describe('refused cookies', () => {
       }),
     });
     expect(response.status).toBe(401);
+  });
+});
+
+describe('logs', () => {
+  it('no log line holds the code, the state, either cookie or the CSRF token', async () => {
+    const before = logLines.length;
+    const { callback, jar } = await callbackOfSignIn();
+    const response = await fetch(callback, { redirect: 'manual', headers: { cookie: jar.header(callback)! } });
+    const cookie = cookieValue(setCookie(response, 'mcp_session')!);
+    const csrf = (await sessionOf(`mcp_session=${cookie}`)).body.csrf_token as string;
+    const failed = await startLogin();
+    await fetch(`${api.url}/portal/auth/callback?state=${failed.state}&code=secret-looking-code`, { headers: { cookie: failed.loginCookie } });
+    await expect.poll(() => logLines.slice(before).filter((l) => l.includes('"request completed"')).length).toBeGreaterThanOrEqual(3);
+    const written = logLines.slice(before).join('\n');
+    expect(written).toContain('browser sign-in');
+    for (const secret of [callback.searchParams.get('code')!, callback.searchParams.get('state')!, cookie, csrf, failed.state, failed.loginCookie.split('=')[1]!, 'secret-looking-code']) {
+      expect(written).not.toContain(secret);
+    }
   });
 });
 
