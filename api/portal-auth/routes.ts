@@ -14,7 +14,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { fastifyCookie } from '@fastify/cookie';
 import { z } from 'zod';
 import type { PlatformConfig } from '../../shared/config/index.js';
-import { OidcRelyingParty, randomToken, type BrowserSessions, type RelyingPartySettings } from '../../shared/identity/index.js';
+import { OidcRelyingParty, loginStateTtlSeconds, randomToken, type BrowserSessions, type RelyingPartySettings } from '../../shared/identity/index.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { App } from '../http/app.js';
 import { sendRestRefusal, unauthenticated, type RestAuthenticator } from '../http/rest-auth.js';
@@ -146,7 +146,7 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
         log.warn({ err: error }, 'browser sign-in: the identity provider could not be discovered');
         return reply.code(502).send({ error: 'provider_unavailable', message: 'the identity provider could not be reached; try again later' });
       }
-      void reply.setCookie(loginCookie, await sessions.sealLoginState(login), loginCookieOptions(cookie, 600));
+      void reply.setCookie(loginCookie, await sessions.sealLoginState(login), loginCookieOptions(cookie, loginStateTtlSeconds));
       return reply.redirect(location, 302);
     },
   );
@@ -215,6 +215,7 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
     },
     async (request, reply) => {
       void reply.clearCookie(cookie.name, sessionCookieOptions(cookie, 0));
+      // Any of our relying parties knows the provider's metadata; the one of this request's base is likely cached.
       const redirectUri = callbackUrl(opts.publicBaseUrl, request);
       let location: string | undefined;
       try {
