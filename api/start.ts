@@ -6,11 +6,9 @@ import type { Metrics } from '../shared/metrics/index.js';
 import {
   apiKeyAuthenticator,
   authenticateCredentials,
-  extractCredentials,
   namespaceLegacySubjects,
   oidcAuthenticator,
   type ApiKeyLookup,
-  type AuthDecision,
   type Authenticator,
 } from '../shared/identity/index.js';
 import { buildHttpApp, parseListenAddress, startMetricsListener, type App } from './http/app.js';
@@ -28,6 +26,8 @@ import { isLoopbackHost } from './mcp/http-rules.js';
 import { protectedResourceOf, protectedResourceRoutes } from './mcp/protected-resource.js';
 import { createOAuthSetup, oauthIssuer, oauthRetention } from '../shared/oauth/index.js';
 import { oauthRoutes } from './oauth/routes.js';
+import { restAuthenticator, type RestAuthenticator } from './http/rest-auth.js';
+import { browserSignIn } from './portal-auth/index.js';
 
 export interface ApiDeps {
   config: PlatformConfig;
@@ -44,9 +44,13 @@ export interface ApiDeps {
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** What a REST surface needs from the api: the same authentication as /mcp. */
+/** What a REST surface needs from the api. */
 export interface RouteContext {
-  authenticate(headers: Record<string, string | string[] | undefined>): Promise<AuthDecision>;
+  /**
+   * Authenticates a whole REST request: header credentials exactly as on /mcp, else the browser
+   * session cookie (with its CSRF token on writes; api/http/rest-auth.ts).
+   */
+  authenticate: RestAuthenticator;
 }
 
 export interface RunningApi {
@@ -159,9 +163,11 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard, streams });
   if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions, admit });
 
-  await deps.routes?.(app, {
-    authenticate: (headers) => authenticateCredentials(chain, extractCredentials(headers), config.auth.allow_anonymous),
-  });
+  // The cookie authenticates REST routes only, never /mcp (whose guard reads header credentials).
+  const browser = browserSignIn(config, log.child({ component: 'browser-session' }));
+  const authenticate = restAuthenticator({ authenticate: guard.authenticate, ...(browser ? { browser: browser.sessionOf } : {}) });
+  if (browser) await browser.register(app, authenticate);
+  await deps.routes?.(app, { authenticate });
 
   const sweeper = setInterval(() => {
     void streamSessions.sweep();

@@ -10,7 +10,8 @@ import { toolCallAudit } from './audit.js';
 import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
 import { buildToolkits } from './toolkits.js';
 import { objstoreRoutes } from '../api/objstore/routes.js';
-import { resourceRoutes } from '../api/resources/index.js';
+import { resourceRoutes, type ResourceRoutesOptions } from '../api/resources/index.js';
+import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
 import { createResourceService, followResourceChanges, manageResourceTool, resourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
@@ -108,20 +109,17 @@ function agentActor(config: PlatformConfig) {
   return (caller: CallerContext, sessionId?: string) => resourceActor(caller, { config, ...(sessionId ? { sessionId } : {}), origin: 'agent' });
 }
 
-/** The resource REST routes authenticate exactly like /mcp; their callers act as persons. */
-function resourceRouteOptions(
-  config: PlatformConfig,
-  service: ResourceService,
-  authenticate: (headers: Record<string, string | string[] | undefined>) => Promise<{ ok: true; caller: CallerContext } | { ok: false }>,
-) {
+/** The resource REST routes authenticate as every REST surface does (RouteContext); their callers act as persons. */
+function resourceRouteOptions(config: PlatformConfig, service: ResourceService, authenticate: RestAuthenticator): ResourceRoutesOptions {
   return {
     service,
     maxUploadBytes: config.resources.managed.max_upload_bytes,
-    async actorOf(request: { headers: Record<string, string | string[] | undefined> }) {
-      const decision = await authenticate(request.headers);
+    async actorOf(request) {
+      const decision = await authenticate(request);
+      if (!decision.ok) return decision;
       // Anonymous callers have no library of their own to act in.
-      if (!decision.ok || decision.caller.authType === 'anonymous') return undefined;
-      return resourceActor(decision.caller, { config, origin: 'person' });
+      if (decision.caller.authType === 'anonymous') return unauthenticated();
+      return { ok: true, actor: resourceActor(decision.caller, { config, origin: 'person' }) };
     },
   };
 }

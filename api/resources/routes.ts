@@ -1,8 +1,8 @@
 /**
  * The managed-resources REST routes (spec document 2, "Portal REST routes", and the by-id routes
- * the spec leaves to us). Every route authenticates through `actorOf` (the api's authentication
- * chain), answers errors as `{error, message}` and declares zod schemas, so /api/openapi.json
- * documents it. Upload bodies stream straight into the service; nothing is buffered.
+ * the spec leaves to us). Every route authenticates through `actorOf` (the api's REST
+ * authentication: header credentials, or a browser session with its CSRF token on writes),
+ * answers errors as `{error, message}` and declares zod schemas, so /api/openapi.json documents it. Upload bodies stream straight into the service; nothing is buffered.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-type-provider-zod';
 import type { App } from '../http/app.js';
 import { userContentHeaders } from '../http/user-content.js';
+import { sendRestRefusal, type RestRefusal } from '../http/rest-auth.js';
 import { ResourceError, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
 import {
   declaredType,
@@ -52,8 +53,8 @@ import { readRawBody, readUploadForm, type StreamedUpload } from './upload-body.
 
 export interface ResourceRoutesOptions {
   service: ResourceService;
-  /** The caller as a resource actor, or undefined when the request is not authenticated (401). */
-  actorOf(request: FastifyRequest): Promise<ResourceActor | undefined>;
+  /** The caller as a resource actor, or why the request is refused (401; 403 for a browser write without its CSRF token). */
+  actorOf(request: FastifyRequest): Promise<{ ok: true; actor: ResourceActor } | RestRefusal>;
   /** resources.managed.max_upload_bytes */
   maxUploadBytes: number;
 }
@@ -120,13 +121,8 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
   // Authenticate before any body is read.
   app.addHook('onRequest', async (request, reply) => {
     const found = await opts.actorOf(request);
-    if (!found) {
-      return reply
-        .code(401)
-        .header('www-authenticate', 'Bearer')
-        .send({ error: 'unauthorized', message: 'authentication required: present an API key or a bearer token' });
-    }
-    actors.set(request, found);
+    if (!found.ok) return sendRestRefusal(reply, found);
+    actors.set(request, found.actor);
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

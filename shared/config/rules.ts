@@ -10,7 +10,8 @@
  * - oauth.enabled requires oauth.issuer; oauth.upstream, when partly set, needs issuer,
  *   client_id and redirect_uri; oauth.clients[].id unique
  * - auth.oidc.enabled requires auth.oidc.issuer
- * - auth.browser_session.enabled requires auth.oidc.enabled and a signing_key (≥ 32 bytes base64)
+ * - auth.browser_session.enabled requires auth.oidc.enabled, auth.oidc.client_id (the sign-in's client)
+ *   and a signing_key (≥ 32 bytes base64)
  * - auth.api_keys.enabled: every key has a non-empty key and name; names and keys unique
  * - server.tls.enabled requires cert_file and key_file; temporal.tls cert/key come in pairs
  * - server.prompts[].name unique; a prompt's argument names unique
@@ -135,6 +136,9 @@ export function applyCrossKeyRules(input: PlatformConfig, raw: unknown, env: Env
   if (a.oidc.enabled && a.oidc.issuer === undefined) err(p('auth.oidc.issuer'), 'required when auth.oidc.enabled is true');
   if (a.browser_session.enabled) {
     if (!a.oidc.enabled) err(p('auth.browser_session.enabled'), 'browser sessions require auth.oidc.enabled', 'auth.oidc.enabled');
+    if (a.oidc.enabled && a.oidc.client_id === undefined) {
+      err(p('auth.oidc.client_id'), 'required when browser sessions are enabled (the client people sign in through)', 'auth.browser_session.enabled');
+    }
     if (a.browser_session.signing_key === undefined) {
       err(p('auth.browser_session.signing_key'), 'required when browser sessions are enabled (base64 of at least 32 bytes)');
     }

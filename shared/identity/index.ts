@@ -14,3 +14,7 @@ export type { OidcConfig, OidcAuthenticatorOptions } from './oidc.js';
 export { oidcAuthenticator, oidcCaller, oidcAlgorithms } from './oidc.js';
 export type { Claims, ClaimExpectations, ClaimVerdict } from './oidc-claims.js';
 export { checkClaims, claimAtPath, rolesFromClaims } from './oidc-claims.js';
+export type { BrowserSession, BrowserSessionSettings, LoginState, SessionUser, SessionVerdict } from './browser-session.js';
+export { BrowserSessions, loginStateTtlSeconds } from './browser-session.js';
+export type { CodeExchange, RelyingPartySettings, SignedInUser } from './oidc-relying-party.js';
+export { OidcRelyingParty, randomToken } from './oidc-relying-party.js';

@@ -19,6 +19,7 @@ import { createResourceService, resourceActor, type ReferenceCounter, type Resou
 import { buildHttpApp, type App } from '../../api/http/app.js';
 import { Readiness } from '../../api/http/readiness.js';
 import { resourceRoutes } from '../../api/resources/index.js';
+import { unauthenticated } from '../../api/http/rest-auth.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { objstoreYaml, startBackend, type Backend, type Driver } from './objstore-fixtures.js';
 
@@ -111,13 +112,13 @@ personas:
     // Test-only identity: the real wiring authenticates through the api's chain.
     async actorOf(request) {
       const subject = request.headers['x-test-subject'];
-      if (typeof subject !== 'string' || subject === '') return undefined;
+      if (typeof subject !== 'string' || subject === '') return unauthenticated();
       const roles = String(request.headers['x-test-roles'] ?? '')
         .split(',')
         .map((r) => r.trim())
         .filter(Boolean);
       const caller: CallerContext = { subject, roles, authType: 'apikey' };
-      return resourceActor(caller, { config, origin: 'person' });
+      return { ok: true, actor: resourceActor(caller, { config, origin: 'person' }) };
     },
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -92,13 +92,19 @@ const cases: RuleCase[] = [
     rule: 'auth.browser_session.enabled requires auth.oidc.enabled',
     bad: `auth:\n  browser_session:\n    enabled: true\n    signing_key: ${KEY32}\n`,
     error: ['auth.browser_session.enabled', 'require auth.oidc.enabled'],
-    good: `auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com" }\n  browser_session:\n    enabled: true\n    signing_key: ${KEY32}\n`,
+    good: `auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com", client_id: portal }\n  browser_session:\n    enabled: true\n    signing_key: ${KEY32}\n`,
   },
   {
     rule: 'auth.browser_session.enabled requires a signing_key',
-    bad: 'auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com" }\n  browser_session:\n    enabled: true\n',
+    bad: 'auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com", client_id: portal }\n  browser_session:\n    enabled: true\n',
     error: ['auth.browser_session.signing_key', 'required when browser sessions are enabled'],
-    good: `auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com" }\n  browser_session:\n    enabled: true\n    signing_key: ${KEY32}\n`,
+    good: `auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com", client_id: portal }\n  browser_session:\n    enabled: true\n    signing_key: ${KEY32}\n`,
+  },
+  {
+    rule: 'auth.browser_session.enabled requires auth.oidc.client_id',
+    bad: `auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com" }\n  browser_session:\n    enabled: true\n    signing_key: ${KEY32}\n`,
+    error: ['auth.oidc.client_id', 'required when browser sessions are enabled'],
+    good: `auth:\n  oidc: { enabled: true, issuer: "https://idp.example.com", client_id: portal }\n  browser_session:\n    enabled: true\n    signing_key: ${KEY32}\n`,
   },
   {
     rule: 'auth.browser_session.signing_key is base64 of at least 32 bytes',
