@@ -16,6 +16,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PlatformConfig } from '../../shared/config/index.js';
 import { oauthIssuer } from '../../shared/oauth/index.js';
+import { publicBaseOf } from '../http/public-url.js';
 
 /** What the metadata document says about the MCP endpoint. */
 export interface ProtectedResource {
@@ -58,15 +59,6 @@ export function protectedResourceOf(config: PlatformConfig): ProtectedResource |
   };
 }
 
-/** The public base URL a request is answered for; undefined when its Host is not a valid host. */
-function baseUrlOf(resource: ProtectedResource, request: FastifyRequest): string | undefined {
-  if (resource.publicBaseUrl) return resource.publicBaseUrl;
-  try {
-    return new URL(`${request.protocol}://${request.host}`).origin;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The MCP endpoint URL, `resource` of the document. */
 function resourceUrl(base: string): string {
@@ -81,7 +73,7 @@ function metadataUrlFor(resource: string): string {
 
 /** The path-suffixed metadata URL, for `resource_metadata` in 401 challenges. */
 export function resourceMetadataUrl(resource: ProtectedResource, request: FastifyRequest): string | undefined {
-  const base = baseUrlOf(resource, request);
+  const base = publicBaseOf(resource.publicBaseUrl, request);
   return base ? metadataUrlFor(resourceUrl(base)) : undefined;
 }
 
@@ -112,7 +104,7 @@ export async function protectedResourceRoutes(app: FastifyInstance, opts: { reso
     );
     app.get(url, { schema: { hide: true } }, (request, reply) => {
       void reply.header('access-control-allow-origin', '*');
-      const base = baseUrlOf(resource, request);
+      const base = publicBaseOf(resource.publicBaseUrl, request);
       if (!base) return reply.code(400).send({ error: 'invalid_request', message: 'the Host header is not a valid host' });
       return reply.send(protectedResourceMetadata(resource, base));
     });

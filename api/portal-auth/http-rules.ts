@@ -3,6 +3,7 @@
  * to the provider, and the attributes of the two cookies.
  */
 import type { SerializeOptions } from '@fastify/cookie';
+import { publicBaseOf } from '../http/public-url.js';
 
 export const loginPath = '/portal/auth/login';
 export const callbackPath = '/portal/auth/callback';
@@ -28,21 +29,12 @@ export function safeReturnPath(value: string): string | undefined {
   }
 }
 
-/** The scheme and Host a request was made to, as an origin; undefined when the Host is not a valid host. */
-export function requestOrigin(request: { protocol: string; host: string }): string | undefined {
-  try {
-    return new URL(`${request.protocol}://${request.host}`).origin;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The callback URL the provider sends people back to (register it there): `<base>/portal/auth/
  * callback`, base = `portal.public_base_url`, else `oauth.issuer`, else the request's own origin.
  */
 export function callbackUrl(publicBaseUrl: string | undefined, request: { protocol: string; host: string }): string | undefined {
-  const base = publicBaseUrl ? publicBaseUrl.replace(/\/+$/, '') : requestOrigin(request);
+  const base = publicBaseOf(publicBaseUrl, request);
   return base === undefined ? undefined : `${base}${callbackPath}`;
 }
 

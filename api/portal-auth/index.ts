@@ -3,11 +3,11 @@
  * REST authentication uses (api/http/rest-auth.ts) and the sign-in routes (routes.ts).
  */
 import { decodeBase64Key, type PlatformConfig } from '../../shared/config/index.js';
-import { BrowserSessions } from '../../shared/identity/index.js';
+import { BrowserSessions, OidcRelyingParty } from '../../shared/identity/index.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { App } from '../http/app.js';
 import type { RestAuthOptions, RestAuthenticator } from '../http/rest-auth.js';
-import { portalAuthRoutes, relyingParties, sessionCookieOf, signInSettings } from './routes.js';
+import { portalAuthRoutes, sessionCookieOf, signInSettings } from './routes.js';
 
 export { portalAuthRoutes, type PortalAuthOptions } from './routes.js';
 
@@ -26,7 +26,7 @@ export function browserSignIn(config: PlatformConfig, log: Logger): BrowserSignI
   if (!signingKey || !config.auth.oidc.issuer) throw new Error('browser sessions need auth.browser_session.signing_key and auth.oidc.issuer');
   const sessions = new BrowserSessions({ signingKey, ttlSeconds: Math.ceil(settings.ttl / 1000), idpIssuer: config.auth.oidc.issuer });
   const cookie = { name: settings.cookie_name, secure: settings.secure, domain: settings.domain };
-  const relyingParty = relyingParties(signInSettings(config), log);
+  const relyingParty = new OidcRelyingParty(signInSettings(config), { log: log.child({ component: 'browser-sign-in' }) });
   const publicBaseUrl = config.portal.public_base_url || config.oauth.issuer;
   return {
     sessionOf: { sessions, cookieOf: sessionCookieOf(cookie.name) },

@@ -37,8 +37,8 @@ import {
 export interface PortalAuthOptions {
   sessions: BrowserSessions;
   cookie: SessionCookieSettings;
-  /** The relying party for a callback URL (see relyingParties). */
-  relyingParty(redirectUri: string): OidcRelyingParty;
+  /** The provider people sign in at (`auth.oidc.*`). */
+  relyingParty: OidcRelyingParty;
   /** `portal.public_base_url`, else `oauth.issuer`; absent: each request's own origin. */
   publicBaseUrl?: string | undefined;
   /** The REST authentication every REST surface uses. */
@@ -47,7 +47,7 @@ export interface PortalAuthOptions {
 }
 
 /** The relying party settings of the browser sign-in, from `auth.oidc.*` (without the callback URL). */
-export function signInSettings(config: PlatformConfig): Omit<RelyingPartySettings, 'redirectUri'> {
+export function signInSettings(config: PlatformConfig): RelyingPartySettings {
   const oidc = config.auth.oidc;
   if (!oidc.issuer || !oidc.client_id) throw new Error('browser sessions need auth.oidc.issuer and auth.oidc.client_id');
   return {
@@ -59,23 +59,6 @@ export function signInSettings(config: PlatformConfig): Omit<RelyingPartySetting
     rolePrefix: oidc.role_prefix,
     clockSkewSeconds: oidc.clock_skew_seconds,
     maxTokenAgeSeconds: oidc.max_token_age === undefined ? undefined : oidc.max_token_age / 1000,
-  };
-}
-
-/**
- * One relying party per callback URL (the URL is part of both the authorization request and the
- * code exchange). With a configured public base URL there is exactly one; when the base comes from
- * each request's Host, the few most recent are kept, so Host values cannot grow memory.
- */
-export function relyingParties(settings: Omit<RelyingPartySettings, 'redirectUri'>, log: Logger, keep = 8): (redirectUri: string) => OidcRelyingParty {
-  const parties = new Map<string, OidcRelyingParty>();
-  return (redirectUri) => {
-    let party = parties.get(redirectUri);
-    if (party) return party;
-    party = new OidcRelyingParty({ ...settings, redirectUri }, { log });
-    if (parties.size >= keep) parties.delete(parties.keys().next().value as string);
-    parties.set(redirectUri, party);
-    return party;
   };
 }
 
@@ -140,7 +123,7 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
       const login = { state: randomToken(), nonce: randomToken(), codeVerifier: randomToken(), returnTo, redirectUri };
       let location: string;
       try {
-        location = await opts.relyingParty(redirectUri).authorizationUrl(login);
+        location = await opts.relyingParty.authorizationUrl(login);
       } catch (error) {
         log.warn({ err: error }, 'browser sign-in: the identity provider could not be discovered');
         return reply.code(502).send({ error: 'provider_unavailable', message: 'the identity provider could not be reached; try again later' });
@@ -183,7 +166,7 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
         return reply.code(400).send({ error: 'sign_in_refused', message: `the identity provider refused the sign-in (${providerErrorCode(error)})` });
       }
       if (!code) return reply.code(400).send({ error: 'invalid_request', message: 'the callback carries no code' });
-      const exchange = await opts.relyingParty(login.redirectUri).exchangeCode({ code, codeVerifier: login.codeVerifier, nonce: login.nonce });
+      const exchange = await opts.relyingParty.exchangeCode({ code, codeVerifier: login.codeVerifier, nonce: login.nonce, redirectUri: login.redirectUri });
       if (!exchange.ok) {
         log.warn({ reason: exchange.reason }, 'browser sign-in failed');
         return reply.code(502).send({ error: 'token_exchange_failed', message: exchange.reason });
@@ -214,11 +197,9 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
     },
     async (request, reply) => {
       void reply.clearCookie(cookie.name, sessionCookieOptions(cookie, 0));
-      // Any of our relying parties knows the provider's metadata; the one of this request's base is likely cached.
-      const redirectUri = callbackUrl(opts.publicBaseUrl, request);
       let location: string | undefined;
       try {
-        location = redirectUri ? await opts.relyingParty(redirectUri).endSessionUrl({}) : undefined;
+        location = await opts.relyingParty.endSessionUrl({});
       } catch (error) {
         log.warn({ err: error }, 'sign-out: the identity provider could not be discovered');
       }

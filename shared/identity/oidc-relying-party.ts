@@ -15,8 +15,6 @@ export interface RelyingPartySettings {
   issuer: string;
   clientId: string;
   clientSecret?: string | undefined;
-  /** Our callback URL registered at the provider. */
-  redirectUri: string;
   /** Scopes asked for; `openid` is always included. */
   scopes: readonly string[];
   roleClaimPath?: string | undefined;
@@ -101,15 +99,19 @@ export class OidcRelyingParty {
     return this.metadata;
   }
 
-  /** Where to send the browser: the provider's authorization endpoint with our state, nonce and S256 challenge. */
-  async authorizationUrl(request: { state: string; nonce: string; codeVerifier: string }): Promise<string> {
+  /**
+   * Where to send the browser: the provider's authorization endpoint with our state, nonce and S256
+   * challenge. `redirectUri` is our callback registered at the provider; the code exchange must
+   * name the same one.
+   */
+  async authorizationUrl(request: { state: string; nonce: string; codeVerifier: string; redirectUri: string }): Promise<string> {
     const metadata = await this.discover();
     if (!metadata.authorization_endpoint) throw new FetchFailure('the identity provider publishes no authorization_endpoint');
     const url = new URL(metadata.authorization_endpoint);
     const scopes = new Set(['openid', ...this.settings.scopes]);
     url.searchParams.set('response_type', 'code');
     url.searchParams.set('client_id', this.settings.clientId);
-    url.searchParams.set('redirect_uri', this.settings.redirectUri);
+    url.searchParams.set('redirect_uri', request.redirectUri);
     url.searchParams.set('scope', [...scopes].join(' '));
     url.searchParams.set('state', request.state);
     url.searchParams.set('nonce', request.nonce);
@@ -134,10 +136,10 @@ export class OidcRelyingParty {
    * (network, a refused client secret, a bad token) is `ok: false` with a reason fit for logs and
    * error descriptions; no secret or token is ever part of it.
    */
-  async exchangeCode(request: { code: string; codeVerifier: string; nonce: string }): Promise<CodeExchange> {
+  async exchangeCode(request: { code: string; codeVerifier: string; nonce: string; redirectUri: string }): Promise<CodeExchange> {
     let tokens: { id_token?: unknown; access_token?: unknown };
     try {
-      tokens = await this.requestTokens(request.code, request.codeVerifier);
+      tokens = await this.requestTokens(request);
     } catch (error) {
       return { ok: false, reason: error instanceof FetchFailure ? error.message : 'the identity provider could not be reached' };
     }
@@ -154,10 +156,10 @@ export class OidcRelyingParty {
     };
   }
 
-  private async requestTokens(code: string, codeVerifier: string): Promise<{ id_token?: unknown; access_token?: unknown }> {
+  private async requestTokens(request: { code: string; codeVerifier: string; redirectUri: string }): Promise<{ id_token?: unknown; access_token?: unknown }> {
     const metadata = await this.discover();
     if (!metadata.token_endpoint) throw new FetchFailure('the identity provider publishes no token_endpoint');
-    const body = new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: this.settings.redirectUri, code_verifier: codeVerifier });
+    const body = new URLSearchParams({ grant_type: 'authorization_code', code: request.code, redirect_uri: request.redirectUri, code_verifier: request.codeVerifier });
     const headers: Record<string, string> = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' };
     const secret = this.settings.clientSecret;
     const methods = metadata.token_endpoint_auth_methods_supported;

@@ -60,8 +60,8 @@ export interface OAuthServerDeps {
   store: OAuthStore;
   clients: ClientRegistry;
   tokens: AccessTokens;
-  /** The upstream identity provider; undefined when `oauth.upstream` is not configured. */
-  upstream: OidcRelyingParty | undefined;
+  /** The upstream identity provider and our callback registered there; undefined when `oauth.upstream` is not configured. */
+  upstream: { party: OidcRelyingParty; redirectUri: string } | undefined;
   /** Lifetime of a refresh family (a sign-in), from `oauth.refresh_token_ttl`. */
   refreshTtlMs: number;
   clock?: () => number;
@@ -155,7 +155,7 @@ export class OAuthServer {
     };
     let location: string;
     try {
-      location = await upstream.authorizationUrl({ state: pending.id, nonce: pending.nonce, codeVerifier: pending.upstreamVerifier });
+      location = await upstream.party.authorizationUrl({ state: pending.id, nonce: pending.nonce, codeVerifier: pending.upstreamVerifier, redirectUri: upstream.redirectUri });
     } catch {
       return refuse(new OAuthError('temporarily_unavailable', 'the upstream identity provider could not be reached'));
     }
@@ -176,7 +176,7 @@ export class OAuthServer {
     if (!params.code) return back(new OAuthError('invalid_request', 'the upstream identity provider returned no code'));
     const upstream = this.deps.upstream;
     if (!upstream) return back(new OAuthError('server_error', oauthErrorTexts.upstreamNotConfigured));
-    const exchange = await upstream.exchangeCode({ code: params.code, codeVerifier: pending.upstreamVerifier, nonce: pending.nonce });
+    const exchange = await upstream.party.exchangeCode({ code: params.code, codeVerifier: pending.upstreamVerifier, nonce: pending.nonce, redirectUri: upstream.redirectUri });
     if (!exchange.ok) return back(new OAuthError('token_exchange_failed', exchange.reason));
 
     const { user } = exchange;

@@ -47,19 +47,21 @@ export async function createOAuthSetup(
   const oidc = config.auth.oidc;
   const upstream =
     up.issuer && up.client_id && up.redirect_uri
-      ? new OidcRelyingParty(
-          {
-            issuer: up.issuer,
-            clientId: up.client_id,
-            clientSecret: up.client_secret,
-            redirectUri: up.redirect_uri,
-            scopes: oidc.scopes ?? ['profile', 'email'],
-            roleClaimPath: oidc.role_claim_path,
-            rolePrefix: oidc.role_prefix,
-            clockSkewSeconds: oidc.clock_skew_seconds,
-          },
-          { log: opts.log.child({ component: 'oauth-upstream' }), ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.fetch ? { fetch: opts.fetch } : {}) },
-        )
+      ? {
+          party: new OidcRelyingParty(
+            {
+              issuer: up.issuer,
+              clientId: up.client_id,
+              clientSecret: up.client_secret,
+              scopes: oidc.scopes ?? ['profile', 'email'],
+              roleClaimPath: oidc.role_claim_path,
+              rolePrefix: oidc.role_prefix,
+              clockSkewSeconds: oidc.clock_skew_seconds,
+            },
+            { log: opts.log.child({ component: 'oauth-upstream' }), ...(opts.clock ? { clock: opts.clock } : {}), ...(opts.fetch ? { fetch: opts.fetch } : {}) },
+          ),
+          redirectUri: up.redirect_uri,
+        }
       : undefined;
   const tokens = new AccessTokens({ issuer, key, upstreamIssuer: up.issuer, ...(opts.clock ? { clock: opts.clock } : {}) });
   const clients = await ClientRegistry.create({
