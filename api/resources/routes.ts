@@ -12,7 +12,7 @@ import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-
 import type { App } from '../http/app.js';
 import { userContentHeaders } from '../http/user-content.js';
 import { sendRestRefusal, type RestRefusal } from '../http/rest-auth.js';
-import { ResourceError, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
+import { MAX_TAGS, ResourceError, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
 import {
   declaredType,
   etagOf,
@@ -174,7 +174,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
       if (declared !== undefined && declared > maxUploadBytes + formAllowanceBytes) throw tooLargeDeclared(declared, maxUploadBytes);
       const form = await readUploadForm(request, {
         fields: uploadFieldNames,
-        repeatable: ['tags'],
+        repeatable: { tags: MAX_TAGS },
         fileField: 'file',
         maxBytes: maxUploadBytes,
         maxFieldBytes,

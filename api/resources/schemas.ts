@@ -4,7 +4,10 @@
  * so the OpenAPI document stays the truth about the API; error bodies stay open for details.
  */
 import { z } from 'zod';
-import { MAX_LIST_LIMIT } from '../../shared/resources/index.js';
+import { MAX_LIST_LIMIT, MAX_TAG_CHARS, MAX_TAGS } from '../../shared/resources/index.js';
+
+/** The tag limits the service applies (names.ts), so the document states the rule the service keeps. */
+const tagListSchema = z.array(z.string().max(MAX_TAG_CHARS)).max(MAX_TAGS);
 
 /** Bytes in a body (a form's file part, a raw body, a download), as OpenAPI writes them. */
 export function binarySchema(description: string) {
@@ -130,7 +133,7 @@ export const uploadFieldsSchema = z.strictObject({
   path: z.string().max(600).default('').describe('Folder path inside the library; may be empty (the library root)'),
   display_name: z.string().max(500).optional().describe('Defaults to the file name without extension'),
   description: z.string().optional(),
-  tags: z.array(z.string().max(200)).max(100).optional().describe('Repeat the field once per tag'),
+  tags: tagListSchema.optional().describe(`Repeat the field once per tag (at most ${MAX_TAGS} tags of ${MAX_TAG_CHARS} characters each)`),
   if_exists: ifExistsSchema.default('fail'),
   search_setting: searchSettingSchema.optional(),
   change_summary: z.string().max(2000).optional().describe('Shown under the version when the upload revises an existing file'),
@@ -163,7 +166,7 @@ export const updateBodySchema = z
   .strictObject({
     display_name: z.string().min(1).max(500).optional(),
     description: z.string().optional(),
-    tags: z.array(z.string().max(200)).max(100).optional().describe('The full tag list (replaces the current one)'),
+    tags: tagListSchema.optional().describe(`The full tag list (replaces the current one; at most ${MAX_TAGS} tags of ${MAX_TAG_CHARS} characters each)`),
     search_setting: searchSettingSchema.optional(),
     library: librarySchema.optional().describe('Move to this top-level folder (library); combined with `path` it is one move'),
     path: z.string().max(600).optional().describe('Move to this folder path inside the (new) library'),

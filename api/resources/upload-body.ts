@@ -12,8 +12,8 @@ import { ResourceError } from '../../shared/resources/index.js';
 export interface UploadFormRules {
   /** Field names allowed before the file part. */
   fields: readonly string[];
-  /** Of those, the ones that may repeat (values kept in order). */
-  repeatable?: readonly string[];
+  /** Of those, the ones that may repeat (values kept in order), each with the most times it may come. */
+  repeatable?: Readonly<Record<string, number>>;
   /** Name of the one file part, which must come last. */
   fileField: string;
   /** Most bytes the file may have. */
@@ -22,17 +22,48 @@ export interface UploadFormRules {
   maxFieldBytes: number;
 }
 
-/** Busboy limits: the file size is ours to count (busboy would silently truncate). */
-export function multipartLimits(rules: Pick<UploadFormRules, 'fields' | 'maxFieldBytes'>) {
+/** Most fields a form may carry: each field once, a repeatable one as often as it may repeat. */
+export function maxFormFields(rules: Pick<UploadFormRules, 'fields' | 'repeatable'>): number {
+  return rules.fields.reduce((sum, name) => sum + (rules.repeatable?.[name] ?? 1), 0);
+}
+
+/** File parts busboy lets through: one is the upload, a further one is refused as coming after it. */
+const maxFileParts = 4;
+
+/**
+ * Busboy limits. The file size is ours to count (busboy would silently truncate). The field count
+ * is exactly what the form may hold, so a form with more is refused (`countLimitError`), never cut.
+ */
+export function multipartLimits(rules: Pick<UploadFormRules, 'fields' | 'repeatable' | 'maxFieldBytes'>) {
+  const fields = maxFormFields(rules);
   return {
     fieldNameSize: 100,
     fieldSize: rules.maxFieldBytes,
-    fields: 64,
-    files: 4,
-    parts: 128,
+    fields,
+    files: maxFileParts,
+    parts: fields + maxFileParts,
     headerPairs: 100,
     fileSize: Infinity,
   };
+}
+
+/**
+ * The parser's count limits (@fastify/multipart answers them 413 "reach … limit"): too many parts
+ * is a malformed form, refused 400 naming the limit.
+ */
+function countLimitError(code: unknown, limits: ReturnType<typeof multipartLimits>): ResourceError | undefined {
+  switch (code) {
+    case 'FST_FIELDS_LIMIT':
+      return new ResourceError('invalid', `the form has more than ${limits.fields} fields, the most this form takes (each field once, a repeatable one up to its limit)`, {
+        limit_fields: limits.fields,
+      });
+    case 'FST_FILES_LIMIT':
+      return new ResourceError('invalid', `the form has more than ${limits.files} file parts; it takes one, the last part`, { limit_files: limits.files });
+    case 'FST_PARTS_LIMIT':
+      return new ResourceError('invalid', `the form has more than ${limits.parts} parts`, { limit_parts: limits.parts });
+    default:
+      return undefined;
+  }
 }
 
 /** An upload in progress. `failure` is the route's own reason the bytes were cut off, if any. */
@@ -58,9 +89,14 @@ function tooLarge(maxBytes: number): ResourceError {
   });
 }
 
-/** Errors of the multipart parser: its own limit errors keep their status, anything else is a broken form. */
-function formError(err: unknown): Error {
+/**
+ * Errors of the multipart parser: its count limits are 400 naming the limit, its other 4xx errors
+ * keep their status, anything else is a broken form.
+ */
+function formError(err: unknown, limits: ReturnType<typeof multipartLimits>): Error {
   if (err instanceof ResourceError) return err;
+  const counted = countLimitError((err as { code?: unknown }).code, limits);
+  if (counted) return counted;
   const status = (err as { statusCode?: number }).statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500 && err instanceof Error) return err;
   return new ResourceError('invalid', `malformed multipart body: ${err instanceof Error ? err.message : String(err)}`);
@@ -77,7 +113,8 @@ function discardRequest(request: FastifyRequest): void {
  * fail (so the service stores nothing) with a 400 refusal.
  */
 export async function readUploadForm(request: FastifyRequest, rules: UploadFormRules): Promise<StreamedForm> {
-  const parts = request.parts({ limits: multipartLimits(rules) })[Symbol.asyncIterator]();
+  const limits = multipartLimits(rules);
+  const parts = request.parts({ limits })[Symbol.asyncIterator]();
   let abandoned = false;
   let failure: Error | undefined;
   // The file part's stream, once the form reaches it.
@@ -109,7 +146,7 @@ export async function readUploadForm(request: FastifyRequest, rules: UploadFormR
   try {
     for (;;) {
       const next = await parts.next().catch((err: unknown) => {
-        throw formError(err);
+        throw formError(err, limits);
       });
       if (next.done) throw new ResourceError('invalid', `the form has no file part "${rules.fileField}" (it must be the last part)`);
       part = next.value;
@@ -128,7 +165,7 @@ export async function readUploadForm(request: FastifyRequest, rules: UploadFormR
         throw new ResourceError('invalid', `form field "${name}" is longer than ${rules.maxFieldBytes} bytes`);
       }
       const list = (fields[name] ??= []);
-      if (list.length > 0 && !(rules.repeatable ?? []).includes(name)) {
+      if (list.length > 0 && rules.repeatable?.[name] === undefined) {
         throw new ResourceError('invalid', `form field "${name}" is given more than once`);
       }
       list.push(typeof part.value === 'string' ? part.value : JSON.stringify(part.value));
@@ -156,7 +193,7 @@ export async function readUploadForm(request: FastifyRequest, rules: UploadFormR
   });
   source.on('error', (err: Error) => {
     cutOff = true;
-    fail(formError(err));
+    fail(formError(err, limits));
   });
   source.on('end', () => {
     if (cutOff || abandoned) return;
@@ -172,7 +209,7 @@ export async function readUploadForm(request: FastifyRequest, rules: UploadFormR
         if (after.type === 'file') after.file.resume();
         fail(new ResourceError('invalid', `form part "${after.fieldname}" comes after the file part: every field must precede the file "${rules.fileField}"`));
       },
-      (err: unknown) => fail(formError(err)),
+      (err: unknown) => fail(formError(err, limits)),
     );
   });
   // The consumer gave up on the body (the service refused): keep the parser moving until abandoned.

@@ -29,7 +29,7 @@ export {
   type LibraryKind,
 } from './library.js';
 export { canonicalUri, parseCanonicalUri, referenceOf, parseReference, REFERENCE_PREFIX, type ParsedUri } from './uri.js';
-export { defaultDisplayName, fileNameProblem, extensionOf, normalizeTags } from './names.js';
+export { defaultDisplayName, fileNameProblem, extensionOf, normalizeTags, MAX_TAGS, MAX_TAG_CHARS } from './names.js';
 export {
   executableByName,
   sniffExecutable,

@@ -1,8 +1,9 @@
 /**
  * A 1 GiB upload through POST /api/v1/resources, generated as a stream (never held in memory) by
- * a client process and sent over real HTTP to the real service on MinIO, with this (the server's)
- * process's RSS sampled throughout: it must grow by less than 128 MiB, and the stored SHA-256 must equal what was sent. Then an upload
- * one byte over the limit is refused with 413 and stores nothing.
+ * a client process and sent over real HTTP to the real service on each object-store driver (MinIO
+ * and the filesystem), with this (the server's) process's RSS sampled throughout: it must grow by
+ * less than 128 MiB, and the stored SHA-256 must equal what was sent. Then an upload one byte over
+ * the limit is refused with 413 and stores nothing.
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,11 +12,11 @@ import { alice, as, send, startResourceRestApi, uploadFromChild, type ResourceRe
 
 const total = 1024 * MiB;
 
-describe('1 GiB through the upload route (MinIO)', () => {
+describe.each(['s3', 'filesystem'] as const)('1 GiB through the upload route (%s driver)', (driver) => {
   let api: ResourceRestApi;
 
   beforeAll(async () => {
-    api = await startResourceRestApi({ driver: 's3', maxUploadBytes: total });
+    api = await startResourceRestApi({ driver, maxUploadBytes: total });
   }, 120_000);
   afterAll(async () => {
     await api?.close();
