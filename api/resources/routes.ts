@@ -506,15 +506,16 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
         tags,
         summary: 'Delete a resource',
         description:
-          'Deletes the file, every version and its stored bytes. While assets, prompts or a registered table point at it the ' +
-          'delete is refused (409) with the counts of each; `force=true` deletes anyway (references then report the file as missing).',
+          'Deletes the file, every version and its stored bytes. Prompts that use it do not hold the delete: they keep serving ' +
+          'and report the material as missing. While assets or a registered table point at it the delete is refused (409) with ' +
+          'the counts of each; `force=true` deletes anyway (assets then report the file as missing, tables over it are dropped).',
         params: idParams,
         querystring: deleteQuerySchema,
         response: { 204: z.null().describe('Deleted'), ...errorResponses(403, 404, 409) },
       },
     },
     async (request, reply) => {
-      await service.delete(actor(request), request.params.id, { force: request.query.force ?? false });
+      await service.delete(actor(request), request.params.id, { force: request.query.force ?? false, origin: 'portal' });
       return reply.code(204).send(null);
     },
   );

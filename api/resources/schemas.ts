@@ -191,7 +191,7 @@ export const folderAnswerSchema = z.object({
 });
 
 export const deleteQuerySchema = z.object({
-  force: z.stringbool().optional().describe('true: delete even when assets, prompts or a registered table point at the file'),
+  force: z.stringbool().optional().describe('true: delete even when assets or a registered table point at the file (prompts never hold a portal delete)'),
 });
 
 export const restoreParams = idParams.extend({ version: z.coerce.number().int().min(1).describe('The version whose bytes become the new head') });

@@ -44,6 +44,7 @@ export { chooseContentType, contentTypeFromName, mediaTypeProblem, MAX_CONTENT_T
 export { textProblem, type TextKind } from './text.js';
 export { MAX_CHANGE_SUMMARY_CHARS } from './input.js';
 export { listSorts, isListSort, encodeCursor, decodeCursor } from './cursor.js';
+export { countsHoldingDelete, holdsDelete } from './delete-rule.js';
 export { buildFacets, type FolderCount, type FolderRow } from './facets.js';
 export { manageResourceTool, type ManageResourceToolOptions } from './tool.js';
 export {

@@ -188,6 +188,14 @@ export interface ReferenceCounter {
   released?(resourceId: string): Promise<void>;
 }
 
+/** How a delete treats what points at the file (delete-rule.ts). */
+export interface DeleteOptions {
+  /** Delete even when assets, prompts or a registered table point at the file. */
+  force: boolean;
+  /** `portal`: prompts do not hold the delete (they report the material as missing). Absent: every reference does. */
+  origin?: WriteOrigin;
+}
+
 export type ResourceChangeKind = 'created' | 'replaced' | 'updated' | 'deleted';
 
 export interface ResourceChangeEvent {
@@ -213,7 +221,7 @@ export interface ResourceService {
   facets(actor: ResourceActor): Promise<FolderFacet[]>;
   update(actor: ResourceActor, id: string, input: UpdateInput): Promise<ResourceView>;
   replaceContent(actor: ResourceActor, id: string, input: ReplaceInput): Promise<ResourceView>;
-  delete(actor: ResourceActor, id: string, opts: { force: boolean }): Promise<void>;
+  delete(actor: ResourceActor, id: string, opts: DeleteOptions): Promise<void>;
   versions(actor: ResourceActor, id: string): Promise<VersionView[]>;
   restore(actor: ResourceActor, id: string, version: number): Promise<ResourceView>;
   usage(actor: ResourceActor, id: string): Promise<UsageView>;

@@ -9,6 +9,7 @@ import { isObjstoreError } from '../objstore/index.js';
 import { isAgent, may } from './authority.js';
 import { chooseContentType, contentTypeFromName } from './content-type.js';
 import { notFound, plural, type ResourceContext, type StoredObject } from './context.js';
+import { countsHoldingDelete, holdsDelete } from './delete-rule.js';
 import { createDetails, executableTypeOrThrow, fileNameOrThrow, replaceDetails, updateDetails } from './input.js';
 import { formatLibrary, formatLibraryPath, libraryKey, sameLibrary } from './library.js';
 import { rowLibrary, rowUri, toView, type ResourceRow, type VersionRow } from './rows.js';
@@ -17,6 +18,7 @@ import {
   type CreateInput,
   type CreateOutcome,
   type CreateResult,
+  type DeleteOptions,
   type IfExists,
   type ReplaceInput,
   type ResourceActor,
@@ -318,12 +320,12 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
     });
   }
 
-  async function remove(actor: ResourceActor, id: string, opts: { force: boolean }): Promise<void> {
+  async function remove(actor: ResourceActor, id: string, opts: DeleteOptions): Promise<void> {
     const current = await visibleRow(actor, id);
     checkChange(actor, current);
     const counts = await countReferences(id);
-    const referenced = counts.assets + counts.prompts + counts.tables > 0;
-    if (referenced && !opts.force) {
+    const referenced = holdsDelete(counts);
+    if (holdsDelete(countsHoldingDelete(counts, opts.origin)) && !opts.force) {
       throw new ResourceError(
         'conflict',
         `"${current.file_name}" is used by ${plural(counts.assets, 'asset', 'assets')}, ${plural(counts.prompts, 'prompt', 'prompts')} and ${plural(counts.tables, 'registered table', 'registered tables')}; delete with force to delete it anyway`,
@@ -340,7 +342,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
         [id],
       );
       await client.query(`DELETE FROM resources WHERE id = $1`, [id]);
-      await recordEvent(client, id, 'deleted', actor, { uri: rowUri(locked), force: opts.force, references: counts }, clock());
+      await recordEvent(client, id, 'deleted', actor, { uri: rowUri(locked), force: opts.force, ...(opts.origin ? { origin: opts.origin } : {}), references: counts }, clock());
       changed('deleted', locked);
       return versions.rows.map((v) => ({ bucket: v.object_bucket, key: v.object_key }));
     });

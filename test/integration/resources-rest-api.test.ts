@@ -5,7 +5,9 @@
  */
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_TAG_CHARS, MAX_TAGS, type ReferenceCounter, type ReferenceCounts } from '../../shared/resources/index.js';
+import { manageResourceTool, MAX_TAG_CHARS, MAX_TAGS, type ReferenceCounter, type ReferenceCounts } from '../../shared/resources/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { allowAllTools, invokeTool, ToolRegistry } from '../../shared/mcp-tools/index.js';
 import { uploadFieldsSchema } from '../../api/resources/schemas.js';
 import {
   alice,
@@ -596,6 +598,36 @@ describe.each(['s3', 'filesystem'] as const)('resources REST routes on the %s dr
       expect((await call(salesAdmin, 'DELETE', `/api/v1/resources/${deck.id}?force=true`)).status).toBe(204);
       expect(released).toEqual([deck.id]);
       expectError(await call(salesAdmin, 'GET', `/api/v1/resources/${deck.id}`), 404, 'not_found');
+    });
+
+    it('portal delete vs tool delete: prompts hold a manage_resource delete (409 with counts) but not a portal one, which tells them the file is gone', async () => {
+      const manage = async (args: Record<string, unknown>) => {
+        const result = await invokeTool({
+          registry: new ToolRegistry().register(manageResourceTool(api.service, { config: api.config })),
+          access: allowAllTools,
+          middlewares: [],
+          name: 'manage_resource',
+          rawArgs: args,
+          ctx: { caller: { subject: alice.subject, roles: alice.roles, authType: 'apikey' }, signal: new AbortController().signal, log: silentLogger() },
+        });
+        return { isError: result.isError === true, body: result.structuredContent as Record<string, unknown> };
+      };
+      const viaTool = await created(alice, { path: 'prompt-material', name: 'tool.md', data: 'material' });
+      const viaPortal = await created(alice, { path: 'prompt-material', name: 'portal.md', data: 'material' });
+      pointers.set(viaTool.id, { prompts: 3 });
+      pointers.set(viaPortal.id, { prompts: 3 });
+      released.length = 0;
+
+      const refused = await manage({ action: 'delete', reference: viaTool.reference });
+      expect(refused.isError).toBe(true);
+      expect(refused.body).toMatchObject({ error: 'conflict', references: { assets: 0, prompts: 3, tables: 0 } });
+      expect((await call(alice, 'GET', `/api/v1/resources/${viaTool.id}`)).status).toBe(200);
+      expect((await manage({ action: 'delete', reference: viaTool.reference, force: true })).isError).toBe(false);
+
+      expect((await call(alice, 'DELETE', `/api/v1/resources/${viaPortal.id}`)).status).toBe(204);
+      expectError(await call(alice, 'GET', `/api/v1/resources/${viaPortal.id}`), 404, 'not_found');
+      // Both deletes told the reference counters, so the prompts report the material as missing.
+      expect(released).toEqual([viaTool.id, viaPortal.id]);
     });
   });
 
