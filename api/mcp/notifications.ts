@@ -68,35 +68,49 @@ export function listChangeReaches(listsResources: boolean, actor: ResourceActor,
 export const listChangedWindowMs = 50;
 
 /**
+ * Least time between two notifications: a window opened less than this after the last send waits
+ * out the rest. A long burst (a 5,000-file batch, one write per file) then reaches each session at
+ * most once a second — each `list_changed` makes a client list again — instead of once a window.
+ */
+export const listChangedIntervalMs = 1000;
+
+/**
  * Turns managed-resource changes (created, replaced, updated — which covers moves — and deleted,
  * from every replica when `changes` follows them all) into `notifications/resources/list_changed`.
- * Changes gather for a window (`schedule`); then each session whose caller the batch reaches
- * gets one notification. Returns the unsubscribe.
+ * Changes gather for a window (`schedule`, at least `listChangedWindowMs` and at least
+ * `listChangedIntervalMs` after the previous send); then each session whose caller the batch
+ * reaches gets one notification. Sends are sequential, so a session gets at most one per interval.
+ * Returns the unsubscribe.
  */
 export function notifyResourceListChanges(opts: {
   changes: ResourceChangeSource;
   targets: Iterable<NotificationTarget>;
   reaches: (caller: CallerContext, libraries: ReadonlySet<string> | undefined) => boolean;
   log: Logger;
-  /** Runs `send` when the window closes (tests hold it). */
-  schedule?: (send: () => void) => void;
+  /** Runs `send` when the window closes, `delayMs` from now (tests hold it). */
+  schedule?: (send: () => void, delayMs: number) => void;
+  /** Milliseconds on a monotonic clock. */
+  now?: () => number;
 }): () => void {
-  const schedule = opts.schedule ?? ((send: () => void) => void setTimeout(send, listChangedWindowMs).unref());
+  const schedule = opts.schedule ?? ((send: () => void, delayMs: number) => void setTimeout(send, delayMs).unref());
+  const now = opts.now ?? (() => performance.now());
   let libraries = new Set<string>();
   let missed = false;
   let armed = false;
   let stopped = false;
+  let lastSent = -Infinity;
 
   const arm = () => {
     if (armed) return;
     armed = true;
-    schedule(send);
+    schedule(send, Math.max(listChangedWindowMs, lastSent + listChangedIntervalMs - now()));
   };
 
   const send = () => {
     const batch = missed ? undefined : libraries;
     [libraries, missed, armed] = [new Set(), false, false];
     if (stopped) return;
+    lastSent = now();
     for (const target of opts.targets) {
       const caller = target.caller();
       if (caller && opts.reaches(caller, batch)) void deliver(target);

@@ -1,7 +1,7 @@
 /**
  * The pure rules behind list_changed across replicas: the NOTIFY payload of a resource change
  * (what it carries, that it always fits, what is refused), whom a change reaches (the
- * resources/list membership rule), and the LISTEN reconnect backoff.
+ * resources/list membership rule), the LISTEN reconnect backoff, and how list_changed is paced.
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
@@ -14,7 +14,8 @@ import {
   resourceActor,
   type ResourceChangeEvent,
 } from '../../shared/resources/index.js';
-import { listChangeReaches } from '../../api/mcp/notifications.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { listChangedIntervalMs, listChangeReaches, listChangedWindowMs, notifyResourceListChanges } from '../../api/mcp/notifications.js';
 
 const id = '0190a5f0-0000-7000-8000-000000000001';
 const event = (library: string, previousLibrary?: string): ResourceChangeEvent => ({
@@ -111,5 +112,40 @@ describe('LISTEN reconnect backoff', () => {
   it('doubles from the initial delay and stays at the cap', () => {
     const backoff = { initialMs: 100, maxMs: 10_000 };
     expect([0, 1, 2, 3, 6, 7, 8, 1000].map((attempt) => reconnectDelay(attempt, backoff))).toEqual([100, 200, 400, 800, 6400, 10_000, 10_000, 10_000]);
+  });
+});
+
+describe('list_changed pacing', () => {
+  it('gathers changes for a window, and spaces sends at least listChangedIntervalMs apart', () => {
+    let clock = 0;
+    const held: Array<{ send: () => void; delayMs: number }> = [];
+    const handlers: Array<{ changed(notice: { kind: 'created'; id: string; libraries: string[] }): void }> = [];
+    let sent = 0;
+    notifyResourceListChanges({
+      changes: { subscribe: (h) => (handlers.push(h), () => undefined) },
+      targets: [{ caller: () => ({ subject: 's', roles: [], authType: 'apikey' }), sendResourceListChanged: async () => void sent++ }],
+      reaches: () => true,
+      log: silentLogger(),
+      schedule: (send, delayMs) => held.push({ send, delayMs }),
+      now: () => clock,
+    });
+    const change = () => handlers[0]!.changed({ kind: 'created', id, libraries: ['global'] });
+    change();
+    change();
+    expect(held.map((h) => h.delayMs)).toEqual([listChangedWindowMs]);
+    clock = 50;
+    held.shift()!.send();
+    expect(sent).toBe(1);
+    // Soon after a send: the next window waits out the interval.
+    clock = 150;
+    change();
+    expect(held.map((h) => h.delayMs)).toEqual([listChangedIntervalMs - 100]);
+    clock = 1050;
+    held.shift()!.send();
+    // Long after the last send: the window alone.
+    clock = 5000;
+    change();
+    expect(held.map((h) => h.delayMs)).toEqual([listChangedWindowMs]);
+    expect(sent).toBe(2);
   });
 });
