@@ -61,6 +61,8 @@ export interface ResourceRestOptions {
   bodyLimit?: number;
   /** Things that point at resources (what assets, prompts and tables register in production). */
   references?: ReferenceCounter[];
+  /** audit.enabled (default true): reads and moves are audit rows, usage is counted from them. */
+  audit?: boolean;
 }
 
 export async function startResourceRestApi(opts: ResourceRestOptions): Promise<ResourceRestApi> {
@@ -72,7 +74,7 @@ export async function startResourceRestApi(opts: ResourceRestOptions): Promise<R
 database:
   dsn: ${JSON.stringify(database.dsn)}
 audit:
-  enabled: true
+  enabled: ${opts.audit ?? true}
 resources:
   managed:
     max_upload_bytes: ${opts.maxUploadBytes}
