@@ -56,8 +56,8 @@ export async function benchUsage(api: ResourceRestApi, opts: { rows: number; req
   );
   console.log(`  reads on record: hot file ${perFile.rows[0]!.hot.toLocaleString('en')}, a typical file ${perFile.rows[0]!.typical}`);
   const plan = await db.query<{ 'QUERY PLAN': string }>(
-    `EXPLAIN SELECT tool, count(*) FROM audit_log WHERE resource_id = $1 AND tool = ANY($2::text[]) AND occurred_at > now() - interval '90 days' GROUP BY tool`,
-    [ids[1], ['resources/read', 'search_fetch', 'portal_download', 'portal_preview']],
+    `EXPLAIN SELECT tool, count(*) FROM audit_log WHERE resource_id = $1 AND tool = ANY($2::text[]) AND occurred_at > $3::timestamptz - interval '90 days' GROUP BY tool`,
+    [ids[1], ['resources/read', 'search_fetch', 'portal_download', 'portal_preview'], anchor],
   );
   console.log(`  plan of the count: ${plan.rows.map((r) => r['QUERY PLAN'].trim()).filter((l) => /Scan/.test(l)).join(' | ')}`);
 
