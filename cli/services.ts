@@ -55,7 +55,7 @@ export async function startApiRole(opts: {
   // Managed resources need the platform database and an object store for their bytes.
   const resources =
     db && Object.keys(config.toolkits.objstore).length > 0
-      ? createResourceService({ config, db, objstore: toolkits.objstore, log: log.child({ component: 'resources' }), audit })
+      ? createResourceService({ config, db, objstore: toolkits.objstore, log: log.child({ component: 'resources' }) })
       : undefined;
   // Every replica's changes reach this one's sessions (one LISTEN connection, closed on stop).
   const resourceChanges =

@@ -568,7 +568,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
       schema: {
         tags,
         summary: 'Usage',
-        description: 'Content reads over the last 30 and 90 days by door (agent resources/read, search fetch, portal download) and the last read; derived from the read audit trail (nothing while audit is off).',
+        description: 'Content reads over the last 30 and 90 days by door (agent resources/read, search fetch, portal download, portal_preview image tiles), the last read and the never-read flag, counted from the audit trail and so bounded by audit.retention_days. With audit.enabled false: `{recorded: false, message}`, not zeros.',
         params: idParams,
         response: { 200: usageSchema, ...errorResponses(403, 404) },
       },

@@ -88,8 +88,22 @@ export const facetSchema = z
 
 const doorCounts = z.record(z.string(), z.number().int()).describe('Reads per door: resources_read, search_fetch, portal_download, portal_preview');
 export const usageSchema = z
-  .object({ last_read_at: z.string().nullable(), last_30_days: doorCounts, last_90_days: doorCounts })
-  .describe('Content reads over the last 30 and 90 days by door (empty while audit is off)');
+  .discriminatedUnion('recorded', [
+    z
+      .object({
+        recorded: z.literal(true),
+        last_read_at: z.string().nullable().describe('Last content read on record (image tiles do not count)'),
+        never_read: z.boolean().describe('The file is at least 30 days old and no content read is on record'),
+        last_30_days: doorCounts,
+        last_90_days: doorCounts,
+        retention_days: z.number().int().describe('audit.retention_days: no window reaches further back'),
+      })
+      .describe('Usage counted from the audit trail'),
+    z
+      .object({ recorded: z.literal(false), message: z.string().describe('Why: usage is not recorded while audit is off') })
+      .describe('audit.enabled is false: reads are not recorded, so there is no usage to show (not zeros)'),
+  ])
+  .describe('Content reads over the last 30 and 90 days by door, from the audit trail; or, with audit off, that usage is not recorded');
 
 export const usedBySchema = z
   .object({ assets: z.number().int(), prompts: z.number().int(), tables: z.number().int() })

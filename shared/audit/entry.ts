@@ -5,7 +5,7 @@ import { MAX_STRING_CHARS, redactParameters, storableString, truncateString } fr
 
 export type AuditOutcome = 'ok' | 'error' | 'denied';
 
-/** One tool call, as the middleware (or any other caller) hands it to `AuditLog.record`. */
+/** One tool call or resource event, as the middleware (or any other caller) hands it to `AuditLog.record` or `insertAuditRows`. */
 export interface AuditEntry {
   /** When the call started; defaults to the audit log's clock at `record` time. */
   occurredAt?: Date | number;
@@ -23,6 +23,8 @@ export interface AuditEntry {
   outcome: AuditOutcome;
   errorText?: string;
   sessionId?: string;
+  /** The managed resource a resource event (a content read by door, a move) is about; tool calls have none. */
+  resourceId?: string;
 }
 
 /** Serialised parameters above this size are replaced by a note: one call must not write megabytes. */
@@ -42,6 +44,7 @@ export type AuditRow = [
   outcome: AuditOutcome,
   errorText: string | null,
   sessionId: string | null,
+  resourceId: string | null,
 ];
 
 function text(s: string | undefined, max = 1024): string | null {
@@ -75,6 +78,7 @@ export function auditRow(entry: AuditEntry, fallbackTime: number): AuditRow {
     entry.outcome,
     text(entry.errorText, MAX_STRING_CHARS),
     text(entry.sessionId),
+    entry.resourceId ?? null,
   ];
 }
 

@@ -1,4 +1,4 @@
-/** SQL of the `audit_log` table (migrations/0003_audit_log.sql): batched insert and batched retention. */
+/** SQL of the `audit_log` table (migrations/0003_audit_log.sql, 0009): batched insert and batched retention. */
 import type { Pool } from 'pg';
 import type { AuditRow } from './entry.js';
 
@@ -17,6 +17,7 @@ const columns = [
   'outcome',
   'error_text',
   'session_id',
+  'resource_id',
 ] as const;
 const casts: Record<(typeof columns)[number], string> = {
   id: '::uuid',
@@ -31,9 +32,10 @@ const casts: Record<(typeof columns)[number], string> = {
   outcome: '',
   error_text: '',
   session_id: '',
+  resource_id: '',
 };
 
-/** Postgres allows 65535 bind parameters per statement; 12 columns × this stays well below. */
+/** Postgres allows 65535 bind parameters per statement; 13 columns × this stays well below. */
 export const MAX_ROWS_PER_INSERT = 1000;
 
 /**

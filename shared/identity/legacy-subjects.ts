@@ -53,7 +53,6 @@ const subjectColumns: ReadonlyArray<{ table: string; column: string; where?: str
   { table: 'resource_versions', column: 'uploader' },
   { table: 'resource_folders', column: 'library_key', where: "library_kind = 'person'" },
   { table: 'resource_writers', column: 'writer_id', where: "writer_kind = 'person'" },
-  { table: 'resource_reads', column: 'reader' },
   { table: 'resource_events', column: 'actor' },
 ];
 

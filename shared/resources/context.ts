@@ -8,7 +8,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import type { AuditLog } from '../audit/index.js';
 import { resourceStoreName, type PlatformConfig } from '../config/index.js';
 import { withTransaction, type Db } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
@@ -33,8 +32,6 @@ export interface ResourceServiceDeps {
   db: Db;
   objstore: ObjstoreConnections;
   log: Pick<Logger, 'warn' | 'error' | 'info' | 'debug'>;
-  /** Read audit entries go here (only while auditActive(config)). */
-  audit?: AuditLog;
   clock?: () => Date;
   /** Things that may point at a resource (assets, prompts, tables); asked before a delete. */
   references?: ReferenceCounter[];
@@ -294,7 +291,6 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     config,
     db,
     log,
-    audit: deps.audit,
     clock,
     references,
     objects,

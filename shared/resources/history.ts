@@ -1,8 +1,8 @@
-/** A resource's history and use: its versions, reads by door, what refers to it, who wrote it. */
-import { auditActive } from '../config/index.js';
+/** A resource's history and use: its versions, reads by door (audit-trail.ts), what refers to it, who wrote it. */
+import { usageFromAuditTrail } from './audit-trail.js';
 import type { ResourceContext } from './context.js';
 import { toVersionView, toWriterView, type VersionRow, type WriterRow } from './rows.js';
-import type { ReadDoor, ReferenceCounts, ResourceActor, ResourceService, UsageView, VersionView, WriterView } from './types.js';
+import type { ReferenceCounts, ResourceActor, ResourceService, UsageView, VersionView, WriterView } from './types.js';
 
 export function createResourceHistory(context: ResourceContext): Pick<ResourceService, 'versions' | 'usage' | 'usedBy' | 'writers'> {
   const { config, db, clock, visibleRow, countReferences } = context;
@@ -14,29 +14,8 @@ export function createResourceHistory(context: ResourceContext): Pick<ResourceSe
   }
 
   async function usage(actor: ResourceActor, id: string): Promise<UsageView> {
-    await visibleRow(actor, id);
-    const zero = (): Record<ReadDoor, number> => ({ resources_read: 0, search_fetch: 0, portal_download: 0, portal_preview: 0 });
-    const view: UsageView = { last_read_at: null, last_30_days: zero(), last_90_days: zero() };
-    // Usage is derived from the read trail, which exists only while audit runs (spec).
-    if (!auditActive(config)) return view;
-    const now = clock().getTime();
-    const day = 86_400_000;
-    const res = await db.query<{ door: ReadDoor; n30: number; n90: number; last: Date | null }>(
-      `SELECT door,
-              count(*) FILTER (WHERE read_at > $2)::int AS n30,
-              count(*) FILTER (WHERE read_at > $3)::int AS n90,
-              max(read_at) AS last
-       FROM resource_reads WHERE resource_id = $1 GROUP BY door`,
-      [id, new Date(now - 30 * day), new Date(now - 90 * day)],
-    );
-    let last: Date | null = null;
-    for (const r of res.rows) {
-      view.last_30_days[r.door] = r.n30;
-      view.last_90_days[r.door] = r.n90;
-      if (r.last && r.door !== 'portal_preview' && (!last || r.last > last)) last = r.last;
-    }
-    view.last_read_at = last ? last.toISOString() : null;
-    return view;
+    const row = await visibleRow(actor, id);
+    return usageFromAuditTrail(db, config, { id: row.id, createdAt: row.created_at }, clock());
   }
 
   async function usedBy(actor: ResourceActor, id: string): Promise<ReferenceCounts> {

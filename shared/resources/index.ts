@@ -4,7 +4,7 @@
  * `createResourceService` and `resourceActor`; the pure rules are exported for them and for tests.
  */
 export * from './types.js';
-export { createResourceService, resourceConnectionName, auditToolOfDoor, type ResourceServiceDeps } from './service.js';
+export { createResourceService, resourceConnectionName, auditToolOfDoor, MOVE_AUDIT_TOOL, type ResourceServiceDeps } from './service.js';
 export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './listing.js';
 export { resourceActor, PERSONA_ADMIN_ROLE_PREFIX, type ResourceActorOptions } from './actor.js';
 export { may, administers, isAgent, refusal, type ResourceAction, type AuthorityTarget } from './authority.js';

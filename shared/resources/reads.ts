@@ -1,10 +1,10 @@
 /**
  * Reading managed resources: one by id, by reference or address (a live address wins over a
- * vacated one), and the head content by door (stamping last read and recording the read).
+ * vacated one), and the head content by door (stamping last read and auditing the read: audit-trail.ts).
  */
 import type { Readable } from 'node:stream';
-import { auditActive } from '../config/index.js';
 import { isObjstoreError } from '../objstore/index.js';
+import { auditToolOfDoor, recordResourceEvent } from './audit-trail.js';
 import { notFound, type ResourceContext } from './context.js';
 import { normalizeFolderPath } from './folders.js';
 import { addressOrThrow } from './input.js';
@@ -13,18 +13,10 @@ import { isResourceId, rowUri, toView, type ResourceRow, type VersionRow } from 
 import { ResourceError, type Library, type ReadDoor, type ResourceActor, type ResourceService, type ResourceView } from './types.js';
 import { parseCanonicalUri, parseReference } from './uri.js';
 
-const readDoors: readonly ReadDoor[] = ['resources_read', 'search_fetch', 'portal_download', 'portal_preview'];
-
-/** The tool name a read is audited under (spec: content reads are recorded by door). */
-export const auditToolOfDoor: Record<ReadDoor, string> = {
-  resources_read: 'resources/read',
-  search_fetch: 'search_fetch',
-  portal_download: 'portal_download',
-  portal_preview: 'portal_preview',
-};
+const readDoors = Object.keys(auditToolOfDoor) as ReadDoor[];
 
 export function createResourceReads(context: ResourceContext): Pick<ResourceService, 'get' | 'resolve' | 'openContent'> {
-  const { config, db, audit, clock, objects, checkVisible, rowByAddress, visibleRow } = context;
+  const { config, db, clock, objects, checkVisible, rowByAddress, visibleRow } = context;
 
   async function get(actor: ResourceActor, id: string): Promise<ResourceView> {
     return toView(await visibleRow(actor, id), actor);
@@ -94,26 +86,13 @@ export function createResourceReads(context: ResourceContext): Pick<ResourceServ
     try {
       // An image tile (portal_preview) is audited but does not stamp last read (spec).
       if (door !== 'portal_preview') await db.query(`UPDATE resources SET last_read_at = $2 WHERE id = $1`, [row.id, now]);
-      if (auditActive(config)) {
-        await db.query(`INSERT INTO resource_reads (resource_id, door, reader, read_at) SELECT id, $2, $3, $4 FROM resources WHERE id = $1`, [
-          row.id,
-          door,
-          actor.subject,
-          now,
-        ]);
-        audit?.record({
-          occurredAt: now,
-          subject: actor.subject,
-          ...(actor.email ? { email: actor.email } : {}),
-          authType: actor.authType ?? 'unknown',
-          ...(actor.activePersona ? { persona: actor.activePersona } : {}),
-          tool: auditToolOfDoor[door],
-          parameters: { reference: `mcp:resource:${row.id}`, uri: rowUri(row), version: row.head_version },
-          durationMs: 0,
-          outcome: 'ok',
-          ...(actor.writer.kind === 'agent_session' ? { sessionId: actor.writer.sessionId } : {}),
-        });
-      }
+      await recordResourceEvent(
+        db,
+        config,
+        actor,
+        { resourceId: row.id, tool: auditToolOfDoor[door], parameters: { reference: `mcp:resource:${row.id}`, uri: rowUri(row), version: row.head_version } },
+        now,
+      );
     } catch (err) {
       body.destroy();
       throw err;

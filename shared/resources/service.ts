@@ -21,7 +21,7 @@ import type { ResourceService } from './types.js';
 import { createResourceWrites } from './writes.js';
 
 export { resourceConnectionName, type ResourceServiceDeps } from './context.js';
-export { auditToolOfDoor } from './reads.js';
+export { auditToolOfDoor, MOVE_AUDIT_TOOL } from './audit-trail.js';
 
 export function createResourceService(deps: ResourceServiceDeps): ResourceService {
   const context = createResourceContext(deps);

@@ -152,11 +152,26 @@ export interface FolderFacet {
   description: string;
 }
 
-export interface UsageView {
+/** Usage counted from the audit trail (docs/audit.md), or, with audit off, that none is recorded. */
+export type UsageView = RecordedUsage | UnrecordedUsage;
+
+export interface RecordedUsage {
+  recorded: true;
+  /** The last content read on record (image tiles do not count). */
   last_read_at: string | null;
-  /** Reads per door over the last 30 and 90 days. */
+  /** A file at least 30 days old with no content read on record. */
+  never_read: boolean;
+  /** Reads per door over the last 30 and 90 days (never further back than retention_days). */
   last_30_days: Record<ReadDoor, number>;
   last_90_days: Record<ReadDoor, number>;
+  /** audit.retention_days: how far back the trail reaches. */
+  retention_days: number;
+}
+
+export interface UnrecordedUsage {
+  recorded: false;
+  /** Why there is nothing to show (audit is off). */
+  message: string;
 }
 
 /** Things that point at a resource; features that add such links (assets, prompts, tables) register a counter. */

@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { v7 as uuidv7 } from 'uuid';
 import { isObjstoreError } from '../objstore/index.js';
 import { isAgent, may } from './authority.js';
+import { MOVE_AUDIT_TOOL, recordResourceEvent } from './audit-trail.js';
 import { chooseContentType, contentTypeFromName } from './content-type.js';
 import { notFound, plural, type ResourceContext, type StoredObject } from './context.js';
 import { countsHoldingDelete, holdsDelete } from './delete-rule.js';
@@ -207,17 +208,13 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
           [fromUri, id, now],
         );
         await recordFolders(client, toLibrary, toPath, now);
-        await recordEvent(
-          client,
-          id,
-          'moved',
-          actor,
-          {
-            from: { library: formatLibrary(fromLibrary), path: current.folder_path, uri: fromUri },
-            to: { library: formatLibrary(toLibrary), path: toPath, uri: rowUri(next) },
-          },
-          now,
-        );
+        const move = {
+          from: { library: formatLibrary(fromLibrary), path: current.folder_path, uri: fromUri },
+          to: { library: formatLibrary(toLibrary), path: toPath, uri: rowUri(next) },
+        };
+        await recordEvent(client, id, 'moved', actor, move, now);
+        // The audit row commits with the move, or not at all (spec: who moved what, from where to where).
+        await recordResourceEvent(client, config, actor, { resourceId: id, tool: MOVE_AUDIT_TOOL, parameters: { reference: `mcp:resource:${id}`, ...move } }, now);
       }
       const edited = {
         ...(displayName !== undefined ? { display_name: displayName } : {}),

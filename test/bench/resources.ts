@@ -6,7 +6,9 @@
  *     direct object-store put of the same amount into the same bucket; MB/s of each and the ratio
  *     (the client process spends a little time starting, which the route's figure includes);
  *  2. listing latency of one folder holding 10,000 files: GET /api/v1/resources first pages for
- *     each sort, and a full walk by cursor; p50/p99.
+ *     each sort, and a full walk by cursor; p50/p99;
+ *  3. usage at 10 million audit rows (BENCH_AUDIT_ROWS): GET /api/v1/resources/:id/usage against
+ *     GET /api/v1/resources/:id on the same files; p50/p99 and the ratio (resources-usage.ts).
  *
  *   npx tsx test/bench/resources.ts
  *   BENCH_DRIVER=filesystem BENCH_UPLOAD_MB=512 BENCH_ROUNDS=3 BENCH_REQUESTS=200 npx tsx test/bench/resources.ts
@@ -15,12 +17,14 @@ import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ensurePlatformBucket } from '../../shared/objstore/index.js';
 import { as, send, startResourceRestApi, uploadFromChild, type Who } from '../integration/resources-rest-fixtures.js';
+import { benchUsage } from './resources-usage.js';
 
 const MiB = 1024 * 1024;
 const driver = process.env.BENCH_DRIVER === 'filesystem' ? 'filesystem' : 's3';
 const uploadBytes = Number(process.env.BENCH_UPLOAD_MB ?? 256) * MiB;
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const requests = Number(process.env.BENCH_REQUESTS ?? 200);
+const auditRows = Number(process.env.BENCH_AUDIT_ROWS ?? 10_000_000);
 const folderFiles = 10_000;
 const bench: Who = { subject: 'bench', roles: [] };
 
@@ -125,6 +129,9 @@ async function main() {
     } while (cursor);
     if (seen !== folderFiles) throw new Error(`the walk saw ${seen} files`);
     console.log(`  full walk by cursor (sort=updated, 100 per page): ${pages.length} pages in ${fmt(performance.now() - walk)} ms; page p50 ${fmt(percentile(pages, 50))} ms   p99 ${fmt(percentile(pages, 99))} ms`);
+
+    // ---- 3. usage at 10 million audit rows -----------------------------------------------------
+    await benchUsage(api, { rows: auditRows, requests, who: bench });
   } finally {
     await api.close();
   }

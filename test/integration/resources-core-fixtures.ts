@@ -5,7 +5,6 @@
  * actors through the real persona resolution.
  */
 import { Readable } from 'node:stream';
-import { createAuditLog, type AuditLog } from '../../shared/audit/index.js';
 import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import type { CallerContext } from '../../shared/identity/index.js';
@@ -37,7 +36,6 @@ export interface ResourceEnv {
   db: Db;
   connections: ObjstoreConnections;
   service: ResourceService;
-  audit: AuditLog;
   backend: Backend;
   /** A second service over the same database and store (another replica). */
   replica(over?: Partial<ResourceServiceDeps>): ResourceService;
@@ -77,13 +75,11 @@ export async function startResourceEnv(driver: Driver, opts: ResourceEnvOptions 
   await migrate(db);
   const connections = createObjstoreConnections(config, { env: {} });
   const log = silentLogger();
-  const audit = createAuditLog({ config, db, log, flushIntervalMs: 10 });
   const deps: ResourceServiceDeps = {
     config,
     db,
     objstore: connections,
     log,
-    audit,
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.references ? { references: opts.references } : {}),
   };
@@ -94,7 +90,6 @@ export async function startResourceEnv(driver: Driver, opts: ResourceEnvOptions 
     db,
     connections,
     service,
-    audit,
     backend,
     replica: (over = {}) => createResourceService({ ...deps, ...over }),
     async objectKeys() {
@@ -110,7 +105,6 @@ export async function startResourceEnv(driver: Driver, opts: ResourceEnvOptions 
       return keys.sort();
     },
     async stop() {
-      await audit.close();
       await connections.close();
       await db.end();
       await database.drop();

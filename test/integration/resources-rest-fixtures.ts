@@ -10,7 +10,6 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
-import { createAuditLog, type AuditLog } from '../../shared/audit/index.js';
 import type { CallerContext } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
@@ -62,6 +61,8 @@ export interface ResourceRestOptions {
   bodyLimit?: number;
   /** Things that point at resources (what assets, prompts and tables register in production). */
   references?: ReferenceCounter[];
+  /** audit.enabled (default true): reads and moves are audit rows, usage is counted from them. */
+  audit?: boolean;
 }
 
 export async function startResourceRestApi(opts: ResourceRestOptions): Promise<ResourceRestApi> {
@@ -73,7 +74,7 @@ export async function startResourceRestApi(opts: ResourceRestOptions): Promise<R
 database:
   dsn: ${JSON.stringify(database.dsn)}
 audit:
-  enabled: true
+  enabled: ${opts.audit ?? true}
 resources:
   managed:
     max_upload_bytes: ${opts.maxUploadBytes}
@@ -92,11 +93,10 @@ personas:
   const { config } = parseConfig(yaml, {});
   const log = silentLogger();
   const connections = createObjstoreConnections(config, { env: {} });
-  const audit: AuditLog = createAuditLog({ config, db, log });
   // Strictly increasing time: every write gets its own updated_at, so the sorts are deterministic.
   let now = Date.parse('2025-03-01T12:00:00Z');
   const clock = () => new Date((now += 1000));
-  const service = createResourceService({ config, db, objstore: connections, log, audit, clock, ...(opts.references ? { references: opts.references } : {}) });
+  const service = createResourceService({ config, db, objstore: connections, log, clock, ...(opts.references ? { references: opts.references } : {}) });
 
   const app = await buildHttpApp({
     log,
@@ -151,7 +151,6 @@ personas:
       app.server.closeAllConnections();
       try {
         await closing;
-        await audit.close();
         await connections.close();
         await db.end();
       } finally {

@@ -37,6 +37,9 @@ const ctx = (over: Partial<ToolCallContext> = {}): ToolCallContext => ({
 });
 
 /** A pg stand-in: `failures` first calls reject, later ones succeed; every call is kept. */
+/** Columns of one audit row (AuditRow, store.ts). */
+const rowColumns = 13;
+
 function fakeDb(failures = 0) {
   const calls: { text: string; values: unknown[] }[] = [];
   return {
@@ -44,7 +47,7 @@ function fakeDb(failures = 0) {
     query: (async (text: string, values: unknown[]) => {
       calls.push({ text, values });
       if (calls.length <= failures) throw Object.assign(new Error('connection terminated'), { code: '57P01' });
-      return { rowCount: values.length / 12, rows: [] };
+      return { rowCount: values.length / rowColumns, rows: [] };
     }) as never,
   };
 }
@@ -138,6 +141,12 @@ describe('auditRow', () => {
     expect(later > id).toBe(true);
   });
 
+  it('names the resource of a resource event, and none for a tool call', () => {
+    const entry: AuditEntry = { subject: 's', authType: 'oidc', tool: 'portal_download', durationMs: 0, outcome: 'ok' };
+    expect(auditRow(entry, 0)[12]).toBeNull();
+    expect(auditRow({ ...entry, resourceId: '0190a6b2-7c3e-7a11-8f00-000000000001' }, 0)[12]).toBe('0190a6b2-7c3e-7a11-8f00-000000000001');
+  });
+
   it('replaces oversized parameters by a note', () => {
     const big = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}`, 'x'.repeat(4000)]));
     const json = parametersJson(big);
@@ -159,7 +168,7 @@ describe('writer', () => {
     await audit.flush();
     expect(db.calls).toHaveLength(1);
     expect(db.calls[0]!.text).toMatch(/^INSERT INTO audit_log .* VALUES \(.*\), \(.*\), \(.*\) ON CONFLICT \(id\) DO NOTHING$/s);
-    expect(db.calls[0]!.values).toHaveLength(36);
+    expect(db.calls[0]!.values).toHaveLength(3 * rowColumns);
     expect(audit.pending).toBe(0);
   });
 
@@ -168,7 +177,7 @@ describe('writer', () => {
     const audit = createAuditLog({ config: { audit: on }, db, log: silentLogger(), flushIntervalMs: 60_000, batchSize: 2 });
     for (const t of ['a', 'b', 'c', 'd', 'e']) audit.record(entry(t));
     await audit.flush();
-    expect(db.calls.map((c) => c.values.length / 12)).toEqual([2, 2, 1]);
+    expect(db.calls.map((c) => c.values.length / rowColumns)).toEqual([2, 2, 1]);
   });
 
   it('writes a partial batch after flushIntervalMs', async () => {
@@ -272,7 +281,7 @@ describe('auditMiddleware through invokeTool', () => {
     expect(thrown).toEqual(toolError('boom failed: kaboom'));
     await audit.flush();
     const values = db.calls[0]!.values;
-    const rows = Array.from({ length: values.length / 12 }, (_, i) => values.slice(i * 12, i * 12 + 12));
+    const rows = Array.from({ length: values.length / rowColumns }, (_, i) => values.slice(i * rowColumns, (i + 1) * rowColumns));
     expect(rows.map((r) => [r[6], JSON.parse(r[7] as string), r[8], r[9], r[10]])).toEqual([
       ['echo', { text: 'hi', api_key: REDACTED }, 5, 'ok', null],
       ['echo', { text: 'fail' }, 5, 'error', 'it failed'],
