@@ -12,7 +12,7 @@ import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-
 import type { App } from '../http/app.js';
 import { userContentHeaders } from '../http/user-content.js';
 import { sendRestRefusal, type RestRefusal } from '../http/rest-auth.js';
-import { MAX_TAGS, ResourceError, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
+import { folderActions, MAX_TAGS, parseLibraryPath, ResourceError, type Library, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
 import {
   declaredType,
   etagOf,
@@ -36,6 +36,8 @@ import {
   idParams,
   listQuerySchema,
   listSchema,
+  moveTargetsQuerySchema,
+  moveTargetsSchema,
   replaceBodySchema,
   replaceFieldsSchema,
   replaceQuerySchema,
@@ -102,6 +104,11 @@ async function withUpload<T>(upload: StreamedUpload, run: () => Promise<T>): Pro
     // The route cut the stream off (limit, a part after the file): that is why the service failed.
     throw upload.failure() ?? err;
   }
+}
+
+/** A folder as the folder routes answer it, with the caller's allowed actions there. */
+function folderAnswer(who: ResourceActor, target: { library: Library; path: string }) {
+  return { library: libraryText(target.library), path: target.path, allowed_actions: folderActions(who, target.library, target.path) };
 }
 
 export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Promise<void> {
@@ -254,7 +261,16 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
         response: { 200: z.object({ folders: z.array(facetSchema) }) },
       },
     },
-    async (request) => ({ folders: await service.facets(actor(request)) }),
+    async (request) => {
+      const who = actor(request);
+      const folders = await service.facets(who);
+      return {
+        folders: folders.map((f) => {
+          const { library, folderPath } = parseLibraryPath(f.path, who.subject);
+          return { ...f, allowed_actions: folderActions(who, library, folderPath) };
+        }),
+      };
+    },
   );
 
   app.post(
@@ -274,7 +290,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
       const who = actor(request);
       const target = folderTarget(request.body, who);
       await service.createFolder(who, target.library, target.path);
-      return reply.code(201).send({ library: libraryText(target.library), path: target.path });
+      return reply.code(201).send(folderAnswer(who, target));
     },
   );
 
@@ -319,7 +335,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
       const who = actor(request);
       const target = folderTarget(request.body, who);
       await service.describeFolder(who, target.library, target.path, request.body.description);
-      return { library: libraryText(target.library), path: target.path, description: request.body.description };
+      return { ...folderAnswer(who, target), description: request.body.description };
     },
   );
 
@@ -517,6 +533,32 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     async (request, reply) => {
       await service.delete(actor(request), request.params.id, { force: request.query.force ?? false, origin: 'portal' });
       return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/v1/resources/:id/move-targets',
+    {
+      schema: {
+        tags,
+        summary: 'Move targets',
+        description:
+          'Where the caller may move the file with PATCH `library`: its own library, personas and global as the move rule offers ' +
+          'them (the same as `allowed_actions.move_targets`), and for platform administrators `person:<subject>` of people the ' +
+          'platform has seen (a personal library holding a file or folder, or an upload or write of a managed resource), filtered ' +
+          'by `q` and paged by `cursor`. Agents and callers who may not change the file are offered nothing.',
+        params: idParams,
+        querystring: moveTargetsQuerySchema,
+        response: { 200: moveTargetsSchema, ...errorResponses(400, 403, 404) },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      return service.moveTargets(actor(request), request.params.id, {
+        ...(q.q !== undefined ? { q: q.q } : {}),
+        ...(q.cursor !== undefined ? { cursor: q.cursor } : {}),
+        ...(q.limit !== undefined ? { limit: q.limit } : {}),
+      });
     },
   );
 

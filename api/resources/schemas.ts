@@ -4,7 +4,7 @@
  * so the OpenAPI document stays the truth about the API; error bodies stay open for details.
  */
 import { z } from 'zod';
-import { MAX_LIST_LIMIT, MAX_TAG_CHARS, MAX_TAGS } from '../../shared/resources/index.js';
+import { MAX_LIST_LIMIT, MAX_PEOPLE_LIMIT, MAX_TAG_CHARS, MAX_TAGS } from '../../shared/resources/index.js';
 
 /** The tag limits the service applies (names.ts), so the document states the rule the service keeps. */
 const tagListSchema = z.array(z.string().max(MAX_TAG_CHARS)).max(MAX_TAGS);
@@ -37,6 +37,27 @@ export const errorSchema = z
   .loose()
   .describe('Error; some refusals add details (for example the counts of what still points at a file)');
 
+export const resourceActionsSchema = z
+  .object({
+    read: z.boolean().describe('Details, download, versions, usage'),
+    change: z.boolean().describe('Edit details, move to another folder, replace content, restore a version'),
+    delete: z.boolean().describe('Delete (references still need force on manage_resource)'),
+    move_targets: z.array(z.string()).describe('Libraries the file may be moved into: own, personas, global (never its current one)'),
+    move_to_people: z.boolean().describe('Also person:<subject> of people the platform has seen (platform administrators): GET /api/v1/resources/{id}/move-targets lists them'),
+    recapture: z.boolean().describe('Recapture the thumbnail'),
+    register: z.boolean().describe('Register as a query table'),
+  })
+  .describe("The caller's allowed actions, by the rules the routes enforce: a control is offered exactly where the request would be accepted");
+
+export const folderActionsSchema = z
+  .object({
+    list: z.boolean().describe('List its files'),
+    add: z.boolean().describe('Add here: upload into it, create a folder in it'),
+    describe: z.boolean().describe('Describe it (not a top-level folder)'),
+    delete: z.boolean().describe('Delete it when empty (not a top-level folder)'),
+  })
+  .describe("The caller's allowed actions in the folder, by the rules the routes enforce");
+
 export const resourceSchema = z
   .object({
     id: z.string().describe('Stable id (UUIDv7), unchanged by replace, move and rename'),
@@ -57,6 +78,7 @@ export const resourceSchema = z
     uri: z.string().describe('Canonical mcp:// URI'),
     search_setting: searchSettingSchema,
     last_read_at: z.string().nullable().optional().describe('Last content read (platform administrators only)'),
+    allowed_actions: resourceActionsSchema,
   })
   .describe('A managed resource');
 
@@ -84,6 +106,7 @@ export const facetSchema = z
     direct_count: z.number().int().describe('Files filed directly in this folder'),
     last_changed_at: z.string().nullable().describe('Last change of anything beneath; null for an empty folder'),
     description: z.string(),
+    allowed_actions: folderActionsSchema,
   });
 
 const doorCounts = z.record(z.string(), z.number().int()).describe('Reads per door: resources_read, search_fetch, portal_download, portal_preview');
@@ -202,7 +225,22 @@ export const folderDescriptionSchema = folderBodySchema.extend({
 export const folderAnswerSchema = z.object({
   library: z.string().describe('Canonical library text'),
   path: z.string().describe('Folder path inside the library'),
+  allowed_actions: folderActionsSchema,
 });
+
+export const moveTargetsQuerySchema = z.object({
+  q: z.string().max(300).optional().describe('Only people whose subject contains this text (case-insensitive)'),
+  cursor: z.string().max(2000).optional().describe('next_cursor of the previous page (pages the people)'),
+  limit: z.coerce.number().int().min(1).max(MAX_PEOPLE_LIMIT).optional().describe(`People per page (1-${MAX_PEOPLE_LIMIT}, default 100)`),
+});
+
+export const moveTargetsSchema = z
+  .object({
+    libraries: z.array(z.string()).describe('Own library, personas and global the file may be moved into (the same on every page)'),
+    people: z.array(z.string()).describe('person:<subject> of people the platform has seen, by subject (platform administrators only; else empty)'),
+    next_cursor: z.string().nullable().describe('Cursor of the next page of people; null on the last'),
+  })
+  .describe('Where the caller may move the file (PATCH with `library` accepts exactly these)');
 
 export const deleteQuerySchema = z.object({
   force: z.stringbool().optional().describe('true: delete even when assets or a registered table point at the file (prompts never hold a portal delete)'),

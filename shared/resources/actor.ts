@@ -39,5 +39,6 @@ export function resourceActor(caller: CallerContext, opts: ResourceActorOptions)
         : { kind: 'person', subject: caller.subject },
     authType: caller.authType,
     ...(resolution.active ? { activePersona: resolution.active.name } : {}),
+    configuredPersonas: Object.keys(opts.config.personas.definitions),
   };
 }

@@ -7,7 +7,20 @@ export * from './types.js';
 export { createResourceService, resourceConnectionName, auditToolOfDoor, MOVE_AUDIT_TOOL, type ResourceServiceDeps } from './service.js';
 export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './listing.js';
 export { resourceActor, PERSONA_ADMIN_ROLE_PREFIX, type ResourceActorOptions } from './actor.js';
-export { may, administers, isAgent, refusal, type ResourceAction, type AuthorityTarget } from './authority.js';
+export {
+  may,
+  administers,
+  isAgent,
+  refusal,
+  mayMove,
+  mayMoveToPeople,
+  moveCandidates,
+  resourceActions,
+  folderActions,
+  type ResourceAction,
+  type AuthorityTarget,
+} from './authority.js';
+export { DEFAULT_PEOPLE_LIMIT, MAX_PEOPLE_LIMIT } from './move-targets.js';
 export {
   folderPathProblem,
   normalizeFolderPath,

@@ -67,10 +67,15 @@ export function createResourceReads(context: ResourceContext): Pick<ResourceServ
     return toView(row, actor);
   }
 
-  async function openContent(actor: ResourceActor, id: string, door: ReadDoor): Promise<{ resource: ResourceView; body: Readable }> {
+  async function openContent(
+    actor: ResourceActor,
+    id: string,
+    door: ReadDoor,
+    access: 'read' | 'dereference' = door === 'resources_read' ? 'read' : 'dereference',
+  ): Promise<{ resource: ResourceView; body: Readable }> {
     if (!readDoors.includes(door)) throw new ResourceError('invalid', `unknown read door ${String(door)}`);
-    // MCP resources/read is membership-scoped; the other doors follow the by-id rule.
-    const row = await visibleRow(actor, id, door === 'resources_read' ? 'read' : 'dereference');
+    // MCP resources/read is membership-scoped; the other doors, and manage_resource, follow the by-id rule.
+    const row = await visibleRow(actor, id, access);
     const head = await db.query<VersionRow>(`SELECT * FROM resource_versions WHERE resource_id = $1 AND version = $2`, [row.id, row.head_version]);
     const version = head.rows[0];
     if (!version) throw notFound('resource content');

@@ -1,4 +1,5 @@
 /** Database rows of the resources tables and their mapping to the views every surface answers. */
+import { resourceActions } from './authority.js';
 import { formatLibrary, libraryFromKey } from './library.js';
 import type { Library, ResourceActor, ResourceView, SearchSetting, VersionView, WriterView } from './types.js';
 import { canonicalUri, referenceOf } from './uri.js';
@@ -61,7 +62,10 @@ export function rowUri(row: Pick<ResourceRow, 'library_kind' | 'library_key' | '
   return canonicalUri(rowLibrary(row), row.folder_path, row.file_name);
 }
 
-/** `last_read_at` is included only for platform administrators (spec: Last read is admin-only). */
+/**
+ * `last_read_at` is included only for platform administrators (spec: Last read is admin-only);
+ * `allowed_actions` are the actor's, by the rules the service enforces.
+ */
 export function toView(row: ResourceRow, actor: ResourceActor): ResourceView {
   const view: ResourceView = {
     id: row.id,
@@ -81,6 +85,7 @@ export function toView(row: ResourceRow, actor: ResourceActor): ResourceView {
     reference: referenceOf(row.id),
     uri: rowUri(row),
     search_setting: row.search_setting,
+    allowed_actions: resourceActions(actor, { library: rowLibrary(row), uploader: row.uploader }),
   };
   if (actor.platformAdmin) view.last_read_at = row.last_read_at ? row.last_read_at.toISOString() : null;
   return view;

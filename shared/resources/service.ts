@@ -16,6 +16,7 @@ import { createResourceContext, type ResourceServiceDeps } from './context.js';
 import { createFolderWrites } from './folder-writes.js';
 import { createResourceHistory } from './history.js';
 import { createResourceListing } from './listing.js';
+import { createMoveTargets } from './move-targets.js';
 import { createResourceReads } from './reads.js';
 import type { ResourceService } from './types.js';
 import { createResourceWrites } from './writes.js';
@@ -31,6 +32,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
     ...createResourceListing(context),
     ...createResourceHistory(context),
     ...createFolderWrites(context),
+    ...createMoveTargets(context),
     onChange: context.onChange,
     changeOrigin: context.changeOrigin,
   };

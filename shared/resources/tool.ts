@@ -5,13 +5,15 @@
  * description): results are JSON `{resource}` (plus `outcome` on create), failures are tool errors
  * whose text is the service's message and whose structured content is `{error, message, ...details}`.
  * The read action counts as an agent content read (door `resources_read`: stamps last read, audited)
- * only when it returns content.
+ * only when it returns content. Every action on a named file follows the by-id rule (authority.ts
+ * `dereference` to read, `change` to write), so a platform administrator reads what it may change.
  */
 import { z } from 'zod';
 import type { PlatformConfig } from '../config/index.js';
 import { defineTool, jsonResult, type CallToolResult, type ToolDefinition } from '../mcp-tools/index.js';
 import { isTextContent, readAll, toReadable } from '../objstore/index.js';
 import { resourceActor } from './actor.js';
+import { folderActions } from './authority.js';
 import { normalizeFolderPath } from './folders.js';
 import { formatLibrary, LibraryTextError, parseLibrary, sameLibrary } from './library.js';
 import { canonicalUri } from './uri.js';
@@ -72,7 +74,8 @@ Actions:
 - delete: the target; refused while assets, prompts or a registered table point at the file unless force is true.
 - read: the target; details plus its content inline (text as content, other bytes as content_base64) when at most 1 MB. Larger files: MCP resources/read.
 - extract: not available yet.
-The target is reference (mcp:resource:<id> or an address), or library + path + filename.`;
+The target is reference (mcp:resource:<id> or an address), or library + path + filename.
+Every action on a named file follows one rule: you may read a file you can open by its reference (your own, your personas', global; a platform administrator any file) and change or delete it when you uploaded it or administer its library. Each resource in a result carries allowed_actions (read, change, delete, move_targets, move_to_people, recapture, register): what you may do with it.`;
 
 /** A failure the agent reads: the service's message, and the code and details as structured content. */
 function errorResult(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
@@ -154,7 +157,9 @@ async function update(service: ResourceService, actor: ResourceActor, args: Args
     const library = libraryOf(args, actor);
     const path = normalizeFolderPath(args.path);
     await service.describeFolder(actor, library, path, args.description);
-    return jsonResult({ folder: { library: formatLibrary(library), path, description: args.description } });
+    return jsonResult({
+      folder: { library: formatLibrary(library), path, description: args.description, allowed_actions: folderActions(actor, library, path) },
+    });
   }
   const current = await target(service, actor, args);
   // By reference, `library` may only restate where the file is (spec: agents cannot move between libraries).
@@ -197,7 +202,9 @@ async function read(service: ResourceService, actor: ResourceActor, args: Args, 
       content_omitted: `the file is ${current.size} bytes; the read action inlines at most ${inlineBytes}. Read ${current.uri} with MCP resources/read.`,
     });
   }
-  const { resource, body } = await service.openContent(actor, current.id, 'resources_read');
+  // The by-id rule, as for every other action on a named file: a platform administrator reads what
+  // it may change (MCP resources/read stays membership-scoped).
+  const { resource, body } = await service.openContent(actor, current.id, 'resources_read', 'dereference');
   const { bytes, cut } = await readAll(body, inlineBytes);
   if (cut) {
     return jsonResult({

@@ -46,6 +46,51 @@ export interface ResourceActor {
   authType?: string;
   /** The caller's active persona, if any (audit entries of reads carry it). */
   activePersona?: string;
+  /** Every configured persona: the persona libraries a platform administrator is offered as move targets. */
+  configuredPersonas?: readonly string[];
+}
+
+/**
+ * What the caller may do with a resource (spec document 2, end of "Authentication"), from the
+ * same authority rules the service enforces (authority.ts), so a UI offers a control exactly
+ * where the request would be accepted.
+ */
+export interface ResourceActions {
+  /** Details, download, versions, usage (the by-id rule). */
+  read: boolean;
+  /** Edit details, move to another folder, replace content, restore a version. */
+  change: boolean;
+  /** Delete (a referenced file still needs `force` on manage_resource). */
+  delete: boolean;
+  /** Libraries the file may be moved into (own, personas, global); other people's: `move_to_people`. */
+  move_targets: LibraryText[];
+  /** Whether `person:<subject>` of people the platform has seen is offered too (platform administrators; GET …/move-targets lists them). */
+  move_to_people: boolean;
+  /** Recapture the thumbnail. */
+  recapture: boolean;
+  /** Register as a query table. */
+  register: boolean;
+}
+
+/** What the caller may do in a folder ('' path: a library's top-level folder). */
+export interface FolderActions {
+  /** List its files. */
+  list: boolean;
+  /** Add here: upload into it, create a folder in it. */
+  add: boolean;
+  /** Describe it (folders only, not a top-level folder). */
+  describe: boolean;
+  /** Delete it when empty (folders only). */
+  delete: boolean;
+}
+
+/** The libraries a resource may be moved into, as the move-targets route answers. */
+export interface MoveTargetsView {
+  /** The caller's own library, personas and global, where offered. */
+  libraries: LibraryText[];
+  /** `person:<subject>` of people the platform has seen (platform administrators), by subject, paged. */
+  people: LibraryText[];
+  next_cursor: string | null;
 }
 
 /** A resource as every surface answers it (REST JSON uses these field names). */
@@ -70,6 +115,8 @@ export interface ResourceView {
   search_setting: SearchSetting;
   /** Present only for platform administrators (spec: Last read is admin-only). */
   last_read_at?: string | null;
+  /** What the caller may do with it. */
+  allowed_actions: ResourceActions;
 }
 
 export interface VersionView {
@@ -225,8 +272,13 @@ export interface ResourceService {
   get(actor: ResourceActor, id: string): Promise<ResourceView>;
   /** By `mcp:resource:<id>`, canonical URI or alias (a live address wins over a vacated one). */
   resolve(actor: ResourceActor, referenceOrAddress: string): Promise<ResourceView>;
-  /** Streams the head content; stamps last read and records the read by door. */
-  openContent(actor: ResourceActor, id: string, door: ReadDoor): Promise<{ resource: ResourceView; body: Readable }>;
+  /**
+   * Streams the head content; stamps last read and records the read by door. `access` is the
+   * authority row that admits the read: `read` (membership-scoped: MCP resources/read, the default
+   * for its door) or `dereference` (a named file: by-id routes, fetch, manage_resource; the default
+   * for the other doors).
+   */
+  openContent(actor: ResourceActor, id: string, door: ReadDoor, access?: 'read' | 'dereference'): Promise<{ resource: ResourceView; body: Readable }>;
   list(actor: ResourceActor, query: ListQuery): Promise<ListPage<ResourceView>>;
   /**
    * Every resource the actor may read, membership-scoped (own library, member personas, global),
@@ -235,6 +287,12 @@ export interface ResourceService {
   listReadable(actor: ResourceActor, query?: { cursor?: string; limit?: number }): Promise<ListPage<ResourceView>>;
   facets(actor: ResourceActor): Promise<FolderFacet[]>;
   update(actor: ResourceActor, id: string, input: UpdateInput): Promise<ResourceView>;
+  /**
+   * Where the caller may move the resource: libraries offered (the rule of `update`'s move), and
+   * for platform administrators the people the platform has seen, filtered by `q` (a substring of
+   * the subject) and paged by subject.
+   */
+  moveTargets(actor: ResourceActor, id: string, query?: { q?: string; cursor?: string; limit?: number }): Promise<MoveTargetsView>;
   replaceContent(actor: ResourceActor, id: string, input: ReplaceInput): Promise<ResourceView>;
   delete(actor: ResourceActor, id: string, opts: DeleteOptions): Promise<void>;
   versions(actor: ResourceActor, id: string): Promise<VersionView[]>;

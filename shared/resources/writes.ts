@@ -6,13 +6,14 @@
 import type { Readable } from 'node:stream';
 import { v7 as uuidv7 } from 'uuid';
 import { isObjstoreError } from '../objstore/index.js';
-import { isAgent, may } from './authority.js';
+import { isAgent, may, mayMove, refusal } from './authority.js';
 import { MOVE_AUDIT_TOOL, recordResourceEvent } from './audit-trail.js';
 import { chooseContentType, contentTypeFromName } from './content-type.js';
 import { notFound, plural, type ResourceContext, type StoredObject } from './context.js';
 import { countsHoldingDelete, holdsDelete } from './delete-rule.js';
 import { createDetails, executableTypeOrThrow, fileNameOrThrow, replaceDetails, updateDetails } from './input.js';
 import { formatLibrary, formatLibraryPath, libraryKey, sameLibrary } from './library.js';
+import { checkSeenPerson } from './people.js';
 import { rowLibrary, rowUri, toView, type ResourceRow, type VersionRow } from './rows.js';
 import {
   ResourceError,
@@ -171,8 +172,12 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
         if (isAgent(actor)) {
           throw new ResourceError('forbidden', 'agents cannot move resources between libraries; a person can, with Edit details > Top-level folder');
         }
-        check(actor, 'move_to', toLibrary);
+        // The rule the offered move targets come from (allowed_actions, GET …/move-targets).
+        if (!mayMove(actor, { library: fromLibrary, uploader: current.uploader }, toLibrary)) {
+          throw new ResourceError('forbidden', refusal('move_to', formatLibrary(toLibrary)));
+        }
         checkLibraryExists(toLibrary);
+        await checkSeenPerson(client, actor, toLibrary);
       }
       if (moved) {
         // Re-filing a name applies today's name rule: a legacy name now refused stays where it is.

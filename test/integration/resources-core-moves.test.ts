@@ -133,7 +133,10 @@ describe.each(['s3', 'filesystem'] as const)('moves (%s)', (driver) => {
     await refused(env.service.update(sam(), doc.id, { library: globalLib }), 'forbidden');
     await refused(env.service.update(sam(), doc.id, { library: personLib('bob') }), 'forbidden');
     await refused(env.service.update(sam(), doc.id, { path: 'Bad_Folder' }), 'invalid');
-    // A platform administrator may move to global and to a named person's library, on any route.
+    // A platform administrator may move to global and to a named person's library, on any route:
+    // a person the platform has seen (bob has a file), never an unseen one.
+    await refused(env.service.update(root(), doc.id, { library: personLib('nobody-seen') }), 'invalid');
+    await make('inbox', `bob-${++n}.md`, person(env, 'bob'));
     const toBob = await env.service.update(root(), doc.id, { library: personLib('bob') });
     expect(toBob).toMatchObject({ library: 'person:bob', uploader: 'sam' });
     const toGlobal = await env.service.update(root(), doc.id, { library: globalLib });

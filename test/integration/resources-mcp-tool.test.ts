@@ -150,7 +150,12 @@ describe('manage_resource over MCP', () => {
     const alice = await env.connect('alice');
     const described = await manage(alice, { action: 'update', path: 'templates', description: 'Layouts deliverables follow' });
     expect(described.isError).toBe(false);
-    expect(described.body.folder).toEqual({ library: 'person:apikey:alice', path: 'templates', description: 'Layouts deliverables follow' });
+    expect(described.body.folder).toEqual({
+      library: 'person:apikey:alice',
+      path: 'templates',
+      description: 'Layouts deliverables follow',
+      allowed_actions: { list: true, add: true, describe: true, delete: true },
+    });
     const row = await env.db.query<{ description: string }>(
       `SELECT description FROM resource_folders WHERE library_kind = 'person' AND library_key = 'apikey:alice' AND path = 'templates'`,
     );

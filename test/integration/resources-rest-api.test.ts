@@ -371,13 +371,13 @@ describe.each(['s3', 'filesystem'] as const)('resources REST routes on the %s dr
     it('creates empty folders with their ancestors, in either path form', async () => {
       const res = await call(salesAdmin, 'POST', '/api/v1/resources/folders', { library: 'persona:sales', path: 'empty/inner' });
       expect(res.status).toBe(201);
-      expect(res.json).toEqual({ library: 'persona:sales', path: 'empty/inner' });
+      expect(res.json).toEqual({ library: 'persona:sales', path: 'empty/inner', allowed_actions: { list: true, add: true, describe: true, delete: true } });
       expect(await facet(salesAdmin, 'persona:sales/empty')).toMatchObject({ count: 0, last_changed_at: null });
       expect(await facet(salesAdmin, 'persona:sales/empty/inner')).toMatchObject({ count: 0 });
 
       const combined = await call(alice, 'POST', '/api/v1/resources/folders', { path: 'personal/drafts' });
       expect(combined.status).toBe(201);
-      expect(combined.json).toEqual({ library: 'person:alice', path: 'drafts' });
+      expect(combined.json).toEqual({ library: 'person:alice', path: 'drafts', allowed_actions: { list: true, add: true, describe: true, delete: true } });
       expect(await facet(alice, 'person:alice/drafts')).toMatchObject({ count: 0 });
     });
 
@@ -404,7 +404,7 @@ describe.each(['s3', 'filesystem'] as const)('resources REST routes on the %s dr
     it('describes a folder with {library, path} or {path: <library>/<folder>}', async () => {
       const one = await call(salesAdmin, 'PUT', '/api/v1/resources/folders/description', { path: 'persona:sales/decks', description: 'Slide decks' });
       expect(one.status).toBe(200);
-      expect(one.json).toEqual({ library: 'persona:sales', path: 'decks', description: 'Slide decks' });
+      expect(one.json).toMatchObject({ library: 'persona:sales', path: 'decks', description: 'Slide decks', allowed_actions: { describe: true } });
       const two = await call(salesAdmin, 'PUT', '/api/v1/resources/folders/description', { library: 'persona:sales', path: 'decks/2025', description: 'This year' });
       expect(two.status).toBe(200);
       expect(await facet(salesMember, 'persona:sales/decks')).toMatchObject({ description: 'Slide decks' });
