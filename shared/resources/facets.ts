@@ -5,7 +5,7 @@
  * number of levels beneath it, so the portal loads the tree as folders open.
  */
 import { folderAndAncestors, isWithin } from './folders.js';
-import { formatLibrary, formatLibraryPath } from './library.js';
+import { formatLibrary, formatLibraryPath, sameLibrary } from './library.js';
 import type { FolderFacet, Library } from './types.js';
 
 export interface FolderCount {
@@ -41,11 +41,23 @@ function levelsOf(path: string): number {
   return path === '' ? 0 : path.split('/').length;
 }
 
-/** The level of a folder of the answer within the scope, or undefined when outside it. */
-function levelIn(scope: FacetScope, path: string): number | undefined {
-  if (!scope.library) return 1 + levelsOf(path);
-  if (!isWithin(path, scope.folderPath)) return undefined;
-  return levelsOf(path) - levelsOf(scope.folderPath);
+/**
+ * The folders a row at `path` of `library` counts in that the answer shows, with their place in
+ * the chain ('' first): its own and its ancestors', within the scope and no deeper than its depth.
+ * A row outside the scope shows nowhere.
+ */
+function shownChain(scope: FacetScope, library: Library, path: string, chains: Map<string, string[]>): string[] {
+  if (scope.library && (!sameLibrary(library, scope.library) || !isWithin(path, scope.folderPath))) return [];
+  let chain = chains.get(path);
+  if (!chain) {
+    chain = ['', ...folderAndAncestors(path)];
+    chains.set(path, chain);
+  }
+  // chain[i] has i folder names: at level i + 1 beneath the root of all libraries, or i minus the
+  // scope folder's own names beneath it.
+  const first = scope.library ? levelsOf(scope.folderPath) : 0;
+  const last = scope.depth === undefined ? chain.length - 1 : Math.min(chain.length - 1, first + scope.depth - (scope.library ? 0 : 1));
+  return chain.slice(first, last + 1);
 }
 
 export function buildFacets(
@@ -63,44 +75,44 @@ export function buildFacets(
     description: string;
   }
   const entries = new Map<string, Acc>();
-  const id = (library: Library, path: string) => `${formatLibraryPath(library, '')}\u0000${path}`;
-  const entry = (library: Library, path: string): Acc => {
-    let acc = entries.get(id(library, path));
+  const chains = new Map<string, string[]>();
+  const idOf = (library: Library) => formatLibraryPath(library, '');
+  const entry = (library: Library, libraryId: string, path: string): Acc => {
+    let acc = entries.get(`${libraryId}\u0000${path}`);
     if (!acc) {
       acc = { library, path, count: 0, direct: 0, last: null, description: '' };
-      entries.set(id(library, path), acc);
+      entries.set(`${libraryId}\u0000${path}`, acc);
     }
     return acc;
   };
-  // First every folder that exists: a library, a folder row (and its ancestors, recorded together;
-  // listed even if a row is missing), a folder files are filed in.
-  for (const library of libraries) entry(library, '');
+  // First every folder shown that exists: a library, a folder row (and its ancestors, recorded
+  // together; listed even if a row is missing), a folder files are filed in.
+  for (const library of libraries) for (const p of shownChain(scope, library, '', chains)) entry(library, idOf(library), p);
   for (const f of folders) {
-    entry(f.library, '');
-    for (const p of folderAndAncestors(f.path)) entry(f.library, p);
-    entry(f.library, f.path).description = f.description;
+    const libraryId = idOf(f.library);
+    for (const p of shownChain(scope, f.library, f.path, chains)) entry(f.library, libraryId, p);
+    const own = entries.get(`${libraryId}\u0000${f.path}`);
+    if (own) own.description = f.description;
   }
   for (const c of counts) {
     if (c.count <= 0) continue;
-    for (const p of ['', ...folderAndAncestors(c.folderPath)]) entry(c.library, p);
+    const libraryId = idOf(c.library);
+    for (const p of shownChain(scope, c.library, c.folderPath, chains)) entry(c.library, libraryId, p);
   }
-  // Then counts and changes roll up to every ancestor that exists: a folder whose files all went
-  // (count 0) still dates the last change of its ancestors.
+  // Then counts and changes roll up to every ancestor shown that exists: a folder whose files all
+  // went (count 0) still dates the last change of its ancestors.
   for (const c of counts) {
-    const direct = entries.get(id(c.library, c.folderPath));
+    const libraryId = idOf(c.library);
+    const direct = entries.get(`${libraryId}\u0000${c.folderPath}`);
     if (direct) direct.direct += c.count;
-    for (const p of ['', ...folderAndAncestors(c.folderPath)]) {
-      const acc = entries.get(id(c.library, p));
+    for (const p of shownChain(scope, c.library, c.folderPath, chains)) {
+      const acc = entries.get(`${libraryId}\u0000${p}`);
       if (!acc) continue;
       acc.count += c.count;
       if (c.lastChanged && (!acc.last || c.lastChanged > acc.last)) acc.last = c.lastChanged;
     }
   }
   return [...entries.values()]
-    .filter((a) => {
-      const level = levelIn(scope, a.path);
-      return level !== undefined && (scope.depth === undefined || level <= scope.depth);
-    })
     .map((a) => ({
       path: formatLibraryPath(a.library, a.path),
       library: formatLibrary(a.library),
