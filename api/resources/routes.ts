@@ -30,6 +30,7 @@ import {
   deleteQuerySchema,
   errorResponses,
   facetSchema,
+  facetsQuerySchema,
   folderAnswerSchema,
   folderBodySchema,
   folderDescriptionSchema,
@@ -232,9 +233,10 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
         tags,
         summary: 'List files',
         description:
-          'Files of a folder (`path` = <library>/<folder path>), paged by `cursor`; `direct=true` lists one level only. The root ' +
-          '(no path) and a top-level folder with `direct=true` list no files. Callers see their own library, their personas and ' +
-          'global; administrators also what they may write. Listing does not stamp last read.',
+          'Files of a folder (`path` = <library>/<folder path>), paged by `cursor`; `direct=true` lists one level only. Without a ' +
+          'path, every library the caller may list (every library for a platform administrator). The root and a top-level folder ' +
+          'with `direct=true` list no files. Callers see their own library, their personas and global; administrators also what ' +
+          'they may write. Listing does not stamp last read.',
         querystring: listQuerySchema,
         response: { 200: listSchema, ...errorResponses(400, 403, 404) },
       },
@@ -257,13 +259,17 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
       schema: {
         tags,
         summary: 'Folder counts',
-        description: 'Every folder the caller may list, at every depth: exact file counts (beneath and direct), when anything beneath last changed, and its description.',
-        response: { 200: z.object({ folders: z.array(facetSchema) }) },
+        description:
+          'Every folder the caller may list under `path`, `depth` levels deep (default: all): exact file counts (beneath and direct), ' +
+          'when a file beneath was last written, removed or moved out, and its description.',
+        querystring: facetsQuerySchema,
+        response: { 200: z.object({ folders: z.array(facetSchema) }), ...errorResponses(400, 403, 404) },
       },
     },
     async (request) => {
       const who = actor(request);
-      const folders = await service.facets(who);
+      const q = request.query;
+      const folders = await service.facets(who, { ...(q.path !== undefined ? { path: q.path } : {}), ...(q.depth !== undefined ? { depth: q.depth } : {}) });
       return {
         folders: folders.map((f) => {
           const { library, folderPath } = parseLibraryPath(f.path, who.subject);

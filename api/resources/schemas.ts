@@ -4,7 +4,7 @@
  * so the OpenAPI document stays the truth about the API; error bodies stay open for details.
  */
 import { z } from 'zod';
-import { MAX_LIST_LIMIT, MAX_PEOPLE_LIMIT, MAX_TAG_CHARS, MAX_TAGS } from '../../shared/resources/index.js';
+import { MAX_FACET_DEPTH, MAX_LIST_LIMIT, MAX_PEOPLE_LIMIT, MAX_TAG_CHARS, MAX_TAGS } from '../../shared/resources/index.js';
 
 /** The tag limits the service applies (names.ts), so the document states the rule the service keeps. */
 const tagListSchema = z.array(z.string().max(MAX_TAG_CHARS)).max(MAX_TAGS);
@@ -27,7 +27,7 @@ export const ifExistsSchema = z
     'What to do when a file of that name is already in that folder: `fail` (default) answers 409; `skip_unchanged` answers ' +
       '`unchanged` when the bytes hash the same, else writes a new version (`revised`); `replace` always writes a new version',
   );
-export const sortSchema = z.enum(['name', 'name_desc', 'updated', 'updated_asc', 'size', 'size_desc']);
+export const sortSchema = z.enum(['name', 'name_desc', 'updated', 'updated_asc', 'size', 'size_desc', 'last_read', 'last_read_asc']);
 
 export const errorSchema = z
   .object({
@@ -104,7 +104,7 @@ export const facetSchema = z
     library: z.string(),
     count: z.number().int().describe('Files filed in this folder or beneath it'),
     direct_count: z.number().int().describe('Files filed directly in this folder'),
-    last_changed_at: z.string().nullable().describe('Last change of anything beneath; null for an empty folder'),
+    last_changed_at: z.string().nullable().describe('Last file written into, removed from or moved out of anything beneath; null when nothing ever was'),
     description: z.string(),
     allowed_actions: folderActionsSchema,
   });
@@ -150,11 +150,36 @@ export const listQuerySchema = z.object({
     .string()
     .max(600)
     .optional()
-    .describe("Folder as <library>/<folder path> (e.g. `global/templates`, `persona:sales`); absent or '' is the root of all libraries, which lists no files"),
-  direct: z.stringbool().optional().describe('true: only files filed directly in the folder; else everything beneath it'),
-  sort: sortSchema.optional().describe('name (default), name_desc, updated (newest first), updated_asc, size (smallest first), size_desc'),
+    .describe(
+      "Folder as <library>/<folder path> (e.g. `global/templates`, `persona:sales`); absent or '' is the unnarrowed listing: every library the caller may list (every library for a platform administrator)",
+    ),
+  direct: z
+    .stringbool()
+    .optional()
+    .describe('true: only files filed directly in the folder; else everything beneath it. A top-level root (no path, or a library alone) lists no files with true'),
+  sort: sortSchema
+    .optional()
+    .describe(
+      'name (default), name_desc, updated (newest first), updated_asc, size (smallest first), size_desc; platform administrators also ' +
+        'last_read (most recently read first, never read last) and last_read_asc (never read first)',
+    ),
   cursor: z.string().max(2000).optional().describe('next_cursor of the previous page'),
   limit: z.coerce.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`Page size (1-${MAX_LIST_LIMIT}, default 100)`),
+});
+
+export const facetsQuerySchema = z.object({
+  path: z
+    .string()
+    .max(600)
+    .optional()
+    .describe("Subtree as <library>/<folder path> (e.g. `global/templates`, `person:<subject>`); absent or '' is the root of all libraries"),
+  depth: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_FACET_DEPTH)
+    .optional()
+    .describe(`Levels beneath \`path\` to answer, its own entry included (1: its children; at the root, 1 is the libraries); absent: every level (1-${MAX_FACET_DEPTH})`),
 });
 
 export const listSchema = z.object({

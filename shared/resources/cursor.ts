@@ -6,6 +6,9 @@
 import { isResourceId } from './rows.js';
 import type { ListSort } from './types.js';
 
+/** The cursor key of a file never read (a timestamptz Postgres accepts). */
+const NEVER_READ = '-infinity';
+
 export interface SortSpec {
   /** SQL of the sort key (a column of `resources r`). */
   column: string;
@@ -23,8 +26,17 @@ const updated = {
   cast: '::timestamptz',
 };
 const size = { column: 'r.size', keyText: 'r.size::text', cast: '::bigint' };
+/** A file never read sorts as -infinity (the index `resources_folder_last_read` has the same expression). */
+const lastRead = {
+  column: `coalesce(r.last_read_at, '-infinity'::timestamptz)`,
+  keyText: `CASE WHEN r.last_read_at IS NULL THEN '${NEVER_READ}' ELSE to_char(r.last_read_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END`,
+  cast: '::timestamptz',
+};
 
-/** name / size ascend, updated starts with the most recent; the other three reverse them. */
+/**
+ * name / size ascend, updated and last_read start with the most recent (never-read files last);
+ * the `_desc` / `_asc` variants reverse them.
+ */
 export const sortSpecs: Record<ListSort, SortSpec> = {
   name: { ...name, descending: false },
   name_desc: { ...name, descending: true },
@@ -32,7 +44,14 @@ export const sortSpecs: Record<ListSort, SortSpec> = {
   updated_asc: { ...updated, descending: false },
   size: { ...size, descending: false },
   size_desc: { ...size, descending: true },
+  last_read: { ...lastRead, descending: true },
+  last_read_asc: { ...lastRead, descending: false },
 };
+
+/** Sorts that reveal when files were read: platform administrators only (as `last_read_at` is). */
+export function isLastReadSort(sort: ListSort): boolean {
+  return sort === 'last_read' || sort === 'last_read_asc';
+}
 
 export const listSorts = Object.keys(sortSpecs) as ListSort[];
 
@@ -53,10 +72,9 @@ export function encodeCursor(pos: CursorPosition): string {
   return Buffer.from(JSON.stringify([pos.sort, pos.path, pos.direct ? 1 : 0, pos.key, pos.id]), 'utf8').toString('base64url');
 }
 
-
 const timestamp = /^(?!0000)\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-/** A real UTC instant in the form `updated` keys take (Postgres refuses 2025-02-30 as a timestamptz). */
+/** A real UTC instant in the form `updated` and `last_read` keys take (Postgres refuses 2025-02-30 as a timestamptz). */
 function isTimestampKey(key: string): boolean {
   if (!timestamp.test(key)) return false;
   const ms = Date.parse(`${key.slice(0, 23)}Z`);
@@ -69,6 +87,7 @@ function isTimestampKey(key: string): boolean {
  */
 function isSortKey(sort: ListSort, key: string): boolean {
   if (sort === 'updated' || sort === 'updated_asc') return isTimestampKey(key);
+  if (isLastReadSort(sort)) return key === NEVER_READ || isTimestampKey(key);
   if (sort === 'size' || sort === 'size_desc') return /^\d{1,18}$/.test(key);
   return !key.includes('\u0000');
 }

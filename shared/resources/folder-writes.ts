@@ -49,6 +49,13 @@ export function createFolderWrites(context: ResourceContext): Pick<ResourceServi
       }
       // Its empty subfolders go with it: a folder row never outlives its ancestors.
       await client.query(`DELETE FROM resource_folders WHERE library_kind = $1 AND library_key = $2 AND (path = $3 OR path LIKE $3 || '/%')`, [kind, key, folder]);
+      // Their (empty) facet counts go too; the parent records the delete as its last change.
+      await client.query(
+        `WITH gone AS (DELETE FROM resource_folder_stats WHERE library_kind = $1 AND library_key = $2 AND (path = $3 OR path LIKE $3 || '/%'))
+         INSERT INTO resource_folder_stats AS s (library_kind, library_key, path, file_count, last_changed_at) VALUES ($1, $2, $4, 0, $5)
+         ON CONFLICT (library_kind, library_key, path) DO UPDATE SET last_changed_at = greatest(s.last_changed_at, EXCLUDED.last_changed_at)`,
+        [kind, key, folder, folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '', clock()],
+      );
     });
   }
 

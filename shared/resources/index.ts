@@ -5,7 +5,7 @@
  */
 export * from './types.js';
 export { createResourceService, resourceConnectionName, auditToolOfDoor, MOVE_AUDIT_TOOL, type ResourceServiceDeps } from './service.js';
-export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT } from './listing.js';
+export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_FACET_DEPTH } from './listing.js';
 export { resourceActor, PERSONA_ADMIN_ROLE_PREFIX, type ResourceActorOptions } from './actor.js';
 export {
   may,
@@ -56,9 +56,9 @@ export {
 export { chooseContentType, contentTypeFromName, mediaTypeProblem, MAX_CONTENT_TYPE_CHARS } from './content-type.js';
 export { textProblem, type TextKind } from './text.js';
 export { MAX_CHANGE_SUMMARY_CHARS } from './input.js';
-export { listSorts, isListSort, encodeCursor, decodeCursor } from './cursor.js';
+export { listSorts, isListSort, isLastReadSort, encodeCursor, decodeCursor } from './cursor.js';
 export { countsHoldingDelete, holdsDelete } from './delete-rule.js';
-export { buildFacets, type FolderCount, type FolderRow } from './facets.js';
+export { buildFacets, type FacetScope, type FolderCount, type FolderRow } from './facets.js';
 export { manageResourceTool, type ManageResourceToolOptions } from './tool.js';
 export {
   followResourceChanges,

@@ -1,25 +1,29 @@
 /**
- * The listing side of managed resources: one folder of a library (sorted, cursor-paged), every
- * resource the caller may read (MCP resources/list), and the folder facets. Read-only queries; the
- * authority check is the service's, passed in.
+ * The listing side of managed resources: one folder of a library or every library the caller may
+ * list (sorted, cursor-paged), every resource the caller may read (MCP resources/list), and the
+ * folder facets of a subtree, a number of levels deep. Read-only queries; the authority check is the
+ * service's, passed in.
  */
 import type { PlatformConfig } from '../config/index.js';
 import type { Db } from '../db/index.js';
 import type { ResourceAction } from './authority.js';
-import { decodeCursor, encodeCursor, isListSort, sortSpecs } from './cursor.js';
+import { decodeCursor, encodeCursor, isLastReadSort, isListSort, sortSpecs } from './cursor.js';
 import { buildFacets } from './facets.js';
+import { MAX_FOLDER_DEPTH } from './folders.js';
 import { folderPathOrThrow, libraryOrThrow } from './input.js';
 import { formatLibraryPath, libraryFromKey, libraryKey, LibraryTextError, parseLibraryPath } from './library.js';
 import { isResourceId, toView, type ResourceRow } from './rows.js';
-import { ResourceError, type FolderFacet, type Library, type ListPage, type ListQuery, type ResourceActor, type ResourceView } from './types.js';
+import { ResourceError, type FacetsQuery, type FolderFacet, type Library, type ListPage, type ListQuery, type ResourceActor, type ResourceView } from './types.js';
 
 export const DEFAULT_LIST_LIMIT = 100;
 export const MAX_LIST_LIMIT = 1000;
+/** Levels of facets beneath the root of all libraries: the libraries, then up to 8 folders deep. */
+export const MAX_FACET_DEPTH = MAX_FOLDER_DEPTH + 1;
 
 export interface ResourceListing {
   list(actor: ResourceActor, query: ListQuery): Promise<ListPage<ResourceView>>;
   listReadable(actor: ResourceActor, query?: { cursor?: string; limit?: number }): Promise<ListPage<ResourceView>>;
-  facets(actor: ResourceActor): Promise<FolderFacet[]>;
+  facets(actor: ResourceActor, query?: FacetsQuery): Promise<FolderFacet[]>;
 }
 
 export function createResourceListing(deps: {
@@ -34,47 +38,63 @@ export function createResourceListing(deps: {
     const rawPath = (query.path ?? '').trim().replace(/^\/+/, '').replace(/\/+$/, '');
     const sort = query.sort ?? 'name';
     if (!isListSort(sort)) throw new ResourceError('invalid', `sort must be one of ${Object.keys(sortSpecs).join(', ')}`);
+    if (isLastReadSort(sort) && !actor.platformAdmin) throw new ResourceError('forbidden', 'the last_read sorts are for platform administrators (only they see when files were read)');
     const limit = query.limit ?? DEFAULT_LIST_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new ResourceError('invalid', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
-    // The root of all libraries holds libraries (folders), never files.
-    if (rawPath === '') return { items: [], next_cursor: null };
-    let parsed;
-    try {
-      parsed = parseLibraryPath(rawPath, actor.subject);
-    } catch (err) {
-      if (err instanceof LibraryTextError) throw new ResourceError('invalid', err.message);
-      throw err;
-    }
-    const library = libraryOrThrow(parsed.library);
-    const folderPath = folderPathOrThrow(parsed.folderPath);
-    check(actor, 'list', library);
     const direct = query.direct === true;
-    const listingPath = formatLibraryPath(library, folderPath);
+    const target = rawPath === '' ? undefined : listedFolder(actor, rawPath, 'list');
+    // Top-level roots hold folders: one level of the root of all libraries or of a library's own root
+    // lists no files (a file filed at a library root is listed beneath it, and counted by facets).
+    if (direct && (target === undefined || target.folderPath === '')) return { items: [], next_cursor: null };
+    const listingPath = target ? formatLibraryPath(target.library, target.folderPath) : '';
     const spec = sortSpecs[sort];
-    const { kind, key } = libraryKey(library);
-    const params: unknown[] = [kind, key, folderPath];
-    let where = direct ? 'r.folder_path = $3' : `($3 = '' OR r.folder_path = $3 OR r.folder_path LIKE $3 || '/%')`;
+    const params: unknown[] = [];
+    const param = (value: unknown) => `$${params.push(value)}`;
+    const where: string[] = [];
+    if (target) {
+      const { kind, key } = libraryKey(target.library);
+      where.push(`r.library_kind = ${param(kind)} AND r.library_key = ${param(key)}`);
+      const folder = param(target.folderPath);
+      where.push(direct ? `r.folder_path = ${folder}` : `(${folder} = '' OR r.folder_path = ${folder} OR r.folder_path LIKE ${folder} || '/%')`);
+    } else {
+      // The unnarrowed listing spans every library the caller may list (all of them for a platform administrator).
+      const scope = listableLibraries(actor);
+      if (scope) where.push(`(r.library_kind, r.library_key) IN (SELECT * FROM unnest(${param(scope.map((l) => libraryKey(l).kind))}::text[], ${param(scope.map((l) => libraryKey(l).key))}::text[]))`);
+    }
     if (query.cursor) {
       const pos = decodeCursor(query.cursor);
       if (!pos || pos.sort !== sort || pos.path !== listingPath || pos.direct !== direct) {
         throw new ResourceError('invalid', 'cursor does not belong to this listing (path, direct and sort must be the same)');
       }
-      params.push(pos.key, pos.id);
-      where += ` AND (${spec.column}, r.id) ${spec.descending ? '<' : '>'} ($4${spec.cast}, $5)`;
+      where.push(`(${spec.column}, r.id) ${spec.descending ? '<' : '>'} (${param(pos.key)}${spec.cast}, ${param(pos.id)})`);
     }
-    params.push(limit + 1);
     const dir = spec.descending ? 'DESC' : 'ASC';
     const res = await db.query<ResourceRow & { sort_key: string }>(
       `SELECT r.*, ${spec.keyText} AS sort_key FROM resources r
-       WHERE r.library_kind = $1 AND r.library_key = $2 AND ${where}
+       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
        ORDER BY ${spec.column} ${dir}, r.id ${dir}
-       LIMIT $${params.length}`,
+       LIMIT ${param(limit + 1)}`,
       params,
     );
     const rows = res.rows.slice(0, limit);
     const last = rows[rows.length - 1];
     const next = res.rows.length > limit && last ? encodeCursor({ sort, path: listingPath, direct, key: last.sort_key, id: last.id }) : null;
     return { items: rows.map((r) => toView(r, actor)), next_cursor: next };
+  }
+
+  /** `<library>/<folder path>` parsed and checked (folder rule, authority to list the library). */
+  function listedFolder(actor: ResourceActor, path: string, action: ResourceAction): { library: Library; folderPath: string } {
+    let parsed;
+    try {
+      parsed = parseLibraryPath(path, actor.subject);
+    } catch (err) {
+      if (err instanceof LibraryTextError) throw new ResourceError('invalid', err.message);
+      throw err;
+    }
+    const library = libraryOrThrow(parsed.library);
+    const folderPath = folderPathOrThrow(parsed.folderPath);
+    check(actor, action, library);
+    return { library, folderPath };
   }
 
   /** Libraries the actor may list: null = every library (platform administrators). */
@@ -109,15 +129,30 @@ export function createResourceListing(deps: {
     return { items: rows.map((r) => toView(r, actor)), next_cursor: next };
   }
 
-  async function facets(actor: ResourceActor): Promise<FolderFacet[]> {
-    const scope = listableLibraries(actor);
-    const kinds = scope?.map((l) => libraryKey(l).kind) ?? [];
-    const keys = scope?.map((l) => libraryKey(l).key) ?? [];
-    const filter = scope ? `WHERE (library_kind, library_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))` : '';
-    const params = scope ? [kinds, keys] : [];
+  async function facets(actor: ResourceActor, query: FacetsQuery = {}): Promise<FolderFacet[]> {
+    const rawPath = (query.path ?? '').trim().replace(/^\/+/, '').replace(/\/+$/, '');
+    const depth = query.depth;
+    if (depth !== undefined && (!Number.isInteger(depth) || depth < 1 || depth > MAX_FACET_DEPTH)) {
+      throw new ResourceError('invalid', `depth must be an integer from 1 to ${MAX_FACET_DEPTH}`);
+    }
+    const target = rawPath === '' ? undefined : listedFolder(actor, rawPath, 'list');
+    // Every library the actor may list appears, even without any file (its top-level folder).
+    const scope = target ? [target.library] : listableLibraries(actor);
+    const params: unknown[] = [];
+    const where: string[] = [];
+    if (scope) {
+      where.push(`(library_kind, library_key) IN (SELECT * FROM unnest($1::text[], $2::text[]))`);
+      params.push(scope.map((l) => libraryKey(l).kind), scope.map((l) => libraryKey(l).key));
+    }
+    if (target && target.folderPath !== '') {
+      // Folder names are [a-z0-9-]: nothing in the prefix is a LIKE wildcard.
+      where.push(`(path = $3 OR path LIKE $3 || '/%')`);
+      params.push(target.folderPath);
+    }
+    const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
     const [counts, folders] = await Promise.all([
-      db.query<{ library_kind: string; library_key: string; folder_path: string; n: number; last: Date }>(
-        `SELECT library_kind, library_key, folder_path, count(*)::int AS n, max(updated_at) AS last FROM resources ${filter} GROUP BY 1, 2, 3`,
+      db.query<{ library_kind: string; library_key: string; path: string; n: string; last: Date | null }>(
+        `SELECT library_kind, library_key, path, file_count AS n, last_changed_at AS last FROM resource_folder_stats ${filter}`,
         params,
       ),
       db.query<{ library_kind: string; library_key: string; path: string; description: string }>(
@@ -125,18 +160,19 @@ export function createResourceListing(deps: {
         params,
       ),
     ]);
-
-    // Every library the actor may list appears, even without any file (its top-level folder).
     const libraries = scope ?? [
       { kind: 'person', subject: actor.subject } as Library,
       ...Object.keys(config.personas.definitions).map((name): Library => ({ kind: 'persona', name })),
       { kind: 'global' } as Library,
     ];
-    return buildFacets(
-      libraries,
+    const answer = buildFacets(
+      target && target.folderPath !== '' ? [] : libraries,
       folders.rows.map((f) => ({ library: libraryFromKey(f.library_kind, f.library_key), path: f.path, description: f.description })),
-      counts.rows.map((c) => ({ library: libraryFromKey(c.library_kind, c.library_key), folderPath: c.folder_path, count: c.n, lastChanged: c.last })),
+      counts.rows.map((c) => ({ library: libraryFromKey(c.library_kind, c.library_key), folderPath: c.path, count: Number(c.n), lastChanged: c.last })),
+      { ...(target ? { library: target.library } : {}), folderPath: target?.folderPath ?? '', ...(depth !== undefined ? { depth } : {}) },
     );
+    if (target && answer.length === 0) throw new ResourceError('not_found', `folder ${formatLibraryPath(target.library, target.folderPath)} not found`);
+    return answer;
   }
 
   return { list, listReadable, facets };

@@ -169,12 +169,16 @@ export interface ReplaceInput {
   origin: WriteOrigin;
 }
 
-export type ListSort = 'name' | 'name_desc' | 'updated' | 'updated_asc' | 'size' | 'size_desc';
+/** `last_read` / `last_read_asc`: platform administrators only (they alone see last read). */
+export type ListSort = 'name' | 'name_desc' | 'updated' | 'updated_asc' | 'size' | 'size_desc' | 'last_read' | 'last_read_asc';
 
 export interface ListQuery {
-  /** `<library>/<folder path>`; absent or '' = the root of all libraries, which lists no files. */
+  /**
+   * `<library>/<folder path>`; absent or '' = the unnarrowed listing: every library the caller may
+   * list (every library for a platform administrator).
+   */
   path?: string;
-  /** One level only (the folder's own files), else everything beneath. */
+  /** One level only (the folder's own files), else everything beneath. A top-level root (the root of all libraries, a library's own root) lists no files one level only. */
   direct?: boolean;
   sort?: ListSort;
   cursor?: string;
@@ -194,9 +198,16 @@ export interface FolderFacet {
   count: number;
   /** Files filed directly in this folder. */
   direct_count: number;
-  /** Last change of anything beneath, or null for an empty folder. */
+  /** Last file written into, removed from or moved out of anything beneath; null when nothing ever was. */
   last_changed_at: string | null;
   description: string;
+}
+
+export interface FacetsQuery {
+  /** `<library>/<folder path>` the answer is narrowed to; absent or '' = the root of all libraries. */
+  path?: string;
+  /** Levels beneath `path` to answer (1 = its children), its own entry included; absent = every depth. */
+  depth?: number;
 }
 
 /** Usage counted from the audit trail (docs/audit.md), or, with audit off, that none is recorded. */
@@ -285,7 +296,7 @@ export interface ResourceService {
    * ordered by id and paged by cursor: for MCP resources/list. Administrators see no more here.
    */
   listReadable(actor: ResourceActor, query?: { cursor?: string; limit?: number }): Promise<ListPage<ResourceView>>;
-  facets(actor: ResourceActor): Promise<FolderFacet[]>;
+  facets(actor: ResourceActor, query?: FacetsQuery): Promise<FolderFacet[]>;
   update(actor: ResourceActor, id: string, input: UpdateInput): Promise<ResourceView>;
   /**
    * Where the caller may move the resource: libraries offered (the rule of `update`'s move), and

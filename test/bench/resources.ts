@@ -9,6 +9,11 @@
  *     each sort, and a full walk by cursor; p50/p99;
  *  3. usage at 10 million audit rows (BENCH_AUDIT_ROWS): GET /api/v1/resources/:id/usage against
  *     GET /api/v1/resources/:id on the same files; p50/p99 and the ratio (resources-usage.ts).
+ *  4. facets one level at a time in a tree of 100,000 files in 1,600 folders (target: 20 ms):
+ *     GET /api/v1/resources/facets with `depth=1` at the root, a library and a folder, and the whole
+ *     tree; against a baseline in the same run (a one-level listing of an empty folder: the same
+ *     HTTP, authentication and one indexed query) and counting the files themselves (what facets
+ *     did before per-folder counts).
  *
  *   npx tsx test/bench/resources.ts
  *   BENCH_DRIVER=filesystem BENCH_UPLOAD_MB=512 BENCH_ROUNDS=3 BENCH_REQUESTS=200 npx tsx test/bench/resources.ts
@@ -16,7 +21,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { ensurePlatformBucket } from '../../shared/objstore/index.js';
-import { as, send, startResourceRestApi, uploadFromChild, type Who } from '../integration/resources-rest-fixtures.js';
+import { as, send, startResourceRestApi, uploadFromChild, type ResourceRestApi, type Who } from '../integration/resources-rest-fixtures.js';
 import { benchUsage } from './resources-usage.js';
 
 const MiB = 1024 * 1024;
@@ -27,6 +32,11 @@ const requests = Number(process.env.BENCH_REQUESTS ?? 200);
 const auditRows = Number(process.env.BENCH_AUDIT_ROWS ?? 10_000_000);
 const folderFiles = 10_000;
 const bench: Who = { subject: 'bench', roles: [] };
+const treeFiles = 100_000;
+const treeTopFolders = 40;
+const treeFolders = 1_600;
+/** A platform administrator (member of the `admin` persona): the root level spans every library. */
+const benchAdmin: Who = { subject: 'bench-admin', roles: ['admin'] };
 
 /** The same bytes every time: 1 MiB chunks of a random block, each stamped with its index. */
 const block = randomBytes(MiB);
@@ -132,9 +142,75 @@ async function main() {
 
     // ---- 3. usage at 10 million audit rows -----------------------------------------------------
     await benchUsage(api, { rows: auditRows, requests, who: bench });
+    // ---- 4. facets one level at a time ---------------------------------------------------------
+    await benchFacets(api);
   } finally {
     await api.close();
   }
+}
+
+/** Section 3: facets of a 100,000-file, 1,600-folder tree, one level at a time. */
+async function benchFacets(api: ResourceRestApi): Promise<void> {
+  // Folder i: the top folders t0…t39, the rest s<i> beneath t<i mod 40>; file n is filed in folder n mod 1,600.
+  const t0 = performance.now();
+  const folderOf = (i: string) => `CASE WHEN ${i} < ${treeTopFolders} THEN 't' || ${i} ELSE 't' || (${i} % ${treeTopFolders}) || '/s' || ${i} END`;
+  await api.db.query(
+    `INSERT INTO resource_folders (library_kind, library_key, path, created_at, updated_at)
+     SELECT 'persona', 'admin', ${folderOf('i')}, now(), now() FROM generate_series(0, $1::int - 1) AS i`,
+    [treeFolders],
+  );
+  await api.db.query(
+    `INSERT INTO resources (id, library_kind, library_key, folder_path, file_name, display_name, description, tags, content_type, size,
+                            content_sha256, head_version, search_setting, uploader, created_at, updated_at)
+     SELECT gen_random_uuid()::text, 'persona', 'admin', ${folderOf('(n % $2::int)')}, 'file-' || n || '.txt', 'file ' || n, '', '{}',
+            'text/plain', n % 5000, NULL, 1, 'default', 'bench-admin', now() - make_interval(secs => n), now() - make_interval(secs => n)
+     FROM generate_series(1, $1::int) AS n`,
+    [treeFiles, treeFolders],
+  );
+  await api.db.query('VACUUM ANALYZE resources');
+  await api.db.query('VACUUM ANALYZE resource_folder_stats');
+  await api.db.query('VACUUM ANALYZE resource_folders');
+  await api.db.query(`INSERT INTO resource_folders (library_kind, library_key, path, created_at, updated_at) VALUES ('person', 'bench-admin', 'empty', now(), now())`);
+  console.log(`\nseeded ${treeFiles} files in ${treeFolders} folders of persona:admin in ${fmt(performance.now() - t0)} ms`);
+
+  const timed = async (path: string) => {
+    const start = performance.now();
+    const res = await send(`${api.url}${path}`, { method: 'GET', headers: as(benchAdmin) });
+    const elapsed = performance.now() - start;
+    if (res.status !== 200) throw new Error(`${path} answered ${res.status}: ${res.body.toString().slice(0, 300)}`);
+    return { elapsed, json: res.json as { folders?: Array<{ path: string; count: number }> } };
+  };
+  const measure = async (path: string) => {
+    for (let i = 0; i < 20; i++) await timed(path); // warm-up
+    const samples: number[] = [];
+    for (let i = 0; i < requests; i++) samples.push((await timed(path)).elapsed);
+    return { p50: percentile(samples, 50), p99: percentile(samples, 99) };
+  };
+  const baseline = await measure(`/api/v1/resources?path=${encodeURIComponent('person:bench-admin/empty')}&direct=true`);
+  console.log(`GET /api/v1/resources/facets, ${requests} requests each (baseline: one-level listing of an empty folder, p50 ${fmt(baseline.p50)} ms   p99 ${fmt(baseline.p99)} ms):`);
+  const library = encodeURIComponent('persona:admin');
+  const cases: Array<[string, string, number]> = [
+    ['root of all libraries, depth=1', '/api/v1/resources/facets?depth=1', 0],
+    ['persona:admin, depth=1', `/api/v1/resources/facets?path=${library}&depth=1`, treeTopFolders + 1],
+    ['persona:admin/t7, depth=1', `/api/v1/resources/facets?path=${library}%2Ft7&depth=1`, treeFolders / treeTopFolders],
+    ['whole tree (no depth)', '/api/v1/resources/facets', treeFolders],
+  ];
+  for (const [label, path, atLeast] of cases) {
+    const answer = (await timed(path)).json.folders ?? [];
+    if (answer.length < atLeast) throw new Error(`${label}: ${answer.length} entries`);
+    const { p50, p99 } = await measure(path);
+    console.log(`  ${label.padEnd(32)} ${String(answer.length).padStart(5)} entries   p50 ${fmt(p50)} ms   p99 ${fmt(p99)} ms   p50/baseline ${(p50 / baseline.p50).toFixed(2)}`);
+  }
+  const admin = (await timed(`/api/v1/resources/facets?path=${library}&depth=1`)).json.folders?.find((f) => f.path === 'persona:admin');
+  if (admin?.count !== treeFiles) throw new Error(`persona:admin counts ${admin?.count} files`);
+  // What one level cost when facets counted the files: every row of the library grouped by folder.
+  const counting: number[] = [];
+  for (let i = 0; i < 20; i++) {
+    const start = performance.now();
+    await api.db.query(`SELECT folder_path, count(*), max(updated_at) FROM resources WHERE library_kind = 'persona' AND library_key = 'admin' GROUP BY 1`);
+    if (i >= 5) counting.push(performance.now() - start);
+  }
+  console.log(`  counting the files instead (the query alone, p50): ${fmt(percentile(counting, 50))} ms`);
 }
 
 main().catch((err: unknown) => {

@@ -318,12 +318,12 @@ describe.each(['s3', 'filesystem'] as const)('resources REST routes on the %s dr
       expectError(wrong, 400, 'invalid', /cursor/);
     });
 
-    it('lists one level with direct=true, everything beneath without it; the root lists no files', async () => {
+    it('lists one level with direct=true, everything beneath without it; the root lists no files one level only', async () => {
       const path = encodeURIComponent(`${lib}/docs`);
       expect(fileNames(await list(`path=${path}&direct=true`))).toEqual(['a.txt', 'b.txt', 'c.txt']);
       expect(fileNames(await list(`path=${path}&direct=false`))).toHaveLength(4);
       expect(fileNames(await list(`path=${encodeURIComponent(`${lib}/docs/sub`)}&direct=true`))).toEqual(['d.txt']);
-      const rootListing = await list('');
+      const rootListing = await list('direct=true');
       expect(rootListing.status).toBe(200);
       expect(rootListing.json).toEqual({ items: [], next_cursor: null });
       // A listing does not stamp last read, and the items carry the resource fields.
@@ -671,7 +671,7 @@ describe.each(['s3', 'filesystem'] as const)('resources REST routes on the %s dr
       expect(patch.requestBody.content['application/json']!.schema.properties.tags).toMatchObject(tagLimits);
       const list = paths['/api/v1/resources']!.get as { parameters: Array<{ name: string; schema: { enum?: string[] } }> };
       expect(list.parameters.map((p) => p.name).sort()).toEqual(['cursor', 'direct', 'limit', 'path', 'sort']);
-      expect(list.parameters.find((p) => p.name === 'sort')!.schema.enum).toEqual(['name', 'name_desc', 'updated', 'updated_asc', 'size', 'size_desc']);
+      expect(list.parameters.find((p) => p.name === 'sort')!.schema.enum).toEqual(['name', 'name_desc', 'updated', 'updated_asc', 'size', 'size_desc', 'last_read', 'last_read_asc']);
       const replace = paths['/api/v1/resources/{id}/content']!.put as { requestBody: { content: Record<string, unknown> } };
       expect(Object.keys(replace.requestBody.content).sort()).toEqual(['application/octet-stream', 'multipart/form-data']);
     });

@@ -30,4 +30,30 @@ describe('buildFacets', () => {
     expect(by['person:alice/a/empty']).toEqual({ path: 'person:alice/a/empty', library: 'person:alice', count: 0, direct_count: 0, last_changed_at: null, description: 'nothing here' });
     expect(by['global']).toMatchObject({ count: 0, last_changed_at: null });
   });
+
+  it('a folder whose files all went still dates its ancestors, without an entry of its own when it has no folder row', () => {
+    const facets = buildFacets(
+      [alice],
+      [{ library: alice, path: 'a', description: '' }],
+      [
+        { library: alice, folderPath: 'a', count: 1, lastChanged: t('1') },
+        { library: alice, folderPath: 'a/gone', count: 0, lastChanged: t('4') },
+      ],
+    );
+    expect(facets.map((f) => f.path)).toEqual(['person:alice', 'person:alice/a']);
+    expect(facets[1]).toMatchObject({ count: 1, direct_count: 1, last_changed_at: t('4').toISOString() });
+  });
+
+  it('narrows to a subtree and a number of levels, counting everything beneath', () => {
+    const folders = ['a', 'a/b', 'a/b/c', 'z'].map((path) => ({ library: alice, path, description: '' }));
+    const counts = [{ library: alice, folderPath: 'a/b/c', count: 2, lastChanged: t('2') }];
+    const paths = (scope: Parameters<typeof buildFacets>[3]) => buildFacets([alice, global], folders, counts, scope).map((f) => f.path);
+    expect(paths({ folderPath: '', depth: 1 })).toEqual(['global', 'person:alice']);
+    expect(paths({ folderPath: '', depth: 2 })).toEqual(['global', 'person:alice', 'person:alice/a', 'person:alice/z']);
+    expect(paths({ library: alice, folderPath: '', depth: 1 })).toEqual(['person:alice', 'person:alice/a', 'person:alice/z']);
+    expect(paths({ library: alice, folderPath: 'a', depth: 1 })).toEqual(['person:alice/a', 'person:alice/a/b']);
+    expect(paths({ library: alice, folderPath: 'a' })).toEqual(['person:alice/a', 'person:alice/a/b', 'person:alice/a/b/c']);
+    const opened = buildFacets([alice], folders, counts, { library: alice, folderPath: 'a', depth: 1 });
+    expect(opened.find((f) => f.path === 'person:alice/a/b')).toMatchObject({ count: 2, direct_count: 0, last_changed_at: t('2').toISOString() });
+  });
 });

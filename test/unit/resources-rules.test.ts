@@ -171,6 +171,17 @@ describe('cursors', () => {
     expect(decodeCursor('not-a-cursor')).toBeUndefined();
     expect(decodeCursor(Buffer.from('["bogus","",0,"",""]').toString('base64url'))).toBeUndefined();
   });
+
+  it('last_read keys: a timestamp or -infinity (never read), nothing else', () => {
+    const id = '01900000-0000-7000-8000-000000000000';
+    for (const key of ['-infinity', '2024-01-01T00:00:00.000000Z']) {
+      const pos = { sort: 'last_read_asc' as const, path: '', direct: false, key, id };
+      expect(decodeCursor(encodeCursor(pos))).toEqual(pos);
+    }
+    for (const key of ['infinity', '', 'yesterday', '2024-02-30T00:00:00.000000Z']) {
+      expect(decodeCursor(encodeCursor({ sort: 'last_read', path: '', direct: false, key, id }))).toBeUndefined();
+    }
+  });
 });
 
 describe('content types', () => {
