@@ -51,7 +51,7 @@ describe('migration 0009: resource events in the audit log', () => {
       [id],
     );
 
-    expect((await migrate(db)).applied).toEqual(['0009_audit_resource_events']);
+    expect((await migrate(db)).applied).toContain('0009_audit_resource_events');
 
     const rows = await db.query<{ id: string; tool: string; subject: string; auth_type: string; resource_id: string | null; occurred_at: Date }>(
       'SELECT id, tool, subject, auth_type, resource_id, occurred_at FROM audit_log ORDER BY occurred_at',
