@@ -12,13 +12,11 @@ import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-
 import type { App } from '../http/app.js';
 import { userContentHeaders } from '../http/user-content.js';
 import { sendRestRefusal, type RestRefusal } from '../http/rest-auth.js';
-import { folderActions, MAX_TAGS, parseLibraryPath, ResourceError, type Library, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
+import { MAX_TAGS, ResourceError, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
 import {
   declaredType,
   etagOf,
-  folderTarget,
   ifNoneMatchHits,
-  libraryText,
   parseLibraryText,
   requestTypeProblem,
   resourceErrorBody,
@@ -29,11 +27,6 @@ import {
   createdSchema,
   deleteQuerySchema,
   errorResponses,
-  facetSchema,
-  facetsQuerySchema,
-  folderAnswerSchema,
-  folderBodySchema,
-  folderDescriptionSchema,
   idParams,
   listQuerySchema,
   listSchema,
@@ -53,6 +46,7 @@ import {
   writersSchema,
 } from './schemas.js';
 import { readRawBody, readUploadForm, type StreamedUpload } from './upload-body.js';
+import { registerFolderRoutes } from './folder-routes.js';
 
 export interface ResourceRoutesOptions {
   service: ResourceService;
@@ -105,11 +99,6 @@ async function withUpload<T>(upload: StreamedUpload, run: () => Promise<T>): Pro
     // The route cut the stream off (limit, a part after the file): that is why the service failed.
     throw upload.failure() ?? err;
   }
-}
-
-/** A folder as the folder routes answer it, with the caller's allowed actions there. */
-function folderAnswer(who: ResourceActor, target: { library: Library; path: string }) {
-  return { library: libraryText(target.library), path: target.path, allowed_actions: folderActions(who, target.library, target.path) };
 }
 
 export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Promise<void> {
@@ -253,97 +242,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     },
   );
 
-  app.get(
-    '/api/v1/resources/facets',
-    {
-      schema: {
-        tags,
-        summary: 'Folder counts',
-        description:
-          'Every folder the caller may list under `path`, `depth` levels deep (default: all): exact file counts (beneath and direct), ' +
-          'when a file beneath was last written, removed or moved out, and its description.',
-        querystring: facetsQuerySchema,
-        response: { 200: z.object({ folders: z.array(facetSchema) }), ...errorResponses(400, 403, 404) },
-      },
-    },
-    async (request) => {
-      const who = actor(request);
-      const q = request.query;
-      const folders = await service.facets(who, { ...(q.path !== undefined ? { path: q.path } : {}), ...(q.depth !== undefined ? { depth: q.depth } : {}) });
-      return {
-        folders: folders.map((f) => {
-          const { library, folderPath } = parseLibraryPath(f.path, who.subject);
-          return { ...f, allowed_actions: folderActions(who, library, folderPath) };
-        }),
-      };
-    },
-  );
-
-  app.post(
-    '/api/v1/resources/folders',
-    {
-      schema: {
-        tags,
-        summary: 'Create an empty folder',
-        description:
-          'Creates the folder and each missing ancestor. Body `{library, path}`, or `{path: "<library>/<folder path>"}`. Needs the ' +
-          'authority to upload to that top-level folder. 400 names the folder rule broken. Creating an existing folder succeeds.',
-        body: folderBodySchema,
-        response: { 201: folderAnswerSchema, ...errorResponses(400, 403) },
-      },
-    },
-    async (request, reply) => {
-      const who = actor(request);
-      const target = folderTarget(request.body, who);
-      await service.createFolder(who, target.library, target.path);
-      return reply.code(201).send(folderAnswer(who, target));
-    },
-  );
-
-  app.delete(
-    '/api/v1/resources/folders',
-    {
-      schema: {
-        tags,
-        summary: 'Delete an empty folder',
-        description:
-          'Removes a folder only when nothing is filed in it or beneath it (409 otherwise). The folder is named by the query ' +
-          '`library` and `path` or by a JSON body of the same shape (the body wins); either form also takes path as <library>/<folder path>.',
-        querystring: folderBodySchema.partial(),
-        body: folderBodySchema.partial().nullish(),
-        response: { 204: z.null().describe('Deleted'), ...errorResponses(400, 403, 404, 409) },
-      },
-    },
-    async (request, reply) => {
-      const who = actor(request);
-      const given = { ...request.query, ...(request.body ?? {}) };
-      if (given.path === undefined) throw new ResourceError('invalid', 'name the folder to delete: library and path, or path as <library>/<folder path>');
-      const target = folderTarget({ library: given.library, path: given.path }, who);
-      await service.deleteFolder(who, target.library, target.path);
-      return reply.code(204).send(null);
-    },
-  );
-
-  app.put(
-    '/api/v1/resources/folders/description',
-    {
-      schema: {
-        tags,
-        summary: 'Describe a folder',
-        description:
-          'Sets a folder\'s description. Body `{library, path, description}`; without `library`, path is <library>/<folder path> ' +
-          '(for example `persona:sales/templates`). Needs the authority to add files there.',
-        body: folderDescriptionSchema,
-        response: { 200: folderAnswerSchema.extend({ description: z.string() }), ...errorResponses(400, 403, 404) },
-      },
-    },
-    async (request) => {
-      const who = actor(request);
-      const target = folderTarget(request.body, who);
-      await service.describeFolder(who, target.library, target.path, request.body.description);
-      return { ...folderAnswer(who, target), description: request.body.description };
-    },
-  );
+  registerFolderRoutes(app, service, actor);
 
   // ---- by id ------------------------------------------------------------------------------------
 
