@@ -4,28 +4,9 @@
  * The route-by-route agreement is test/integration/resources-allowed-actions.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../shared/config/index.js';
-import type { CallerContext } from '../../shared/identity/index.js';
+import { agentOf, caller as c, config, person } from './resources-actors.js';
 import { folderActions, moveCandidates, resourceActions, resourceActor, type Library } from '../../shared/resources/index.js';
 
-const { config } = parseConfig(
-  `admin:
-  persona: admin
-personas:
-  definitions:
-    admin:
-      roles: [platform-admin]
-    sales:
-      roles: [sales]
-    finance:
-      roles: [finance]
-`,
-  {},
-);
-
-const c = (subject: string, roles: string[] = [], authType: CallerContext['authType'] = 'apikey'): CallerContext => ({ subject, roles, authType });
-const person = (subject: string, roles: string[] = []) => resourceActor(c(subject, roles), { config, origin: 'person' });
-const agentOf = (subject: string, roles: string[] = []) => resourceActor(c(subject, roles), { config, origin: 'agent', sessionId: 's1' });
 const own = (subject: string): Library => ({ kind: 'person', subject });
 const sales: Library = { kind: 'persona', name: 'sales' };
 

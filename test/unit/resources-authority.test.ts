@@ -1,25 +1,8 @@
 /** The authority table (spec document 2, Authentication) row by row, and actors from callers. */
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from '../../shared/config/index.js';
-import type { CallerContext } from '../../shared/identity/index.js';
+import { agentOf, caller as c, config, person } from './resources-actors.js';
 import { administers, may, resourceActor, type Library, type ResourceActor } from '../../shared/resources/index.js';
 
-const { config } = parseConfig(
-  `personas:
-  definitions:
-    admin:
-      roles: [platform-admin]
-    sales:
-      roles: [sales]
-    finance:
-      roles: [finance]
-`,
-  {},
-);
-
-const c = (subject: string, roles: string[] = [], authType: CallerContext['authType'] = 'apikey'): CallerContext => ({ subject, roles, authType });
-const person = (subject: string, roles: string[] = []) => resourceActor(c(subject, roles), { config, origin: 'person' });
-const agentOf = (subject: string, roles: string[] = []) => resourceActor(c(subject, roles), { config, origin: 'agent', sessionId: 's1' });
 
 const alice = person('alice');
 const bob = person('bob');
