@@ -9,6 +9,8 @@ import type { Db } from '../db/index.js';
 import type { ResourceAction } from './authority.js';
 import { decodeCursor, encodeCursor, isLastReadSort, isListSort, sortSpecs } from './cursor.js';
 import { buildFacets } from './facets.js';
+
+const levelCount = (path: string) => (path === '' ? 0 : path.split('/').length);
 import { MAX_FOLDER_DEPTH } from './folders.js';
 import { folderPathOrThrow, libraryOrThrow } from './input.js';
 import { formatLibraryPath, libraryFromKey, libraryKey, LibraryTextError, parseLibraryPath } from './library.js';
@@ -150,13 +152,28 @@ export function createResourceListing(deps: {
       params.push(target.folderPath);
     }
     const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+    // With a depth, folders beneath the deepest level shown are merged in SQL into one row per
+    // ancestor at that level, under a name no folder can have (`<ancestor>/*`): they still count
+    // toward the folders shown, and the answer reads a row per folder shown, not per folder.
+    const shownLevels = depth === undefined ? undefined : target ? levelCount(target.folderPath) + depth : depth - 1;
+    if (shownLevels !== undefined) params.push(shownLevels);
+    const n = `$${params.length}::int`;
+    const shownPath =
+      shownLevels === undefined
+        ? 'path'
+        : `CASE WHEN cardinality(string_to_array(path, '/')) > ${n}
+                THEN CASE WHEN ${n} = 0 THEN '*' ELSE array_to_string((string_to_array(path, '/'))[1:${n}], '/') || '/*' END
+                ELSE path END`;
     const [counts, folders] = await Promise.all([
       db.query<{ library_kind: string; library_key: string; path: string; n: string; last: Date | null }>(
-        `SELECT library_kind, library_key, path, file_count AS n, last_changed_at AS last FROM resource_folder_stats ${filter}`,
+        `SELECT library_kind, library_key, p AS path, sum(file_count) AS n, max(last_changed_at) AS last
+           FROM (SELECT library_kind, library_key, ${shownPath} AS p, file_count, last_changed_at FROM resource_folder_stats ${filter}) s
+          GROUP BY library_kind, library_key, p`,
         params,
       ),
       db.query<{ library_kind: string; library_key: string; path: string; description: string }>(
-        `SELECT library_kind, library_key, path, description FROM resource_folders ${filter}`,
+        `SELECT DISTINCT library_kind, library_key, p AS path, CASE WHEN p LIKE '%*' THEN '' ELSE description END AS description
+           FROM (SELECT library_kind, library_key, ${shownPath} AS p, description FROM resource_folders ${filter}) f`,
         params,
       ),
     ]);
