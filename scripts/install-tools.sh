@@ -12,7 +12,15 @@
 #   running the suite with the Node 22 binary of the npm package `node`. Not looked up on PATH:
 #   a `conformance` there runs under whatever Node comes first on PATH.
 #
-# Usage: scripts/install-tools.sh [temporal] [minio] [conformance]      (default: temporal)
+# `trino` is a Trino server for the tests (test/support/trino.ts), fetched from Maven Central:
+#   $TRINO_HOME  ->  <cache>/trino/trino-server-<version>  ->  `mvn dependency:copy` of
+#   io.trino:trino-server:<version>:tar.gz, unpacked there with every plugin but tpch, memory and
+#   hive removed (so it starts in seconds). The version follows the newest JDK on the machine:
+#   Trino 476 with a JDK of 24 or later (476 needs 24), else 435 (the last release on Java 17).
+#   Prints the Trino home; <home>/java-home names the JDK it runs on. The first install downloads
+#   about 820 MB and takes a minute or two.
+#
+# Usage: scripts/install-tools.sh [temporal] [minio] [conformance] [trino]      (default: temporal)
 set -euo pipefail
 
 tools=("$@")
@@ -137,9 +145,64 @@ ensure_conformance() {
   echo "$launcher"
 }
 
+# The newest JDK among JAVA_HOME, /usr/lib/jvm/* and `java` on PATH: "<major> <java home>".
+newest_jdk() {
+  local best_major=0 best_home="" home major
+  for home in ${JAVA_HOME:-} /usr/lib/jvm/*; do
+    [ -x "$home/bin/java" ] || continue
+    major="$("$home/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')"
+    [ -n "$major" ] && [ "$major" -gt "$best_major" ] && { best_major="$major"; best_home="$home"; }
+  done
+  [ -n "$best_home" ] || return 1
+  echo "$best_major $best_home"
+}
+
+ensure_trino() {
+  local home="${TRINO_HOME:-}"
+  if [ -n "$home" ]; then
+    [ -x "$home/bin/launcher" ] || die "TRINO_HOME is set to '$home', which has no bin/launcher"
+    echo "$home"; return
+  fi
+  local jdk major java_home version
+  jdk="$(newest_jdk)" || die "trino: no JDK found (Java 17 or later); install one or set TRINO_HOME"
+  major="${jdk%% *}"; java_home="${jdk#* }"
+  if [ "$major" -ge 24 ]; then version=476; elif [ "$major" -ge 17 ]; then version=435; else die "trino: the newest JDK is $major; Trino needs 17 or later"; fi
+  home="$cache_dir/trino/trino-server-$version"
+  if [ -x "$home/bin/launcher" ] && [ -f "$home/java-home" ]; then echo "$home"; return; fi
+
+  command -v mvn >/dev/null 2>&1 || die "trino: Maven (mvn) is not installed; install it or set TRINO_HOME"
+  mkdir -p "$cache_bin" "$cache_dir/trino"
+  local lock="$cache_bin/.trino.lock"
+  acquire_lock "$lock"
+  local stage="$cache_dir/trino/.stage-$$"
+  trap 'rm -rf "$stage"; rm -f "$lock"' EXIT
+  if ! { [ -x "$home/bin/launcher" ] && [ -f "$home/java-home" ]; }; then
+    echo "install-tools: fetching io.trino:trino-server:$version:tar.gz from Maven Central (about 820 MB)" >&2
+    rm -rf "$stage"; mkdir -p "$stage"
+    mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+      "-Dartifact=io.trino:trino-server:$version:tar.gz" "-DoutputDirectory=$stage" >&2 \
+      || die "mvn could not fetch io.trino:trino-server:$version:tar.gz"
+    tar -xzf "$stage/trino-server-$version.tar.gz" -C "$stage" || die "trino: could not unpack the server"
+    rm -f "$stage/trino-server-$version.tar.gz"
+    local plugin
+    for plugin in "$stage/trino-server-$version/plugin/"*; do
+      case "$(basename "$plugin")" in tpch|memory|hive) ;; *) rm -rf "$plugin" ;; esac
+    done
+    echo "$java_home" > "$stage/trino-server-$version/java-home"
+    rm -rf "$home"
+    mv "$stage/trino-server-$version" "$home"
+    # The downloaded archive also sits in ~/.m2; the unpacked server is what we keep.
+    rm -rf "$HOME/.m2/repository/io/trino/trino-server/$version"
+  fi
+  rm -rf "$stage"; rm -f "$lock"
+  trap - EXIT
+  echo "$home"
+}
+
 for tool in "${tools[@]}"; do
   case "$tool" in
     conformance) ensure_conformance ;;
+    trino) ensure_trino ;;
     *) ensure_tool "$tool" ;;
   esac
 done

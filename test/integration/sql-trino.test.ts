@@ -1,6 +1,9 @@
 /**
- * The Trino engine and the sql_* tools against a server speaking Trino's documented client
- * protocol (test/support/trino-protocol-server.ts): no real Trino can be started on this machine.
+ * The Trino engine's transport against a server speaking Trino's documented client protocol
+ * (test/support/trino-protocol-server.ts), for what a real server cannot be made to do on demand:
+ * a set number of queued polls and pages, 503 answers, TLS with a self-signed certificate, basic
+ * auth refusals, the exact cancel requests sent. The tools against a real Trino server are
+ * sql-trino-real.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
