@@ -55,7 +55,7 @@ describe('sql tools on a real Trino server', () => {
 
   it('pages a large result into typed rows, up to the limit', async () => {
     const r = await call(toolkit.tools, 'sql_query', { sql: 'SELECT orderkey, orderstatus, totalprice FROM orders ORDER BY orderkey', limit: 10_000 });
-    expect(r.isError).toBeFalsy();
+    expect(r.isError, text(r)).toBeFalsy();
     const out = r.structuredContent as QueryOut;
     expect(out.columns).toEqual([
       { name: 'orderkey', type: 'bigint' },

@@ -58,10 +58,13 @@ function writeEtc(dir: string, port: number): void {
   writeFileSync(join(etc, 'catalog', 'memory.properties'), 'connector.name=memory\n');
 }
 
-/** Runs `SELECT 1` through the client protocol; true once it finishes (the node has joined and runs queries). */
+/**
+ * Runs a query that scans a connector through the client protocol; true once it finishes (the
+ * node has joined and its catalogs are schedulable — a bare `SELECT 1` runs before that).
+ */
 async function answersQueries(url: string): Promise<boolean> {
   const headers = { 'x-trino-user': 'platform-test' };
-  let answer = (await (await fetch(`${url}/v1/statement`, { method: 'POST', headers, body: 'SELECT 1', signal: AbortSignal.timeout(5_000) })).json()) as {
+  let answer = (await (await fetch(`${url}/v1/statement`, { method: 'POST', headers, body: 'SELECT count(*) FROM tpch.tiny.region', signal: AbortSignal.timeout(5_000) })).json()) as {
     nextUri?: string;
     error?: unknown;
     stats?: { state?: string };
@@ -76,7 +79,7 @@ async function waitReady(url: string, log: string, deadline: number): Promise<vo
   while (Date.now() < deadline) {
     try {
       // `starting: false` comes before the coordinator has registered itself as a worker
-      // (NO_NODES_AVAILABLE): ready means a query runs.
+      // (NO_NODES_AVAILABLE): ready means a query over a catalog runs.
       const info = (await (await fetch(`${url}/v1/info`, { signal: AbortSignal.timeout(2_000) })).json()) as { starting?: boolean };
       if (info.starting === false && (await answersQueries(url))) return;
     } catch {
