@@ -24,9 +24,8 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SignJWT, errors, jwtVerify, type JWTPayload } from 'jose';
-import type { CallerContext } from './caller.js';
+import { vouchedCaller, type CallerContext } from './caller.js';
 import { randomToken } from './oidc-relying-party.js';
-import { oidcSubject } from './subjects.js';
 
 export const sessionTokenIssuer = 'platform:browser-session';
 export const loginStateIssuer = 'platform:browser-login';
@@ -123,7 +122,7 @@ export class BrowserSessions {
       .setExpirationTime(exp)
       .setJti(id)
       .sign(this.key);
-    return { token, session: { caller: this.callerOf(this.settings.idpIssuer, user), id, expiresAt: new Date(exp * 1000) } };
+    return { token, session: { caller: vouchedCaller({ issuer: this.settings.idpIssuer, ...user }, 'browser_session'), id, expiresAt: new Date(exp * 1000) } };
   }
 
   /** A cookie value as a session: signature (HS256 only), kind, expiry, provider and claim shapes. */
@@ -150,18 +149,7 @@ export class BrowserSessions {
     // A shortened ttl applies at once to sessions signed before the change.
     if (iat + this.settings.ttlSeconds + clockToleranceSeconds <= this.nowSeconds()) return { ok: false, reason: 'session expired' };
     const user: SessionUser = { sub, roles, ...(name !== undefined ? { name } : {}), ...(email !== undefined ? { email } : {}) };
-    return { ok: true, session: { caller: this.callerOf(idp, user), id: jti, expiresAt: new Date(exp * 1000) } };
-  }
-
-  private callerOf(idp: string, user: SessionUser): CallerContext {
-    return {
-      subject: oidcSubject(idp, user.sub),
-      idpSubject: user.sub,
-      ...(user.name !== undefined ? { name: user.name } : {}),
-      ...(user.email !== undefined ? { email: user.email } : {}),
-      roles: [...user.roles],
-      authType: 'browser_session',
-    };
+    return { ok: true, session: { caller: vouchedCaller({ issuer: idp, ...user }, 'browser_session'), id: jti, expiresAt: new Date(exp * 1000) } };
   }
 
   /** The session's CSRF token, for `X-CSRF-Token` on its writes. */

@@ -1,4 +1,4 @@
-import { anonymousSubject, localOperatorSubject } from './subjects.js';
+import { anonymousSubject, localOperatorSubject, oidcSubject } from './subjects.js';
 
 /**
  * How a caller proved who it is: an OIDC bearer token, an API key, a token from the platform's own
@@ -25,3 +25,30 @@ export interface CallerContext {
 export const localOperator: CallerContext = { subject: localOperatorSubject, name: 'local operator', roles: [], authType: 'local' };
 
 export const anonymousCaller: CallerContext = { subject: anonymousSubject, roles: [], authType: 'anonymous' };
+
+/** A person as an identity provider vouched for them (a validated token, a session, our own token). */
+export interface VouchedPerson {
+  /** The provider's issuer. */
+  issuer: string;
+  /** The provider's `sub`. */
+  sub: string;
+  name?: string | undefined;
+  email?: string | undefined;
+  roles: readonly string[];
+}
+
+/**
+ * The caller such a person is, however they proved it (`oidc` bearer token, `oauth` token of ours,
+ * `browser_session` cookie): always subject `oidc:<issuer>#<sub>`, so every way in names the same
+ * person and reaches the same stored data.
+ */
+export function vouchedCaller(person: VouchedPerson, authType: AuthType): CallerContext {
+  return {
+    subject: oidcSubject(person.issuer, person.sub),
+    idpSubject: person.sub,
+    ...(person.name ? { name: person.name } : {}),
+    ...(person.email ? { email: person.email } : {}),
+    roles: [...person.roles],
+    authType,
+  };
+}

@@ -1,5 +1,5 @@
 export type { AuthType, CallerContext } from './caller.js';
-export { localOperator, anonymousCaller } from './caller.js';
+export { localOperator, anonymousCaller, vouchedCaller, type VouchedPerson } from './caller.js';
 export { apiKeySubject, oidcSubject, localOperatorSubject, anonymousSubject } from './subjects.js';
 export type { LegacySubjectRule } from './legacy-subjects.js';
 export { namespacedLegacySubject, namespaceLegacySubjects } from './legacy-subjects.js';

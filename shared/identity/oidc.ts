@@ -1,11 +1,10 @@
 import type { PlatformConfig } from '../config/index.js';
 import type { Logger } from '../logging/index.js';
 import type { Authenticator } from './authenticator.js';
-import type { CallerContext } from './caller.js';
+import { vouchedCaller, type CallerContext } from './caller.js';
 import { checkClaims, claimsValidUntil, rolesFromClaims, stringClaim, type Claims } from './oidc-claims.js';
 import { IssuerKeys } from './jwks.js';
 import { verifyIssuerSignature } from './signed-token.js';
-import { oidcSubject } from './subjects.js';
 import { credentialDigest } from './api-keys.js';
 import { VerifiedCredentials } from './verified-cache.js';
 
@@ -41,17 +40,16 @@ type TokenVerdict = { result: 'accept'; caller: CallerContext; validUntilMs: num
  * one, which checkClaims made the token's `iss` equal), the raw `sub` kept as `idpSubject`.
  */
 export function oidcCaller(claims: Claims, config: { issuer: string } & Pick<OidcConfig, 'role_claim_path' | 'role_prefix'>): CallerContext {
-  const name = stringClaim(claims, 'name') ?? stringClaim(claims, 'preferred_username');
-  const email = stringClaim(claims, 'email');
-  const sub = claims.sub as string;
-  return {
-    subject: oidcSubject(config.issuer, sub),
-    idpSubject: sub,
-    ...(name ? { name } : {}),
-    ...(email ? { email } : {}),
-    roles: rolesFromClaims(claims, config.role_claim_path, config.role_prefix),
-    authType: 'oidc',
-  };
+  return vouchedCaller(
+    {
+      issuer: config.issuer,
+      sub: claims.sub as string,
+      name: stringClaim(claims, 'name') ?? stringClaim(claims, 'preferred_username'),
+      email: stringClaim(claims, 'email'),
+      roles: rolesFromClaims(claims, config.role_claim_path, config.role_prefix),
+    },
+    'oidc',
+  );
 }
 
 /**

@@ -12,8 +12,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
 import type { Authenticator } from '../identity/authenticator.js';
-import type { CallerContext } from '../identity/caller.js';
-import { oidcSubject } from '../identity/subjects.js';
+import { vouchedCaller, type CallerContext } from '../identity/caller.js';
 import { protectedHeaderOf } from '../identity/signed-token.js';
 import type { UpstreamIdentity } from './records.js';
 import { decodeHmacKey } from '../config/index.js';
@@ -98,19 +97,9 @@ export class AccessTokens {
     }
     const idp = payload.idp;
     if (typeof idp !== 'string' || idp !== this.settings.upstreamIssuer) return { ok: false, reason: 'token names another identity provider' };
-    const sub = payload.sub as string;
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
     const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
-    return {
-      ok: true,
-      caller: {
-        subject: oidcSubject(idp, sub),
-        idpSubject: sub,
-        ...(typeof payload.name === 'string' ? { name: payload.name } : {}),
-        ...(typeof payload.email === 'string' ? { email: payload.email } : {}),
-        roles,
-        authType: 'oauth',
-      },
-    };
+    return { ok: true, caller: vouchedCaller({ issuer: idp, sub: payload.sub as string, name: text(payload.name), email: text(payload.email), roles }, 'oauth') };
   }
 }
 

@@ -179,14 +179,8 @@ export class OAuthServer {
     const exchange = await upstream.party.exchangeCode({ code: params.code, codeVerifier: pending.upstreamVerifier, nonce: pending.nonce, redirectUri: upstream.redirectUri });
     if (!exchange.ok) return back(new OAuthError('token_exchange_failed', exchange.reason));
 
-    const { user } = exchange;
-    const identity: UpstreamIdentity = {
-      issuer: user.issuer,
-      sub: user.sub,
-      ...(user.name ? { name: user.name } : {}),
-      ...(user.email ? { email: user.email } : {}),
-      roles: user.roles,
-    };
+    // Everything the provider said but the raw ID token, which only browser sign-out needs.
+    const { idToken: _idToken, ...identity } = exchange.user;
     const code = randomToken();
     await this.deps.store.saveCode({
       digest: digest(code),

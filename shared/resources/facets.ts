@@ -37,7 +37,8 @@ export interface FacetScope {
 
 const everything: FacetScope = { folderPath: '' };
 
-function levelsOf(path: string): number {
+/** How many folder names a folder path has ('' = a library root: 0). */
+export function levelsOf(path: string): number {
   return path === '' ? 0 : path.split('/').length;
 }
 

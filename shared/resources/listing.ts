@@ -8,9 +8,7 @@ import type { PlatformConfig } from '../config/index.js';
 import type { Db } from '../db/index.js';
 import type { ResourceAction } from './authority.js';
 import { decodeCursor, encodeCursor, isLastReadSort, isListSort, sortSpecs } from './cursor.js';
-import { buildFacets } from './facets.js';
-
-const levelCount = (path: string) => (path === '' ? 0 : path.split('/').length);
+import { buildFacets, levelsOf } from './facets.js';
 import { MAX_FOLDER_DEPTH } from './folders.js';
 import { folderPathOrThrow, libraryOrThrow } from './input.js';
 import { formatLibraryPath, libraryFromKey, libraryKey, LibraryTextError, parseLibraryPath } from './library.js';
@@ -155,7 +153,7 @@ export function createResourceListing(deps: {
     // With a depth, folders beneath the deepest level shown are merged in SQL into one row per
     // ancestor at that level, under a name no folder can have (`<ancestor>/*`): they still count
     // toward the folders shown, and the answer reads a row per folder shown, not per folder.
-    const shownLevels = depth === undefined ? undefined : target ? levelCount(target.folderPath) + depth : depth - 1;
+    const shownLevels = depth === undefined ? undefined : target ? levelsOf(target.folderPath) + depth : depth - 1;
     if (shownLevels !== undefined) params.push(shownLevels);
     const n = `$${params.length}::int`;
     const shownPath =

@@ -25,6 +25,7 @@ import {
 } from '../../worker/index.js';
 import { housekeeping } from '../../workflows/index.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
+import { issuedCode, pendingAuthorization, refreshGrant, registeredClient } from '../support/oauth-records.js';
 
 const adminDsn = 'postgresql://postgres@127.0.0.1:5432/postgres';
 const dbName = `hk_${randomBytes(6).toString('hex')}`;
@@ -193,45 +194,14 @@ describe('OAuth records housekeeping', () => {
   it('purgeOAuthRecords removes expired OAuth records and stale registrations, keeps live ones, and replays', async () => {
     const store = databaseOAuthStore(pool);
     const now = Date.now();
-    const identity = { issuer: 'https://idp.example', sub: 'u', roles: [] };
-    const pending = (id: string, expiresAt: number) => ({
-      id,
-      clientId: 'cli',
-      redirectUri: 'http://127.0.0.1/cb',
-      clientState: 's',
-      codeChallenge: 'c',
-      resource: 'https://mcp.example/mcp',
-      upstreamVerifier: 'v',
-      nonce: 'n',
-      expiresAt,
-    });
-    const code = (digest: string, expiresAt: number) => ({
-      digest,
-      clientId: 'cli',
-      redirectUri: 'http://127.0.0.1/cb',
-      codeChallenge: 'c',
-      resource: 'https://mcp.example/mcp',
-      identity,
-      expiresAt,
-    });
-    const grant = (digest: string, familyId: string, expiresAt: number) => ({
-      digest,
-      familyId,
-      clientId: 'cli',
-      resource: 'https://mcp.example/mcp',
-      identity,
-      expiresAt,
-    });
-    const client = (id: string, createdAt: number) => ({ id, redirectUris: ['http://127.0.0.1/cb'], authMethod: 'none' as const, createdAt });
-
-    await store.savePendingAuthorization(pending('state-expired', now - minute));
-    await store.savePendingAuthorization(pending('state-live', now + 10 * minute));
-    await store.saveCode(code('code-expired', now - minute));
-    await store.saveCode(code('code-live', now + minute));
-    await store.saveRefreshGrant(grant('refresh-expired', 'family-expired', now - minute));
-    await store.saveRefreshGrant(grant('refresh-live', 'family-live', now + 24 * 60 * minute));
-    await store.registerClient(client('dcr-never-used', now - 2 * oauthRetention.unusedClientMs));
-    await store.registerClient(client('dcr-new', now));
+    await store.savePendingAuthorization(pendingAuthorization({ id: 'state-expired', expiresAt: now - minute }));
+    await store.savePendingAuthorization(pendingAuthorization({ id: 'state-live', expiresAt: now + 10 * minute }));
+    await store.saveCode(issuedCode({ digest: 'code-expired', expiresAt: now - minute }));
+    await store.saveCode(issuedCode({ digest: 'code-live', expiresAt: now + minute }));
+    await store.saveRefreshGrant(refreshGrant({ digest: 'refresh-expired', familyId: 'family-expired', expiresAt: now - minute }));
+    await store.saveRefreshGrant(refreshGrant({ digest: 'refresh-live', familyId: 'family-live', expiresAt: now + 24 * 60 * minute }));
+    await store.registerClient(registeredClient({ id: 'dcr-never-used', createdAt: now - 2 * oauthRetention.unusedClientMs }));
+    await store.registerClient(registeredClient({ id: 'dcr-new', createdAt: now }));
 
     const workflowId = `hk-oauth-${randomBytes(4).toString('hex')}`;
     const result = await handle.client.workflow.execute(housekeeping, {

@@ -4,103 +4,20 @@
  * replay and reuse detection, family revocation, DCR clients, housekeeping, and the one-winner
  * rules under concurrency.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import {
   databaseOAuthStore,
   memoryOAuthStore,
   oauthRetention,
-  type IssuedCode,
   type OAuthStore,
-  type PendingAuthorization,
   type RefreshGrant,
-  type RegisteredClient,
-  type UpstreamIdentity,
 } from '../../shared/oauth/index.js';
 import { createTestDatabase } from '../support/postgres.js';
-
-const t0 = Date.UTC(2030, 0, 1);
-const minute = 60_000;
-const hour = 60 * minute;
-const day = 24 * hour;
-
-const identity: UpstreamIdentity = { issuer: 'https://idp.example', sub: 'user-1', name: 'Ada', email: 'ada@example.com', roles: ['analyst'] };
-
-const randomId = () => randomBytes(16).toString('hex');
-
-/** `fields` over `base`, where a field given as undefined is absent (as the stores return it). */
-function record<T extends object>(base: T, fields: Partial<T>): T {
-  const out = { ...base, ...fields };
-  for (const key of Object.keys(out) as (keyof T)[]) if (out[key] === undefined) delete out[key];
-  return out;
-}
-
-function pendingAuthorization(fields: Partial<PendingAuthorization> = {}): PendingAuthorization {
-  return record(
-    {
-      id: randomId(),
-      clientId: 'cli',
-      redirectUri: 'http://127.0.0.1:33418/callback',
-      clientState: 'client-state',
-      codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      scope: 'openid profile',
-      resource: 'https://mcp.example/mcp',
-      upstreamVerifier: randomId(),
-      nonce: randomId(),
-      expiresAt: t0 + 10 * minute,
-    },
-    fields,
-  );
-}
-
-function issuedCode(fields: Partial<IssuedCode> = {}): IssuedCode {
-  return record(
-    {
-      digest: randomId(),
-      clientId: 'cli',
-      redirectUri: 'http://127.0.0.1:33418/callback',
-      codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      scope: 'openid',
-      resource: 'https://mcp.example/mcp',
-      identity,
-      expiresAt: t0 + minute,
-    },
-    fields,
-  );
-}
-
-function refreshGrant(fields: Partial<RefreshGrant> = {}): RefreshGrant {
-  return record(
-    {
-      digest: randomId(),
-      familyId: randomId(),
-      clientId: 'cli',
-      scope: 'openid',
-      resource: 'https://mcp.example/mcp',
-      identity,
-      expiresAt: t0 + 30 * day,
-    },
-    fields,
-  );
-}
+import { day, hour, issuedCode, minute, pendingAuthorization, randomId, refreshGrant, registeredClient, t0 } from '../support/oauth-records.js';
 
 /** The next token of `grant`'s family, as the token endpoint builds it. */
 const nextOf = (grant: RefreshGrant): RefreshGrant => ({ ...grant, digest: randomId() });
-
-function registeredClient(fields: Partial<RegisteredClient> = {}): RegisteredClient {
-  return record(
-    {
-      id: randomId(),
-      secretDigest: randomId(),
-      name: 'Claude',
-      redirectUris: ['http://127.0.0.1/callback', 'http://localhost/callback'],
-      authMethod: 'client_secret_basic',
-      createdAt: t0 - hour,
-    },
-    fields,
-  );
-}
 
 interface StoreFixture {
   /** An empty store. */

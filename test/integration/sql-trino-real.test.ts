@@ -5,37 +5,13 @@
  * demand: injected 503s, TLS with self-signed certificates and basic auth, malformed answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../shared/config/index.js';
-import { anonymousCaller } from '../../shared/identity/index.js';
-import { silentLogger } from '../../shared/logging/index.js';
-import type { CallToolResult, ToolDefinition } from '../../shared/mcp-tools/index.js';
-import { createSqlToolkit, runWithLimit, type SqlToolkit } from '../../shared/sql/index.js';
+import { runWithLimit, type SqlToolkit } from '../../shared/sql/index.js';
+import { callTool, toolText, trinoToolkit } from '../support/sql-tools.js';
 import { sharedTrino } from '../support/trino.js';
 
-async function call(tools: ToolDefinition[], name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const tool = tools.find((t) => t.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return tool.handler(tool.input.parse(args), { caller: anonymousCaller, signal: new AbortController().signal, log: silentLogger() });
-}
-
-const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
-
-function toolkitFor(url: string, extra: string[] = []): SqlToolkit {
-  const { hostname, port } = new URL(url);
-  const yaml = `
-toolkits:
-  sql:
-    cluster:
-      host: ${hostname}
-      port: ${port}
-      user: analyst
-      catalog: tpch
-      schema: tiny
-      ssl: false
-${extra.map((l) => `      ${l}`).join('\n')}
-`;
-  return createSqlToolkit(parseConfig(yaml, {}).config, { log: silentLogger() });
-}
+const call = callTool;
+const text = toolText;
+const toolkitFor = (url: string, extra: string[] = []) => trinoToolkit(url, { catalog: 'tpch', schema: 'tiny', extra });
 
 type QueryOut = { columns: Array<{ name: string; type: string }>; rows: Array<Record<string, unknown>>; stats: Record<string, unknown> };
 

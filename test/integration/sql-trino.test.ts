@@ -9,11 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig } from '../../shared/config/index.js';
-import { anonymousCaller } from '../../shared/identity/index.js';
-import { silentLogger } from '../../shared/logging/index.js';
-import type { CallToolResult, ToolDefinition } from '../../shared/mcp-tools/index.js';
-import { createSqlToolkit, runWithLimit, SqlCancelledError, TrinoEngine, type SqlToolkit } from '../../shared/sql/index.js';
+import { runWithLimit, SqlCancelledError, TrinoEngine, type SqlToolkit } from '../../shared/sql/index.js';
+import { callTool, toolText, trinoToolkit } from '../support/sql-tools.js';
 import { selfSignedCertificate, startTrinoTestServer, type ScriptedQuery, type TrinoTestServer } from '../support/trino-protocol-server.js';
 
 const orderColumns = [
@@ -56,38 +53,10 @@ function script(sql: string): ScriptedQuery {
   return { error: { message: `line 1:1: unknown statement in test server: ${s}`, errorName: 'SYNTAX_ERROR' } };
 }
 
-function ctx(signal = new AbortController().signal) {
-  return { caller: anonymousCaller, signal, log: silentLogger() };
-}
-
-async function call(tools: ToolDefinition[], name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<CallToolResult> {
-  const tool = tools.find((t) => t.name === name);
-  if (!tool) throw new Error(`no tool ${name}`);
-  return tool.handler(tool.input.parse(args), ctx(signal));
-}
-
-const text = (r: CallToolResult) => (r.content[0] as { text: string }).text;
-
-function toolkitFor(url: string, extra = ''): SqlToolkit {
-  const { hostname, port, protocol } = new URL(url);
-  const yaml = `
-toolkits:
-  sql:
-    cluster:
-      host: ${hostname}
-      port: ${port}
-      user: analyst
-      catalog: hive
-      schema: sales
-      ssl: ${protocol === 'https:'}
-${extra
-  .split('\n')
-  .filter(Boolean)
-  .map((l) => `      ${l}`)
-  .join('\n')}
-`;
-  return createSqlToolkit(parseConfig(yaml, {}).config, { log: silentLogger() });
-}
+const call = callTool;
+const text = toolText;
+/** `extra`: further keys of the connection, one per line. */
+const toolkitFor = (url: string, extra = ''): SqlToolkit => trinoToolkit(url, { catalog: 'hive', schema: 'sales', extra: extra.split('\n').filter(Boolean) });
 
 describe('Trino engine over the client protocol (plain HTTP)', () => {
   let server: TrinoTestServer;

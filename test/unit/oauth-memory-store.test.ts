@@ -4,27 +4,13 @@
  * Its other semantics are the contract suite's (test/integration/oauth-store.test.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { memoryOAuthStore, type PendingAuthorization, type RegisteredClient } from '../../shared/oauth/index.js';
+import { memoryOAuthStore } from '../../shared/oauth/index.js';
+import { pendingAuthorization, registeredClient } from '../support/oauth-records.js';
 
 const hour = 3_600_000;
 
-function pending(id: string, expiresAt: number): PendingAuthorization {
-  return {
-    id,
-    clientId: 'cli',
-    redirectUri: 'http://127.0.0.1/callback',
-    clientState: 's',
-    codeChallenge: 'c',
-    resource: 'https://mcp.example/mcp',
-    upstreamVerifier: 'v',
-    nonce: 'n',
-    expiresAt,
-  };
-}
-
-function client(id: string, createdAt: number): RegisteredClient {
-  return { id, redirectUris: ['http://127.0.0.1/callback'], authMethod: 'none', createdAt };
-}
+const pending = (id: string, expiresAt: number) => pendingAuthorization({ id, expiresAt });
+const client = (id: string, createdAt: number) => registeredClient({ id, createdAt });
 
 /** Which of `ids` a store still holds, taking each (so call it once per store). */
 async function heldPending(store: ReturnType<typeof memoryOAuthStore>, ids: string[], now: number): Promise<string[]> {
