@@ -303,3 +303,41 @@ describe('upstream failures', () => {
     }
   });
 });
+
+describe('malformed, oversized and replayed requests', () => {
+  it('an oversized parameter or one given twice is refused before anything is stored', async () => {
+    const long = await authorizeRequest(rig.url, authorizeParams({ state: 'x'.repeat(3000) }));
+    expect(long.status).toBe(400);
+    expect(await long.json()).toEqual({ error: 'invalid_request', error_description: 'state is too long' });
+    const twice = await fetch(`${rig.url}/oauth/authorize?${new URLSearchParams(authorizeParams()).toString()}&client_id=${desk.id}`, { redirect: 'manual' });
+    expect(twice.status).toBe(400);
+    expect(((await twice.json()) as { error: string }).error).toBe('invalid_request');
+    const doubled = await fetch(`${rig.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=refresh_token&grant_type=authorization_code&client_id=desk',
+    });
+    expect(doubled.status).toBe(400);
+    expect(((await doubled.json()) as { error_description: string }).error_description).toBe('grant_type given more than once');
+  });
+
+  it('a token request body over 16 KiB is refused with an OAuth error', async () => {
+    const response = await fetch(`${rig.url}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=refresh_token&refresh_token=${'a'.repeat(20_000)}`,
+    });
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: string }).error).toBe('invalid_request');
+  });
+
+  it('the upstream callback replayed: the second visit finds no state and issues no second code', async () => {
+    const atCallback = await authorizeBySignIn(rig, authorizeParams(), { stopAtCallback: true });
+    const first = await fetch(atCallback, { redirect: 'manual' });
+    expect(first.status).toBe(302);
+    expect(new URL(first.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+    const replay = await fetch(atCallback, { redirect: 'manual' });
+    expect(replay.status).toBe(400);
+    expect(await replay.json()).toEqual({ error: 'invalid_request', error_description: 'authorization state not found' });
+  });
+});
