@@ -23,6 +23,8 @@ export interface ObjstoreConnection {
   readonly driver: 's3' | 'filesystem';
   readonly region?: string;
   readonly endpoint?: string;
+  /** Driver filesystem: the directory holding its buckets (engines that read the store's files need it). */
+  readonly root?: string;
   readonly store: ObjectStore;
   /** Config `read_only` or MCP_OBJSTORE_EXT_READONLY. */
   readonly readOnly: boolean;
@@ -113,6 +115,7 @@ class Connection implements ObjstoreConnection {
   readonly driver: 's3' | 'filesystem';
   readonly region?: string;
   readonly endpoint?: string;
+  readonly root?: string;
   readonly store: ObjectStore;
   readonly readOnly: boolean;
   readonly maxReadBytes?: number;
@@ -130,6 +133,7 @@ class Connection implements ObjstoreConnection {
     this.driver = init.driver;
     if (init.region !== undefined) this.region = init.region;
     if (init.endpoint !== undefined) this.endpoint = init.endpoint;
+    if (init.root !== undefined) this.root = init.root;
     this.store = init.store;
     this.readOnly = init.readOnly;
     if (init.maxReadBytes !== undefined) this.maxReadBytes = init.maxReadBytes;
@@ -191,7 +195,8 @@ export function createObjstoreConnections(config: PlatformConfig, deps: Objstore
   const connections = new Map<string, Connection>();
   for (const name of names) {
     const instance = config.toolkits.objstore[name]!;
-    const store = createObjectStore(name, instance, objstoreRoot(config, name), deps);
+    const root = objstoreRoot(config, name);
+    const store = createObjectStore(name, instance, root, deps);
     const isS3 = instance.driver === 's3';
     const maxPut = tighterLimit(instance.max_put_size, env.maxPutSize);
     connections.set(
@@ -202,6 +207,7 @@ export function createObjstoreConnections(config: PlatformConfig, deps: Objstore
         driver: instance.driver,
         ...(isS3 ? { region: instance.region } : {}),
         ...(isS3 && instance.endpoint ? { endpoint: instance.endpoint } : {}),
+        ...(isS3 ? {} : { root }),
         store,
         readOnly: instance.read_only || env.readOnly,
         ...(instance.max_get_size > 0 ? { maxReadBytes: instance.max_get_size } : {}),

@@ -137,3 +137,13 @@ export function commonPrefixOf(key: string, prefix: string, delimiter: string | 
   const at = key.indexOf(delimiter, prefix.length);
   return at < 0 ? undefined : key.slice(0, at + delimiter.length);
 }
+
+/**
+ * The directory holding the objects directly under `prefix` (empty, or ending in `/`) of `bucket`
+ * in a filesystem store rooted at `root`: engines that read the store's files (DuckDB) list it.
+ * Its objects' bytes are the `o_…` files there.
+ */
+export function prefixDirectory(root: string, bucket: string, prefix: string): string {
+  const dirs = prefix === '' ? [] : locateKey(`${prefix}x`).dirs;
+  return [root.replace(/\/+$/, ''), bucket, ...dirs].join('/');
+}

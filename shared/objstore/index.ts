@@ -29,6 +29,7 @@ export { systemClock } from './types.js';
 export { ObjstoreError, isObjstoreError, mapS3Error, toolErrorCodes, type ObjstoreErrorCode } from './errors.js';
 export { S3ObjectStore, type S3StoreOptions } from './s3-driver.js';
 export { FilesystemObjectStore, type FilesystemPresignOptions, type FilesystemStoreOptions } from './fs-driver.js';
+export { prefixDirectory } from './fs-layout.js';
 export {
   createObjectStore,
   createObjstoreConnections,

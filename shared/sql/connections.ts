@@ -2,7 +2,9 @@
  * SQL connections from `toolkits.sql.<instance>`: one engine per instance, the default connection
  * and the lookup a tool call's `connection` argument goes through.
  */
-import { duckdbPath, type PlatformConfig, type SqlInstanceConfig } from '../config/index.js';
+import path from 'node:path';
+import { duckdbPath, objstoreRoot, resourceStoreName, type PlatformConfig, type SqlInstanceConfig } from '../config/index.js';
+import { platformBucketKinds, platformBucketName } from '../objstore/index.js';
 import { DuckDbEngine } from './duckdb-engine.js';
 import { TrinoEngine, trinoServerUrl } from './trino-engine.js';
 import { SqlConnectionError, type SqlEngine } from './types.js';
@@ -29,6 +31,7 @@ export function createSqlEngine(config: PlatformConfig, name: string, options: E
     return new DuckDbEngine({
       path: duckdbPath(config, name),
       ...(options.duckdbAllowedDirectories ? { allowedDirectories: options.duckdbAllowedDirectories } : {}),
+      platformDirectories: platformStorageDirectories(config),
       memoryLimit: instance.memory_limit,
       threads: instance.threads,
       maxTempDirectorySize: instance.max_temp_directory_size,
@@ -49,6 +52,17 @@ export function createSqlEngine(config: PlatformConfig, name: string, options: E
   } catch (error) {
     throw new SqlConnectionError(`toolkits.sql.${name}: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/**
+ * The platform buckets' directories when the managed-resources store is on the filesystem driver:
+ * DuckDB's scratch tables read them (and only the platform's views may).
+ */
+export function platformStorageDirectories(config: PlatformConfig): string[] {
+  const name = resourceStoreName(config);
+  const instance = name === undefined ? undefined : config.toolkits.objstore[name];
+  if (name === undefined || instance?.driver !== 'filesystem') return [];
+  return platformBucketKinds.map((kind) => path.join(objstoreRoot(config, name), platformBucketName({ bucketPrefix: instance.bucket_prefix }, kind)));
 }
 
 /** The connection a call without `connection` uses: the alphabetically first instance key (spec 1.1). */

@@ -35,8 +35,13 @@ import {
 export interface DuckDbEngineOptions {
   /** Database file; its directory is created when missing. `:memory:` for a throwaway database. */
   path: string;
-  /** Directories SQL may read files from (e.g. webhook segments); none by default. */
+  /** Directories SQL may read files from; none by default. */
   allowedDirectories?: readonly string[];
+  /**
+   * The platform's own storage (the filesystem driver's platform buckets): read by the views the
+   * platform writes (scratch tables), never named by a caller's SQL (refused like the engine's files).
+   */
+  platformDirectories?: readonly string[];
   /** DuckDB `memory_limit` in bytes (default 1 GiB), `threads` (default 2), `max_temp_directory_size` in bytes (default 4 GiB). */
   memoryLimit?: number;
   threads?: number;
@@ -68,6 +73,7 @@ function acquire(options: DuckDbEngineOptions): Shared {
         file,
         tempDirectory: file === ':memory:' ? '' : `${file}.tmp`,
         allowedDirectories: (options.allowedDirectories ?? []).map((d) => path.resolve(d)),
+        platformDirectories: (options.platformDirectories ?? []).map((d) => path.resolve(d)),
         memoryLimit: options.memoryLimit ?? 1024 ** 3,
         threads: options.threads ?? 2,
         maxTempDirectorySize: options.maxTempDirectorySize ?? 4 * 1024 ** 3,
@@ -220,7 +226,8 @@ export class DuckDbEngine implements SqlEngine {
     await this.#call({ op: 'exec', sql });
   }
 
-  #query(sql: string, params: string[], signal: AbortSignal): Promise<Row[]> {
+  /** Runs SQL that the platform itself wrote, bypassing classification: all rows. */
+  query(sql: string, params: string[], signal: AbortSignal): Promise<Row[]> {
     return this.#call<Row[]>({ op: 'query', sql, params }, signal);
   }
 
@@ -237,12 +244,12 @@ export class DuckDbEngine implements SqlEngine {
     // logical and distributed are the same single-node physical plan; io is the JSON plan with
     // each operator's estimated cardinality.
     const statement = type === 'io' ? `EXPLAIN (FORMAT JSON) ${sql}` : `EXPLAIN ${sql}`;
-    const rows = await this.#query(statement, [], signal);
+    const rows = await this.query(statement, [], signal);
     return { plan: rows.map((r) => String(r[1] ?? '')).join('\n'), type };
   }
 
   async estimateRows(sql: string, signal: AbortSignal): Promise<number | undefined> {
-    const rows = await this.#query(`EXPLAIN (FORMAT JSON) ${sql}`, [], signal);
+    const rows = await this.query(`EXPLAIN (FORMAT JSON) ${sql}`, [], signal);
     return duckdbPlanEstimate(rows.map((r) => String(r[1] ?? '')).join('\n'));
   }
 
@@ -250,7 +257,7 @@ export class DuckDbEngine implements SqlEngine {
     // DuckDB's own parser, serialised: base-table references anywhere in the statement.
     let json: unknown;
     try {
-      const rows = await this.#query('SELECT json_serialize_sql($1::VARCHAR)', [sql], AbortSignal.timeout(10_000));
+      const rows = await this.query('SELECT json_serialize_sql($1::VARCHAR)', [sql], AbortSignal.timeout(10_000));
       json = JSON.parse(String(rows[0]?.[0] ?? '{}'));
     } catch {
       return [];
@@ -260,12 +267,12 @@ export class DuckDbEngine implements SqlEngine {
 
   async listCatalogs(signal: AbortSignal): Promise<string[]> {
     // duckdb_databases() also holds file paths, which callers may not read: names only leave here.
-    const rows = await this.#query('SELECT database_name FROM duckdb_databases() WHERE NOT internal ORDER BY 1', [], signal);
+    const rows = await this.query('SELECT database_name FROM duckdb_databases() WHERE NOT internal ORDER BY 1', [], signal);
     return rows.map((r) => String(r[0]));
   }
 
   async listSchemas(catalog: string, signal: AbortSignal): Promise<string[]> {
-    const rows = await this.#query(
+    const rows = await this.query(
       `SELECT schema_name FROM information_schema.schemata
        WHERE catalog_name = $1 AND schema_name NOT IN ('information_schema', 'pg_catalog') ORDER BY 1`,
       [catalog],
@@ -275,7 +282,7 @@ export class DuckDbEngine implements SqlEngine {
   }
 
   async listTables(catalog: string, schema: string, signal: AbortSignal): Promise<string[]> {
-    const rows = await this.#query(
+    const rows = await this.query(
       'SELECT table_name FROM information_schema.tables WHERE table_catalog = $1 AND table_schema = $2 ORDER BY 1',
       [catalog, schema],
       signal,
@@ -284,7 +291,7 @@ export class DuckDbEngine implements SqlEngine {
   }
 
   async describeTable(ref: Required<TableRef>, signal: AbortSignal): Promise<ColumnInfo[]> {
-    const rows = await this.#query(
+    const rows = await this.query(
       `SELECT column_name, data_type, is_nullable, comment FROM duckdb_columns()
        WHERE database_name = $1 AND schema_name = $2 AND table_name = $3 ORDER BY column_index`,
       [ref.catalog, ref.schema, ref.table],

@@ -20,6 +20,12 @@
 import path from 'node:path';
 import { splitStatements, tokenize, type Token } from './lexer.js';
 
+/**
+ * Schema of the platform's own bookkeeping in a DuckDB file (the scratch metastore): a caller's
+ * statement may not name it, so no one can point a scratch table at other storage or drop the record.
+ */
+export const PLATFORM_SCHEMA = 'platform_scratch';
+
 /** Table functions a statement may call: generators, JSON, this database's catalog, file readers. */
 const allowedTableFunctions = new Set([
   'range', 'generate_series', 'unnest', 'repeat', 'repeat_row', 'json_each', 'json_tree', 'summary',
@@ -137,7 +143,7 @@ function safeTokens(sql: string): Token[] | undefined {
 
 /** Where the engine's own files are, to refuse strings that name them. */
 export interface PrivatePaths {
-  /** Absolute path prefixes: the database file (its WAL and `<file>.tmp` share the prefix) and the temp directory. */
+  /** Absolute path prefixes: the database file (its WAL and `<file>.tmp` share the prefix), the temp directory, the platform's storage. */
   prefixes: readonly string[];
   /** The engine process's working directory (relative paths resolve against it) and home (`~`). */
   cwd: string;
@@ -189,6 +195,7 @@ function refusedName(tokens: readonly Token[], refusals: Refusals): string | und
     else if (t.type === 'word' && tableEnds.has(t.upper)) tablePosition[tablePosition.length - 1] = false;
     const name = identifier(t);
     if (name === undefined) continue;
+    if (name === PLATFORM_SCHEMA) return `${name} is reserved for the platform's own records`;
     if (isWord(tokens[i - 1], 'PRAGMA')) {
       if (refusals.pragmas.has(name)) return `PRAGMA ${name} is not available: ${stateReason}`;
     } else if (isPunct(tokens[i + 1], '(')) {
@@ -253,7 +260,7 @@ function refusedPath(tokens: readonly Token[], paths: PrivatePaths): string | un
     } else if (t.type === 'quoted' && t.text.startsWith('"')) {
       value = t.text.slice(1, -1).replaceAll('""', '"');
     }
-    if (value !== undefined && isPrivatePath(value, paths)) return "the engine's own files cannot be named in SQL";
+    if (value !== undefined && isPrivatePath(value, paths)) return "the engine's own files and the platform's storage cannot be named in SQL";
   }
   return undefined;
 }

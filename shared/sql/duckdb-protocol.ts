@@ -12,6 +12,8 @@ export interface WorkerSettings {
   tempDirectory: string;
   /** Directories SQL may read files under. */
   allowedDirectories: string[];
+  /** Directories only the platform's own SQL may name (its views read them); a caller's SQL may not. */
+  platformDirectories: string[];
   /** DuckDB memory_limit and max_temp_directory_size, in bytes; threads. */
   memoryLimit: number;
   maxTempDirectorySize: number;

@@ -6,7 +6,8 @@
  *
  * Hardening, applied when the file is opened, before `lock_configuration`: memory, threads and the
  * spill directory are bounded; extensions are never installed or autoloaded; SQL file access is off
- * except under the configured directories. Every statement a caller sends passes the policy of
+ * except under the configured directories (and the platform's storage, which only the platform's
+ * own views read: a caller's SQL naming it is refused like the engine's own files). Every statement a caller sends passes the policy of
  * duckdb-policy.ts before DuckDB prepares it. Errors leave without the server's paths.
  */
 import fs from 'node:fs';
@@ -53,7 +54,7 @@ class Engine {
     readonly paths: PrivatePaths,
   ) {
     const file = settings.file === ':memory:' ? [] : [settings.file, path.dirname(settings.file)];
-    this.#scrub = [...file, settings.tempDirectory, ...settings.allowedDirectories, paths.home, paths.cwd, process.execPath];
+    this.#scrub = [...file, settings.tempDirectory, ...settings.allowedDirectories, ...settings.platformDirectories, paths.home, paths.cwd, process.execPath];
   }
 
   static async open(): Promise<Engine> {
@@ -91,10 +92,11 @@ class Engine {
         views.getRowsJS().map(([name, sql]) => ({ name: String(name), sql: String(sql ?? '') })),
       );
       await setup.run('CREATE SCHEMA IF NOT EXISTS scratch');
-      if (settings.allowedDirectories.length) await setup.run(`SET allowed_directories = [${quoteList(settings.allowedDirectories)}]`);
+      const readable = [...settings.allowedDirectories, ...settings.platformDirectories];
+      if (readable.length) await setup.run(`SET allowed_directories = [${quoteList(readable)}]`);
       await setup.run('SET enable_external_access = false');
       await setup.run('SET lock_configuration = true');
-      const prefixes = [...(file === ':memory:' ? [] : [file]), ...(settings.tempDirectory ? [settings.tempDirectory] : [])];
+      const prefixes = [...(file === ':memory:' ? [] : [file]), ...(settings.tempDirectory ? [settings.tempDirectory] : []), ...settings.platformDirectories];
       return new Engine(instance, refusals, { prefixes, cwd: process.cwd(), home: os.homedir() });
     } finally {
       setup.closeSync();

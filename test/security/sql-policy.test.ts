@@ -164,7 +164,7 @@ toolkits:
         const r = await call(tool, { connection, sql });
         expect(r.isError, `${sql} → ${text(r)}`).toBe(true);
         expect(text(r), sql).toMatch(
-          /^Query rejected: (.* is not available: it reads or changes engine-wide state|the engine's own files cannot be named in SQL|\w+\(\) takes its file path as a literal string|COPY takes its file path as a literal string|.*statements are not available: they administer the engine)$/,
+          /^Query rejected: (.* is not available: it reads or changes engine-wide state|the engine's own files and the platform's storage cannot be named in SQL|\w+\(\) takes its file path as a literal string|COPY takes its file path as a literal string|.*statements are not available: they administer the engine)$/,
         );
         expectNoServerPaths(r);
       }

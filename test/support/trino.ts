@@ -1,33 +1,27 @@
 /**
  * A real Trino server for the tests: the coordinator-only server `scripts/install-tools.sh trino`
- * installs into the tool cache (or `$TRINO_HOME`), with the catalogs `tpch` (sample data) and
- * `memory` (writable). One per test run, shared by every file that asks (`sharedTrino()`): the
- * first caller starts it under the run's directory (test/global-setup.ts creates it and stops the
- * server at the end), the others find its URL there. Outside such a run (no run directory), each
- * process starts its own and stops it on exit.
+ * installs into the tool cache (or `$TRINO_HOME`). One per test run, shared by every file that asks
+ * (`sharedTrino()`, through test/support/run-servers.ts). Catalogs:
+ * - `tpch` (sample data) and `memory` (writable);
+ * - `scratch`: Hive on a file metastore whose warehouse is the run's shared MinIO (S3, path-style),
+ *   with register_partition, non-managed table writes and microsecond timestamps: what
+ *   docs/sql.md asks of a scratch catalog;
+ * - `scratch_locked`: the same without `hive.allow-register-partition-procedure`, for the
+ *   refusal of checkScratch().
+ * Tests using the scratch catalogs keep to schemas and buckets of their own.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync, rmSync, writeFileSync, existsSync, mkdtempSync } from 'node:fs';
-import { open, readFile, unlink, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, openSync, readFileSync, writeFileSync, closeSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { sharedMinio, type MinioAddress } from './minio.js';
+import { freePort, sharedServer } from './run-servers.js';
 
-export const runDirVariable = 'PLATFORM_TEST_RUN_DIR';
 const startTimeoutMs = 180_000;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
-    });
-  });
-}
+/** The bucket of the run's MinIO holding the scratch catalogs' metastores. */
+export const scratchWarehouseBucket = 'trino-warehouse';
 
 /** The Trino home: `$TRINO_HOME`, else what the install script finds or fetches into the tool cache. */
 async function trinoHome(): Promise<string> {
@@ -36,7 +30,7 @@ async function trinoHome(): Promise<string> {
   return stdout.trim().split('\n').pop()!;
 }
 
-function writeEtc(dir: string, port: number): void {
+function writeEtc(dir: string, port: number, minio: MinioAddress): void {
   const etc = join(dir, 'etc');
   mkdirSync(join(etc, 'catalog'), { recursive: true });
   writeFileSync(join(etc, 'node.properties'), `node.environment=test\nnode.id=platform-test\nnode.data-dir=${join(dir, 'data')}\n`);
@@ -56,6 +50,39 @@ function writeEtc(dir: string, port: number): void {
   );
   writeFileSync(join(etc, 'catalog', 'tpch.properties'), 'connector.name=tpch\n');
   writeFileSync(join(etc, 'catalog', 'memory.properties'), 'connector.name=memory\n');
+  const hive = (name: string, extra: string[]) =>
+    [
+      'connector.name=hive',
+      'hive.metastore=file',
+      `hive.metastore.catalog.dir=s3://${scratchWarehouseBucket}/${name}`,
+      'fs.native-s3.enabled=true',
+      `s3.endpoint=${minio.endpoint}`,
+      `s3.region=${minio.region}`,
+      's3.path-style-access=true',
+      `s3.aws-access-key=${minio.accessKeyId}`,
+      `s3.aws-secret-key=${minio.secretAccessKey}`,
+      'hive.non-managed-table-writes-enabled=true',
+      'hive.timestamp-precision=MICROSECONDS',
+      ...extra,
+    ].join('\n') + '\n';
+  writeFileSync(join(etc, 'catalog', 'scratch.properties'), hive('scratch', ['hive.allow-register-partition-procedure=true']));
+  writeFileSync(join(etc, 'catalog', 'scratch_locked.properties'), hive('scratch_locked', []));
+}
+
+async function createWarehouse(minio: MinioAddress): Promise<void> {
+  const s3 = new S3Client({
+    endpoint: minio.endpoint,
+    region: minio.region,
+    forcePathStyle: true,
+    credentials: { accessKeyId: minio.accessKeyId, secretAccessKey: minio.secretAccessKey },
+  });
+  try {
+    await s3.send(new CreateBucketCommand({ Bucket: scratchWarehouseBucket }));
+  } catch (error) {
+    if ((error as { name?: string }).name !== 'BucketAlreadyOwnedByYou') throw error;
+  } finally {
+    s3.destroy();
+  }
 }
 
 /**
@@ -96,7 +123,9 @@ async function startTrino(dir: string): Promise<{ url: string; pid: number }> {
   const home = await trinoHome();
   const javaHome = readFileSync(join(home, 'java-home'), 'utf8').trim();
   const port = await freePort();
-  writeEtc(dir, port);
+  const minio = await sharedMinio();
+  await createWarehouse(minio);
+  writeEtc(dir, port, minio);
   const log = join(dir, 'trino.log');
   const out = openSync(log, 'a');
   const child = spawn(join(home, 'bin', 'launcher'), ['run', `--etc-dir=${join(dir, 'etc')}`, `--data-dir=${join(dir, 'data')}`], {
@@ -104,70 +133,14 @@ async function startTrino(dir: string): Promise<{ url: string; pid: number }> {
     stdio: ['ignore', out, out],
     env: { ...process.env, JAVA_HOME: javaHome, PATH: `${join(javaHome, 'bin')}:${process.env.PATH ?? ''}` },
   });
+  closeSync(out);
   child.unref();
   const url = `http://127.0.0.1:${port}`;
   await waitReady(url, log, Date.now() + startTimeoutMs);
   return { url, pid: child.pid! };
 }
 
-/** Stops a server started by startTrino (its whole process group). */
-export function stopTrino(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      const handle = await open(lock, 'wx');
-      await handle.close();
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  try {
-    return await fn();
-  } finally {
-    await unlink(lock).catch(() => undefined);
-  }
-}
-
-let own: Promise<string> | undefined;
-
 /** The URL of the run's Trino server, started on first use. */
-export function sharedTrino(): Promise<string> {
-  const runDir = process.env[runDirVariable];
-  if (!runDir) {
-    own ??= (async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'platform-trino-'));
-      const { url, pid } = await startTrino(dir);
-      process.once('exit', () => {
-        stopTrino(pid);
-        rmSync(dir, { recursive: true, force: true });
-      });
-      return url;
-    })();
-    return own;
-  }
-  return withLock(join(runDir, 'trino.lock'), async () => {
-    const known = join(runDir, 'trino.json');
-    if (existsSync(known)) return (JSON.parse(await readFile(known, 'utf8')) as { url: string }).url;
-    const dir = join(runDir, 'trino');
-    mkdirSync(dir, { recursive: true });
-    const started = await startTrino(dir);
-    await writeFile(known, JSON.stringify(started));
-    return started.url;
-  });
-}
-
-/** For the run's teardown: stops the shared server if one was started under `runDir`. */
-export function stopSharedTrino(runDir: string): void {
-  const known = join(runDir, 'trino.json');
-  if (!existsSync(known)) return;
-  stopTrino((JSON.parse(readFileSync(known, 'utf8')) as { pid: number }).pid);
+export async function sharedTrino(): Promise<string> {
+  return (await sharedServer('trino', startTrino)).url;
 }

@@ -34,7 +34,7 @@ const catalog = deriveRefusals(
   ],
 );
 
-const paths: PrivatePaths = { prefixes: ['/data/sql/local.duckdb'], cwd: '/srv/app', home: '/home/app' };
+const paths: PrivatePaths = { prefixes: ['/data/sql/local.duckdb', '/data/objstore/local/resources'], cwd: '/srv/app', home: '/home/app' };
 const refusal = (sql: string) => policyRefusal(tokenize(sql, 'duckdb'), catalog, paths);
 
 describe("DuckDB's call policy", () => {
@@ -63,11 +63,16 @@ describe("DuckDB's call policy", () => {
     ["SELECT * FROM read_blob('/in/' || 'x')", 'read_blob() takes its file path as a literal string'],
     ['SELECT * FROM read_blob(?)', 'read_blob() takes its file path as a literal string'],
     ["COPY t TO ('/tmp/' || 'x.csv')", 'COPY takes its file path as a literal string'],
-    ["SELECT * FROM read_blob('/data/sql/local.duckdb')", "the engine's own files cannot be named in SQL"],
-    ["SELECT * FROM read_blob(['/in/a', '/data/sql/local.duckdb.wal'])", "the engine's own files cannot be named in SQL"],
-    ["SELECT * FROM '/data/sql/local.duckdb.tmp/x.csv'", "the engine's own files cannot be named in SQL"],
-    ["COPY t FROM '/data/sql/local.duckdb.tmp/duckdb_temp_storage-0.tmp'", "the engine's own files cannot be named in SQL"],
-    ['SELECT * FROM "/data/sql/local.duckdb"', "the engine's own files cannot be named in SQL"],
+    ["SELECT * FROM read_blob('/data/sql/local.duckdb')", "the engine's own files and the platform's storage cannot be named in SQL"],
+    ["SELECT * FROM read_blob(['/in/a', '/data/sql/local.duckdb.wal'])", "the engine's own files and the platform's storage cannot be named in SQL"],
+    ["SELECT * FROM '/data/sql/local.duckdb.tmp/x.csv'", "the engine's own files and the platform's storage cannot be named in SQL"],
+    ["COPY t FROM '/data/sql/local.duckdb.tmp/duckdb_temp_storage-0.tmp'", "the engine's own files and the platform's storage cannot be named in SQL"],
+    ['SELECT * FROM "/data/sql/local.duckdb"', "the engine's own files and the platform's storage cannot be named in SQL"],
+    ["SELECT * FROM read_parquet('/data/objstore/local/resources/d_x/o_y.1')", "the engine's own files and the platform's storage cannot be named in SQL"],
+    ["SELECT * FROM read_json('/data/objstore/local/*/d_webhooks/*')", "the engine's own files and the platform's storage cannot be named in SQL"],
+    ['SELECT * FROM platform_scratch.partitions', "platform_scratch is reserved for the platform's own records"],
+    ['INSERT INTO "PLATFORM_SCRATCH"."tables" VALUES (1)', "platform_scratch is reserved for the platform's own records"],
+    ['DROP SCHEMA platform_scratch CASCADE', "platform_scratch is reserved for the platform's own records"],
   ])('refuses %s', (sql, why) => {
     expect(refusal(sql)).toBe(why);
   });
