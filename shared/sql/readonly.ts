@@ -15,6 +15,7 @@
  */
 import { createRequire } from 'node:module';
 import { explainTarget, matchingParen, splitStatements, tokenize, type Token } from './lexer.js';
+import { trinoStorageRefusal } from './trino-policy.js';
 import type { Classification, StatementVerdict, TableRef } from './types.js';
 
 // ---------------------------------------------------------------------------
@@ -177,11 +178,15 @@ export function trinoAstVerdict(statement: string): StatementVerdict | undefined
 
 /**
  * Splits Trino input into statements and classifies the first two (the second decides a refusal's
- * wording; more are refused anyway); the two parsers must both call a statement a read.
+ * wording; more are refused anyway); the two parsers must both call a statement a read. Input that
+ * sets a storage location is refused on every connection (trino-policy.ts).
  */
 export function classifyTrino(sql: string): Classification {
-  const statements = splitStatements(tokenize(sql, 'trino'));
+  const tokens = tokenize(sql, 'trino');
+  const statements = splitStatements(tokens);
+  const refusal = trinoStorageRefusal(tokens);
   return {
+    ...(refusal ? { refusal } : {}),
     count: statements.length,
     statements: statements.slice(0, 2).map((tokens) => {
       const grammar = trinoGrammarVerdict(tokens);

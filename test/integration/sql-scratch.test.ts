@@ -6,119 +6,15 @@
  * catalog and names what is missing on the others.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
-import { silentLogger } from '../../shared/logging/index.js';
-import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
-import { createSqlToolkit, type SqlToolkit } from '../../shared/sql/index.js';
-import {
-  checkScratch,
-  platformScratchStorage,
-  scratchCatalog,
-  ScratchError,
-  type ExternalTable,
-  type ScratchCatalog,
-  type ScratchStorage,
-  type StorageLocation,
-} from '../../shared/sql/scratch/index.js';
+import { parseConfig } from '../../shared/config/index.js';
+import { createObjstoreConnections } from '../../shared/objstore/index.js';
+import { checkScratch, ScratchError, type ExternalTable, type StorageLocation } from '../../shared/sql/scratch/index.js';
 import { sharedMinio } from '../support/minio.js';
-import { callTool, toolText } from '../support/sql-tools.js';
-import { sharedTrino } from '../support/trino.js';
-
-interface Rig {
-  config: PlatformConfig;
-  sql: SqlToolkit;
-  objstore: ObjstoreConnections;
-  storage: ScratchStorage;
-  scratch: ScratchCatalog;
-  /** Rows of a caller's sql_query on the scratch connection. */
-  query(sql: string): Promise<Array<Record<string, unknown>>>;
-  close(): Promise<void>;
-}
-
-async function rigFrom(yaml: string, connection: string, cleanup: () => Promise<void>): Promise<Rig> {
-  const config = parseConfig(yaml, {}).config;
-  const sql = createSqlToolkit(config, { log: silentLogger() });
-  const objstore = createObjstoreConnections(config);
-  const storage = await platformScratchStorage(config, objstore);
-  const scratch = scratchCatalog(sql.connection(connection), storage);
-  return {
-    config,
-    sql,
-    objstore,
-    storage,
-    scratch,
-    async query(statement) {
-      const r = await callTool(sql.tools, 'sql_query', { connection, sql: statement, limit: 10_000 });
-      if (r.isError) throw new Error(toolText(r));
-      return (r.structuredContent as { rows: Array<Record<string, unknown>> }).rows;
-    },
-    async close() {
-      await sql.close();
-      await objstore.close();
-      await cleanup();
-    },
-  };
-}
-
-/** Trino: the run's server and MinIO, in a schema and buckets of this file's own. */
-async function trinoRig(): Promise<Rig> {
-  const [url, minio] = [await sharedTrino(), await sharedMinio()];
-  const { hostname, port } = new URL(url);
-  const id = randomBytes(4).toString('hex');
-  const trino = (catalog: string) => [`engine: trino`, `host: ${hostname}`, `port: ${port}`, 'user: platform', 'scratch:', `  catalog: ${catalog}`, `  schema: s${id}`];
-  const yaml = [
-    'resources:',
-    '  managed:',
-    '    connection: platform',
-    'toolkits:',
-    '  objstore:',
-    '    platform:',
-    minio.instanceYaml(6, [`bucket_prefix: sc${id}-`]),
-    '  sql:',
-    '    cluster:',
-    ...trino('scratch').map((l) => `      ${l}`),
-    '    locked:',
-    ...trino('scratch_locked').map((l) => `      ${l}`),
-    '    tpch:',
-    ...['engine: trino', `host: ${hostname}`, `port: ${port}`, 'user: platform', 'scratch:', '  catalog: tpch', '  schema: tiny'].map((l) => `      ${l}`),
-    '    unset:',
-    ...['engine: trino', `host: ${hostname}`, `port: ${port}`, 'user: platform', 'scratch:', '  catalog: scratch'].map((l) => `      ${l}`),
-  ].join('\n');
-  return rigFrom(yaml, 'cluster', async () => undefined);
-}
-
-/** DuckDB: the embedded default's shape — a file in the data dir, the filesystem store beside it. */
-async function duckdbRig(): Promise<Rig> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'scratch-duckdb-'));
-  const yaml = [`data_dir: ${dataDir}`, 'toolkits:', '  objstore:', '    local:', '      driver: filesystem', '  sql:', '    local:', '      engine: duckdb'].join('\n');
-  return rigFrom(yaml, 'local', () => rm(dataDir, { recursive: true, force: true }));
-}
-
-const at = (day: number, micros: number) => `2026-11-${String(day).padStart(2, '0')} 10:00:00.${String(micros).padStart(6, '0')}`;
-
-async function putJsonLines(rig: Rig, location: StorageLocation, name: string, rows: object[]): Promise<void> {
-  await rig.storage.connection.store.putObject(location.bucket, `${location.prefix}${name}`, gzipSync(rows.map((r) => JSON.stringify(r)).join('\n') + '\n'));
-}
-
-async function putParquet(rig: Rig, location: StorageLocation, name: string, select: string): Promise<void> {
-  const dir = await mkdtemp(join(tmpdir(), 'scratch-parquet-'));
-  try {
-    const instance = await DuckDBInstance.create(':memory:');
-    const connection = await instance.connect();
-    await connection.run(`COPY (${select}) TO '${join(dir, 'f.parquet')}' (FORMAT parquet)`);
-    connection.closeSync();
-    instance.closeSync();
-    await rig.storage.connection.store.putObject(location.bucket, `${location.prefix}${name}`, await readFile(join(dir, 'f.parquet')));
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+import { at, duckdbRig, putJsonLines, putParquet, rigFrom, trinoRig, type ScratchRig as Rig } from '../support/scratch-rigs.js';
 
 describe.each([
   ['trino', trinoRig],

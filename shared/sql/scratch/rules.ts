@@ -8,7 +8,7 @@ import { ScratchError } from './types.js';
 const namePattern = /^[a-z][a-z0-9_]{0,127}$/;
 /** Partition values become path segments and literals: dates, hours, ids. */
 const valuePattern = /^[A-Za-z0-9_:-][A-Za-z0-9_.:-]{0,127}$/;
-const segmentPattern = /^[A-Za-z0-9_=:-][A-Za-z0-9_.=:-]{0,127}$/;
+const segmentPattern = /^[A-Za-z0-9=:-][A-Za-z0-9_.=:-]{0,127}$/;
 const bucketPattern = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const columnTypes: ReadonlySet<ScratchColumnType> = new Set(['varchar', 'bigint', 'double', 'boolean', 'timestamp']);
 

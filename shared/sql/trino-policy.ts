@@ -1,0 +1,48 @@
+/**
+ * What a caller's SQL may not do on Trino, on every connection and tool (pure rules; checked with
+ * classification, before anything is sent): point a table, schema or partition at a storage
+ * location. A Hive catalog that can read the platform's storage (the scratch catalog) would
+ * otherwise let anyone with sql_execute create a table over another person's managed resources;
+ * the platform registers its scratch tables itself. Judged on the lexer's tokens, so a property
+ * value built by an expression (`'s3://' || 'x'`) is refused as well as a literal.
+ */
+import type { Token } from './lexer.js';
+
+/** Table and schema properties that name a storage location (Hive, Iceberg, Delta Lake). */
+const locationProperties = new Set(['location', 'external_location']);
+/** Hive procedures that attach a location to a table (unregistering goes with them). */
+const partitionProcedures = new Set(['register_partition', 'unregister_partition', 'create_empty_partition']);
+
+const word = (t: Token | undefined): string | undefined =>
+  t?.type === 'word' ? t.text.toLowerCase() : t?.type === 'quoted' && t.text.startsWith('"') ? t.text.slice(1, -1).replaceAll('""', '"').toLowerCase() : undefined;
+const isPunct = (t: Token | undefined, p: string) => t?.type === 'punct' && t.text === p;
+
+const isWord = (t: Token | undefined, w: string) => t?.type === 'word' && t.upper === w;
+
+/**
+ * Why these tokens may not run on Trino, or undefined. A property is `name = value` as an element
+ * of a property list — `WITH ( … )` or `SET PROPERTIES … ` — so a column compared in a WHERE is not one.
+ */
+export function trinoStorageRefusal(tokens: readonly Token[]): string | undefined {
+  // Per parenthesis depth: whether its elements are properties.
+  const lists = [false];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (isPunct(t, '(')) lists.push(isWord(tokens[i - 1], 'WITH'));
+    else if (isPunct(t, ')')) {
+      if (lists.length > 1) lists.pop();
+    }
+    else if (isPunct(t, ';')) lists.splice(0, lists.length, false);
+    else if (isWord(t, 'PROPERTIES') && isWord(tokens[i - 1], 'SET')) lists[lists.length - 1] = true;
+    const name = word(t);
+    if (name === undefined) continue;
+    const element = isPunct(tokens[i - 1], '(') || isPunct(tokens[i - 1], ',') || isWord(tokens[i - 1], 'PROPERTIES');
+    if (locationProperties.has(name) && isPunct(tokens[i + 1], '=') && element && lists.at(-1)) {
+      return `setting a storage location (${name}) is not available: tables over storage are registered by the platform`;
+    }
+    if (partitionProcedures.has(name) && isPunct(tokens[i + 1], '(')) {
+      return `${name}() is not available: partitions over storage are registered by the platform`;
+    }
+  }
+  return undefined;
+}
