@@ -118,6 +118,36 @@ describe('sql tools on a real Trino server', () => {
     expect(await engine.estimateRows('SELECT orderkey FROM tpch.sf1.orders', AbortSignal.timeout(10_000))).toBe(1_500_000);
   });
 
+  it('explains with every plan type the server knows; EXPLAIN of a write is refused on a read-only connection', async () => {
+    for (const [type, heading] of [
+      ['distributed', 'DISTRIBUTED'],
+      ['io', 'IO'],
+      ['validate', 'VALIDATE'],
+    ] as const) {
+      const r = await call(toolkit.tools, 'sql_explain', { sql: 'SELECT name FROM nation WHERE regionkey = 1', type });
+      expect(r.isError, text(r)).toBeFalsy();
+      expect(text(r)).toContain(`## Query plan (${heading})`);
+      expect((r.structuredContent as { type: string }).type).toBe(heading);
+    }
+    // The server's own plan: IO names the table it reads, VALIDATE answers Valid.
+    const io = await call(toolkit.tools, 'sql_explain', { sql: 'SELECT name FROM nation', type: 'io' });
+    expect((io.structuredContent as { plan: string }).plan).toContain('"table" : "nation"');
+    const bad = await call(toolkit.tools, 'sql_explain', { sql: 'SELECT nope FROM nation', type: 'validate' });
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/Column 'nope' cannot be resolved \(COLUMN_NOT_FOUND\)/);
+    const write = await call(readOnly.tools, 'sql_explain', { sql: 'INSERT INTO memory.default.x VALUES (1)' });
+    expect(write.isError).toBe(true);
+    expect(text(write)).toMatch(/^Query rejected: /);
+  });
+
+  it('lists the connection with where it points', async () => {
+    const r = await call(toolkit.tools, 'sql_list_connections', {});
+    const { hostname, port } = new URL(url);
+    expect(r.structuredContent).toMatchObject({
+      connections: [{ name: 'cluster', engine: 'trino', is_default: true, read_only: false, host: hostname, port: Number(port), url, catalog: 'tpch', schema: 'tiny' }],
+    });
+  });
+
   it('read-only connections refuse writes before sending them; a writable one reports update counts', async () => {
     const refused = await call(readOnly.tools, 'sql_execute', { sql: 'CREATE TABLE memory.default.refused AS SELECT 1 AS x' });
     expect(refused.isError).toBe(true);
