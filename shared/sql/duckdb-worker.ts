@@ -92,6 +92,11 @@ class Engine {
         views.getRowsJS().map(([name, sql]) => ({ name: String(name), sql: String(sql ?? '') })),
       );
       await setup.run('CREATE SCHEMA IF NOT EXISTS scratch');
+      // Trino's json_extract_scalar, so the same SQL reads webhook payloads on both engines: a
+      // scalar at the path as varchar, NULL for an object, an array or nothing.
+      await setup.run(
+        "CREATE MACRO IF NOT EXISTS json_extract_scalar(json, path) AS CASE WHEN json_type(json, path) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(json, path) END",
+      );
       const readable = [...settings.allowedDirectories, ...settings.platformDirectories];
       if (readable.length) await setup.run(`SET allowed_directories = [${quoteList(readable)}]`);
       await setup.run('SET enable_external_access = false');
