@@ -1,0 +1,190 @@
+/**
+ * One source's events on one replica between their request and their segment (spec document 3,
+ * "Inbound webhooks" and the handling order): a group commit. Requests append their events and
+ * wait; a flush — at flush_max_events, flush_max_bytes or flush_max_interval_ms after the first
+ * event held, whichever comes first — writes every held event as one gzipped JSON-lines segment
+ * per window, registers windows new to this replica, and only then answers the requests whose
+ * events it wrote. A request is never answered for events that are not in storage: a failed or
+ * late write answers its requests with WriteFailed (503, Retry-After 5), and what this replica
+ * held when it died it answered nobody for.
+ */
+import { gzipSync } from 'node:zlib';
+import { segmentKey, segmentLine, windowOf, type Window, type WindowLength, type WebhookRow } from './layout.js';
+
+export interface BufferSettings {
+  flushMaxEvents: number;
+  flushMaxIntervalMs: number;
+  flushMaxBytes: number;
+  /** Events held (waiting or being written) at most; more is BufferFull (503, Retry-After 1). */
+  bufferLimit: number;
+}
+
+/** A segment to write: its key in the platform's storage, its gzipped lines, its window. */
+export interface Segment {
+  key: string;
+  body: Uint8Array;
+  window: Window;
+  events: number;
+}
+
+export interface SourceBufferDeps {
+  source: string;
+  /** This replica's id and start time: segment names are `{replica}-{start}-{sequence}`. */
+  replica: string;
+  startMs: number;
+  /** Writes one segment; must reject once `signal` aborts (the write timeout). */
+  write(segment: Segment, signal: AbortSignal): Promise<void>;
+  /** Registers a window's raw partition; called once per window per replica, after its first segment. */
+  registerWindow(window: Window): Promise<void>;
+  writeTimeoutMs: number;
+  now?: () => number;
+  /** Held events changed (the webhook_buffer_events gauge). */
+  onHeld?(events: number): void;
+  /** A segment was written (webhook_segments_written_total). */
+  onSegment?(segment: Segment): void;
+}
+
+/** The buffer cannot take the events now (503, Retry-After 1). */
+export class BufferFullError extends Error {
+  override readonly name = 'BufferFullError';
+}
+
+/** The segment holding the events was not written within the write timeout, or failed (503, Retry-After 5). */
+export class WriteFailedError extends Error {
+  override readonly name = 'WriteFailedError';
+}
+
+interface Held {
+  row: WebhookRow;
+  window: Window;
+  line: string;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+export class SourceBuffer {
+  #settings: BufferSettings;
+  #pending: Held[] = [];
+  #pendingBytes = 0;
+  #waiters: Waiter[] = [];
+  #writing = 0;
+  #flushing: Promise<void> | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #sequence = 0;
+  readonly #registered = new Set<string>();
+  readonly #now: () => number;
+
+  constructor(
+    readonly deps: SourceBufferDeps,
+    settings: BufferSettings,
+  ) {
+    this.#settings = settings;
+    this.#now = deps.now ?? Date.now;
+  }
+
+  /** Takes effect for the next flush (a source's settings changed). */
+  set settings(settings: BufferSettings) {
+    this.#settings = settings;
+  }
+
+  /** Events held on this replica: waiting for a flush or being written. */
+  get held(): number {
+    return this.#pending.length + this.#writing;
+  }
+
+  /**
+   * Holds `rows` (received in windows of `windowMinutes`) and resolves once all of them are in
+   * written segments. Throws BufferFull at once when they do not fit.
+   */
+  append(rows: readonly WebhookRow[], windowMinutes: WindowLength): Promise<void> {
+    if (rows.length === 0) return Promise.resolve();
+    if (this.held + rows.length > this.#settings.bufferLimit) {
+      return Promise.reject(new BufferFullError(`the buffer of source ${this.deps.source} holds ${this.held} of ${this.#settings.bufferLimit} events`));
+    }
+    const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    const wasEmpty = this.#pending.length === 0;
+    for (const row of rows) {
+      // The line is finished at flush time with landed_at; its size here is close enough to trigger on.
+      const line = segmentLine(row, row.receivedAtMs, this.deps.replica);
+      this.#pending.push({ row, window: windowOf(row.receivedAtMs, windowMinutes), line });
+      this.#pendingBytes += line.length + 1;
+    }
+    this.deps.onHeld?.(this.held);
+    if (this.#pending.length >= this.#settings.flushMaxEvents || this.#pendingBytes >= this.#settings.flushMaxBytes) this.#flushSoon();
+    else if (wasEmpty) this.#timer = setTimeout(() => this.#flushSoon(), this.#settings.flushMaxIntervalMs);
+    return done;
+  }
+
+  /** Writes what is held now (and waits for it); used on shutdown. */
+  async drain(): Promise<void> {
+    while (this.#pending.length > 0 || this.#flushing) {
+      this.#flushSoon();
+      await this.#flushing;
+    }
+  }
+
+  #flushSoon(): void {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    // One flush at a time: what arrives meanwhile goes out right after.
+    this.#flushing ??= this.#flush().finally(() => {
+      this.#flushing = undefined;
+      if (this.#pending.length > 0) this.#flushSoon();
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const batch = this.#pending;
+    const waiters = this.#waiters;
+    this.#pending = [];
+    this.#pendingBytes = 0;
+    this.#waiters = [];
+    this.#writing = batch.length;
+    // A timer of our own rather than AbortSignal.timeout: tests drive it with their clock.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.deps.writeTimeoutMs);
+    const { signal } = deadline;
+    try {
+      const landedAt = this.#now();
+      const byWindow = new Map<string, Held[]>();
+      for (const h of batch) {
+        const key = `${h.window.dt}/${h.window.hour}/${h.window.minute}`;
+        byWindow.set(key, [...(byWindow.get(key) ?? []), h]);
+      }
+      const segments = [...byWindow.values()].map((held): Segment => {
+        const window = held[0]!.window;
+        const lines = held.map((h) => segmentLine(h.row, landedAt, this.deps.replica)).join('\n') + '\n';
+        return { key: segmentKey(this.deps.source, window, this.deps.replica, this.deps.startMs, ++this.#sequence), body: gzipSync(lines), window, events: held.length };
+      });
+      await Promise.all(
+        segments.map(async (segment) => {
+          signal.throwIfAborted();
+          await this.deps.write(segment, signal);
+          this.deps.onSegment?.(segment);
+          const windowKey = `${segment.window.dt}/${segment.window.hour}/${segment.window.minute}`;
+          if (!this.#registered.has(windowKey)) {
+            await this.deps.registerWindow(segment.window);
+            this.#registered.add(windowKey);
+          }
+        }),
+      );
+      if (signal.aborted) throw new WriteFailedError(`segment not written within ${this.deps.writeTimeoutMs} ms`);
+      for (const w of waiters) w.resolve();
+    } catch (error) {
+      const failure =
+        error instanceof WriteFailedError
+          ? error
+          : signal.aborted
+            ? new WriteFailedError(`segment not written within ${this.deps.writeTimeoutMs} ms`)
+            : new WriteFailedError(`segment write failed: ${error instanceof Error ? error.message : String(error)}`);
+      for (const w of waiters) w.reject(failure);
+    } finally {
+      clearTimeout(timer);
+      this.#writing = 0;
+      this.deps.onHeld?.(this.held);
+    }
+  }
+}

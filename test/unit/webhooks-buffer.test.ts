@@ -1,0 +1,172 @@
+/**
+ * The group commit of a source's events on one replica (shared/webhooks/buffer.ts): flush
+ * triggers, one segment per window at the spec's key, answers only after the write, the buffer
+ * limit, write failures and the write timeout.
+ */
+import { gunzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { BufferFullError, SourceBuffer, WriteFailedError, type BufferSettings, type Segment } from '../../shared/webhooks/buffer.js';
+import type { WebhookRow } from '../../shared/webhooks/layout.js';
+
+const t0 = Date.UTC(2026, 10, 22, 10, 59, 59, 500);
+const settings: BufferSettings = { flushMaxEvents: 5, flushMaxIntervalMs: 1000, flushMaxBytes: 1 << 20, bufferLimit: 8 };
+const row = (id: string, at = t0): WebhookRow => ({ receivedAtMs: at, eventId: id, eventType: null, key: null, contentHash: `h${id}`, payload: `{"id":"${id}"}` });
+
+interface Rig {
+  buffer: SourceBuffer;
+  written: Segment[];
+  registered: string[];
+  /** Makes the next writes wait until released. */
+  hold(): () => void;
+  failNext(error: Error): void;
+}
+
+function rig(extra: Partial<BufferSettings> = {}): Rig {
+  const written: Segment[] = [];
+  const registered: string[] = [];
+  let gate: Promise<void> | undefined;
+  let failure: Error | undefined;
+  const buffer = new SourceBuffer(
+    {
+      source: 'orders',
+      replica: 'host-a1',
+      startMs: 1_700_000_000_000,
+      writeTimeoutMs: 30_000,
+      now: () => Date.now(),
+      async write(segment, signal) {
+        if (gate) await Promise.race([gate, new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))))]);
+        if (failure) {
+          const f = failure;
+          failure = undefined;
+          throw f;
+        }
+        written.push(segment);
+      },
+      async registerWindow(w) {
+        registered.push(`${w.dt} ${w.hour}:${w.minute}`);
+      },
+    },
+    { ...settings, ...extra },
+  );
+  return {
+    buffer,
+    written,
+    registered,
+    hold() {
+      let release!: () => void;
+      gate = new Promise((r) => (release = r));
+      return () => {
+        gate = undefined;
+        release();
+      };
+    },
+    failNext(error) {
+      failure = error;
+    },
+  };
+}
+
+const settled = async <T>(p: Promise<T>) => {
+  let state = 'pending';
+  p.then(
+    () => (state = 'resolved'),
+    () => (state = 'rejected'),
+  );
+  await vi.advanceTimersByTimeAsync(0);
+  return state;
+};
+
+describe('webhook buffer', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: t0 });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('flushes flush_max_interval_ms after the first event held: many requests share one segment, answered after it is written', async () => {
+    const r = rig();
+    const a = r.buffer.append([row('a')], 60);
+    await vi.advanceTimersByTimeAsync(400);
+    const b = r.buffer.append([row('b')], 60);
+    await vi.advanceTimersByTimeAsync(599);
+    expect(await settled(a)).toBe('pending');
+    expect(r.written).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
+    await Promise.all([a, b]);
+    expect(r.written).toHaveLength(1);
+    expect(r.written[0]!.key).toBe('webhooks/orders/raw/dt=2026-11-22/hour=10/minute=00/host-a1-1700000000000-1.jsonl.gz');
+    const lines = gunzipSync(r.written[0]!.body).toString().trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.event_id)).toEqual(['a', 'b']);
+    expect(lines[0]).toEqual({
+      received_at: '2026-11-22 10:59:59.500000',
+      landed_at: '2026-11-22 11:00:00.500000',
+      event_id: 'a',
+      event_type: null,
+      key: null,
+      content_hash: 'ha',
+      replica: 'host-a1',
+      payload: '{"id":"a"}',
+    });
+    expect(r.registered).toEqual(['2026-11-22 10:00']);
+  });
+
+  it('flushes at once at flush_max_events and at flush_max_bytes', async () => {
+    const r = rig();
+    await r.buffer.append([row('1'), row('2'), row('3'), row('4'), row('5')], 60);
+    expect(r.written).toHaveLength(1);
+    const bytes = rig({ flushMaxBytes: 150 });
+    await bytes.buffer.append([row('big')], 60);
+    expect(bytes.written).toHaveLength(1);
+  });
+
+  it('writes one segment per window, numbered in sequence, and registers each window once per replica', async () => {
+    const r = rig({ flushMaxEvents: 3 });
+    await r.buffer.append([row('a', t0), row('b', t0 + 1000), row('c', t0 + 2000)], 60);
+    await r.buffer.append([row('d', t0 + 3000), row('e', t0), row('f', t0)], 60);
+    expect(r.written.map((s) => [s.key.split('/').slice(3).join('/'), s.events])).toEqual([
+      ['dt=2026-11-22/hour=10/minute=00/host-a1-1700000000000-1.jsonl.gz', 1],
+      ['dt=2026-11-22/hour=11/minute=00/host-a1-1700000000000-2.jsonl.gz', 2],
+      ['dt=2026-11-22/hour=11/minute=00/host-a1-1700000000000-3.jsonl.gz', 1],
+      ['dt=2026-11-22/hour=10/minute=00/host-a1-1700000000000-4.jsonl.gz', 2],
+    ]);
+    expect(r.registered).toEqual(['2026-11-22 10:00', '2026-11-22 11:00']);
+    const fiveMinutes = rig({ flushMaxEvents: 1 });
+    await fiveMinutes.buffer.append([row('x', Date.UTC(2026, 10, 22, 10, 7))], 5);
+    expect(fiveMinutes.written[0]!.key).toContain('/hour=10/minute=05/');
+  });
+
+  it('refuses what does not fit in buffer_limit, counting events being written', async () => {
+    const r = rig({ flushMaxEvents: 4 });
+    const release = r.hold();
+    const writing = r.buffer.append([row('1'), row('2'), row('3'), row('4')], 60);
+    await vi.advanceTimersByTimeAsync(0);
+    const waiting = r.buffer.append([row('5'), row('6'), row('7')], 60);
+    expect(r.buffer.held).toBe(7);
+    await expect(r.buffer.append([row('8'), row('9')], 60)).rejects.toBeInstanceOf(BufferFullError);
+    release();
+    await writing;
+    await vi.advanceTimersByTimeAsync(1000);
+    await waiting;
+    expect(r.buffer.held).toBe(0);
+  });
+
+  it('a failed write answers its requests with WriteFailed, and the next batch is written', async () => {
+    const r = rig({ flushMaxEvents: 1 });
+    r.failNext(new Error('SlowDown'));
+    await expect(r.buffer.append([row('a')], 60)).rejects.toThrow(new WriteFailedError('segment write failed: SlowDown'));
+    await r.buffer.append([row('b')], 60);
+    expect(r.written.map((s) => s.events)).toEqual([1]);
+  });
+
+  it('a segment not written within the write timeout answers WriteFailed', async () => {
+    const r = rig({ flushMaxEvents: 1 });
+    r.hold();
+    const late = r.buffer.append([row('a')], 60);
+    late.catch(() => undefined);
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(await settled(late)).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    await expect(late).rejects.toThrow(new WriteFailedError('segment not written within 30000 ms'));
+  });
+});
