@@ -3,8 +3,7 @@
  * names and locations, the emptiness rule, the probe of checkScratch).
  */
 import type { ObjstoreConnection } from '../../objstore/index.js';
-import type { EngineKind } from '../types.js';
-import type { ExternalTable, StorageLocation } from './types.js';
+import type { ScratchCatalog, StorageLocation } from './types.js';
 
 /** The platform's storage as the scratch catalog reads it: the managed-resources connection and its bucket. */
 export interface ScratchStorage {
@@ -16,24 +15,28 @@ export interface ScratchStorage {
 /** The steps of the probe, for the reason of a failure. */
 export type ProbeStep = 'preflight' | 'schema' | 'create' | 'register' | 'read' | 'view';
 
-export interface ScratchDialect {
-  readonly engine: EngineKind;
-  readonly catalog: string;
-  readonly schema: string;
-  relation(name: string): string;
-  partitionsRelation(table: string): string;
+/** The catalog's operations, done by the engine after catalog.ts checked their input, and what the probe needs. */
+export interface ScratchDialect
+  extends Pick<
+    ScratchCatalog,
+    | 'engine'
+    | 'catalog'
+    | 'schema'
+    | 'relation'
+    | 'partitionsRelation'
+    | 'createExternalTable'
+    | 'registerPartition'
+    | 'unregisterPartition'
+    | 'listPartitions'
+    | 'createOrReplaceView'
+    | 'dropView'
+    | 'dropTable'
+  > {
   /** Why this engine cannot read the platform's storage at all (its driver), or undefined. */
   storageGap(storage: ScratchStorage): string | undefined;
   /** Checks the catalog is of a kind that can hold scratch tables; throws ScratchError with the reason. */
   preflight(): Promise<void>;
   ensureSchema(): Promise<void>;
-  createExternalTable(table: ExternalTable): Promise<void>;
-  registerPartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void>;
-  unregisterPartition(table: ExternalTable, values: readonly string[]): Promise<void>;
-  listPartitions(table: ExternalTable): Promise<string[][]>;
-  createOrReplaceView(name: string, select: string): Promise<void>;
-  dropView(name: string): Promise<void>;
-  dropTable(name: string): Promise<void>;
   /** Runs a read of the platform's own writing and answers its rows. */
   read(select: string): Promise<unknown[][]>;
   /** The reason a probe step failed, naming the setting to change; undefined to report the engine's message. */
