@@ -28,6 +28,9 @@ import { createOAuthSetup, oauthIssuer, oauthRetention } from '../shared/oauth/i
 import { oauthRoutes } from './oauth/routes.js';
 import { restAuthenticator, type RestAuthenticator } from './http/rest-auth.js';
 import { browserSignIn } from './portal-auth/index.js';
+import { adminAuthorizer } from './admin/authorize.js';
+import { webhookSourceRoutes } from './admin/webhook-sources.js';
+import type { WebhookRejections, WebhookSources } from '../shared/webhooks/index.js';
 
 export interface ApiDeps {
   config: PlatformConfig;
@@ -42,6 +45,8 @@ export interface ApiDeps {
   routes?: (app: App, ctx: RouteContext) => Promise<unknown>;
   clock?: Clock;
   sleep?: (ms: number) => Promise<void>;
+  /** Webhook sources, administered under `{admin.path_prefix}/webhooks/sources` when `admin.enabled`. */
+  webhookSources?: { sources: WebhookSources; rejections: WebhookRejections };
 }
 
 /** What a REST surface needs from the api. */
@@ -167,6 +172,13 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const browser = browserSignIn(config, log.child({ component: 'browser-session' }));
   const authenticate = restAuthenticator({ authenticate: guard.authenticate, ...(browser ? { browser: browser.sessionOf } : {}) });
   if (browser) await browser.register(app, authenticate);
+  if (config.admin.enabled && deps.webhookSources) {
+    await app.register(webhookSourceRoutes, {
+      prefix: `${config.admin.path_prefix}/webhooks/sources`,
+      ...deps.webhookSources,
+      authorize: adminAuthorizer(config, authenticate),
+    });
+  }
   await deps.routes?.(app, { authenticate });
 
   const sweeper = setInterval(() => {

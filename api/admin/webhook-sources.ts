@@ -1,0 +1,156 @@
+/**
+ * Admin REST routes of webhook sources, under `{admin.path_prefix}/webhooks/sources` (spec
+ * document 3 gives the create; list, read, update, delete and the rejected-request list are
+ * ours, documented in /api/openapi.json). Every request is an administrator's (api/admin/authorize.ts),
+ * checked before any body is read. Bodies are validated by the service (shared/webhooks), whose
+ * messages name the field; the route schemas document them. No answer ever carries a secret.
+ */
+import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
+import { z } from 'zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import type { App } from '../http/app.js';
+import {
+  KEPT_REJECTIONS,
+  WEBHOOK_REJECTION_OUTCOMES,
+  WebhookSourceError,
+  webhookSourceCreateSchema,
+  webhookSourceUpdateSchema,
+  webhookSourceViewSchema,
+  type WebhookRejections,
+  type WebhookSourceErrorCode,
+  type WebhookSources,
+} from '../../shared/webhooks/index.js';
+import { sendAdminRefusal, type AdminAuthorizer } from './authorize.js';
+
+export interface WebhookSourceRoutesOptions {
+  sources: WebhookSources;
+  rejections: WebhookRejections;
+  authorize: AdminAuthorizer;
+}
+
+const tags = ['admin: webhook sources'];
+
+const errorSchema = z
+  .object({
+    error: z.string().describe('invalid, not_found, conflict, scratch_refused, table_failed, unauthorized, forbidden, …'),
+    message: z.string().describe('What went wrong, naming the field or the rule; a scratch refusal gives its reason verbatim'),
+  })
+  .describe('Error');
+
+const nameParams = z.object({ name: z.string().describe('Source name') });
+const listSchema = z.object({ sources: z.array(webhookSourceViewSchema) });
+const rejectionsSchema = z.object({
+  rejections: z
+    .array(
+      z.object({
+        at: z.string().describe('When the request was refused (UTC)'),
+        outcome: z.enum(WEBHOOK_REJECTION_OUTCOMES),
+        reason: z.string().describe('Why; never the body'),
+      }),
+    )
+    .describe(`The last ${KEPT_REJECTIONS}, newest first`),
+});
+
+const statusOf: Record<WebhookSourceErrorCode, { status: number; error: string }> = {
+  invalid: { status: 400, error: 'invalid' },
+  not_found: { status: 404, error: 'not_found' },
+  name_taken: { status: 409, error: 'conflict' },
+  scratch_refused: { status: 422, error: 'scratch_refused' },
+  table_failed: { status: 502, error: 'table_failed' },
+};
+
+/** The body is parsed by the service (one place for its rules and messages); parameters by zod here. */
+function bodyParsedByService<S>(route: FastifyRouteSchemaDef<S>): FastifyValidationResult {
+  return route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route as unknown as FastifyRouteSchemaDef<z.ZodType>);
+}
+
+export async function webhookSourceRoutes(app: App, opts: WebhookSourceRoutesOptions): Promise<void> {
+  const { sources, rejections } = opts;
+  const subjects = new WeakMap<FastifyRequest, string>();
+
+  app.addHook('onRequest', async (request, reply) => {
+    const decision = await opts.authorize(request);
+    if (!decision.ok) return sendAdminRefusal(reply, decision);
+    subjects.set(request, decision.caller.subject);
+  });
+
+  // The service's refusals here; anything else (malformed JSON, a body over server.body_limit) to the app's handler.
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (!(error instanceof WebhookSourceError)) throw error;
+    const { status, error: code } = statusOf[error.code];
+    if (status >= 500) request.log.error({ err: error }, 'webhook source table operation failed');
+    return reply.code(status).send({ error: code, message: error.message });
+  });
+
+  const errors = { 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema };
+
+  app.post(
+    '/',
+    {
+      validatorCompiler: bodyParsedByService,
+      schema: {
+        tags,
+        summary: 'Create a webhook source and its table',
+        description:
+          "Checks the connection's scratch catalog first (422 with its reason when it cannot hold the table); a source whose table cannot be made is not kept (502).",
+        body: webhookSourceCreateSchema,
+        response: { 201: webhookSourceViewSchema, ...errors, 409: errorSchema, 422: errorSchema, 502: errorSchema },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await sources.create(request.body as unknown, subjects.get(request)!)),
+  );
+
+  app.get(
+    '/',
+    { schema: { tags, summary: 'List webhook sources (never their secrets)', response: { 200: listSchema, 401: errorSchema, 403: errorSchema } } },
+    async () => ({ sources: await sources.list() }),
+  );
+
+  app.get(
+    '/:name',
+    { schema: { tags, summary: 'Read a webhook source (never its secret: auth.secret_set says whether one is stored)', params: nameParams, response: { 200: webhookSourceViewSchema, ...errors } } },
+    async (request) => sources.get(request.params.name),
+  );
+
+  app.put(
+    '/:name',
+    {
+      validatorCompiler: bodyParsedByService,
+      schema: {
+        tags,
+        summary: 'Replace the settings of a webhook source',
+        description:
+          'Every setting is replaced (omitted ones take their defaults). name, connection and config.persona cannot change (400 when they differ). ' +
+          'Without auth.secret the stored secret stays; a new one with rotation_overlap_seconds keeps the previous one valid until the overlap ends. ' +
+          'A new compact_every_minutes applies to events received afterwards.',
+        params: nameParams,
+        body: webhookSourceUpdateSchema,
+        response: { 200: webhookSourceViewSchema, ...errors },
+      },
+    },
+    async (request) => sources.update(request.params.name, request.body as unknown),
+  );
+
+  app.delete(
+    '/:name',
+    { schema: { tags, summary: 'Delete a webhook source and its table', params: nameParams, response: { 204: z.null().describe('Deleted'), ...errors, 502: errorSchema } } },
+    async (request, reply) => {
+      await sources.delete(request.params.name);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/:name/rejections',
+    {
+      schema: {
+        tags,
+        summary: `The last ${KEPT_REJECTIONS} rejected requests of a webhook source (time, outcome, reason; never the body)`,
+        params: nameParams,
+        response: { 200: rejectionsSchema, ...errors },
+      },
+    },
+    async (request) => ({ rejections: await rejections.list((await sources.get(request.params.name)).id) }),
+  );
+}

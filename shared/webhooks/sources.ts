@@ -1,0 +1,293 @@
+/**
+ * Webhook sources (spec document 3, "Webhook source"): their rows in Postgres, their secrets sealed
+ * at rest, and the lifecycle of their table. Creation validates, asks the connection's scratch
+ * catalog whether it can hold the table, stores the row and creates the table, removing the row
+ * again when the table cannot be made, so there is never a half-made source.
+ */
+import type pg from 'pg';
+import { v7 as uuidv7 } from 'uuid';
+import type { PlatformConfig } from '../config/index.js';
+import { withTransaction, type Db } from '../db/index.js';
+import { createSecretBox, purposeKey, type SecretBox } from '../crypto/index.js';
+import {
+  parseSettings,
+  webhookSourceCreateSchema,
+  webhookSourceUpdateSchema,
+  webhookTableName,
+  type WebhookAuthInput,
+  type WebhookAuthSettings,
+  type WebhookSourceConfig,
+  type WebhookSourceView,
+} from './source-config.js';
+
+/**
+ * The table side of a source, through its connection's scratch catalog (the view webhook_{name}
+ * over its raw segments and compacted windows).
+ */
+export interface WebhookTables {
+  /** Whether this connection's scratch catalog can hold webhook tables; if not, why (shown verbatim). */
+  check(connection: string): Promise<{ ok: true } | { ok: false; reason: string }>;
+  create(source: WebhookSourceView): Promise<void>;
+  drop(source: WebhookSourceView): Promise<void>;
+}
+
+export type WebhookSourceErrorCode = 'invalid' | 'not_found' | 'name_taken' | 'scratch_refused' | 'table_failed';
+
+/** A refusal the admin API answers with its status (invalid 400, not_found 404, name_taken 409, scratch_refused 422, table_failed 502). */
+export class WebhookSourceError extends Error {
+  constructor(
+    readonly code: WebhookSourceErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'WebhookSourceError';
+  }
+}
+
+export interface WebhookSourcesOptions {
+  db: Db;
+  config: Pick<PlatformConfig, 'toolkits' | 'personas' | 'admin'>;
+  /** Seals the secrets (webhookSecretBox). */
+  box: SecretBox;
+  tables: WebhookTables;
+  /** Milliseconds since the epoch. */
+  clock?: () => number;
+}
+
+/** The box for webhook secrets: a key derived from `secrets.encryption_key`, else generated into the data dir. */
+export async function webhookSecretBox(config: Pick<PlatformConfig, 'secrets' | 'data_dir'>): Promise<SecretBox> {
+  const encryptionKey = config.secrets.encryption_key;
+  return createSecretBox(await purposeKey({ purpose: 'webhook-secrets', dataDir: config.data_dir, ...(encryptionKey ? { encryptionKey } : {}) }));
+}
+
+interface SourceRow {
+  id: string;
+  name: string;
+  connection: string;
+  enabled: boolean;
+  persona: string;
+  auth: WebhookAuthSettings;
+  config: WebhookSourceConfig;
+  secret_ciphertext: Buffer | null;
+  previous_secret_ciphertext: Buffer | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  created_by: string;
+}
+
+const sourceColumns = `id, name, connection, enabled, persona, auth, config, secret_ciphertext, previous_secret_ciphertext,
+  previous_secret_expires_at, created_at, updated_at, created_by`;
+const selectSource = `SELECT ${sourceColumns} FROM webhook_sources`;
+
+/** The associated data binding a sealed secret to its source row. */
+function secretContext(sourceId: string): string {
+  return `webhook-source:${sourceId}`;
+}
+
+function parsed<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
+  if (!result.ok) throw new WebhookSourceError('invalid', result.message);
+  return result.value;
+}
+
+function splitAuth(auth: WebhookAuthInput): { settings: WebhookAuthSettings; secret?: string; overlapSeconds: number } {
+  const { secret, rotation_overlap_seconds: overlap, ...settings } = auth;
+  return { settings, ...(secret !== undefined ? { secret } : {}), overlapSeconds: overlap ?? 0 };
+}
+
+export class WebhookSources {
+  private readonly db: Db;
+  private readonly config: WebhookSourcesOptions['config'];
+  private readonly box: SecretBox;
+  private readonly tables: WebhookTables;
+  private readonly clock: () => number;
+
+  constructor(opts: WebhookSourcesOptions) {
+    this.db = opts.db;
+    this.config = opts.config;
+    this.box = opts.box;
+    this.tables = opts.tables;
+    this.clock = opts.clock ?? Date.now;
+  }
+
+  /** Creates a source from a create body (validated here) and its table; `createdBy` is the administrator's subject. */
+  async create(input: unknown, createdBy: string): Promise<WebhookSourceView> {
+    const body = parsed(parseSettings(webhookSourceCreateSchema, input));
+    if (!(body.connection in this.config.toolkits.sql)) {
+      throw new WebhookSourceError('invalid', `connection: no SQL connection named "${body.connection}" (toolkits.sql)`);
+    }
+    const { persona: askedPersona, ...config } = body.config;
+    const persona = askedPersona ?? this.config.admin.persona;
+    if (!(persona in this.config.personas.definitions)) {
+      throw new WebhookSourceError('invalid', `config.persona: no persona named "${persona}" in personas.definitions${askedPersona ? '' : ' (admin.persona, the default)'}`);
+    }
+    if (await this.find(body.name)) throw nameTaken(body.name);
+    const check = await this.tables.check(body.connection);
+    if (!check.ok) throw new WebhookSourceError('scratch_refused', check.reason);
+
+    const { settings, secret } = splitAuth(body.auth);
+    const id = uuidv7();
+    const now = new Date(this.clock());
+    let row: SourceRow;
+    try {
+      const result = await this.db.query<SourceRow>(
+        `INSERT INTO webhook_sources (id, name, connection, enabled, persona, auth, config, secret_ciphertext, created_at, updated_at, created_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)
+         RETURNING ${sourceColumns}`,
+        [id, body.name, body.connection, body.enabled, persona, settings, config, secret === undefined ? null : this.seal(id, secret), now, createdBy],
+      );
+      row = result.rows[0]!;
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw nameTaken(body.name);
+      throw error;
+    }
+    const view = this.view(row);
+    try {
+      await this.tables.create(view);
+    } catch (error) {
+      await this.db.query('DELETE FROM webhook_sources WHERE id = $1', [id]);
+      throw new WebhookSourceError('table_failed', `the table ${view.table} could not be created through connection ${view.connection}: ${(error as Error).message}`);
+    }
+    return view;
+  }
+
+  /** Every source, by name. */
+  async list(): Promise<WebhookSourceView[]> {
+    const { rows } = await this.db.query<SourceRow>(`${selectSource} ORDER BY name`);
+    return rows.map((row) => this.view(row));
+  }
+
+  /** The source of that name; not_found when there is none. */
+  async get(name: string): Promise<WebhookSourceView> {
+    const row = await this.find(name);
+    if (!row) throw notFound(name);
+    return this.view(row);
+  }
+
+  /**
+   * Replaces the settings of a source from an update body (validated here). name, connection and
+   * config.persona cannot change. Without `auth.secret` the stored secrets stay; with one, the
+   * current secret becomes the previous one for `rotation_overlap_seconds` (none without it).
+   */
+  async update(name: string, input: unknown): Promise<WebhookSourceView> {
+    const body = parsed(parseSettings(webhookSourceUpdateSchema, input));
+    const row = await withTransaction(this.db, async (client) => {
+      const current = (await client.query<SourceRow>(`${selectSource} WHERE name = $1 FOR UPDATE`, [name])).rows[0];
+      if (!current) throw notFound(name);
+      const { persona, ...config } = body.config;
+      for (const [field, given, stored] of [
+        ['name', body.name, current.name],
+        ['connection', body.connection, current.connection],
+        ['config.persona', persona, current.persona],
+      ] as const) {
+        if (given !== undefined && given !== stored) {
+          throw new WebhookSourceError('invalid', `${field}: cannot change after creation (it is "${stored}")`);
+        }
+      }
+      const { settings, secret, overlapSeconds } = splitAuth(body.auth);
+      const now = this.clock();
+      const secrets = secret === undefined ? undefined : this.rotated(current, secret, overlapSeconds, now);
+      return this.updateRow(client, current.id, { enabled: body.enabled, auth: settings, config, updatedAt: new Date(now), ...(secrets ? { secrets } : {}) });
+    });
+    return this.view(row);
+  }
+
+  /** Drops the table, then the source (its rejected requests go with it); a failed drop keeps the source, so it can be retried. */
+  async delete(name: string): Promise<void> {
+    const row = await this.find(name);
+    if (!row) throw notFound(name);
+    const view = this.view(row);
+    try {
+      await this.tables.drop(view);
+    } catch (error) {
+      throw new WebhookSourceError('table_failed', `the table ${view.table} could not be dropped through connection ${view.connection}: ${(error as Error).message}`);
+    }
+    await this.db.query('DELETE FROM webhook_sources WHERE id = $1', [row.id]);
+  }
+
+  /**
+   * The secrets a request to this source may be signed with at `nowMs`: the current one, then the
+   * previous one while its rotation overlap lasts. Decrypted on each call, never cached here.
+   */
+  async secretsFor(sourceId: string, nowMs: number): Promise<Uint8Array[]> {
+    const { rows } = await this.db.query<SourceRow>(`${selectSource} WHERE id = $1`, [sourceId]);
+    const row = rows[0];
+    if (!row) throw new WebhookSourceError('not_found', `no webhook source with id ${sourceId}`);
+    const context = secretContext(row.id);
+    const secrets: Uint8Array[] = [];
+    if (row.secret_ciphertext) secrets.push(this.box.open(row.secret_ciphertext, context));
+    if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at.getTime() > nowMs) {
+      secrets.push(this.box.open(row.previous_secret_ciphertext, context));
+    }
+    return secrets;
+  }
+
+  private async find(name: string): Promise<SourceRow | undefined> {
+    return (await this.db.query<SourceRow>(`${selectSource} WHERE name = $1`, [name])).rows[0];
+  }
+
+  private seal(sourceId: string, secret: string): Buffer {
+    return Buffer.from(this.box.seal(Buffer.from(secret, 'utf8'), secretContext(sourceId)));
+  }
+
+  /** The secret columns after a new secret: the current one kept as previous for the overlap, if any. */
+  private rotated(current: SourceRow, secret: string, overlapSeconds: number, nowMs: number): SecretColumns {
+    const keepPrevious = overlapSeconds > 0 && current.secret_ciphertext !== null;
+    return {
+      secret: this.seal(current.id, secret),
+      previous: keepPrevious ? current.secret_ciphertext : null,
+      previousExpiresAt: keepPrevious ? new Date(nowMs + overlapSeconds * 1000) : null,
+    };
+  }
+
+  private async updateRow(
+    client: pg.PoolClient,
+    id: string,
+    change: { enabled: boolean; auth: WebhookAuthSettings; config: WebhookSourceConfig; updatedAt: Date; secrets?: SecretColumns },
+  ): Promise<SourceRow> {
+    const values: unknown[] = [id, change.enabled, change.auth, change.config, change.updatedAt];
+    let setSecrets = '';
+    if (change.secrets) {
+      values.push(change.secrets.secret, change.secrets.previous, change.secrets.previousExpiresAt);
+      setSecrets = ', secret_ciphertext = $6, previous_secret_ciphertext = $7, previous_secret_expires_at = $8';
+    }
+    const { rows } = await client.query<SourceRow>(
+      `UPDATE webhook_sources SET enabled = $2, auth = $3, config = $4, updated_at = $5${setSecrets} WHERE id = $1
+       RETURNING ${sourceColumns}`,
+      values,
+    );
+    return rows[0]!;
+  }
+
+  /** What an administrator sees: the settings and whether secrets are set, never a secret. */
+  private view(row: SourceRow): WebhookSourceView {
+    const previousUntil = row.previous_secret_expires_at && row.previous_secret_expires_at.getTime() > this.clock() ? row.previous_secret_expires_at : undefined;
+    return {
+      id: row.id,
+      name: row.name,
+      table: webhookTableName(row.name),
+      path: `/hooks/${row.name}`,
+      connection: row.connection,
+      enabled: row.enabled,
+      auth: { ...row.auth, secret_set: row.secret_ciphertext !== null, ...(previousUntil ? { previous_secret_until: previousUntil.toISOString() } : {}) },
+      config: { ...row.config, persona: row.persona },
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+      created_by: row.created_by,
+    };
+  }
+}
+
+interface SecretColumns {
+  secret: Buffer;
+  previous: Buffer | null;
+  previousExpiresAt: Date | null;
+}
+
+function notFound(name: string): WebhookSourceError {
+  return new WebhookSourceError('not_found', `no webhook source named "${name}"`);
+}
+
+function nameTaken(name: string): WebhookSourceError {
+  return new WebhookSourceError('name_taken', `a webhook source named "${name}" already exists`);
+}
