@@ -9,12 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { access, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import { SecretBoxError } from '../../shared/crypto/index.js';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
-import { createLogger, silentLogger, type Logger } from '../../shared/logging/index.js';
+import { silentLogger, type Logger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
 import { buildMcpSurface } from '../../api/mcp/surface.js';
 import { startApi, type RunningApi } from '../../api/start.js';
@@ -28,6 +27,7 @@ import {
   type WebhookTables,
 } from '../../shared/webhooks/index.js';
 import { createTestDatabase } from '../support/postgres.js';
+import { capturingLogger } from '../support/logs.js';
 
 const ADMIN_KEY = 'admin-key-0123456789';
 const ANALYST_KEY = 'analyst-key-0123456789';
@@ -94,17 +94,6 @@ ${opts.encryptionKey ? `secrets:\n  encryption_key: ${opts.encryptionKey}` : ''}
 `;
 }
 
-function capturingLogger(): { log: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { log: createLogger({ level: 'trace', destination }), lines };
-}
-
 interface Answer {
   status: number;
   text: string;
@@ -122,7 +111,7 @@ const clock = () => now;
 const tables = new ScratchTables();
 let sources: WebhookSources;
 let rejections: WebhookRejections;
-const logged = capturingLogger();
+const logged = capturingLogger('trace');
 const encryptionKey = randomBytes(32).toString('base64');
 
 async function startAdminApi(cfg: PlatformConfig, log: Logger = silentLogger()): Promise<RunningApi> {

@@ -5,26 +5,14 @@
  * already hid headers. A real api on loopback, logging through the production logger into a
  * captured stream.
  */
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, type Logger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
 import { startMetricsListener } from '../../api/http/app.js';
 import type { RunningApi } from '../../api/start.js';
 import { apiConfigYaml, startTestApi, testConfig } from '../support/api.js';
+import { capturingLogger } from '../support/logs.js';
 
 const SECRET = 'S3CR3T-do-not-log';
-
-function capturingLogger(): { log: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { log: createLogger({ level: 'info', destination }), lines };
-}
 
 /** Paths with their query strings exactly as an attacker or a careless client would send them. */
 const leakyPaths = [
