@@ -18,7 +18,7 @@
  * expression can build such a name either.
  */
 import path from 'node:path';
-import { splitStatements, tokenize, type Token } from './lexer.js';
+import { identifier, isPunct, isWord, splitStatements, tokenize, type Token } from './lexer.js';
 
 /**
  * Schema of the platform's own bookkeeping in a DuckDB file (the scratch metastore): a caller's
@@ -156,16 +156,6 @@ export function policyRefusal(tokens: readonly Token[], refusals: Refusals, path
     const refusal = refusedName(statement, refusals) ?? refusedCopy(statement) ?? refusedPath(statement, paths);
     if (refusal) return refusal;
   }
-  return undefined;
-}
-
-const isPunct = (t: Token | undefined, ...p: string[]) => t?.type === 'punct' && p.includes(t.text);
-const isWord = (t: Token | undefined, w: string) => t?.type === 'word' && t.upper === w;
-
-/** An identifier's name as DuckDB compares it (case-insensitive, quotes removed). */
-function identifier(t: Token): string | undefined {
-  if (t.type === 'word') return t.text.toLowerCase();
-  if (t.type === 'quoted' && t.text.startsWith('"')) return t.text.slice(1, -1).replaceAll('""', '"').toLowerCase();
   return undefined;
 }
 

@@ -19,6 +19,16 @@ export interface Token {
   end: number;
 }
 
+export const isPunct = (t: Token | undefined, ...p: string[]): boolean => t?.type === 'punct' && p.includes(t.text);
+export const isWord = (t: Token | undefined, w: string): boolean => t?.type === 'word' && t.upper === w;
+
+/** An identifier's name as both engines compare it (case-insensitive, double quotes removed); undefined for other tokens. */
+export function identifier(t: Token | undefined): string | undefined {
+  if (t?.type === 'word') return t.text.toLowerCase();
+  if (t?.type === 'quoted' && t.text.startsWith('"')) return t.text.slice(1, -1).replaceAll('""', '"').toLowerCase();
+  return undefined;
+}
+
 export class SqlLexError extends Error {
   override readonly name = 'SqlLexError';
 }

@@ -6,18 +6,12 @@
  * the platform registers its scratch tables itself. Judged on the lexer's tokens, so a property
  * value built by an expression (`'s3://' || 'x'`) is refused as well as a literal.
  */
-import type { Token } from './lexer.js';
+import { identifier, isPunct, isWord, type Token } from './lexer.js';
 
 /** Table and schema properties that name a storage location (Hive, Iceberg, Delta Lake). */
 const locationProperties = new Set(['location', 'external_location']);
 /** Hive procedures that attach a location to a table (unregistering goes with them). */
 const partitionProcedures = new Set(['register_partition', 'unregister_partition', 'create_empty_partition']);
-
-const word = (t: Token | undefined): string | undefined =>
-  t?.type === 'word' ? t.text.toLowerCase() : t?.type === 'quoted' && t.text.startsWith('"') ? t.text.slice(1, -1).replaceAll('""', '"').toLowerCase() : undefined;
-const isPunct = (t: Token | undefined, p: string) => t?.type === 'punct' && t.text === p;
-
-const isWord = (t: Token | undefined, w: string) => t?.type === 'word' && t.upper === w;
 
 /**
  * Why these tokens may not run on Trino, or undefined. A property is `name = value` as an element
@@ -34,7 +28,7 @@ export function trinoStorageRefusal(tokens: readonly Token[]): string | undefine
     }
     else if (isPunct(t, ';')) lists.splice(0, lists.length, false);
     else if (isWord(t, 'PROPERTIES') && isWord(tokens[i - 1], 'SET')) lists[lists.length - 1] = true;
-    const name = word(t);
+    const name = identifier(t);
     if (name === undefined) continue;
     const element = isPunct(tokens[i - 1], '(') || isPunct(tokens[i - 1], ',') || isWord(tokens[i - 1], 'PROPERTIES');
     if (locationProperties.has(name) && isPunct(tokens[i + 1], '=') && element && lists.at(-1)) {

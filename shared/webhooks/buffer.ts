@@ -9,7 +9,7 @@
  * held when it died it answered nobody for.
  */
 import { gzipSync } from 'node:zlib';
-import { segmentKey, segmentLine, windowOf, type Window, type WindowLength, type WebhookRow } from './layout.js';
+import { segmentKey, segmentLineParts, tableTimestamp, windowOf, type Window, type WindowLength, type WebhookRow } from './layout.js';
 
 export interface BufferSettings {
   flushMaxEvents: number;
@@ -55,10 +55,12 @@ export class WriteFailedError extends Error {
 }
 
 interface Held {
-  row: WebhookRow;
   window: Window;
-  line: string;
+  /** The row's JSON line around its landed_at (layout.ts segmentLineParts). */
+  line: [before: string, after: string];
 }
+
+const landedAtLength = tableTimestamp(0).length;
 
 interface Waiter {
   resolve(): void;
@@ -107,10 +109,10 @@ export class SourceBuffer {
     const done = new Promise<void>((resolve, reject) => this.#waiters.push({ resolve, reject }));
     const wasEmpty = this.#pending.length === 0;
     for (const row of rows) {
-      // The line is finished at flush time with landed_at; its size here is close enough to trigger on.
-      const line = segmentLine(row, row.receivedAtMs, this.deps.replica);
-      this.#pending.push({ row, window: windowOf(row.receivedAtMs, windowMinutes), line });
-      this.#pendingBytes += line.length + 1;
+      // The line is finished at flush time with landed_at, a timestamp of fixed length.
+      const line = segmentLineParts(row, this.deps.replica);
+      this.#pending.push({ window: windowOf(row.receivedAtMs, windowMinutes), line });
+      this.#pendingBytes += line[0].length + line[1].length + landedAtLength + 1;
     }
     this.deps.onHeld?.(this.held);
     if (this.#pending.length >= this.#settings.flushMaxEvents || this.#pendingBytes >= this.#settings.flushMaxBytes) this.#flushSoon();
@@ -148,15 +150,17 @@ export class SourceBuffer {
     const timer = setTimeout(() => deadline.abort(), this.deps.writeTimeoutMs);
     const { signal } = deadline;
     try {
-      const landedAt = this.#now();
+      const landedAt = tableTimestamp(this.#now());
       const byWindow = new Map<string, Held[]>();
       for (const h of batch) {
         const key = `${h.window.dt}/${h.window.hour}/${h.window.minute}`;
-        byWindow.set(key, [...(byWindow.get(key) ?? []), h]);
+        const same = byWindow.get(key);
+        if (same) same.push(h);
+        else byWindow.set(key, [h]);
       }
       const segments = [...byWindow.values()].map((held): Segment => {
         const window = held[0]!.window;
-        const lines = held.map((h) => segmentLine(h.row, landedAt, this.deps.replica)).join('\n') + '\n';
+        const lines = held.map((h) => h.line[0] + landedAt + h.line[1]).join('\n') + '\n';
         return { key: segmentKey(this.deps.source, window, this.deps.replica, this.deps.startMs, ++this.#sequence), body: gzipSync(lines), window, events: held.length };
       });
       await Promise.all(

@@ -1,12 +1,10 @@
 // Inbound webhooks (spec document 3): sources with their sealed secrets, and their rejected requests.
 export {
-  COMPACT_EVERY_MINUTES,
   MAX_SOURCE_NAME_LENGTH,
   SOURCE_NAME_PATTERN,
   webhookSourceCreateSchema,
   webhookSourceUpdateSchema,
   webhookSourceViewSchema,
-  webhookTableName,
   type WebhookAuthSettings,
   type WebhookAuthView,
   type WebhookSourceConfig,
@@ -14,3 +12,4 @@ export {
 } from './source-config.js';
 export { WebhookSourceError, WebhookSources, webhookSecretBox, type WebhookSourceErrorCode, type WebhookSourcesOptions, type WebhookTables } from './sources.js';
 export { KEPT_REJECTIONS, WEBHOOK_REJECTION_OUTCOMES, WebhookRejections, type WebhookRejection, type WebhookRejectionOutcome } from './rejections.js';
+export { webhookTableName, windowLengths, type WindowLength } from './layout.js';

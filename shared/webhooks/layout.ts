@@ -80,11 +80,12 @@ export interface WebhookRow {
   payload: string;
 }
 
-/** A segment's JSON line for a row, written when the segment lands (`landedAtMs`) by `replica`. */
-export function segmentLine(row: WebhookRow, landedAtMs: number, replica: string): string {
-  return JSON.stringify({
-    received_at: tableTimestamp(row.receivedAtMs),
-    landed_at: tableTimestamp(landedAtMs),
+/**
+ * A segment's JSON line for a row in two parts around its `landed_at` value, which is known only
+ * when the segment is written: the line is `before + tableTimestamp(landedAtMs) + after`.
+ */
+export function segmentLineParts(row: WebhookRow, replica: string): [before: string, after: string] {
+  const rest = JSON.stringify({
     event_id: row.eventId,
     event_type: row.eventType,
     key: row.key,
@@ -92,4 +93,11 @@ export function segmentLine(row: WebhookRow, landedAtMs: number, replica: string
     replica,
     payload: row.payload,
   });
+  return [`{"received_at":"${tableTimestamp(row.receivedAtMs)}","landed_at":"`, `",${rest.slice(1)}`];
+}
+
+/** A segment's JSON line for a row, written when the segment lands (`landedAtMs`) by `replica`. */
+export function segmentLine(row: WebhookRow, landedAtMs: number, replica: string): string {
+  const [before, after] = segmentLineParts(row, replica);
+  return before + tableTimestamp(landedAtMs) + after;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { parseJsonPath } from './json-path.js';
-import { webhookTableName, windowLengths } from './layout.js';
+import { windowLengths } from './layout.js';
 
 const MiB = 1024 * 1024;
 
@@ -13,13 +13,8 @@ const MiB = 1024 * 1024;
 export const SOURCE_NAME_PATTERN = /^[a-z][a-z0-9-]*$/;
 export const MAX_SOURCE_NAME_LENGTH = 63;
 
-/** The window lengths a source may have (minutes that divide an hour). */
-export const COMPACT_EVERY_MINUTES = windowLengths;
-
 /** Longest rotation overlap: a year (an older secret should not outlive a rotation by more). */
 export const MAX_ROTATION_OVERLAP_SECONDS = 365 * 24 * 3600;
-
-export { webhookTableName };
 
 export const sourceNameSchema = z
   .string()
@@ -143,7 +138,7 @@ const configFields = {
   event_id_path: jsonPathSchema.optional().describe("JSON path to the sender's event id; unset or absent: SHA-256 of the event's JSON (keys sorted)"),
   event_type_path: jsonPathSchema.optional().describe('JSON path to the event type (column event_type)'),
   key_path: jsonPathSchema.optional().describe('JSON path to the entity the event concerns (column key)'),
-  compact_every_minutes: z.literal(COMPACT_EVERY_MINUTES).default(60).describe('Window length in minutes; changes apply to events received afterwards'),
+  compact_every_minutes: z.literal(windowLengths).default(60).describe('Window length in minutes; changes apply to events received afterwards'),
   flush_max_events: z.int().min(1).default(5000),
   flush_max_interval_ms: z.int().min(1).default(1000),
   flush_max_bytes: z.int().min(1).default(8 * MiB),

@@ -8,12 +8,12 @@ import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import type { PlatformConfig } from '../config/index.js';
 import { withTransaction, type Db } from '../db/index.js';
+import { webhookTableName } from './layout.js';
 import { createSecretBox, purposeKey, type SecretBox } from '../crypto/index.js';
 import {
   parseSettings,
   webhookSourceCreateSchema,
   webhookSourceUpdateSchema,
-  webhookTableName,
   type WebhookAuthInput,
   type WebhookAuthSettings,
   type WebhookSourceConfig,
@@ -128,13 +128,37 @@ export class WebhookSources {
     const { settings, secret } = splitAuth(body.auth);
     const id = uuidv7();
     const now = new Date(this.clock());
+    const planned: SourceRow = {
+      id,
+      name: body.name,
+      connection: body.connection,
+      enabled: body.enabled,
+      persona,
+      auth: settings,
+      config,
+      secret_ciphertext: secret === undefined ? null : this.seal(id, secret),
+      previous_secret_ciphertext: null,
+      previous_secret_expires_at: null,
+      created_at: now,
+      updated_at: now,
+      created_by: createdBy,
+    };
+    // The table first (creating it again changes nothing), then the row: a crash between the two
+    // leaves an unused table that the next creation under this name takes over, never a source
+    // without its table.
+    const planView = this.view(planned);
+    try {
+      await this.tables.create(planView);
+    } catch (error) {
+      throw new WebhookSourceError('table_failed', `the table ${planView.table} could not be created through connection ${planView.connection}: ${(error as Error).message}`);
+    }
     let row: SourceRow;
     try {
       const result = await this.db.query<SourceRow>(
         `INSERT INTO webhook_sources (id, name, connection, enabled, persona, auth, config, secret_ciphertext, created_at, updated_at, created_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)
          RETURNING ${sourceColumns}`,
-        [id, body.name, body.connection, body.enabled, persona, settings, config, secret === undefined ? null : this.seal(id, secret), now, createdBy],
+        [id, planned.name, planned.connection, planned.enabled, persona, settings, config, planned.secret_ciphertext, now, createdBy],
       );
       row = result.rows[0]!;
     } catch (error) {
@@ -142,12 +166,6 @@ export class WebhookSources {
       throw error;
     }
     const view = this.view(row);
-    try {
-      await this.tables.create(view);
-    } catch (error) {
-      await this.db.query('DELETE FROM webhook_sources WHERE id = $1', [id]);
-      throw new WebhookSourceError('table_failed', `the table ${view.table} could not be created through connection ${view.connection}: ${(error as Error).message}`);
-    }
     return view;
   }
 

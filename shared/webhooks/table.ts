@@ -6,7 +6,7 @@
  * Same SQL on Trino (Hive) and DuckDB through shared/sql/scratch.
  */
 import type { SqlToolkit } from '../sql/index.js';
-import { checkScratch, scratchCatalog, type ExternalTable, type ScratchCatalog, type ScratchCheck, type ScratchColumn, type ScratchStorage } from '../sql/scratch/index.js';
+import { checkScratch, scratchCatalog, sqlIdent, type ExternalTable, type ScratchCatalog, type ScratchCheck, type ScratchColumn, type ScratchStorage } from '../sql/scratch/index.js';
 import { rawPrefix, rawWindowPrefix, webhookTableName, windowValues, type Window } from './layout.js';
 
 /** The columns of every webhook table, in the spec's order (dt, hour, minute are the partition columns). */
@@ -46,9 +46,9 @@ export function webhookTables(source: string, bucket: string): WebhookTableNames
 
 /** The view: compacted rows, and raw rows of the windows whose compacted partition is not registered. */
 export function webhookViewSelect(scratch: ScratchCatalog, names: WebhookTableNames): string {
-  const all = [...webhookColumns.map((c) => c.name), ...partitionColumns].map((c) => `"${c}"`);
+  const all = [...webhookColumns.map((c) => c.name), ...partitionColumns].map(sqlIdent);
   const of = (alias: string) => all.map((c) => `${alias}.${c}`).join(', ');
-  const sameWindow = partitionColumns.map((c) => `p."${c}" = r."${c}"`).join(' AND ');
+  const sameWindow = partitionColumns.map((c) => `p.${sqlIdent(c)} = r.${sqlIdent(c)}`).join(' AND ');
   return (
     `SELECT ${of('c')} FROM ${scratch.relation(names.compacted.name)} c ` +
     `UNION ALL SELECT ${of('r')} FROM ${scratch.relation(names.raw.name)} r ` +
@@ -58,6 +58,9 @@ export function webhookViewSelect(scratch: ScratchCatalog, names: WebhookTableNa
 
 /** The webhook tables of every source, over the platform's storage. */
 export class WebhookTableCatalog {
+  /** One scratch catalog per connection, so its once-per-catalog work (the schema) is done once. */
+  readonly #catalogs = new Map<string, ScratchCatalog>();
+
   constructor(
     readonly sql: Pick<SqlToolkit, 'connection'>,
     readonly storage: ScratchStorage,
@@ -69,7 +72,12 @@ export class WebhookTableCatalog {
   }
 
   scratch(source: WebhookTableSource): ScratchCatalog {
-    return scratchCatalog(this.sql.connection(source.connection), this.storage);
+    let catalog = this.#catalogs.get(source.connection);
+    if (!catalog) {
+      catalog = scratchCatalog(this.sql.connection(source.connection), this.storage);
+      this.#catalogs.set(source.connection, catalog);
+    }
+    return catalog;
   }
 
   names(source: WebhookTableSource): WebhookTableNames {

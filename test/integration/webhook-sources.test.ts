@@ -18,11 +18,11 @@ import { createMetrics } from '../../shared/metrics/index.js';
 import { buildMcpSurface } from '../../api/mcp/surface.js';
 import { startApi, type RunningApi } from '../../api/start.js';
 import {
-  COMPACT_EVERY_MINUTES,
   KEPT_REJECTIONS,
   WebhookRejections,
   WebhookSources,
   webhookSecretBox,
+  windowLengths,
   type WebhookSourceView,
   type WebhookTables,
 } from '../../shared/webhooks/index.js';
@@ -233,7 +233,7 @@ describe('creating a source', () => {
     });
     expect(json.enabled).toBe(false);
     expect(json.config).toMatchObject({ handshake: 'cloudevents', max_body_bytes: 10 * MiB, split: '$', compacted_retention_days: 0, persona: 'sales', rate_limit_burst: 50 });
-    for (const minutes of COMPACT_EVERY_MINUTES) {
+    for (const minutes of windowLengths) {
       const answer = await call('PUT', '/bounds', { auth: { mode: 'hmac', signature_header: 'X-Signature' }, config: { compact_every_minutes: minutes, max_body_bytes: 1, persona: 'sales' } });
       expect(answer.status, answer.text).toBe(200);
       expect(answer.json.config).toMatchObject({ compact_every_minutes: minutes, max_body_bytes: 1 });

@@ -16,6 +16,7 @@ import type { ScratchCatalog, ScratchCheck } from './types.js';
 
 export type { ExternalTable, ScratchCatalog, ScratchCheck, ScratchColumn, ScratchColumnType, ScratchFormat, StorageLocation } from './types.js';
 export { ScratchError } from './types.js';
+export { sqlIdent } from './rules.js';
 export type { ScratchStorage } from './dialect.js';
 
 /** The DuckDB schema that holds scratch tables when the connection names none. */
