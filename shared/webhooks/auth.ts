@@ -1,6 +1,6 @@
 /**
- * Webhook authentication (document 3, "Webhook auth"): the settings of the four modes, their
- * admin-API schema, and the verification of one request over the raw body bytes as sent.
+ * Webhook authentication (document 3, "Webhook auth"): the verification of one request over the
+ * raw body bytes as sent, under a source's stored auth settings (source-config.ts).
  *
  * Secrets are handed in as bytes, current first, then a previous one still inside its rotation
  * overlap; every comparison of secret material goes through `secretEquals` (constant time over
@@ -8,84 +8,14 @@
  * to administrators, so they name headers and rules but never a secret, a signature or the body.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import type { WebhookAuthSettings } from './source-config.js';
 
-export const WEBHOOK_AUTH_MODES = ['hmac', 'header_token', 'basic', 'path_token'] as const;
-
-/** RFC 9110 token characters: what a header name may be made of. */
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-const required = (what: string) => (iss: { input?: unknown }) => (iss.input === undefined ? 'required' : what);
-
-/** A header name, stored lower-case since the request's headers arrive lower-case. */
-const headerName = (example: string) =>
-  z
-    .string({ error: required(`expected a header name such as ${example}`) })
-    .regex(HEADER_NAME, { error: `expected a header name such as ${example} (letters, digits and !#$%&'*+.^_\`|~-)` })
-    .toLowerCase();
-
-const hmacAuthSchema = z
-  .object({
-    mode: z.literal('hmac'),
-    algorithm: z.enum(['sha256', 'sha1'], { error: 'expected sha256 or sha1' }).default('sha256'),
-    signature_header: headerName('x-signature').describe('Header carrying the signature'),
-    encoding: z.enum(['hex', 'base64'], { error: 'expected hex or base64' }).default('hex'),
-    prefix: z
-      .preprocess((v) => (v === '' ? undefined : v), z.string({ error: 'expected a string such as sha256=' }).optional())
-      .describe('Text before the signature in the header, e.g. `sha256=`; required in the header when set'),
-    timestamp_header: headerName('x-timestamp')
-      .optional()
-      .describe('Header carrying the send time in Unix seconds (milliseconds when above 10^12)'),
-    tolerance_seconds: z
-      .number({ error: 'expected a whole number of seconds' })
-      .int({ error: 'expected a whole number of seconds' })
-      .min(1, { error: 'must be at least 1' })
-      .default(300)
-      .describe('How far the timestamp may be from the platform clock, either way'),
-    signed: z
-      .enum(['body', 'timestamp.body'], { error: 'expected body or timestamp.body' })
-      .default('body')
-      .describe('`body`, or `timestamp.body`: the timestamp as sent, a dot, then the body'),
-  })
-  .refine((a) => a.signed !== 'timestamp.body' || a.timestamp_header !== undefined, {
-    error: 'signed timestamp.body needs a timestamp_header',
-    path: ['timestamp_header'],
-  })
-  .describe('HMAC of the raw body (or of timestamp.body) under the secret, in a header');
-
-const headerTokenAuthSchema = z
-  .object({ mode: z.literal('header_token'), header: headerName('x-webhook-token').describe('Header carrying the secret') })
-  .describe('The secret in a header (for `authorization`, also as `Bearer <secret>`)');
-
-const basicAuthSchema = z
-  .object({
-    mode: z.literal('basic'),
-    username: z
-      .string({ error: required('expected a user name') })
-      .min(1, { error: 'must not be empty' })
-      .refine((v) => !v.includes(':'), { error: 'must not contain ":" (HTTP Basic splits user and password at the first one)' })
-      .describe('User name the sender must present; the secret is the password'),
-  })
-  .describe('HTTP Basic credentials, the secret as password');
-
-const pathTokenAuthSchema = z.object({ mode: z.literal('path_token') }).describe('The secret as the last path segment: /hooks/{name}/{secret}');
-
-/**
- * The `auth` object of a webhook source without its secret (the admin API takes `secret` and
- * `rotation_overlap_seconds` beside these fields; unknown fields are dropped, so the route may
- * parse the same object for them). Defaults are applied here.
- */
-export const webhookAuthSchema = z.discriminatedUnion('mode', [hmacAuthSchema, headerTokenAuthSchema, basicAuthSchema, pathTokenAuthSchema], {
-  error: required(`expected one of: ${WEBHOOK_AUTH_MODES.join(', ')}`),
-});
-
-export type WebhookAuth = z.output<typeof webhookAuthSchema>;
-export type HmacAuth = Extract<WebhookAuth, { mode: 'hmac' }>;
+export type HmacAuth = Extract<WebhookAuthSettings, { mode: 'hmac' }>;
 
 export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
 
 export interface WebhookRequestToVerify {
-  auth: WebhookAuth;
+  auth: WebhookAuthSettings;
   /** Current secret first, then a previous one still inside its rotation overlap. */
   secrets: readonly Uint8Array[];
   /** Lower-case names, values as Node gives them (one character per byte sent). */
@@ -134,7 +64,9 @@ function anySecretEquals(secrets: readonly Uint8Array[], presented: Uint8Array, 
 
 type HeaderRead = { ok: true; value: string } | { ok: false; reason: string };
 
-function readHeader(headers: RequestHeaders, name: string, what: string): HeaderRead {
+/** Reads a header by its configured name; Node gives request header names lower-case. */
+function readHeader(headers: RequestHeaders, configured: string, what: string): HeaderRead {
+  const name = configured.toLowerCase();
   const raw = headers[name];
   const values = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   if (values.length > 1) return { ok: false, reason: `${what} ${name} sent more than once` };
@@ -150,24 +82,26 @@ const HEX = /^(?:[0-9a-fA-F]{2})+$/;
 const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
 
 function verifyHmac(auth: HmacAuth, input: WebhookRequestToVerify): WebhookAuthResult {
-  const signatureHeader = readHeader(input.headers, auth.signature_header, 'signature header');
+  const signatureName = auth.signature_header.toLowerCase();
+  const timestampName = auth.timestamp_header?.toLowerCase();
+  const signatureHeader = readHeader(input.headers, signatureName, 'signature header');
   if (!signatureHeader.ok) return refuse(signatureHeader.reason);
   let encoded = signatureHeader.value.trim();
   if (auth.prefix !== undefined) {
-    if (!encoded.startsWith(auth.prefix)) return refuse(`signature in ${auth.signature_header} lacks the prefix ${auth.prefix}`);
+    if (!encoded.startsWith(auth.prefix)) return refuse(`signature in ${signatureName} lacks the prefix ${auth.prefix}`);
     encoded = encoded.slice(auth.prefix.length);
   }
   if (auth.encoding === 'hex' ? !HEX.test(encoded) : !BASE64.test(encoded)) {
-    return refuse(`signature in ${auth.signature_header} is not ${auth.encoding}`);
+    return refuse(`signature in ${signatureName} is not ${auth.encoding}`);
   }
   const presented = Buffer.from(encoded, auth.encoding);
 
   let signedPrefix: Buffer | undefined;
-  if (auth.timestamp_header !== undefined) {
-    const timestampHeader = readHeader(input.headers, auth.timestamp_header, 'timestamp header');
+  if (timestampName !== undefined) {
+    const timestampHeader = readHeader(input.headers, timestampName, 'timestamp header');
     if (!timestampHeader.ok) return refuse(timestampHeader.reason);
     const sentMs = timestampMs(timestampHeader.value);
-    if (sentMs === undefined) return refuse(`timestamp header ${auth.timestamp_header} is not a number`);
+    if (sentMs === undefined) return refuse(`timestamp header ${timestampName} is not a number`);
     if (Math.abs(sentMs - input.nowMs) > auth.tolerance_seconds * 1000) {
       return refuse(`timestamp outside the tolerance of ${auth.tolerance_seconds} s`);
     }
@@ -198,7 +132,7 @@ const BEARER = /^bearer[ \t]+(\S+)$/i;
 function verifyHeaderToken(header: string, input: WebhookRequestToVerify): WebhookAuthResult {
   const token = readHeader(input.headers, header, 'token header');
   if (!token.ok) return refuse(token.reason);
-  const bearer = header === 'authorization' ? BEARER.exec(token.value.trim())?.[1] : undefined;
+  const bearer = header.toLowerCase() === 'authorization' ? BEARER.exec(token.value.trim())?.[1] : undefined;
   const plain = anySecretEquals(input.secrets, headerBytes(token.value));
   const asBearer = bearer !== undefined && anySecretEquals(input.secrets, headerBytes(bearer));
   return plain || asBearer ? ACCEPTED : refuse('token does not match');
