@@ -30,7 +30,9 @@ import { restAuthenticator, type RestAuthenticator } from './http/rest-auth.js';
 import { browserSignIn } from './portal-auth/index.js';
 import { adminAuthorizer } from './admin/authorize.js';
 import { webhookSourceRoutes } from './admin/webhook-sources.js';
-import type { WebhookRejections, WebhookSources } from '../shared/webhooks/index.js';
+import type { WebhookReceiver, WebhookRejections, WebhookSources } from '../shared/webhooks/index.js';
+import { hookRoutes } from './hooks/routes.js';
+import { startHookListener } from './hooks/listener.js';
 
 export interface ApiDeps {
   config: PlatformConfig;
@@ -45,8 +47,12 @@ export interface ApiDeps {
   routes?: (app: App, ctx: RouteContext) => Promise<unknown>;
   clock?: Clock;
   sleep?: (ms: number) => Promise<void>;
-  /** Webhook sources, administered under `{admin.path_prefix}/webhooks/sources` when `admin.enabled`. */
-  webhookSources?: { sources: WebhookSources; rejections: WebhookRejections };
+  /**
+   * Inbound webhooks: sources administered under `{admin.path_prefix}/webhooks/sources` when
+   * `admin.enabled`; the receiver serves /hooks/ when `webhooks.receiver.enabled`, on the api
+   * port or on `webhooks.receiver.address`.
+   */
+  webhooks?: { sources: WebhookSources; rejections: WebhookRejections; receiver?: WebhookReceiver };
 }
 
 /** What a REST surface needs from the api. */
@@ -62,6 +68,8 @@ export interface RunningApi {
   app: App;
   /** Base URL, e.g. http://127.0.0.1:8080 */
   url: string;
+  /** Base URL of the separate webhook listener (`webhooks.receiver.address`), when there is one. */
+  hooksUrl?: string;
   readiness: Readiness;
   /** Drains and closes, as on SIGTERM. */
   stop(): Promise<void>;
@@ -172,13 +180,13 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const browser = browserSignIn(config, log.child({ component: 'browser-session' }));
   const authenticate = restAuthenticator({ authenticate: guard.authenticate, ...(browser ? { browser: browser.sessionOf } : {}) });
   if (browser) await browser.register(app, authenticate);
-  if (config.admin.enabled && deps.webhookSources) {
-    await app.register(webhookSourceRoutes, {
-      prefix: `${config.admin.path_prefix}/webhooks/sources`,
-      ...deps.webhookSources,
-      authorize: adminAuthorizer(config, authenticate),
-    });
+  if (config.admin.enabled && deps.webhooks) {
+    const { sources, rejections } = deps.webhooks;
+    await app.register(webhookSourceRoutes, { prefix: `${config.admin.path_prefix}/webhooks/sources`, sources, rejections, authorize: adminAuthorizer(config, authenticate) });
   }
+  const receiver = config.webhooks.receiver.enabled ? deps.webhooks?.receiver : undefined;
+  const hooksOn = receiver ? { receiver, ...(deps.clock ? { now: deps.clock } : {}) } : undefined;
+  if (hooksOn && !config.webhooks.receiver.address) await app.register(hookRoutes, hooksOn);
   await deps.routes?.(app, { authenticate });
 
   const sweeper = setInterval(() => {
@@ -194,6 +202,9 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
 
   await app.listen({ host: listen.host, port: listen.port });
   const metricsApp = config.metrics.address ? await startMetricsListener(deps.metrics, config.metrics.address, log) : undefined;
+  const hooksApp = hooksOn && config.webhooks.receiver.address
+    ? await startHookListener({ ...hooksOn, address: config.webhooks.receiver.address, log, metrics: deps.metrics })
+    : undefined;
   const bound = app.server.address();
   const port = typeof bound === 'object' && bound ? bound.port : listen.port;
   const host = listen.host === '0.0.0.0' || listen.host === '::' ? '127.0.0.1' : listen.host;
@@ -203,6 +214,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   return {
     app,
     url,
+    ...(hooksApp ? { hooksUrl: hooksApp.url } : {}),
     readiness,
     stop() {
       stopping ??= (async () => {
@@ -220,6 +232,9 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
         });
         if (forced) log.warn('shutdown grace period passed; remaining connections were closed');
         await streamSessions.closeAll();
+        // Answered requests wait for their segments, so closing the listener waits for those writes.
+        await hooksApp?.close();
+        await receiver?.drain();
         await metricsApp?.close();
         await endedSessions?.close();
       })();

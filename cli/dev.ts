@@ -58,6 +58,8 @@ export interface DevPlatform {
 export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPlatform> {
   const config = structuredClone(loaded.config);
   withAdminPersona(config);
+  // The generated admin key administers this platform (webhook sources, …) out of the box.
+  config.admin.enabled = true;
   const embeddedSql = Object.keys(config.toolkits.sql).length === 0;
   if (embeddedSql) config.toolkits.sql[EMBEDDED_SQL_CONNECTION] = embeddedSqlInstance(config.data_dir);
   const embeddedObjstore = Object.keys(config.toolkits.objstore).length === 0 ? embeddedObjstoreInstance(config.data_dir) : undefined;

@@ -1,4 +1,4 @@
-import type { PlatformConfig } from '../shared/config/index.js';
+import { resourceStoreName, type PlatformConfig } from '../shared/config/index.js';
 import { createPool, migrate, pingDb, type Db } from '../shared/db/index.js';
 import { connectTemporal, temporalReachable, type TemporalHandle } from '../shared/temporal/index.js';
 import { databaseApiKeys } from '../shared/identity/index.js';
@@ -16,6 +16,7 @@ import { createResourceService, followResourceChanges, manageResourceTool, resou
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
+import { createWebhookServices } from './webhooks.js';
 
 /** The platform database: pool sized by config, migrations applied (under the advisory lock) before use. */
 export async function openDatabase(config: PlatformConfig, log: Logger): Promise<Db | undefined> {
@@ -62,6 +63,11 @@ export async function startApiRole(opts: {
     resources && config.database.dsn
       ? await followResourceChanges({ service: resources, dsn: config.database.dsn, log: log.child({ component: 'resource-changes' }) })
       : undefined;
+  // Webhook sources need the database and the platform's storage for their segments.
+  const webhooks =
+    db && resourceStoreName(config) !== undefined
+      ? await createWebhookServices({ config, db, objstore: toolkits.objstore, sql: toolkits.sql, metrics, log })
+      : undefined;
   const surface = buildMcpSurface({
     config,
     log,
@@ -84,6 +90,7 @@ export async function startApiRole(opts: {
     surface,
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
+    ...(webhooks ? { webhooks } : {}),
     routes: async (app, ctx) => {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });

@@ -2,7 +2,7 @@ import type { PlatformConfig } from '../shared/config/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import type { ToolDefinition } from '../shared/mcp-tools/index.js';
 import type { ElicitationTrigger } from '../shared/elicitation/index.js';
-import { createSqlToolkit } from '../shared/sql/index.js';
+import { createSqlToolkit, type SqlToolkit } from '../shared/sql/index.js';
 import { createObjstoreConnections, objstoreTools, type ObjstoreConnections } from '../shared/objstore/index.js';
 import { purposeKey } from '../shared/crypto/index.js';
 
@@ -14,6 +14,8 @@ export interface Toolkits {
   descriptionOverrides: Record<string, string>;
   /** The platform's handles on object storage; the objstore tools and the presign route get only `objstore.tools`. */
   objstore: ObjstoreConnections;
+  /** The SQL connections (the platform's own uses: webhook tables in their scratch catalogs). */
+  sql: SqlToolkit;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function buildToolkits(config: PlatformConfig, log: Logger, opts: T
     elicitationTriggers: [...sql.elicitationTriggers],
     descriptionOverrides: { ...sql.descriptionOverrides },
     objstore,
+    sql,
     async close() {
       await sql.close();
       await objstore.close();

@@ -73,11 +73,7 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    opts.metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
-    opts.metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
-  });
+  countRequests(app, opts.metrics);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
@@ -129,6 +125,15 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
 
   if (opts.serveMetrics) registerMetricsRoute(app, opts.metrics);
   return app;
+}
+
+/** HTTP request series, labelled by route template (never the caller's path). */
+export function countRequests(app: App, metrics: Metrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
+    metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+  });
 }
 
 export function registerMetricsRoute(app: App | FastifyInstance, metrics: Metrics): void {

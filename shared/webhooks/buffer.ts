@@ -32,6 +32,8 @@ export interface SourceBufferDeps {
   /** This replica's id and start time: segment names are `{replica}-{start}-{sequence}`. */
   replica: string;
   startMs: number;
+  /** The next segment number of this replica; default: this buffer's own count from 1. */
+  nextSequence?(): number;
   /** Writes one segment; must reject once `signal` aborts (the write timeout). */
   write(segment: Segment, signal: AbortSignal): Promise<void>;
   /** Registers a window's raw partition; called once per window per replica, after its first segment. */
@@ -76,6 +78,7 @@ export class SourceBuffer {
   #flushing: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #sequence = 0;
+  readonly #nextSequence: () => number;
   readonly #registered = new Set<string>();
   readonly #now: () => number;
 
@@ -85,6 +88,7 @@ export class SourceBuffer {
   ) {
     this.#settings = settings;
     this.#now = deps.now ?? Date.now;
+    this.#nextSequence = deps.nextSequence?.bind(deps) ?? (() => ++this.#sequence);
   }
 
   /** Takes effect for the next flush (a source's settings changed). */
@@ -161,7 +165,7 @@ export class SourceBuffer {
       const segments = [...byWindow.values()].map((held): Segment => {
         const window = held[0]!.window;
         const lines = held.map((h) => h.line[0] + landedAt + h.line[1]).join('\n') + '\n';
-        return { key: segmentKey(this.deps.source, window, this.deps.replica, this.deps.startMs, ++this.#sequence), body: gzipSync(lines), window, events: held.length };
+        return { key: segmentKey(this.deps.source, window, this.deps.replica, this.deps.startMs, this.#nextSequence()), body: gzipSync(lines), window, events: held.length };
       });
       await Promise.all(
         segments.map(async (segment) => {

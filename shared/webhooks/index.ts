@@ -1,4 +1,4 @@
-// Inbound webhooks (spec document 3): sources with their sealed secrets, and their rejected requests.
+// Inbound webhooks (spec document 3): sources with their sealed secrets, the receiver, the tables, and rejected requests.
 export {
   MAX_SOURCE_NAME_LENGTH,
   SOURCE_NAME_PATTERN,
@@ -10,6 +10,19 @@ export {
   type WebhookSourceConfig,
   type WebhookSourceView,
 } from './source-config.js';
-export { WebhookSourceError, WebhookSources, webhookSecretBox, type WebhookSourceErrorCode, type WebhookSourcesOptions, type WebhookTables } from './sources.js';
+export {
+  WebhookSourceError,
+  WebhookSources,
+  secretsAt,
+  webhookSecretBox,
+  type ReceivingSource,
+  type SecretCandidate,
+  type WebhookSourceErrorCode,
+  type WebhookSourcesOptions,
+  type WebhookTables,
+} from './sources.js';
+export { WebhookReceiver, type ActiveSource, type HookAnswer, type HookRequest, type WebhookReceiverDeps } from './receiver.js';
+export { WEBHOOK_OUTCOMES, webhookMetrics, type WebhookMetrics, type WebhookOutcome } from './metrics.js';
+export { WebhookTableCatalog } from './table.js';
 export { KEPT_REJECTIONS, WEBHOOK_REJECTION_OUTCOMES, WebhookRejections, type WebhookRejection, type WebhookRejectionOutcome } from './rejections.js';
 export { webhookTableName, windowLengths, type WindowLength } from './layout.js';

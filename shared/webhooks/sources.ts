@@ -95,6 +95,29 @@ function splitAuth(auth: WebhookAuthInput): { settings: WebhookAuthSettings; sec
   return { settings, ...(secret !== undefined ? { secret } : {}), overlapSeconds: overlap ?? 0 };
 }
 
+/** A stored secret; a previous one is accepted until `untilMs` (the end of its rotation overlap). */
+export interface SecretCandidate {
+  secret: Uint8Array;
+  untilMs?: number;
+}
+
+/** A source as the receiver sees it. */
+export interface ReceivingSource {
+  id: string;
+  name: string;
+  connection: string;
+  enabled: boolean;
+  auth: WebhookAuthSettings;
+  config: WebhookSourceConfig;
+  /** Current first, then a previous one inside or past its overlap (secretsAt picks). */
+  secrets: SecretCandidate[];
+}
+
+/** The secrets a request may be signed with at `nowMs`: the current one, then a previous one while its overlap lasts. */
+export function secretsAt(candidates: readonly SecretCandidate[], nowMs: number): Uint8Array[] {
+  return candidates.filter((c) => c.untilMs === undefined || c.untilMs > nowMs).map((c) => c.secret);
+}
+
 export class WebhookSources {
   private readonly db: Db;
   private readonly config: WebhookSourcesOptions['config'];
@@ -224,20 +247,20 @@ export class WebhookSources {
   }
 
   /**
-   * The secrets a request to this source may be signed with at `nowMs`: the current one, then the
-   * previous one while its rotation overlap lasts. Decrypted on each call, never cached here.
+   * What the receiver needs of the source named `name` (undefined when there is none): its
+   * settings and its secrets, opened — the current one, then the previous one with the end of its
+   * rotation overlap. Decrypted on each call; the receiver holds them for its short cache only.
    */
-  async secretsFor(sourceId: string, nowMs: number): Promise<Uint8Array[]> {
-    const { rows } = await this.db.query<SourceRow>(`${selectSource} WHERE id = $1`, [sourceId]);
-    const row = rows[0];
-    if (!row) throw new WebhookSourceError('not_found', `no webhook source with id ${sourceId}`);
+  async receiving(name: string): Promise<ReceivingSource | undefined> {
+    const row = await this.find(name);
+    if (!row) return undefined;
     const context = secretContext(row.id);
-    const secrets: Uint8Array[] = [];
-    if (row.secret_ciphertext) secrets.push(this.box.open(row.secret_ciphertext, context));
-    if (row.previous_secret_ciphertext && row.previous_secret_expires_at && row.previous_secret_expires_at.getTime() > nowMs) {
-      secrets.push(this.box.open(row.previous_secret_ciphertext, context));
+    const secrets: SecretCandidate[] = [];
+    if (row.secret_ciphertext) secrets.push({ secret: this.box.open(row.secret_ciphertext, context) });
+    if (row.previous_secret_ciphertext && row.previous_secret_expires_at) {
+      secrets.push({ secret: this.box.open(row.previous_secret_ciphertext, context), untilMs: row.previous_secret_expires_at.getTime() });
     }
-    return secrets;
+    return { id: row.id, name: row.name, connection: row.connection, enabled: row.enabled, auth: row.auth, config: row.config, secrets };
   }
 
   private async find(name: string): Promise<SourceRow | undefined> {

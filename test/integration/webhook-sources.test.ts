@@ -21,6 +21,7 @@ import {
   KEPT_REJECTIONS,
   WebhookRejections,
   WebhookSources,
+  secretsAt,
   webhookSecretBox,
   windowLengths,
   type WebhookSourceView,
@@ -63,6 +64,13 @@ class ScratchTables implements WebhookTables {
     if (this.failDrop) throw new Error(this.failDrop);
     this.tables.delete(`${source.connection}.${source.table}`);
   }
+}
+
+/** The secrets the receiver would accept for source `name` at `nowMs`, as text. */
+async function secretsOf(sources: WebhookSources, name: string, nowMs: number): Promise<string[]> {
+  const source = await sources.receiving(name);
+  if (!source) throw new Error(`no source ${name}`);
+  return secretsAt(source.secrets, nowMs).map((s) => Buffer.from(s).toString());
 }
 
 function configYaml(opts: { dataDir: string; encryptionKey?: string; admin?: string }): string {
@@ -121,7 +129,7 @@ async function startAdminApi(cfg: PlatformConfig, log: Logger = silentLogger()):
     metrics: createMetrics({ defaultMetrics: false }),
     surface: buildMcpSurface({ config: cfg, log }),
     db,
-    webhookSources: { sources, rejections },
+    webhooks: { sources, rejections },
   });
 }
 
@@ -363,12 +371,12 @@ describe('updating a source', () => {
     const { json } = await create('keeps-secret');
     const answer = await call('PUT', '/keeps-secret', { auth: { mode: 'hmac', signature_header: 'X-Other' } });
     expect(answer.json.auth).toMatchObject({ signature_header: 'X-Other', secret_set: true });
-    expect((await sources.secretsFor(json.id, now)).map((s) => Buffer.from(s).toString())).toEqual([SECRET]);
+    expect(await secretsOf(sources, json.name, now)).toEqual([SECRET]);
   });
 
   it('with rotation_overlap_seconds accepts the previous secret until the overlap ends, then only the new one', async () => {
     const { json } = await create('rotating');
-    const secrets = async (at: number) => (await sources.secretsFor(json.id, at)).map((s) => Buffer.from(s).toString());
+    const secrets = async (at: number) => await secretsOf(sources, json.name, at);
     now = START + 1000;
     const rotated = await call('PUT', '/rotating', { auth: { ...hmac, secret: 'whsec-second', rotation_overlap_seconds: 600 } });
     expect(rotated.json.auth).toMatchObject({ secret_set: true, previous_secret_until: new Date(START + 1000 + 600_000).toISOString() });
@@ -385,7 +393,7 @@ describe('updating a source', () => {
     await call('PUT', '/replacing', { auth: { ...hmac, secret: 'whsec-second', rotation_overlap_seconds: 600 } });
     const answer = await call('PUT', '/replacing', { auth: { ...hmac, secret: 'whsec-third' } });
     expect(answer.json.auth).not.toHaveProperty('previous_secret_until');
-    expect((await sources.secretsFor(json.id, now)).map((s) => Buffer.from(s).toString())).toEqual(['whsec-third']);
+    expect(await secretsOf(sources, json.name, now)).toEqual(['whsec-third']);
   });
 });
 
@@ -421,8 +429,8 @@ describe('secrets at rest', () => {
     const a = (await create('bound-a')).json;
     const b = (await create('bound-b', { auth: { ...hmac, secret: 'other' } })).json;
     await db.query('UPDATE webhook_sources SET secret_ciphertext = (SELECT secret_ciphertext FROM webhook_sources WHERE id = $1) WHERE id = $2', [a.id, b.id]);
-    await expect(sources.secretsFor(b.id, now)).rejects.toThrow(SecretBoxError);
-    expect((await sources.secretsFor(a.id, now)).map((s) => Buffer.from(s).toString())).toEqual([SECRET]);
+    await expect(secretsOf(sources, b.name, now)).rejects.toThrow(SecretBoxError);
+    expect(await secretsOf(sources, a.name, now)).toEqual([SECRET]);
   });
 
   it('seals under secrets.encryption_key, which every replica shares whatever its data dir', async () => {
@@ -430,9 +438,9 @@ describe('secrets at rest', () => {
     try {
       const replica = new WebhookSources({ db, config, box: await webhookSecretBox({ secrets: { encryption_key: encryptionKey }, data_dir: otherDir }), tables, clock });
       const { json } = await create('shared-key');
-      expect((await replica.secretsFor(json.id, now)).map((s) => Buffer.from(s).toString())).toEqual([SECRET]);
+      expect(await secretsOf(replica, json.name, now)).toEqual([SECRET]);
       const otherKey = new WebhookSources({ db, config, box: await webhookSecretBox({ secrets: { encryption_key: randomBytes(32).toString('base64') }, data_dir: dataDir }), tables, clock });
-      await expect(otherKey.secretsFor(json.id, now)).rejects.toThrow(SecretBoxError);
+      await expect(secretsOf(otherKey, json.name, now)).rejects.toThrow(SecretBoxError);
       await expect(access(join(otherDir, 'secrets', 'webhook-secrets.key'))).rejects.toThrow();
     } finally {
       await rm(otherDir, { recursive: true, force: true });
@@ -447,10 +455,10 @@ describe('secrets at rest', () => {
       const made = await dev.create({ name: 'dev-key', connection: 'warehouse', auth: hmac }, 'local');
       await access(join(devDir, 'secrets', 'webhook-secrets.key'));
       const restarted = new WebhookSources({ db, config, box: await webhookSecretBox({ secrets: {}, data_dir: devDir }), tables, clock });
-      expect((await restarted.secretsFor(made.id, now)).map((s) => Buffer.from(s).toString())).toEqual([SECRET]);
+      expect(await secretsOf(restarted, made.name, now)).toEqual([SECRET]);
       const stranger = new WebhookSources({ db, config, box: await webhookSecretBox({ secrets: {}, data_dir: elsewhere }), tables, clock });
-      await expect(stranger.secretsFor(made.id, now)).rejects.toThrow(SecretBoxError);
-      await expect(sources.secretsFor(made.id, now)).rejects.toThrow(SecretBoxError);
+      await expect(secretsOf(stranger, made.name, now)).rejects.toThrow(SecretBoxError);
+      await expect(secretsOf(sources, made.name, now)).rejects.toThrow(SecretBoxError);
     } finally {
       await rm(devDir, { recursive: true, force: true });
       await rm(elsewhere, { recursive: true, force: true });

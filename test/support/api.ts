@@ -2,11 +2,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import { silentLogger, type Logger } from '../../shared/logging/index.js';
-import { createMetrics } from '../../shared/metrics/index.js';
+import { createMetrics, type Metrics } from '../../shared/metrics/index.js';
 import type { Db } from '../../shared/db/index.js';
 import { databaseApiKeys } from '../../shared/identity/index.js';
 import { buildMcpSurface } from '../../api/mcp/surface.js';
-import { startApi, type RunningApi } from '../../api/start.js';
+import { startApi, type ApiDeps, type RunningApi } from '../../api/start.js';
 import type { ToolDefinition } from '../../shared/mcp-tools/index.js';
 
 export const testApiKey = 'test-key-0123456789';
@@ -55,14 +55,19 @@ export async function startTestApi(opts: {
   surface?: Omit<Parameters<typeof buildMcpSurface>[0], 'config' | 'log' | 'tools'>;
   log?: Logger;
   sleep?: (ms: number) => Promise<void>;
-  /** Milliseconds since the epoch, for sessions and the OAuth server. */
+  /** Milliseconds since the epoch, for sessions, the OAuth server and the webhook routes. */
   clock?: () => number;
+  /** The series the api counts into (default: a fresh registry). */
+  metrics?: Metrics;
+  /** Webhook sources and their receiver (cli/webhooks.ts createWebhookServices). */
+  webhooks?: ApiDeps['webhooks'];
 }): Promise<RunningApi> {
   const log = opts.log ?? silentLogger();
   return startApi({
     config: opts.config,
     log,
-    metrics: createMetrics({ defaultMetrics: false }),
+    metrics: opts.metrics ?? createMetrics({ defaultMetrics: false }),
+    ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
     surface: buildMcpSurface({ ...opts.surface, config: opts.config, log, ...(opts.tools ? { tools: opts.tools } : {}) }),
     ...(opts.db ? { db: opts.db, storedApiKeys: databaseApiKeys(opts.db) } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),

@@ -1,0 +1,34 @@
+/**
+ * `webhooks.receiver.address` set: /hooks/ on a listener of its own (document 3: "Optional
+ * separate listener"; all sources share its one port and are routed by path). Only the webhook
+ * routes and a liveness probe are served there; its requests are logged and counted like the api's.
+ */
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AccessLogController } from '../http/access-log.js';
+import { countRequests, parseListenAddress, type App } from '../http/app.js';
+import type { Logger } from '../../shared/logging/index.js';
+import type { Metrics } from '../../shared/metrics/index.js';
+import { hookRoutes, type HookRoutesOptions } from './routes.js';
+
+export interface HookListener {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startHookListener(opts: HookRoutesOptions & { address: string; log: Logger; metrics: Metrics }): Promise<HookListener> {
+  const app = Fastify({
+    loggerInstance: opts.log.child({ listener: 'webhooks' }) as FastifyBaseLogger,
+    logController: new AccessLogController(),
+    routerOptions: { ignoreTrailingSlash: true },
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  countRequests(app, opts.metrics);
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  await app.register(hookRoutes, { receiver: opts.receiver, ...(opts.now ? { now: opts.now } : {}) });
+  const { host, port } = parseListenAddress(opts.address);
+  const url = await app.listen({ host, port });
+  return { url, close: () => app.close() };
+}

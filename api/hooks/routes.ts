@@ -1,0 +1,124 @@
+/**
+ * Inbound webhook routes (spec document 3, "Inbound webhooks"): `POST /hooks/{source}`,
+ * `POST /hooks/{source}/{secret}` (path_token) and the CloudEvents `OPTIONS /hooks/{source}`.
+ * The route does the steps that come before the body is read — the source exists and is enabled
+ * (404, the same for both), the handshake, the body within max_body_bytes (413 on Content-Length
+ * before reading, or as soon as the stream passes it) — and hands the raw bytes to the receiver
+ * (shared/webhooks/receiver.ts) for the rest of the handling order.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../http/app.js';
+import type { HookAnswer, WebhookReceiver } from '../../shared/webhooks/index.js';
+
+export interface HookRoutesOptions {
+  receiver: WebhookReceiver;
+  now?: () => number;
+}
+
+const tags = ['webhooks'];
+const refusal = z.object({ error: z.string().describe('not_found, unauthorized, too_large, rate_limited, invalid_body, buffer_full, write_failed'), message: z.string() });
+const sourceParams = z.object({ source: z.string().describe('Source name') });
+const postResponses = {
+  202: z.object({ accepted: z.int().describe('Events accepted: all of them are in object storage') }),
+  400: refusal.describe('Not JSON (or a form post without a JSON payload field), or split does not name an array'),
+  401: refusal.describe('The request does not authenticate; nothing stored'),
+  404: refusal.describe('No enabled source of that name (unknown and disabled answer alike)'),
+  413: refusal.describe('Body past max_body_bytes, or more events than buffer_limit; nothing stored'),
+  429: refusal.describe('Past the source\'s rate limit; Retry-After says when to retry'),
+  503: refusal.describe('Buffer full (Retry-After: 1) or segment not written in time (Retry-After: 5); nothing acknowledged'),
+};
+
+export async function hookRoutes(app: App, opts: HookRoutesOptions): Promise<void> {
+  const now = opts.now ?? Date.now;
+  // Bodies are read by the handler, after the source is known, within its own limit and as raw bytes.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
+
+  const receive = async (request: FastifyRequest<{ Params: { source: string; secret?: string } }>, reply: FastifyReply) => {
+    const receivedAtMs = now();
+    const { receiver } = opts;
+    const found = await receiver.find(request.params.source);
+    if (!found?.source.enabled) return sendAnswer(reply, receiver.notFound(found));
+    const limit = found.source.config.max_body_bytes;
+    const declared = Number(request.headers['content-length']);
+    const body = Number.isFinite(declared) && declared > limit ? undefined : await readBody(request.raw, limit);
+    // The rest of an oversized body is not read: the connection closes after the answer.
+    if (!body) return sendAnswer(reply.header('connection', 'close'), receiver.tooLarge(found, receivedAtMs));
+    const { secret } = request.params;
+    return sendAnswer(reply, await receiver.accept(found, { headers: request.headers, body, ...(secret !== undefined ? { pathSecret: secret } : {}), receivedAtMs }));
+  };
+
+  // A Content-Type Fastify cannot even parse as a media type still goes through the handling order
+  // (it is refused as invalid_body once the request authenticates).
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.code !== 'FST_ERR_CTP_INVALID_MEDIA_TYPE') throw error;
+    return receive(request as FastifyRequest<{ Params: { source: string; secret?: string } }>, reply);
+  });
+
+  const postSchema = { tags, body: z.unknown().optional().describe('JSON, or a form post with the JSON in field payload'), response: postResponses };
+  app.post(
+    '/hooks/:source',
+    { schema: { ...postSchema, description: 'Send events to a webhook source (hmac, header_token or basic authentication)', params: sourceParams } },
+    receive,
+  );
+  app.post(
+    '/hooks/:source/:secret',
+    { schema: { ...postSchema, description: 'Send events to a path_token source', params: sourceParams.extend({ secret: z.string().describe("The source's secret") }) } },
+    receive,
+  );
+  app.options(
+    '/hooks/:source',
+    {
+      schema: {
+        tags,
+        description: 'CloudEvents webhook handshake: 200 with WebHook-Allowed-Origin (and WebHook-Allowed-Rate) for cloudevents sources, 405 for others',
+        params: sourceParams,
+        response: { 400: refusal, 404: refusal, 405: refusal },
+      },
+    },
+    async (request, reply) => {
+      const found = await opts.receiver.find(request.params.source);
+      if (!found?.source.enabled) return sendAnswer(reply, opts.receiver.notFound(found));
+      return sendAnswer(reply, opts.receiver.handshake(found, request.headers));
+    },
+  );
+}
+
+function sendAnswer(reply: FastifyReply, answer: HookAnswer): FastifyReply {
+  void reply.code(answer.status);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) void reply.header(name, value);
+  return answer.body ? reply.send(answer.body) : reply.send();
+}
+
+/** The body, or undefined as soon as it passes `limit` bytes (the rest is left unread). */
+function readBody(raw: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      raw.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        stop();
+        raw.pause();
+        resolve(undefined);
+      } else {
+        chunks.push(chunk);
+      }
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const onAborted = () => onError(new Error('the sender closed the connection before the body ended'));
+    raw.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
+  });
+}

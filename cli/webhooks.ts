@@ -1,0 +1,63 @@
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { PlatformConfig } from '../shared/config/index.js';
+import type { Db } from '../shared/db/index.js';
+import type { Logger } from '../shared/logging/index.js';
+import type { Metrics } from '../shared/metrics/index.js';
+import type { ObjstoreConnections } from '../shared/objstore/index.js';
+import type { SqlToolkit } from '../shared/sql/index.js';
+import { platformScratchStorage } from '../shared/sql/scratch/index.js';
+import { WebhookReceiver, WebhookRejections, WebhookSources, WebhookTableCatalog, webhookMetrics, webhookSecretBox } from '../shared/webhooks/index.js';
+
+export interface WebhookServices {
+  sources: WebhookSources;
+  rejections: WebhookRejections;
+  tables: WebhookTableCatalog;
+  receiver: WebhookReceiver;
+}
+
+/**
+ * This replica's id: the host name and a random part, so two processes on one host (or a restart)
+ * never share one. Only characters a segment name may hold.
+ */
+export function replicaId(): string {
+  const host = hostname().toLowerCase().replace(/[^a-z0-9.]+/g, '.').replace(/^\.+|\.+$/g, '').slice(0, 40) || 'replica';
+  return `${host}-${randomBytes(4).toString('hex')}`;
+}
+
+/**
+ * Inbound webhooks over the platform's services: sources in the database, their tables in the
+ * scratch catalogs of the SQL connections, raw segments in the platform's storage (the
+ * managed-resources connection and bucket).
+ */
+export async function createWebhookServices(opts: {
+  config: PlatformConfig;
+  db: Db;
+  objstore: ObjstoreConnections;
+  sql: Pick<SqlToolkit, 'connection'>;
+  metrics: Metrics;
+  log: Logger;
+  now?: () => number;
+}): Promise<WebhookServices> {
+  const { config, db } = opts;
+  const storage = await platformScratchStorage(config, opts.objstore);
+  const tables = new WebhookTableCatalog(opts.sql, storage);
+  const sources = new WebhookSources({ db, config, box: await webhookSecretBox(config), tables, ...(opts.now ? { clock: opts.now } : {}) });
+  const rejections = new WebhookRejections(db);
+  const now = opts.now ?? Date.now;
+  const receiver = new WebhookReceiver({
+    sources,
+    rejections,
+    tables,
+    writeSegment: async (key, body, signal) => {
+      await storage.connection.store.putObject(storage.bucket, key, body, { contentType: 'application/gzip', signal });
+    },
+    replica: replicaId(),
+    startMs: now(),
+    writeTimeoutMs: config.webhooks.receiver.write_timeout,
+    metrics: webhookMetrics(opts.metrics.registry),
+    log: opts.log.child({ component: 'webhooks' }),
+    now,
+  });
+  return { sources, rejections, tables, receiver };
+}

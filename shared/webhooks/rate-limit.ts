@@ -1,0 +1,49 @@
+/**
+ * A source's rate limit (document 3: `rate_limit_per_minute` and `rate_limit_burst`, applied to the
+ * source, not to a client address) as a token bucket: it refills at the per-minute rate and holds
+ * at most the burst. Without a burst it holds one second's worth of requests (at least one).
+ * Pure: the caller gives the time.
+ */
+
+export interface RateLimit {
+  perMinute: number;
+  burst?: number | undefined;
+}
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterSeconds: number };
+
+export class TokenBucket {
+  #tokens: number;
+  #at: number;
+
+  constructor(
+    private limit: RateLimit,
+    nowMs: number,
+  ) {
+    this.#tokens = capacityOf(limit);
+    this.#at = nowMs;
+  }
+
+  /** A changed limit takes effect from now; the tokens held stay, up to the new capacity. */
+  set settings(limit: RateLimit) {
+    this.limit = limit;
+    this.#tokens = Math.min(this.#tokens, capacityOf(limit));
+  }
+
+  /** Takes one request's token, or says how long until one is there. */
+  take(nowMs: number): RateDecision {
+    const perMs = this.limit.perMinute / 60_000;
+    this.#tokens = Math.min(capacityOf(this.limit), this.#tokens + Math.max(0, nowMs - this.#at) * perMs);
+    this.#at = Math.max(this.#at, nowMs);
+    if (this.#tokens >= 1) {
+      this.#tokens -= 1;
+      return { ok: true };
+    }
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - this.#tokens) / perMs / 1000)) };
+  }
+}
+
+/** The most requests the bucket lets through at once. */
+export function capacityOf(limit: RateLimit): number {
+  return limit.burst ?? Math.max(1, Math.ceil(limit.perMinute / 60));
+}

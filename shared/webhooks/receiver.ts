@@ -1,0 +1,275 @@
+/**
+ * The receiving half of inbound webhooks on one replica (document 3, "Webhook request handling
+ * order"): after the route has found the source and read a body within its max_body_bytes, this
+ * authenticates it over the raw bytes, applies the source's rate limit, splits the body into
+ * events, and holds them in the source's buffer until their segment is in object storage. Each
+ * step stops at its refusal; every refusal of a known source is counted and kept among its last
+ * rejections (reason only, never the body).
+ *
+ * Sources are read from the database at most once a second per name on this replica (with their
+ * secrets, held in memory for that second only), so a flood of requests costs no queries.
+ */
+import type { Logger } from '../logging/index.js';
+import { verifyWebhookRequest, type RequestHeaders } from './auth.js';
+import { BufferFullError, SourceBuffer, WriteFailedError, type BufferSettings, type Segment } from './buffer.js';
+import { describeEvent, parseWebhookBody, splitEvents, type EventPaths } from './events.js';
+import { parseJsonPath, type JsonPath } from './json-path.js';
+import type { Window, WebhookRow } from './layout.js';
+import type { WebhookMetrics, WebhookOutcome } from './metrics.js';
+import { TokenBucket, type RateLimit } from './rate-limit.js';
+import type { WebhookRejectionOutcome } from './rejections.js';
+import { secretsAt, type ReceivingSource } from './sources.js';
+import type { WebhookTableSource } from './table.js';
+
+export interface WebhookReceiverDeps {
+  sources: { receiving(name: string): Promise<ReceivingSource | undefined> };
+  rejections: { record(sourceId: string, outcome: WebhookRejectionOutcome, reason: string, at: Date): Promise<void> };
+  tables: { registerRawWindow(source: WebhookTableSource, window: Window): Promise<void> };
+  /** Writes one segment into the platform's storage; rejects once `signal` aborts. */
+  writeSegment(key: string, body: Uint8Array, signal: AbortSignal): Promise<void>;
+  /** This replica's id (unique across replicas) and start time, for segment names. */
+  replica: string;
+  startMs: number;
+  writeTimeoutMs: number;
+  metrics: WebhookMetrics;
+  log: Logger;
+  now?: () => number;
+  /** How long a source read from the database is used; default 1000 ms. */
+  cacheMs?: number;
+}
+
+/** A request past the route's checks: the source exists and is enabled, the body is within its limit. */
+export interface HookRequest {
+  headers: RequestHeaders;
+  body: Uint8Array;
+  /** The `{secret}` segment of `/hooks/{name}/{secret}`. */
+  pathSecret?: string;
+  receivedAtMs: number;
+}
+
+export interface HookAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: { accepted: number } | { error: string; message: string };
+}
+
+/** A source ready to receive: its settings read once per cache period. */
+export interface ActiveSource {
+  source: ReceivingSource;
+  paths: EventPaths & { split?: JsonPath };
+  buffer: BufferSettings;
+  rateLimit?: RateLimit;
+}
+
+/** The answer to an unknown or disabled name: the same for both. */
+const NOT_FOUND: HookAnswer = { status: 404, body: { error: 'not_found', message: 'no webhook source at this address' } };
+
+/** Rejections being recorded at once per source; more are counted but not kept (a flood would only repeat them). */
+const MAX_RECORDING = 4;
+/** Names whose lookups are remembered; beyond this the oldest are forgotten (invented names cannot grow memory). */
+const MAX_CACHED_NAMES = 10_000;
+
+export class WebhookReceiver {
+  readonly #deps: WebhookReceiverDeps;
+  readonly #now: () => number;
+  readonly #cacheMs: number;
+  readonly #cache = new Map<string, { until: number; active: Promise<ActiveSource | undefined> }>();
+  readonly #buffers = new Map<string, { sourceId: string; buffer: SourceBuffer }>();
+  readonly #buckets = new Map<string, TokenBucket>();
+  readonly #recording = new Map<string, number>();
+  #sequence = 0;
+
+  constructor(deps: WebhookReceiverDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    this.#cacheMs = deps.cacheMs ?? 1000;
+  }
+
+  /** The source of that name, or undefined; only an enabled one receives (see `receives`). */
+  async find(name: string): Promise<ActiveSource | undefined> {
+    const now = this.#now();
+    const cached = this.#cache.get(name);
+    if (cached && cached.until > now) return cached.active;
+    this.#cache.delete(name);
+    const active = this.#deps.sources.receiving(name).then((source) => (source ? prepare(source) : undefined));
+    this.#cache.set(name, { until: now + this.#cacheMs, active });
+    if (this.#cache.size > MAX_CACHED_NAMES) this.#cache.delete(this.#cache.keys().next().value!);
+    // A failed read is not remembered: the next request reads again.
+    active.catch(() => this.#cache.delete(name));
+    return active;
+  }
+
+  /**
+   * Counts a request to a name with no enabled source (`found` is the disabled one, if any) and
+   * gives its 404, the same for both.
+   */
+  notFound(found: ActiveSource | undefined): HookAnswer {
+    // Invented names never become series: only a disabled source keeps its label.
+    this.#count(found?.source.name ?? '', 'unknown_source');
+    return NOT_FOUND;
+  }
+
+  /** The CloudEvents webhook handshake (OPTIONS) of a source. */
+  handshake(active: ActiveSource, headers: RequestHeaders): HookAnswer {
+    if (active.source.config.handshake !== 'cloudevents') {
+      return { status: 405, headers: { allow: 'POST' }, body: { error: 'method_not_allowed', message: 'this source does not answer the CloudEvents handshake' } };
+    }
+    const origin = headers['webhook-request-origin'];
+    if (typeof origin !== 'string' || origin === '') {
+      return { status: 400, body: { error: 'invalid_request', message: 'the handshake needs a WebHook-Request-Origin header' } };
+    }
+    return {
+      status: 200,
+      headers: {
+        'webhook-allowed-origin': origin,
+        allow: 'POST',
+        ...(active.rateLimit ? { 'webhook-allowed-rate': String(active.rateLimit.perMinute) } : {}),
+      },
+    };
+  }
+
+  /** A body past max_body_bytes (413; nothing stored). */
+  tooLarge(active: ActiveSource, receivedAtMs: number): HookAnswer {
+    return this.#refuse(active, 'too_large', 413, `body larger than max_body_bytes (${active.source.config.max_body_bytes} bytes)`, receivedAtMs);
+  }
+
+  /** Handles a request whose body was read in full, from authentication on. */
+  async accept(active: ActiveSource, request: HookRequest): Promise<HookAnswer> {
+    const { source } = active;
+    const at = request.receivedAtMs;
+    const auth = verifyWebhookRequest({
+      auth: source.auth,
+      secrets: secretsAt(source.secrets, at),
+      headers: request.headers,
+      body: request.body,
+      ...(request.pathSecret !== undefined ? { pathSecret: request.pathSecret } : {}),
+      nowMs: at,
+    });
+    if (!auth.ok) return this.#refuse(active, 'unauthorized', 401, auth.reason, at);
+
+    if (active.rateLimit) {
+      const decision = this.#bucket(source.id, active.rateLimit, at).take(at);
+      if (!decision.ok) {
+        return this.#refuse(active, 'rate_limited', 429, `past rate_limit_per_minute (${active.rateLimit.perMinute})`, at, { 'retry-after': String(decision.retryAfterSeconds) });
+      }
+    }
+
+    const contentType = request.headers['content-type'];
+    const parsed = parseWebhookBody(request.body, typeof contentType === 'string' ? contentType : undefined);
+    if (!parsed.ok) return this.#refuse(active, 'invalid_body', 400, parsed.reason, at);
+    const split = splitEvents(parsed.value, active.paths.split);
+    if (!split.ok) return this.#refuse(active, 'invalid_body', 400, split.reason, at);
+    const { events } = split;
+    if (events.length > active.buffer.bufferLimit) {
+      return this.#refuse(active, 'too_large', 413, `${events.length} events in one request, more than buffer_limit (${active.buffer.bufferLimit})`, at);
+    }
+
+    const rows: WebhookRow[] = events.map((event) => ({ ...describeEvent(event, active.paths), receivedAtMs: at }));
+    try {
+      await this.#buffer(active).append(rows, source.config.compact_every_minutes);
+    } catch (error) {
+      if (error instanceof BufferFullError) return this.#refuse(active, 'buffer_full', 503, error.message, at, { 'retry-after': '1' });
+      if (error instanceof WriteFailedError) return this.#refuse(active, 'write_failed', 503, error.message, at, { 'retry-after': '5' });
+      throw error;
+    }
+    const { metrics } = this.#deps;
+    this.#count(source.name, 'accepted');
+    metrics.events.inc({ source: source.name }, rows.length);
+    metrics.ackSeconds.observe({ source: source.name }, Math.max(0, this.#now() - at) / 1000);
+    return { status: 202, body: { accepted: rows.length } };
+  }
+
+  /** Writes every held event (shutdown: what requests are waiting for goes out before the process ends). */
+  async drain(): Promise<void> {
+    await Promise.all([...this.#buffers.values()].map(({ buffer }) => buffer.drain()));
+  }
+
+  #buffer(active: ActiveSource): SourceBuffer {
+    const { source } = active;
+    let entry = this.#buffers.get(source.name);
+    // A source deleted and made again under its name starts afresh (its windows are not registered in the new table).
+    if (!entry || entry.sourceId !== source.id) {
+      const { metrics, replica, startMs, writeTimeoutMs } = this.#deps;
+      const table: WebhookTableSource = { name: source.name, connection: source.connection };
+      const buffer = new SourceBuffer(
+        {
+          source: source.name,
+          replica,
+          startMs,
+          // One count for the replica: names never repeat, even for a source made again.
+          nextSequence: () => ++this.#sequence,
+          write: (segment: Segment, signal) => this.#deps.writeSegment(segment.key, segment.body, signal),
+          registerWindow: (window) => this.#deps.tables.registerRawWindow(table, window),
+          writeTimeoutMs,
+          now: this.#now,
+          onHeld: (events) => metrics.bufferEvents.set({ source: source.name }, events),
+          onSegment: () => metrics.segments.inc({ source: source.name }),
+        },
+        active.buffer,
+      );
+      entry = { sourceId: source.id, buffer };
+      this.#buffers.set(source.name, entry);
+    } else {
+      entry.buffer.settings = active.buffer;
+    }
+    return entry.buffer;
+  }
+
+  #bucket(sourceId: string, limit: RateLimit, nowMs: number): TokenBucket {
+    let bucket = this.#buckets.get(sourceId);
+    if (!bucket) {
+      bucket = new TokenBucket(limit, nowMs);
+      this.#buckets.set(sourceId, bucket);
+    } else {
+      bucket.settings = limit;
+    }
+    return bucket;
+  }
+
+  #refuse(active: ActiveSource, outcome: WebhookRejectionOutcome, status: number, reason: string, atMs: number, headers?: Record<string, string>): HookAnswer {
+    const { source } = active;
+    this.#count(source.name, outcome);
+    this.#record(source.id, outcome, reason, atMs);
+    return { status, ...(headers ? { headers } : {}), body: { error: outcome, message: reason } };
+  }
+
+  #count(source: string, outcome: WebhookOutcome): void {
+    this.#deps.metrics.requests.inc({ source, outcome });
+  }
+
+  /** Keeps the rejection without holding up the answer; a flood past MAX_RECORDING in flight is counted only. */
+  #record(sourceId: string, outcome: WebhookRejectionOutcome, reason: string, atMs: number): void {
+    const inFlight = this.#recording.get(sourceId) ?? 0;
+    if (inFlight >= MAX_RECORDING) return;
+    this.#recording.set(sourceId, inFlight + 1);
+    this.#deps.rejections
+      .record(sourceId, outcome, reason, new Date(atMs))
+      .catch((error: unknown) => this.#deps.log.warn({ err: error, source_id: sourceId }, 'webhook rejection could not be recorded'))
+      .finally(() => {
+        const left = (this.#recording.get(sourceId) ?? 1) - 1;
+        if (left > 0) this.#recording.set(sourceId, left);
+        else this.#recording.delete(sourceId);
+      });
+  }
+}
+
+/** A source's settings in the forms the steps use. */
+function prepare(source: ReceivingSource): ActiveSource {
+  const { config } = source;
+  const path = (text: string | undefined) => (text === undefined ? undefined : parseJsonPath(text));
+  const split = path(config.split);
+  const eventIdPath = path(config.event_id_path);
+  const eventTypePath = path(config.event_type_path);
+  const keyPath = path(config.key_path);
+  return {
+    source,
+    paths: { ...(split ? { split } : {}), ...(eventIdPath ? { eventIdPath } : {}), ...(eventTypePath ? { eventTypePath } : {}), ...(keyPath ? { keyPath } : {}) },
+    buffer: {
+      flushMaxEvents: config.flush_max_events,
+      flushMaxIntervalMs: config.flush_max_interval_ms,
+      flushMaxBytes: config.flush_max_bytes,
+      bufferLimit: config.buffer_limit,
+    },
+    ...(config.rate_limit_per_minute !== undefined ? { rateLimit: { perMinute: config.rate_limit_per_minute, burst: config.rate_limit_burst } } : {}),
+  };
+}
