@@ -7,7 +7,7 @@ import type { Metrics } from '../shared/metrics/index.js';
 import type { ObjstoreConnections } from '../shared/objstore/index.js';
 import type { SqlToolkit } from '../shared/sql/index.js';
 import { platformScratchStorage } from '../shared/sql/scratch/index.js';
-import { WebhookReceiver, WebhookRejections, WebhookSources, WebhookTableCatalog, webhookMetrics, webhookSecretBox } from '../shared/webhooks/index.js';
+import { WebhookReceiver, WebhookRejections, WebhookSources, WebhookTableCatalog, WebhookWindows, webhookMetrics, webhookSecretBox } from '../shared/webhooks/index.js';
 
 export interface WebhookServices {
   sources: WebhookSources;
@@ -49,6 +49,7 @@ export async function createWebhookServices(opts: {
     sources,
     rejections,
     tables,
+    windows: new WebhookWindows(db),
     writeSegment: async (key, body, signal) => {
       await storage.connection.store.putObject(storage.bucket, key, body, { contentType: 'application/gzip', signal });
     },

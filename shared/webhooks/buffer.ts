@@ -25,6 +25,8 @@ export interface Segment {
   body: Uint8Array;
   window: Window;
   events: number;
+  /** When it was written: its events' landed_at. */
+  landedAtMs: number;
 }
 
 export interface SourceBufferDeps {
@@ -154,7 +156,8 @@ export class SourceBuffer {
     const timer = setTimeout(() => deadline.abort(), this.deps.writeTimeoutMs);
     const { signal } = deadline;
     try {
-      const landedAt = tableTimestamp(this.#now());
+      const landedAtMs = this.#now();
+      const landedAt = tableTimestamp(landedAtMs);
       const byWindow = new Map<string, Held[]>();
       for (const h of batch) {
         const key = `${h.window.dt}/${h.window.hour}/${h.window.minute}`;
@@ -165,7 +168,7 @@ export class SourceBuffer {
       const segments = [...byWindow.values()].map((held): Segment => {
         const window = held[0]!.window;
         const lines = held.map((h) => h.line[0] + landedAt + h.line[1]).join('\n') + '\n';
-        return { key: segmentKey(this.deps.source, window, this.deps.replica, this.deps.startMs, this.#nextSequence()), body: gzipSync(lines), window, events: held.length };
+        return { key: segmentKey(this.deps.source, window, this.deps.replica, this.deps.startMs, this.#nextSequence()), body: gzipSync(lines), window, events: held.length, landedAtMs };
       });
       await Promise.all(
         segments.map(async (segment) => {

@@ -20,11 +20,14 @@ import { TokenBucket, type RateLimit } from './rate-limit.js';
 import type { WebhookRejectionOutcome } from './rejections.js';
 import { secretsAt, type ReceivingSource } from './sources.js';
 import type { WebhookTableSource } from './table.js';
+import type { WindowLanding } from './windows.js';
 
 export interface WebhookReceiverDeps {
   sources: { receiving(name: string): Promise<ReceivingSource | undefined> };
   rejections: { record(sourceId: string, outcome: WebhookRejectionOutcome, reason: string, at: Date): Promise<void> };
   tables: { registerRawWindow(source: WebhookTableSource, window: Window): Promise<void> };
+  /** Where the windows holding segments are recorded (before any request in a segment is answered). */
+  windows: { landed(landing: WindowLanding): Promise<void> };
   /** Writes one segment into the platform's storage; rejects once `signal` aborts. */
   writeSegment(key: string, body: Uint8Array, signal: AbortSignal): Promise<void>;
   /** This replica's id (unique across replicas) and start time, for segment names. */
@@ -198,7 +201,11 @@ export class WebhookReceiver {
           startMs,
           // One count for the replica: names never repeat, even for a source made again.
           nextSequence: () => ++this.#sequence,
-          write: (segment: Segment, signal) => this.#deps.writeSegment(segment.key, segment.body, signal),
+          write: async (segment: Segment, signal) => {
+            await this.#deps.writeSegment(segment.key, segment.body, signal);
+            // After the write: a compaction that started before this landing sees the window owed.
+            await this.#deps.windows.landed({ sourceId: source.id, window: segment.window, landedAtMs: segment.landedAtMs, events: segment.events });
+          },
           registerWindow: (window) => this.#deps.tables.registerRawWindow(table, window),
           writeTimeoutMs,
           now: this.#now,
