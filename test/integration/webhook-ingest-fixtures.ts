@@ -51,7 +51,7 @@ export interface IngestRig {
   admin(method: string, path: string, body?: unknown): Promise<Answer>;
   /** Creates a source through the admin API (connection `local`); returns its view. */
   createSource(name: string, auth: Record<string, unknown>, config?: Record<string, unknown>): Promise<Answer['json']>;
-  hook(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array }, base?: string): Promise<Answer>;
+  hook(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string }, base?: string): Promise<Answer>;
   /** The keys of every raw segment of a source in the platform's storage. */
   segments(source: string): Promise<string[]>;
   /** Rows of `sql_query` on connection `local` through MCP, as the admin key. */

@@ -101,6 +101,13 @@ describe('webhook request handling order (spec 03), row by row', () => {
     expect(free.status).toBe(200);
     expect(free.headers.get('webhook-allowed-origin')).toBe('other.example.org');
     expect(free.headers.has('webhook-allowed-rate')).toBe(false);
+    // Disabled, it is as unknown as any name.
+    const off = await rig.admin('PUT', '/cloud-free', { enabled: false, auth: { mode: 'hmac', signature_header: 'X-Signature' }, config: { handshake: 'cloudevents' } });
+    expect(off.status, off.text).toBe(200);
+    refreshSources();
+    const disabled = await rig.hook('/hooks/cloud-free', { method: 'OPTIONS', headers: { 'webhook-request-origin': 'other.example.org' } });
+    expect(disabled.status).toBe(404);
+    expect(disabled.headers.has('webhook-allowed-origin')).toBe(false);
   });
 
   it('OPTIONS on a source without the cloudevents handshake is 405, on an unknown name 404', async () => {
@@ -138,6 +145,9 @@ describe('webhook request handling order (spec 03), row by row', () => {
     expect((await unsigned('/hooks/small-order', JSON.stringify({ padding: 'x'.repeat(64) }))).status).toBe(413);
     expect((await signed('/hooks/small-order', JSON.stringify({ padding: 'x'.repeat(64) }))).status).toBe(413);
     expect((await signed('/hooks/small-order', '{"a":1}')).status).toBe(202);
+    // The limit itself is allowed, one byte more is not.
+    expect((await signed('/hooks/small-order', '{"a":"12345678"}')).status).toBe(202);
+    expect((await signed('/hooks/small-order', '{"a":"123456789"}')).status).toBe(413);
   });
 
   it('request authenticates: 401 and nothing stored; a bad JSON body from an unauthenticated sender is 401, not 400', async () => {
@@ -147,6 +157,9 @@ describe('webhook request handling order (spec 03), row by row', () => {
     expect(bad.json).toMatchObject({ error: 'unauthorized' });
     expect((await unsigned('/hooks/guarded', '{"a":1}')).status).toBe(401);
     expect((await unsigned('/hooks/guarded', 'not json {')).status).toBe(401);
+    // Even a Content-Type that is not a media type at all goes through the order: 401 unsigned, 400 signed.
+    expect((await unsigned('/hooks/guarded', '{"a":1}', { 'content-type': 'not a media type' })).status).toBe(401);
+    expect((await signed('/hooks/guarded', '{"a":1}', { 'content-type': 'not a media type' })).status).toBe(400);
     expect(await rig.segments('guarded')).toEqual([]);
   });
 
@@ -206,6 +219,7 @@ describe('webhook request handling order (spec 03), row by row', () => {
     await rig.createSource('full', hmac, { split: '$', buffer_limit: 2 });
     const held = signed('/hooks/full', JSON.stringify([{ n: 1 }, { n: 2 }]), {}, gated.url);
     await gate.firstWrite;
+    expect(series(await rig.scrape(), 'webhook_buffer_events', { source: 'full' })).toBe(2);
     const refused = await signed('/hooks/full', JSON.stringify([{ n: 3 }]), {}, gated.url);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('1');
@@ -214,6 +228,7 @@ describe('webhook request handling order (spec 03), row by row', () => {
     gate.open();
     expect((await held).json).toEqual({ accepted: 2 });
     expect(await rig.segments('full')).toHaveLength(1);
+    expect(series(await rig.scrape(), 'webhook_buffer_events', { source: 'full' })).toBe(0);
     expect(series(await rig.scrape(), 'webhook_requests_total', { source: 'full', outcome: 'buffer_full' })).toBe(1);
   });
 
@@ -227,6 +242,11 @@ describe('webhook request handling order (spec 03), row by row', () => {
     expect(answer.json).toMatchObject({ error: 'write_failed' });
     expect(await rig.segments('stuck')).toEqual([]);
     expect(series(await rig.scrape(), 'webhook_requests_total', { source: 'stuck', outcome: 'write_failed' })).toBe(1);
+    // The store answering again, the next request lands and is read back at once.
+    gate.open();
+    expect((await signed('/hooks/stuck', '{"n":2}', {}, gated.url)).json).toEqual({ accepted: 1 });
+    expect(await rig.segments('stuck')).toHaveLength(1);
+    expect(await rig.query(`SELECT json_extract_scalar(payload, '$.n') AS n FROM scratch.webhook_stuck`)).toEqual([{ n: '2' }]);
   });
 
   it('success: 202 {accepted: n} once the events are in a segment at the layout key', async () => {
@@ -299,9 +319,13 @@ describe('event columns, read through sql_query on the next call', () => {
     await rig.createSource('cols-hash', hmac);
     const event = { z: [3, { b: 2, a: 1 }], a: 'x' };
     expect((await signed('/hooks/cols-hash', JSON.stringify(event))).status).toBe(202);
-    const rows = await rig.query(`SELECT event_id, event_type, key, content_hash, json_extract_scalar(payload, '$.a') AS a FROM scratch.webhook_cols_hash`);
+    const rows = await rig.query(
+      `SELECT event_id, event_type, key, content_hash, json_extract_scalar(payload, '$.a') AS a, CAST(received_at AS VARCHAR) AS received_at FROM scratch.webhook_cols_hash`,
+    );
     const hash = sha256('{"a":"x","z":[3,{"a":1,"b":2}]}');
-    expect(rows).toEqual([{ event_id: hash, event_type: null, key: null, content_hash: hash, a: 'x' }]);
+    // received_at is the injected clock's time of the request (DuckDB drops trailing zeros).
+    const received = new Date(rig.clock.now).toISOString().replace('T', ' ').replace(/\.?0*Z$/, '');
+    expect(rows).toEqual([{ event_id: hash, event_type: null, key: null, content_hash: hash, a: 'x', received_at: received }]);
   });
 });
 
@@ -351,8 +375,10 @@ describe('rejections', () => {
       expect(answer.json.rejections).toHaveLength(2);
       return answer;
     });
-    expect(list.json.rejections).toEqual([
-      { at: new Date(rig.clock.now).toISOString(), outcome: 'invalid_body', reason: expect.any(String) },
+    // Both were refused at the same instant and recorded concurrently: their order is not fixed.
+    const byOutcome = [...list.json.rejections].sort((a, b) => String(a.outcome).localeCompare(String(b.outcome)));
+    expect(byOutcome).toEqual([
+      { at: new Date(rig.clock.now).toISOString(), outcome: 'invalid_body', reason: expect.stringMatching(/content type/i) },
       { at: new Date(rig.clock.now).toISOString(), outcome: 'unauthorized', reason: 'token does not match' },
     ]);
     const pathList = await vi.waitFor(async () => {
