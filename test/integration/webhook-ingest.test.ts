@@ -126,6 +126,8 @@ describe('webhook request handling order (spec 03), row by row', () => {
     const head = `POST /hooks/small HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 50000000\r\n\r\n`;
     const answer = await rawRequest(rig.hooksBase, head, ['{"a":']);
     expect(answer.status).toBe(413);
+    // The rest is never read: the connection ends with the answer.
+    expect(answer.headers.connection).toBe('close');
     expect(JSON.parse(answer.body)).toMatchObject({ error: 'too_large' });
     expect(await rig.segments('small')).toEqual([]);
   });
