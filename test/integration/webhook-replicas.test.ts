@@ -103,6 +103,8 @@ ${minio.instanceYaml(6, [`bucket_prefix: wh${id}-`])}
   });
 
   afterAll(async () => {
+    // The source goes with its tables, so the shared Trino keeps no catalog entries of this file.
+    if (view) await fetch(`${replicas[0]!.api.url}/api/v1/admin/webhooks/sources/${name}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
     for (const replica of replicas) {
       await replica.mcp.close().catch(() => undefined);
       await replica.api.stop();
