@@ -18,7 +18,7 @@ import { createMetrics, type Metrics } from '../../shared/metrics/index.js';
 import { createObjstoreConnections, embeddedObjstoreInstance, type ObjstoreConnections } from '../../shared/objstore/index.js';
 import { createSqlToolkit, embeddedSqlInstance, type SqlToolkit } from '../../shared/sql/index.js';
 import { platformScratchStorage, type ScratchStorage } from '../../shared/sql/scratch/index.js';
-import { WebhookReceiver, webhookMetrics } from '../../shared/webhooks/index.js';
+import { WebhookReceiver, WebhookWindows, webhookMetrics } from '../../shared/webhooks/index.js';
 import { connectMcp, startTestApi } from '../support/api.js';
 import { capturingLogger } from '../support/logs.js';
 import { createTestDatabase } from '../support/postgres.js';
@@ -173,6 +173,7 @@ export async function startIngestRig(opts: { receiver?: string[] } = {}): Promis
         sources: services.sources,
         rejections: services.rejections,
         tables: services.tables,
+        windows: new WebhookWindows(db),
         writeSegment: (key, body, signal) => writeSegment(storage, key, body, signal),
         replica: replicaId(),
         startMs: now(),
