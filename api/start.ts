@@ -31,7 +31,7 @@ import { browserSignIn } from './portal-auth/index.js';
 import { adminAuthorizer } from './admin/authorize.js';
 import { webhookSourceRoutes } from './admin/webhook-sources.js';
 import type { WebhookReceiver, WebhookRejections, WebhookSources } from '../shared/webhooks/index.js';
-import { hookRoutes } from './hooks/routes.js';
+import { continueHooksOnRead, hookRoutes } from './hooks/routes.js';
 import { startHookListener } from './hooks/listener.js';
 
 export interface ApiDeps {
@@ -186,7 +186,10 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   }
   const receiver = config.webhooks.receiver.enabled ? deps.webhooks?.receiver : undefined;
   const hooksOn = receiver ? { receiver, ...(deps.clock ? { now: deps.clock } : {}) } : undefined;
-  if (hooksOn && !config.webhooks.receiver.address) await app.register(hookRoutes, hooksOn);
+  if (hooksOn && !config.webhooks.receiver.address) {
+    await app.register(hookRoutes, hooksOn);
+    continueHooksOnRead(app.server);
+  }
   await deps.routes?.(app, { authenticate });
 
   const sweeper = setInterval(() => {

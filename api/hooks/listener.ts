@@ -9,7 +9,7 @@ import { AccessLogController } from '../http/access-log.js';
 import { countRequests, parseListenAddress, type App } from '../http/app.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { Metrics } from '../../shared/metrics/index.js';
-import { hookRoutes, type HookRoutesOptions } from './routes.js';
+import { continueHooksOnRead, hookRoutes, type HookRoutesOptions } from './routes.js';
 
 export interface HookListener {
   url: string;
@@ -28,6 +28,7 @@ export async function startHookListener(opts: HookRoutesOptions & { address: str
   countRequests(app, opts.metrics);
   app.get('/healthz', async () => ({ status: 'ok' }));
   await app.register(hookRoutes, { receiver: opts.receiver, ...(opts.now ? { now: opts.now } : {}) });
+  continueHooksOnRead(app.server);
   const { host, port } = parseListenAddress(opts.address);
   const url = await app.listen({ host, port });
   return { url, close: () => app.close() };

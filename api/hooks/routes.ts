@@ -6,7 +6,7 @@
  * before reading, or as soon as the stream passes it) — and hands the raw bytes to the receiver
  * (shared/webhooks/receiver.ts) for the rest of the handling order.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../http/app.js';
@@ -43,7 +43,7 @@ export async function hookRoutes(app: App, opts: HookRoutesOptions): Promise<voi
     if (!found?.source.enabled) return sendAnswer(reply, receiver.notFound(found));
     const limit = found.source.config.max_body_bytes;
     const declared = Number(request.headers['content-length']);
-    const body = Number.isFinite(declared) && declared > limit ? undefined : await readBody(request.raw, limit);
+    const body = Number.isFinite(declared) && declared > limit ? undefined : await readBody(request.raw, reply.raw, limit);
     // The rest of an oversized body is not read: the connection closes after the answer.
     if (!body) return sendAnswer(reply.header('connection', 'close'), receiver.tooLarge(found, receivedAtMs));
     const { secret } = request.params;
@@ -92,8 +92,21 @@ function sendAnswer(reply: FastifyReply, answer: HookAnswer): FastifyReply {
   return answer.body ? reply.send(answer.body) : reply.send();
 }
 
+/**
+ * Node answers `Expect: 100-continue` with 100 Continue before any handler runs, so a sender would
+ * start uploading a body the route refuses unread (404, 413). On this server, /hooks/ requests get
+ * their 100 Continue only when the route reads the body; every other request as before.
+ */
+export function continueHooksOnRead(server: Pick<Server, 'on' | 'emit'>): void {
+  server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (!request.url?.startsWith('/hooks/')) response.writeContinue();
+    server.emit('request', request, response);
+  });
+}
+
 /** The body, or undefined as soon as it passes `limit` bytes (the rest is left unread). */
-function readBody(raw: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+function readBody(raw: IncomingMessage, response: ServerResponse, limit: number): Promise<Uint8Array | undefined> {
+  if (/100-continue/i.test(raw.headers.expect ?? '')) response.writeContinue();
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -8,6 +8,7 @@
  * webhook-ingest-auth.test.ts.
  */
 import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningApi } from '../../api/start.js';
 import type { ScratchStorage } from '../../shared/sql/scratch/index.js';
@@ -130,6 +131,37 @@ describe('webhook request handling order (spec 03), row by row', () => {
     expect(answer.headers.connection).toBe('close');
     expect(JSON.parse(answer.body)).toMatchObject({ error: 'too_large' });
     expect(await rig.segments('small')).toEqual([]);
+  });
+
+  it('Expect: 100-continue — a refused request gets its 404 or 413 instead of 100 Continue, so the sender never uploads the body', async () => {
+    await rig.createSource('expecting', hmac, { max_body_bytes: 1024 });
+    const head = (path: string, length: number) =>
+      `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: ${length}\r\n\r\n`;
+    expect((await rawRequest(rig.hooksBase, head('/hooks/expecting', 5_000_000), [])).status).toBe(413);
+    expect((await rawRequest(rig.hooksBase, head('/hooks/no-such-source', 10), [])).status).toBe(404);
+  });
+
+  it('Expect: 100-continue — an acceptable request gets 100 Continue once the route reads its body, then 202', async () => {
+    await rig.createSource('expecting-ok', hmac);
+    const body = JSON.stringify({ id: 'continued' });
+    const { hostname, port } = new URL(rig.hooksBase);
+    const answer = await new Promise<{ continued: boolean; status: number; body: string }>((resolve, reject) => {
+      let continued = false;
+      const request = httpRequest(
+        { host: hostname, port: Number(port), method: 'POST', path: '/hooks/expecting-ok', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), expect: '100-continue', 'x-signature': sign(SECRET, body) } },
+        (response) => {
+          let text = '';
+          response.on('data', (d: Buffer) => (text += d.toString()));
+          response.on('end', () => resolve({ continued, status: response.statusCode ?? 0, body: text }));
+        },
+      );
+      request.on('continue', () => {
+        continued = true;
+        request.end(body);
+      });
+      request.on('error', reject);
+    });
+    expect(answer).toEqual({ continued: true, status: 202, body: '{"accepted":1}' });
   });
 
   it('body at most max_body_bytes: 413 while streaming a chunked body without Content-Length, before it ends', async () => {
