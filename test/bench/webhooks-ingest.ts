@@ -7,7 +7,9 @@
  * scratch catalog, as DuckDB reads the platform's storage only from the filesystem) it prints:
  *   - accepted events/s of single-event requests, and their ratio to the bare route (goal ≥ 0.5);
  *   - p50/p99 ack latency as the senders see it (goal: p99 ≤ flush_max_interval_ms + 100 ms);
- *   - events/s of 100-event batches split with `split: $.events`.
+ *   - events/s of 100-event batches split with `split: $.events`;
+ *   - this process's CPU time per accepted event over each window (servers, receiver, buffer,
+ *     storage client: the senders are elsewhere), which says whether a round was CPU-bound.
  * Single events are sent to two sources: one with the spec's flush settings (1,000 ms / 5,000
  * events, so with closed-loop senders a flush waits for the interval) and one whose
  * flush_max_events is the number of senders (a flush as soon as every sender waits).
@@ -15,6 +17,8 @@
  *   npm run bench:webhooks
  *   BENCH_SECONDS=10 BENCH_SENDERS=64 BENCH_WARMUP_SECONDS=2   (the defaults)
  *   BENCH_STORES=fs,minio   the stores to measure (MinIO starts the test harness's MinIO and Trino)
+ *   BENCH_WORKLOADS=spec,eager,batch   the ingest workloads to measure (the bare route always runs);
+ *                   e.g. BENCH_WORKLOADS=eager with `node --import tsx --cpu-prof` to profile one
  *
  * The senders run in a forked process of this script (`--senders`), so their client work never
  * shares the servers' event loop. The platform uses real Postgres (test/support/postgres.ts) and
@@ -44,6 +48,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const senders = Number(process.env.BENCH_SENDERS ?? 64);
 const stores = (process.env.BENCH_STORES ?? 'fs,minio').split(',').map((s) => s.trim()).filter(Boolean);
+/** The workloads besides the bare route: spec (single events, spec flush), eager (flush_max_events = senders), batch. */
+const workloads = new Set((process.env.BENCH_WORKLOADS ?? 'spec,eager,batch').split(',').map((s) => s.trim()));
 const batchSize = 100;
 const eventBytes = 1024;
 const ratioGoal = 0.5;
@@ -112,6 +118,8 @@ async function sendRound(round: Round): Promise<RoundResult> {
   const windowEnd = windowStart + round.seconds * 1000;
   const prefix = randomBytes(4).toString('hex');
   let sequence = 0;
+  // The orchestrator measures its own CPU time over the window.
+  const marks = [setTimeout(() => process.send?.({ window: 'start' }), windowStart - start), setTimeout(() => process.send?.({ window: 'end' }), windowEnd - start)];
   const refuse = (key: string, sample: string) => {
     const entry = (result.refused[key] ??= { count: 0, sample: sample.slice(0, 200) });
     entry.count++;
@@ -146,6 +154,7 @@ async function sendRound(round: Round): Promise<RoundResult> {
     );
   } finally {
     agent.destroy();
+    marks.forEach(clearTimeout);
   }
   return result;
 }
@@ -162,15 +171,32 @@ class Senders {
     return new Senders(child);
   }
 
-  run(round: Round): Promise<RoundResult> {
+  /** The round's result and this process's CPU seconds during its window. */
+  run(round: Round): Promise<RoundResult & { cpuSeconds: number }> {
     return new Promise((resolve, reject) => {
-      const onExit = (code: number | null) => reject(new Error(`the senders exited (code ${code})`));
-      this.child.once('exit', onExit);
-      this.child.once('message', (message: { result?: RoundResult; error?: string }) => {
+      let cpuAtStart: NodeJS.CpuUsage | undefined;
+      let cpuSeconds = Number.NaN;
+      const settle = () => {
         this.child.off('exit', onExit);
-        if (message.result) resolve(message.result);
-        else reject(new Error(message.error));
-      });
+        this.child.off('message', onMessage);
+      };
+      const onExit = (code: number | null) => {
+        settle();
+        reject(new Error(`the senders exited (code ${code})`));
+      };
+      const onMessage = (message: { window?: 'start' | 'end'; result?: RoundResult; error?: string }) => {
+        if (message.window === 'start') cpuAtStart = process.cpuUsage();
+        else if (message.window === 'end' && cpuAtStart) {
+          const used = process.cpuUsage(cpuAtStart);
+          cpuSeconds = (used.user + used.system) / 1e6;
+        } else {
+          settle();
+          if (message.result) resolve({ ...message.result, cpuSeconds });
+          else reject(new Error(message.error));
+        }
+      };
+      this.child.on('exit', onExit);
+      this.child.on('message', onMessage);
       this.child.send(round);
     });
   }
@@ -186,6 +212,8 @@ interface Figures {
   requestsPerSecond: number;
   p50: number;
   p99: number;
+  /** This process's CPU time (servers, buffer, storage client) per accepted event. */
+  cpuMicrosPerEvent: number;
   refused: RoundResult['refused'];
   loadBefore: number;
 }
@@ -205,6 +233,7 @@ async function measure(sendersProcess: Senders, label: string, round: Omit<Round
     requestsPerSecond: result.requests / seconds,
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
+    cpuMicrosPerEvent: (result.cpuSeconds * 1e6) / result.accepted,
     refused: result.refused,
     loadBefore,
   };
@@ -224,6 +253,7 @@ function row(f: Figures, ratio?: number): string {
     (ratio === undefined ? '' : `${ratio.toFixed(2)}x`).padStart(7),
     `${num(f.p50, 1)} ms`.padStart(11),
     `${num(f.p99, 1)} ms`.padStart(11),
+    `${num(f.cpuMicrosPerEvent)} µs`.padStart(9),
     num(f.loadBefore, 2).padStart(6),
     refused ? `  refused: ${refused}` : '',
   ].join(' ');
@@ -311,20 +341,20 @@ async function measureStore(sendersProcess: Senders, store: Store, db: Db): Prom
     const batchSource = await source('bench-batch', { split: '$.events' });
 
     console.log(`\n${store.name}: ${senders} senders, ${seconds} s each after ${warmupSeconds} s of warm-up (load average before each round in the last column)`);
-    console.log(`  ${'workload'.padEnd(44)} ${'events/s'.padStart(9)} ${'req/s'.padStart(9)} ${''.padStart(7)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'load'.padStart(6)}`);
+    console.log(`  ${'workload'.padEnd(44)} ${'events/s'.padStart(9)} ${'req/s'.padStart(9)} ${''.padStart(7)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'CPU/event'.padStart(9)} ${'load'.padStart(6)}`);
     const bareFigures = await measure(sendersProcess, 'bare Fastify JSON route', { url: bare.url, secret, batch: 1 });
-    const spec1 = await measure(sendersProcess, `single events, flush ${spec.flushIntervalMs} ms / ${spec.flushMaxEvents} events`, { url: specSource, secret, batch: 1 });
-    const eager = await measure(sendersProcess, `single events, flush ${spec.flushIntervalMs} ms / ${senders} events`, { url: eagerSource, secret, batch: 1 });
-    const batch = await measure(sendersProcess, `${batchSize}-event batches, split $.events (spec flush)`, { url: batchSource, secret, batch: batchSize });
-    return {
-      store: store.name,
-      bare: bareFigures,
-      rows: [
-        { figures: spec1, ratio: spec1.eventsPerSecond / bareFigures.eventsPerSecond, flushIntervalMs: spec.flushIntervalMs },
-        { figures: eager, ratio: eager.eventsPerSecond / bareFigures.eventsPerSecond, flushIntervalMs: spec.flushIntervalMs },
-        { figures: batch, flushIntervalMs: spec.flushIntervalMs },
-      ],
+    const rows: StoreFigures['rows'] = [];
+    const vsBare = async (label: string, url: string) => {
+      const figures = await measure(sendersProcess, label, { url, secret, batch: 1 });
+      rows.push({ figures, ratio: figures.eventsPerSecond / bareFigures.eventsPerSecond, flushIntervalMs: spec.flushIntervalMs });
     };
+    if (workloads.has('spec')) await vsBare(`single events, flush ${spec.flushIntervalMs} ms / ${spec.flushMaxEvents} events`, specSource);
+    if (workloads.has('eager')) await vsBare(`single events, flush ${spec.flushIntervalMs} ms / ${senders} events`, eagerSource);
+    if (workloads.has('batch')) {
+      const figures = await measure(sendersProcess, `${batchSize}-event batches, split $.events (spec flush)`, { url: batchSource, secret, batch: batchSize });
+      rows.push({ figures, flushIntervalMs: spec.flushIntervalMs });
+    }
+    return { store: store.name, bare: bareFigures, rows };
   } finally {
     for (const name of created) await services?.sources.delete(name).catch((error: unknown) => console.error(`could not delete source ${name}:`, error));
     await api?.stop();
@@ -337,7 +367,7 @@ async function measureStore(sendersProcess: Senders, store: Store, db: Db): Prom
 
 function report(all: StoreFigures[]): void {
   console.log(`\nSummary (${senders} senders, ${eventBytes}-byte events, ${seconds} s per round; ratio = events/s / bare route events/s in the same store's rounds)`);
-  console.log(`  ${'store / workload'.padEnd(44)} ${'events/s'.padStart(9)} ${'req/s'.padStart(9)} ${'ratio'.padStart(7)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'load'.padStart(6)}`);
+  console.log(`  ${'store / workload'.padEnd(44)} ${'events/s'.padStart(9)} ${'req/s'.padStart(9)} ${'ratio'.padStart(7)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'CPU/event'.padStart(9)} ${'load'.padStart(6)}`);
   const goals: string[] = [];
   for (const s of all) {
     console.log(`  ${s.store}`);
