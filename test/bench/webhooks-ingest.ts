@@ -18,7 +18,8 @@
  *   BENCH_SECONDS=10 BENCH_SENDERS=64 BENCH_WARMUP_SECONDS=2   (the defaults)
  *   BENCH_STORES=fs,minio   the stores to measure (MinIO starts the test harness's MinIO and Trino)
  *   BENCH_WORKLOADS=spec,eager,batch   the ingest workloads to measure (the bare route always runs);
- *                   e.g. BENCH_WORKLOADS=eager with `node --import tsx --cpu-prof` to profile one
+ *   BENCH_PROFILE_DIR=dir   write a V8 CPU profile of this process over each ingest window into dir
+ *                   (`<store>-<workload>.cpuprofile`; summarise with test/bench/cpuprofile-summary.ts)
  *
  * The senders run in a forked process of this script (`--senders`), so their client work never
  * shares the servers' event loop. The platform uses real Postgres (test/support/postgres.ts) and
@@ -27,7 +28,8 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +56,7 @@ const batchSize = 100;
 const eventBytes = 1024;
 const ratioGoal = 0.5;
 const signatureHeader = 'x-signature';
+const profileDir = process.env.BENCH_PROFILE_DIR;
 const spec = { flushMaxEvents: 5000, flushIntervalMs: 1000 };
 
 /** What the orchestrator asks the senders for: POST to `url` for `seconds`, after `warmupSeconds` not counted. */
@@ -171,9 +174,12 @@ class Senders {
     return new Senders(child);
   }
 
-  /** The round's result and this process's CPU seconds during its window. */
-  run(round: Round): Promise<RoundResult & { cpuSeconds: number }> {
-    return new Promise((resolve, reject) => {
+  /** The round's result and this process's CPU seconds during its window, profiled into `profile` when given. */
+  run(round: Round, profile?: string): Promise<RoundResult & { cpuSeconds: number }> {
+    const session = profile ? new Session() : undefined;
+    session?.connect();
+    const profiling = { started: Promise.resolve(), stopped: Promise.resolve() };
+    return new Promise<RoundResult & { cpuSeconds: number }>((resolve, reject) => {
       let cpuAtStart: NodeJS.CpuUsage | undefined;
       let cpuSeconds = Number.NaN;
       const settle = () => {
@@ -185,10 +191,17 @@ class Senders {
         reject(new Error(`the senders exited (code ${code})`));
       };
       const onMessage = (message: { window?: 'start' | 'end'; result?: RoundResult; error?: string }) => {
-        if (message.window === 'start') cpuAtStart = process.cpuUsage();
-        else if (message.window === 'end' && cpuAtStart) {
+        if (message.window === 'start') {
+          cpuAtStart = process.cpuUsage();
+          if (session) profiling.started = session.post('Profiler.enable').then(() => session.post('Profiler.start'));
+        } else if (message.window === 'end' && cpuAtStart) {
           const used = process.cpuUsage(cpuAtStart);
           cpuSeconds = (used.user + used.system) / 1e6;
+          if (session && profile) {
+            profiling.stopped = profiling.started
+              .then(() => session.post('Profiler.stop'))
+              .then(({ profile: written }) => writeFileSync(profile, JSON.stringify(written)));
+          }
         } else {
           settle();
           if (message.result) resolve({ ...message.result, cpuSeconds });
@@ -198,6 +211,9 @@ class Senders {
       this.child.on('exit', onExit);
       this.child.on('message', onMessage);
       this.child.send(round);
+    }).finally(async () => {
+      await profiling.stopped;
+      session?.disconnect();
     });
   }
 
@@ -223,9 +239,9 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 }
 
-async function measure(sendersProcess: Senders, label: string, round: Omit<Round, 'seconds' | 'warmupSeconds' | 'senders'>): Promise<Figures> {
+async function measure(sendersProcess: Senders, label: string, round: Omit<Round, 'seconds' | 'warmupSeconds' | 'senders'>, profile?: string): Promise<Figures> {
   const loadBefore = loadavg()[0]!;
-  const result = await sendersProcess.run({ ...round, seconds, warmupSeconds, senders });
+  const result = await sendersProcess.run({ ...round, seconds, warmupSeconds, senders }, profile);
   const sorted = result.latencies.sort((a, b) => a - b);
   const figures = {
     label,
@@ -269,6 +285,7 @@ async function startBare(): Promise<{ url: string; close(): Promise<void> }> {
 
 /** A platform store to measure: the config lines naming its storage and the connection of its tables. */
 interface Store {
+  key: 'fs' | 'minio';
   name: string;
   yaml: string;
   connection: string;
@@ -278,7 +295,7 @@ interface Store {
 async function fsStore(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
   const yaml = [`data_dir: ${dir}`, 'toolkits:', '  objstore:', '    local:', '      driver: filesystem', '  sql:', '    local:', '      engine: duckdb'].join('\n');
-  return { name: 'filesystem + DuckDB', yaml, connection: 'local', cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { key: 'fs', name: 'filesystem + DuckDB', yaml, connection: 'local', cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function minioStore(): Promise<Store> {
@@ -298,7 +315,7 @@ async function minioStore(): Promise<Store> {
     '    cluster:',
     ...['engine: trino', `host: ${trinoUrl.hostname}`, `port: ${trinoUrl.port}`, 'user: platform', 'scratch:', '  catalog: scratch', `  schema: bench${id}`].map((l) => `      ${l}`),
   ].join('\n');
-  return { name: 'MinIO + Trino', yaml, connection: 'cluster', cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return { key: 'minio', name: 'MinIO + Trino', yaml, connection: 'cluster', cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 interface StoreFigures {
@@ -342,16 +359,17 @@ async function measureStore(sendersProcess: Senders, store: Store, db: Db): Prom
 
     console.log(`\n${store.name}: ${senders} senders, ${seconds} s each after ${warmupSeconds} s of warm-up (load average before each round in the last column)`);
     console.log(`  ${'workload'.padEnd(44)} ${'events/s'.padStart(9)} ${'req/s'.padStart(9)} ${''.padStart(7)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'CPU/event'.padStart(9)} ${'load'.padStart(6)}`);
-    const bareFigures = await measure(sendersProcess, 'bare Fastify JSON route', { url: bare.url, secret, batch: 1 });
+    const profile = (workload: string) => (profileDir ? join(profileDir, `${store.key}-${workload}.cpuprofile`) : undefined);
+    const bareFigures = await measure(sendersProcess, 'bare Fastify JSON route', { url: bare.url, secret, batch: 1 }, profile('bare'));
     const rows: StoreFigures['rows'] = [];
-    const vsBare = async (label: string, url: string) => {
-      const figures = await measure(sendersProcess, label, { url, secret, batch: 1 });
+    const vsBare = async (workload: string, label: string, url: string) => {
+      const figures = await measure(sendersProcess, label, { url, secret, batch: 1 }, profile(workload));
       rows.push({ figures, ratio: figures.eventsPerSecond / bareFigures.eventsPerSecond, flushIntervalMs: spec.flushIntervalMs });
     };
-    if (workloads.has('spec')) await vsBare(`single events, flush ${spec.flushIntervalMs} ms / ${spec.flushMaxEvents} events`, specSource);
-    if (workloads.has('eager')) await vsBare(`single events, flush ${spec.flushIntervalMs} ms / ${senders} events`, eagerSource);
+    if (workloads.has('spec')) await vsBare('spec', `single events, flush ${spec.flushIntervalMs} ms / ${spec.flushMaxEvents} events`, specSource);
+    if (workloads.has('eager')) await vsBare('eager', `single events, flush ${spec.flushIntervalMs} ms / ${senders} events`, eagerSource);
     if (workloads.has('batch')) {
-      const figures = await measure(sendersProcess, `${batchSize}-event batches, split $.events (spec flush)`, { url: batchSource, secret, batch: batchSize });
+      const figures = await measure(sendersProcess, `${batchSize}-event batches, split $.events (spec flush)`, { url: batchSource, secret, batch: batchSize }, profile('batch'));
       rows.push({ figures, flushIntervalMs: spec.flushIntervalMs });
     }
     return { store: store.name, bare: bareFigures, rows };
