@@ -121,8 +121,9 @@ async function sendRound(round: Round): Promise<RoundResult> {
   const windowEnd = windowStart + round.seconds * 1000;
   const prefix = randomBytes(4).toString('hex');
   let sequence = 0;
-  // The orchestrator measures its own CPU time over the window.
-  const marks = [setTimeout(() => process.send?.({ window: 'start' }), windowStart - start), setTimeout(() => process.send?.({ window: 'end' }), windowEnd - start)];
+  // The orchestrator measures its own CPU time over the window: both marks go out before the result.
+  const mark = (window: 'start' | 'end', at: number) => new Promise<void>((resolve) => setTimeout(() => resolve(void process.send?.({ window })), at - start));
+  const marks = Promise.all([mark('start', windowStart), mark('end', windowEnd)]);
   const refuse = (key: string, sample: string) => {
     const entry = (result.refused[key] ??= { count: 0, sample: sample.slice(0, 200) });
     entry.count++;
@@ -157,8 +158,8 @@ async function sendRound(round: Round): Promise<RoundResult> {
     );
   } finally {
     agent.destroy();
-    marks.forEach(clearTimeout);
   }
+  await marks;
   return result;
 }
 
