@@ -82,10 +82,15 @@ interface RoundResult {
 // ---------------------------------------------------------------------------------------------
 // The senders (forked process)
 
+/** Text to pad events with: random base64, so segments compress no better than real payloads would. */
+const padding = randomBytes(48 * 1024).toString('base64');
+
 /** A JSON event of exactly `eventBytes` bytes, unique by `id`. */
 function eventOf(id: string): Record<string, unknown> {
   const event = { id, type: 'order.created', occurred_at: new Date().toISOString(), customer: { id: 'c-42', tier: 'gold' }, total: 12.5, pad: '' };
-  event.pad = 'x'.repeat(eventBytes - JSON.stringify(event).length);
+  const length = eventBytes - JSON.stringify(event).length;
+  const offset = Math.floor(Math.random() * (padding.length - length));
+  event.pad = padding.slice(offset, offset + length);
   return event;
 }
 
