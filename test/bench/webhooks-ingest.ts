@@ -9,7 +9,8 @@
  *   - p50/p99 ack latency as the senders see it (goal: p99 ≤ flush_max_interval_ms + 100 ms);
  *   - events/s of 100-event batches split with `split: $.events`;
  *   - this process's CPU time per accepted event over each window (servers, receiver, buffer,
- *     storage client: the senders are elsewhere), which says whether a round was CPU-bound.
+ *     storage client: the senders are elsewhere), which says whether a round was CPU-bound, and
+ *     the p99 of its event loop delay (how long a ready request waited for the loop).
  * Single events are sent to two sources: one with the spec's flush settings (1,000 ms / 5,000
  * events, so with closed-loop senders a flush waits for the interval) and one whose
  * flush_max_events is the number of senders (a flush as soon as every sender waits).
@@ -34,6 +35,7 @@ import http from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
@@ -180,12 +182,17 @@ class Senders {
     return new Senders(child);
   }
 
-  /** The round's result and this process's CPU seconds during its window, profiled into `profile` when given. */
-  run(round: Round, profile?: string): Promise<RoundResult & { cpuSeconds: number }> {
+  /**
+   * The round's result, this process's CPU seconds during its window and the 99th percentile of
+   * its event loop delay (how long a ready request may wait for the loop), profiled into `profile`
+   * when given.
+   */
+  run(round: Round, profile?: string): Promise<RoundResult & { cpuSeconds: number; loopDelayP99Ms: number }> {
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
     const session = profile ? new Session() : undefined;
     session?.connect();
     const profiling = { started: Promise.resolve(), stopped: Promise.resolve() };
-    return new Promise<RoundResult & { cpuSeconds: number }>((resolve, reject) => {
+    return new Promise<RoundResult & { cpuSeconds: number; loopDelayP99Ms: number }>((resolve, reject) => {
       let cpuAtStart: NodeJS.CpuUsage | undefined;
       let cpuSeconds = Number.NaN;
       const settle = () => {
@@ -199,10 +206,12 @@ class Senders {
       const onMessage = (message: { window?: 'start' | 'end'; result?: RoundResult; error?: string }) => {
         if (message.window === 'start') {
           cpuAtStart = process.cpuUsage();
+          loopDelay.enable();
           if (session) profiling.started = session.post('Profiler.enable').then(() => session.post('Profiler.start'));
         } else if (message.window === 'end' && cpuAtStart) {
           const used = process.cpuUsage(cpuAtStart);
           cpuSeconds = (used.user + used.system) / 1e6;
+          loopDelay.disable();
           if (session && profile) {
             profiling.stopped = profiling.started
               .then(() => session.post('Profiler.stop'))
@@ -210,7 +219,7 @@ class Senders {
           }
         } else {
           settle();
-          if (message.result) resolve({ ...message.result, cpuSeconds });
+          if (message.result) resolve({ ...message.result, cpuSeconds, loopDelayP99Ms: loopDelay.percentile(99) / 1e6 });
           else reject(new Error(message.error));
         }
       };
@@ -236,6 +245,7 @@ interface Figures {
   p99: number;
   /** This process's CPU time (servers, buffer, storage client) per accepted event. */
   cpuMicrosPerEvent: number;
+  loopDelayP99Ms: number;
   refused: RoundResult['refused'];
   loadBefore: number;
 }
@@ -256,6 +266,7 @@ async function measure(sendersProcess: Senders, label: string, round: Omit<Round
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
     cpuMicrosPerEvent: (result.cpuSeconds * 1e6) / result.accepted,
+    loopDelayP99Ms: result.loopDelayP99Ms,
     refused: result.refused,
     loadBefore,
   };
@@ -276,6 +287,7 @@ function row(f: Figures, ratio?: number): string {
     `${num(f.p50, 1)} ms`.padStart(11),
     `${num(f.p99, 1)} ms`.padStart(11),
     `${num(f.cpuMicrosPerEvent)} µs`.padStart(9),
+    `${num(f.loopDelayP99Ms, 1)} ms`.padStart(9),
     num(f.loadBefore, 2).padStart(6),
     refused ? `  refused: ${refused}` : '',
   ].join(' ');
@@ -364,7 +376,7 @@ async function measureStore(sendersProcess: Senders, store: Store, db: Db): Prom
     const batchSource = await source('bench-batch', { split: '$.events' });
 
     console.log(`\n${store.name}: ${senders} senders, ${seconds} s each after ${warmupSeconds} s of warm-up (load average before each round in the last column)`);
-    console.log(`  ${'workload'.padEnd(44)} ${'events/s'.padStart(9)} ${'req/s'.padStart(9)} ${''.padStart(7)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'CPU/event'.padStart(9)} ${'load'.padStart(6)}`);
+    console.log(`  ${'workload'.padEnd(44)} ${'events/s'.padStart(9)} ${'req/s'.padStart(9)} ${''.padStart(7)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'CPU/event'.padStart(9)} ${'loop p99'.padStart(9)} ${'load'.padStart(6)}`);
     const profile = (workload: string) => (profileDir ? join(profileDir, `${store.key}-${workload}.cpuprofile`) : undefined);
     const bareFigures = await measure(sendersProcess, 'bare Fastify JSON route', { url: bare.url, secret, batch: 1 }, profile('bare'));
     const rows: StoreFigures['rows'] = [];
@@ -391,7 +403,7 @@ async function measureStore(sendersProcess: Senders, store: Store, db: Db): Prom
 
 function report(all: StoreFigures[]): void {
   console.log(`\nSummary (${senders} senders, ${eventBytes}-byte events, ${seconds} s per round; ratio = events/s / bare route events/s in the same store's rounds)`);
-  console.log(`  ${'store / workload'.padEnd(44)} ${'events/s'.padStart(9)} ${'req/s'.padStart(9)} ${'ratio'.padStart(7)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'CPU/event'.padStart(9)} ${'load'.padStart(6)}`);
+  console.log(`  ${'store / workload'.padEnd(44)} ${'events/s'.padStart(9)} ${'req/s'.padStart(9)} ${'ratio'.padStart(7)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'CPU/event'.padStart(9)} ${'loop p99'.padStart(9)} ${'load'.padStart(6)}`);
   const goals: string[] = [];
   for (const s of all) {
     console.log(`  ${s.store}`);
