@@ -283,7 +283,7 @@ function row(f: Figures, ratio?: number): string {
     f.label.padEnd(44),
     num(f.eventsPerSecond).padStart(9),
     num(f.requestsPerSecond).padStart(9),
-    (ratio === undefined ? '' : `${ratio.toFixed(2)}x`).padStart(7),
+    (ratio === undefined ? '' : `${ratio < 0.1 ? ratio.toFixed(3) : ratio.toFixed(2)}x`).padStart(7),
     `${num(f.p50, 1)} ms`.padStart(11),
     `${num(f.p99, 1)} ms`.padStart(11),
     `${num(f.cpuMicrosPerEvent)} µs`.padStart(9),
@@ -339,7 +339,8 @@ async function minioStore(): Promise<Store> {
 interface StoreFigures {
   store: string;
   bare: Figures;
-  rows: Array<{ figures: Figures; ratio?: number; flushIntervalMs?: number }>;
+  /** `goal`: the ratio is held to ratioGoal (single events; batches are compared for information). */
+  rows: Array<{ figures: Figures; ratio: number; goal: boolean; flushIntervalMs: number }>;
 }
 
 async function measureStore(sendersProcess: Senders, store: Store, db: Db): Promise<StoreFigures> {
@@ -382,13 +383,13 @@ async function measureStore(sendersProcess: Senders, store: Store, db: Db): Prom
     const rows: StoreFigures['rows'] = [];
     const vsBare = async (workload: string, label: string, url: string) => {
       const figures = await measure(sendersProcess, label, { url, secret, batch: 1 }, profile(workload));
-      rows.push({ figures, ratio: figures.eventsPerSecond / bareFigures.eventsPerSecond, flushIntervalMs: spec.flushIntervalMs });
+      rows.push({ figures, ratio: figures.eventsPerSecond / bareFigures.eventsPerSecond, goal: true, flushIntervalMs: spec.flushIntervalMs });
     };
     if (workloads.has('spec')) await vsBare('spec', `single events, flush ${spec.flushIntervalMs} ms / ${spec.flushMaxEvents} events`, specSource);
     if (workloads.has('eager')) await vsBare('eager', `single events, flush ${spec.flushIntervalMs} ms / ${senders} events`, eagerSource);
     if (workloads.has('batch')) {
       const figures = await measure(sendersProcess, `${batchSize}-event batches, split $.events (spec flush)`, { url: batchSource, secret, batch: batchSize }, profile('batch'));
-      rows.push({ figures, flushIntervalMs: spec.flushIntervalMs });
+      rows.push({ figures, ratio: figures.eventsPerSecond / bareFigures.eventsPerSecond, goal: false, flushIntervalMs: spec.flushIntervalMs });
     }
     return { store: store.name, bare: bareFigures, rows };
   } finally {
@@ -402,7 +403,7 @@ async function measureStore(sendersProcess: Senders, store: Store, db: Db): Prom
 }
 
 function report(all: StoreFigures[]): void {
-  console.log(`\nSummary (${senders} senders, ${eventBytes}-byte events, ${seconds} s per round; ratio = events/s / bare route events/s in the same store's rounds)`);
+  console.log(`\nSummary (${senders} senders, ${eventBytes}-byte events, ${seconds} s per round; ratio = events/s / bare route events/s in the same store's rounds; the goal applies to single events)`);
   console.log(`  ${'store / workload'.padEnd(44)} ${'events/s'.padStart(9)} ${'req/s'.padStart(9)} ${'ratio'.padStart(7)} ${'p50'.padStart(11)} ${'p99'.padStart(11)} ${'CPU/event'.padStart(9)} ${'loop p99'.padStart(9)} ${'load'.padStart(6)}`);
   const goals: string[] = [];
   for (const s of all) {
@@ -411,13 +412,9 @@ function report(all: StoreFigures[]): void {
     for (const r of s.rows) {
       console.log(`  ${row({ ...r.figures, label: `  ${r.figures.label}` }, r.ratio)}`);
       const clean = Object.keys(r.figures.refused).length === 0;
-      if (r.ratio !== undefined) {
-        goals.push(`${s.store}, ${r.figures.label}: ratio ${r.ratio.toFixed(2)} ≥ ${ratioGoal} ${r.ratio >= ratioGoal ? 'met' : 'NOT met'}`);
-      }
-      if (r.flushIntervalMs !== undefined) {
-        const bound = r.flushIntervalMs + 100;
-        goals.push(`${s.store}, ${r.figures.label}: p99 ${num(r.figures.p99, 1)} ms ≤ ${bound} ms ${r.figures.p99 <= bound ? 'met' : 'NOT met'}`);
-      }
+      if (r.goal) goals.push(`${s.store}, ${r.figures.label}: ratio ${r.ratio.toFixed(3)} ≥ ${ratioGoal} ${r.ratio >= ratioGoal ? 'met' : 'NOT met'}`);
+      const bound = r.flushIntervalMs + 100;
+      goals.push(`${s.store}, ${r.figures.label}: p99 ${num(r.figures.p99, 1)} ms ≤ ${bound} ms ${r.figures.p99 <= bound ? 'met' : 'NOT met'}`);
       if (!clean) goals.push(`${s.store}, ${r.figures.label}: some requests were refused (see the table)`);
     }
   }
