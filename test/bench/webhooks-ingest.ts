@@ -18,7 +18,7 @@
  *   npm run bench:webhooks
  *   BENCH_SECONDS=10 BENCH_SENDERS=64 BENCH_WARMUP_SECONDS=2   (the defaults)
  *   BENCH_STORES=fs,minio   the stores to measure (MinIO starts the test harness's MinIO and Trino)
- *   BENCH_WORKLOADS=spec,eager,batch   the ingest workloads to measure (the bare route always runs);
+ *   BENCH_WORKLOADS=spec,eager,batch   the ingest workloads to measure (the bare route always runs)
  *   BENCH_PROFILE_DIR=dir   write a V8 CPU profile of this process over each ingest window into dir
  *                   (`<store>-<workload>.cpuprofile`; summarise with test/bench/cpuprofile-summary.ts)
  *
