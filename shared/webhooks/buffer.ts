@@ -8,7 +8,8 @@
  * late write answers its requests with WriteFailed (503, Retry-After 5), and what this replica
  * held when it died it answered nobody for.
  */
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
 import { segmentKey, segmentLineParts, tableTimestamp, windowOf, type Window, type WindowLength, type WebhookRow } from './layout.js';
 
 export interface BufferSettings {
@@ -65,6 +66,12 @@ interface Held {
 }
 
 const landedAtLength = tableTimestamp(0).length;
+
+/**
+ * Compresses on libuv's thread pool: a flush of flush_max_bytes (8 MiB by default) would hold the
+ * event loop, and every request arriving meanwhile, for a hundred milliseconds or more.
+ */
+const gzip = promisify(gzipCallback);
 
 interface Waiter {
   resolve(): void;
@@ -165,11 +172,14 @@ export class SourceBuffer {
         if (same) same.push(h);
         else byWindow.set(key, [h]);
       }
-      const segments = [...byWindow.values()].map((held): Segment => {
-        const window = held[0]!.window;
-        const lines = held.map((h) => h.line[0] + landedAt + h.line[1]).join('\n') + '\n';
-        return { key: segmentKey(this.deps.source, window, this.deps.replica, this.deps.startMs, this.#nextSequence()), body: gzipSync(lines), window, events: held.length, landedAtMs };
-      });
+      const segments = await Promise.all(
+        [...byWindow.values()].map(async (held): Promise<Segment> => {
+          const window = held[0]!.window;
+          const key = segmentKey(this.deps.source, window, this.deps.replica, this.deps.startMs, this.#nextSequence());
+          const lines = held.map((h) => h.line[0] + landedAt + h.line[1]).join('\n') + '\n';
+          return { key, body: await gzip(lines), window, events: held.length, landedAtMs };
+        }),
+      );
       await Promise.all(
         segments.map(async (segment) => {
           signal.throwIfAborted();
