@@ -1,12 +1,20 @@
 /**
  * One source's events on one replica between their request and their segment (spec document 3,
  * "Inbound webhooks" and the handling order): a group commit. Requests append their events and
- * wait; a flush — at flush_max_events, flush_max_bytes or flush_max_interval_ms after the first
- * event held, whichever comes first — writes every held event as one gzipped JSON-lines segment
- * per window, registers windows new to this replica, and only then answers the requests whose
- * events it wrote. A request is never answered for events that are not in storage: a failed or
- * late write answers its requests with WriteFailed (503, Retry-After 5), and what this replica
- * held when it died it answered nobody for.
+ * wait; a flush writes every held event as one gzipped JSON-lines segment per window, registers
+ * windows new to this replica, and only then answers the requests whose events it wrote.
+ *
+ * When a flush starts: at once (the next turn of the event loop, so requests parsed together share
+ * it) when no segment of this source is being written — a sender never waits for a timer while the
+ * store is idle, and one that waits for each answer before sending again is not held to one event
+ * per interval; else when flush_max_events or flush_max_bytes are held, or flush_max_interval_ms
+ * after the first event held, whichever comes first (a slow write does not hold the events behind
+ * it longer than that); else right after the write in flight lands. Segments are therefore as
+ * frequent as the store is fast under light load and as large as the limits allow under heavy load.
+ *
+ * A request is never answered for events that are not in storage: a failed or late write answers
+ * its requests with WriteFailed (503, Retry-After 5), and what this replica held when it died it
+ * answered nobody for.
  */
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
@@ -84,8 +92,9 @@ export class SourceBuffer {
   #pendingBytes = 0;
   #waiters: Waiter[] = [];
   #writing = 0;
-  #flushing: Promise<void> | undefined;
+  readonly #flushing = new Set<Promise<void>>();
   #timer: NodeJS.Timeout | undefined;
+  #scheduled = false;
   #sequence = 0;
   readonly #nextSequence: () => number;
   readonly #registered = new Set<string>();
@@ -128,27 +137,40 @@ export class SourceBuffer {
       this.#pendingBytes += line[0].length + line[1].length + landedAtLength + 1;
     }
     this.deps.onHeld?.(this.held);
-    if (this.#pending.length >= this.#settings.flushMaxEvents || this.#pendingBytes >= this.#settings.flushMaxBytes) this.#flushSoon();
-    else if (wasEmpty) this.#timer = setTimeout(() => this.#flushSoon(), this.#settings.flushMaxIntervalMs);
+    const full = this.#pending.length >= this.#settings.flushMaxEvents || this.#pendingBytes >= this.#settings.flushMaxBytes;
+    if (full || this.#flushing.size === 0) this.#flushSoon();
+    else if (wasEmpty) this.#timer = setTimeout(() => this.#flushNow(), this.#settings.flushMaxIntervalMs);
     return done;
   }
 
   /** Writes what is held now (and waits for it); used on shutdown. */
   async drain(): Promise<void> {
-    while (this.#pending.length > 0 || this.#flushing) {
-      this.#flushSoon();
-      await this.#flushing;
+    while (this.#pending.length > 0 || this.#flushing.size > 0) {
+      this.#flushNow();
+      await Promise.all(this.#flushing);
     }
   }
 
+  /** Flushes on the next turn of the event loop: requests whose events arrive in this one join. */
   #flushSoon(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#flushNow();
+    });
+  }
+
+  #flushNow(): void {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
-    // One flush at a time: what arrives meanwhile goes out right after.
-    this.#flushing ??= this.#flush().finally(() => {
-      this.#flushing = undefined;
-      if (this.#pending.length > 0) this.#flushSoon();
+    if (this.#pending.length === 0) return;
+    const flush = this.#flush().finally(() => {
+      this.#flushing.delete(flush);
+      // What arrived during the write goes out right after it.
+      if (this.#pending.length > 0 && this.#flushing.size === 0) this.#flushSoon();
     });
+    this.#flushing.add(flush);
   }
 
   async #flush(): Promise<void> {
@@ -157,7 +179,7 @@ export class SourceBuffer {
     this.#pending = [];
     this.#pendingBytes = 0;
     this.#waiters = [];
-    this.#writing = batch.length;
+    this.#writing += batch.length;
     // A timer of our own rather than AbortSignal.timeout: tests drive it with their clock.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(), this.deps.writeTimeoutMs);
@@ -204,7 +226,7 @@ export class SourceBuffer {
       for (const w of waiters) w.reject(failure);
     } finally {
       clearTimeout(timer);
-      this.#writing = 0;
+      this.#writing -= batch.length;
       this.deps.onHeld?.(this.held);
     }
   }

@@ -1,6 +1,6 @@
 /**
- * The group commit of a source's events on one replica (shared/webhooks/buffer.ts): flush
- * triggers, one segment per window at the spec's key, answers only after the write, the buffer
+ * The group commit of a source's events on one replica (shared/webhooks/buffer.ts): when a flush
+ * starts (store idle, limits, the interval behind a slow write), one segment per window at the spec's key, answers only after the write, the buffer
  * limit, write failures and the write timeout.
  */
 import { gunzipSync } from 'node:zlib';
@@ -16,6 +16,10 @@ interface Rig {
   buffer: SourceBuffer;
   written: Segment[];
   registered: string[];
+  /** The event count of each write begun, in order. */
+  started: number[];
+  /** Resolves once `count` writes have begun. */
+  whenStarted(count: number): Promise<void>;
   /** Makes the next writes wait until released. */
   hold(): () => void;
   failNext(error: Error): void;
@@ -24,6 +28,8 @@ interface Rig {
 function rig(extra: Partial<BufferSettings> = {}): Rig {
   const written: Segment[] = [];
   const registered: string[] = [];
+  const started: number[] = [];
+  const startWaiters: Array<{ count: number; resolve(): void }> = [];
   let gate: Promise<void> | undefined;
   let failure: Error | undefined;
   const buffer = new SourceBuffer(
@@ -34,6 +40,8 @@ function rig(extra: Partial<BufferSettings> = {}): Rig {
       writeTimeoutMs: 30_000,
       now: () => Date.now(),
       async write(segment, signal) {
+        started.push(segment.events);
+        for (const w of startWaiters.filter((w) => started.length >= w.count)) w.resolve();
         if (gate) await Promise.race([gate, new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted'))))]);
         if (failure) {
           const f = failure;
@@ -52,6 +60,10 @@ function rig(extra: Partial<BufferSettings> = {}): Rig {
     buffer,
     written,
     registered,
+    started,
+    whenStarted(count) {
+      return started.length >= count ? Promise.resolve() : new Promise((resolve) => startWaiters.push({ count, resolve }));
+    },
     hold() {
       let release!: () => void;
       gate = new Promise((r) => (release = r));
@@ -78,21 +90,17 @@ const settled = async <T>(p: Promise<T>) => {
 
 describe('webhook buffer', () => {
   beforeEach(() => {
-    vi.useFakeTimers({ now: t0 });
+    // setImmediate stays real: a flush with the store idle starts on the next turn of the loop.
+    vi.useFakeTimers({ now: t0, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
   });
   afterEach(() => {
     vi.useRealTimers();
   });
 
-  it('flushes flush_max_interval_ms after the first event held: many requests share one segment, answered after it is written', async () => {
+  it('the store idle: a request is written at once (no timer), and requests arriving together share one segment', async () => {
     const r = rig();
     const a = r.buffer.append([row('a')], 60);
-    await vi.advanceTimersByTimeAsync(400);
     const b = r.buffer.append([row('b')], 60);
-    await vi.advanceTimersByTimeAsync(599);
-    expect(await settled(a)).toBe('pending');
-    expect(r.written).toHaveLength(0);
-    await vi.advanceTimersByTimeAsync(1);
     await Promise.all([a, b]);
     expect(r.written).toHaveLength(1);
     expect(r.written[0]!.key).toBe('webhooks/orders/raw/dt=2026-11-22/hour=10/minute=00/host-a1-1700000000000-1.jsonl.gz');
@@ -100,7 +108,7 @@ describe('webhook buffer', () => {
     expect(lines.map((l) => l.event_id)).toEqual(['a', 'b']);
     expect(lines[0]).toEqual({
       received_at: '2026-11-22 10:59:59.500000',
-      landed_at: '2026-11-22 11:00:00.500000',
+      landed_at: '2026-11-22 10:59:59.500000',
       event_id: 'a',
       event_type: null,
       key: null,
@@ -111,13 +119,53 @@ describe('webhook buffer', () => {
     expect(r.registered).toEqual(['2026-11-22 10:00']);
   });
 
-  it('flushes at once at flush_max_events and at flush_max_bytes', async () => {
+  it('requests arriving while a segment is written wait for it, then share the next segment, written as soon as it lands', async () => {
     const r = rig();
-    await r.buffer.append([row('1'), row('2'), row('3'), row('4'), row('5')], 60);
-    expect(r.written).toHaveLength(1);
+    const release = r.hold();
+    const a = r.buffer.append([row('a')], 60);
+    await r.whenStarted(1);
+    const b = r.buffer.append([row('b')], 60);
+    const c = r.buffer.append([row('c')], 60);
+    await vi.advanceTimersByTimeAsync(999);
+    expect(await settled(b)).toBe('pending');
+    expect(r.started).toEqual([1]);
+    release();
+    await Promise.all([a, b, c]);
+    expect(r.written.map((s) => s.events)).toEqual([1, 2]);
+  });
+
+  it('flush_max_interval_ms bounds the wait behind a slow write: the events held start their own segment when it passes', async () => {
+    const r = rig();
+    const release = r.hold();
+    const a = r.buffer.append([row('a')], 60);
+    await r.whenStarted(1);
+    const b = r.buffer.append([row('b')], 60);
+    // Without the interval the second write would wait for the first, which never lands before release.
+    await vi.advanceTimersByTimeAsync(1000);
+    await r.whenStarted(2);
+    release();
+    await Promise.all([a, b]);
+    expect(r.written.map((s) => s.key.slice(-12))).toEqual(['000-1.jsonl.gz', '000-2.jsonl.gz'].map((k) => k.slice(-12)));
+  });
+
+  it('flushes at once at flush_max_events and at flush_max_bytes, even while a write is in flight', async () => {
+    const r = rig();
+    const release = r.hold();
+    const first = r.buffer.append([row('0')], 60);
+    await r.whenStarted(1);
+    const full = r.buffer.append([row('1'), row('2'), row('3'), row('4'), row('5')], 60);
+    await r.whenStarted(2);
+    expect(r.started).toEqual([1, 5]);
+    release();
+    await Promise.all([first, full]);
     const bytes = rig({ flushMaxBytes: 150 });
-    await bytes.buffer.append([row('big')], 60);
-    expect(bytes.written).toHaveLength(1);
+    const releaseBytes = bytes.hold();
+    const before = bytes.buffer.append([row('x')], 60);
+    await bytes.whenStarted(1);
+    const big = bytes.buffer.append([row('big')], 60);
+    await bytes.whenStarted(2);
+    releaseBytes();
+    await Promise.all([before, big]);
   });
 
   it('writes one segment per window, numbered in sequence, and registers each window once per replica', async () => {
