@@ -11,14 +11,14 @@
  *   - this process's CPU time per accepted event over each window (servers, receiver, buffer,
  *     storage client: the senders are elsewhere), which says whether a round was CPU-bound, and
  *     the p99 of its event loop delay (how long a ready request waited for the loop).
- * Single events are sent to two sources: one with the spec's flush settings (1,000 ms / 5,000
- * events, so with closed-loop senders a flush waits for the interval) and one whose
- * flush_max_events is the number of senders (a flush as soon as every sender waits).
+ * Sources use the spec's flush settings (1,000 ms / 5,000 events / 8 MiB); the buffer's group
+ * commit writes as soon as the store is idle, so closed-loop senders are bounded by the store's
+ * write latency (with the filesystem driver, its fsyncs), not by the interval.
  *
  *   npm run bench:webhooks
  *   BENCH_SECONDS=10 BENCH_SENDERS=64 BENCH_WARMUP_SECONDS=2   (the defaults)
  *   BENCH_STORES=fs,minio   the stores to measure (MinIO starts the test harness's MinIO and Trino)
- *   BENCH_WORKLOADS=spec,eager,batch   the ingest workloads to measure (the bare route always runs)
+ *   BENCH_WORKLOADS=spec,batch   the ingest workloads to measure (the bare route always runs)
  *   BENCH_PROFILE_DIR=dir   write a V8 CPU profile of this process over each ingest window into dir
  *                   (`<store>-<workload>.cpuprofile`; summarise with test/bench/cpuprofile-summary.ts)
  *
@@ -52,8 +52,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const senders = Number(process.env.BENCH_SENDERS ?? 64);
 const stores = (process.env.BENCH_STORES ?? 'fs,minio').split(',').map((s) => s.trim()).filter(Boolean);
-/** The workloads besides the bare route: spec (single events, spec flush), eager (flush_max_events = senders), batch. */
-const workloads = new Set((process.env.BENCH_WORKLOADS ?? 'spec,eager,batch').split(',').map((s) => s.trim()));
+/** The workloads besides the bare route: spec (single events), batch (100-event batches with split). */
+const workloads = new Set((process.env.BENCH_WORKLOADS ?? 'spec,batch').split(',').map((s) => s.trim()));
 const batchSize = 100;
 const eventBytes = 1024;
 const ratioGoal = 0.5;
@@ -373,7 +373,6 @@ async function measureStore(sendersProcess: Senders, store: Store, db: Db): Prom
       return `${api!.url}/hooks/${full}`;
     };
     const specSource = await source('bench-spec', {});
-    const eagerSource = await source('bench-eager', { flush_max_events: senders });
     const batchSource = await source('bench-batch', { split: '$.events' });
 
     console.log(`\n${store.name}: ${senders} senders, ${seconds} s each after ${warmupSeconds} s of warm-up (load average before each round in the last column)`);
@@ -386,7 +385,6 @@ async function measureStore(sendersProcess: Senders, store: Store, db: Db): Prom
       rows.push({ figures, ratio: figures.eventsPerSecond / bareFigures.eventsPerSecond, goal: true, flushIntervalMs: spec.flushIntervalMs });
     };
     if (workloads.has('spec')) await vsBare('spec', `single events, flush ${spec.flushIntervalMs} ms / ${spec.flushMaxEvents} events`, specSource);
-    if (workloads.has('eager')) await vsBare('eager', `single events, flush ${spec.flushIntervalMs} ms / ${senders} events`, eagerSource);
     if (workloads.has('batch')) {
       const figures = await measure(sendersProcess, `${batchSize}-event batches, split $.events (spec flush)`, { url: batchSource, secret, batch: batchSize }, profile('batch'));
       rows.push({ figures, ratio: figures.eventsPerSecond / bareFigures.eventsPerSecond, goal: false, flushIntervalMs: spec.flushIntervalMs });
