@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
 import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
 import { platformScratchStorage, type ScratchStorage } from '../../shared/sql/scratch/index.js';
-import { connectMcp } from '../support/api.js';
+import { adminApiYaml, connectMcp } from '../support/api.js';
 import { cliEnv, platformBin, repoRoot } from '../support/cli.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { freePort } from '../support/run-servers.js';
@@ -83,32 +83,19 @@ describe('webhook ingest survives SIGKILL of the api process', () => {
     database = await createTestDatabase();
     dir = await mkdtemp(join(tmpdir(), 'webhook-crash-'));
     apiUrl = `http://127.0.0.1:${await freePort()}`;
-    yaml = `
-data_dir: ${JSON.stringify(join(dir, 'data'))}
-server:
-  address: ${JSON.stringify(new URL(apiUrl).host)}
-  transport: http
-  shutdown:
-    pre_shutdown_delay: 0s
-    grace_period: 5s
+    yaml = adminApiYaml({
+      adminKey: ADMIN_KEY,
+      address: new URL(apiUrl).host,
+      extra: `data_dir: ${JSON.stringify(join(dir, 'data'))}
 database:
   dsn: ${JSON.stringify(database.dsn)}
-auth:
-  api_keys:
-    enabled: true
-    keys:
-      - { key: ${ADMIN_KEY}, name: root, roles: [admin] }
-personas:
-  definitions:
-    admin: { roles: [admin] }
-admin:
-  enabled: true
 toolkits:
   objstore:
     local: { driver: filesystem }
   sql:
     local: { engine: duckdb }
-`;
+`,
+    });
     configFile = join(dir, 'platform.yaml');
     await writeFile(configFile, yaml);
     // The test reads the same store the child writes (listing only, which the child never disturbs).

@@ -19,7 +19,7 @@ import { createObjstoreConnections, embeddedObjstoreInstance, type ObjstoreConne
 import { createSqlToolkit, embeddedSqlInstance, type SqlToolkit } from '../../shared/sql/index.js';
 import { platformScratchStorage, type ScratchStorage } from '../../shared/sql/scratch/index.js';
 import { WebhookReceiver, WebhookWindows, webhookMetrics } from '../../shared/webhooks/index.js';
-import { connectMcp, startTestApi } from '../support/api.js';
+import { adminApiYaml, connectMcp, startTestApi } from '../support/api.js';
 import { capturingLogger } from '../support/logs.js';
 import { createTestDatabase } from '../support/postgres.js';
 
@@ -70,28 +70,14 @@ export interface IngestRig {
 }
 
 function configYaml(dataDir: string, receiver: string[]): string {
-  return `
-data_dir: ${JSON.stringify(dataDir)}
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown:
-    pre_shutdown_delay: 0s
-    grace_period: 5s
-auth:
-  api_keys:
-    enabled: true
-    keys:
-      - { key: ${ADMIN_KEY}, name: root, roles: [admin] }
-personas:
-  definitions:
-    admin: { roles: [admin] }
-admin:
-  enabled: true
+  return adminApiYaml({
+    adminKey: ADMIN_KEY,
+    extra: `data_dir: ${JSON.stringify(dataDir)}
 webhooks:
   receiver:
 ${receiver.map((line) => `    ${line}`).join('\n')}
-`;
+`,
+  });
 }
 
 export async function startIngestRig(opts: { receiver?: string[] } = {}): Promise<IngestRig> {

@@ -14,7 +14,7 @@ import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
 import type { RunningApi } from '../../api/start.js';
-import { connectMcp, startTestApi } from '../support/api.js';
+import { adminApiYaml, connectMcp, startTestApi } from '../support/api.js';
 import { sharedMinio } from '../support/minio.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { rigFrom, type ScratchRig } from '../support/scratch-rigs.js';
@@ -62,24 +62,9 @@ describe('two api replicas ingesting one source on Trino and MinIO', () => {
     database = await createTestDatabase();
     db = createPool({ dsn: database.dsn, maxOpenConns: 8, applicationName: 'webhook-replicas' });
     await migrate(db, { log: silentLogger() });
-    const yaml = `
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown:
-    pre_shutdown_delay: 0s
-    grace_period: 5s
-auth:
-  api_keys:
-    enabled: true
-    keys:
-      - { key: ${ADMIN_KEY}, name: root, roles: [admin] }
-personas:
-  definitions:
-    admin: { roles: [admin] }
-admin:
-  enabled: true
-resources:
+    const yaml = adminApiYaml({
+      adminKey: ADMIN_KEY,
+      extra: `resources:
   managed:
     connection: platform
 toolkits:
@@ -95,7 +80,8 @@ ${minio.instanceYaml(6, [`bucket_prefix: wh${id}-`])}
       scratch:
         catalog: scratch
         schema: ${schema}
-`;
+`,
+    });
     replicas.push(await startReplica(yaml));
     replicas.push(await startReplica(yaml));
     const source = await createHmacSource(replicas[0]!.api.url, { name, connection: 'cluster', config: { event_id_path: '$.id', flush_max_interval_ms: 20 } });

@@ -42,6 +42,31 @@ personas:
 ${extra}`;
 }
 
+/**
+ * YAML of an api whose key `adminKey` (named root) administers it: persona `admin`, the admin API
+ * on. `address` defaults to a random loopback port; `extra` lines are added at the top level.
+ */
+export function adminApiYaml(opts: { adminKey: string; address?: string; extra?: string }): string {
+  return `
+server:
+  address: ${JSON.stringify(opts.address ?? '127.0.0.1:0')}
+  transport: http
+  shutdown:
+    pre_shutdown_delay: 0s
+    grace_period: 5s
+auth:
+  api_keys:
+    enabled: true
+    keys:
+      - { key: ${opts.adminKey}, name: root, roles: [admin] }
+personas:
+  definitions:
+    admin: { roles: [admin] }
+admin:
+  enabled: true
+${opts.extra ?? ''}`;
+}
+
 export function testConfig(yaml: string): PlatformConfig {
   return parseConfig(yaml, {}).config;
 }
