@@ -1,0 +1,56 @@
+/**
+ * The webhook compactor's Schedule (spec document 3, `webhooks.compactor.*`): a sweep every `poll`
+ * on a worker whose `webhooks.compactor.enabled` is on. The settings travel as the sweep's argument,
+ * so a changed key takes effect when the worker re-registers the schedule at its next start.
+ */
+import type { Connection } from '@temporalio/client';
+import type { CompactorSettings, WebhookSweepInput } from '../workflows/webhooks.js';
+import type { WorkerConfig } from './config.js';
+import type { PlatformSchedule } from './schedules.js';
+
+export const webhookSweepScheduleId = 'webhook-sweep';
+export const webhookSweepWorkflowType = 'webhookSweep';
+
+/** `webhooks.compactor` (durations already parsed to ms). */
+export interface CompactorConfig {
+  enabled: boolean;
+  grace: number;
+  poll: number;
+  lease: number;
+  batch: number;
+  retry_backoff: number;
+  retention_every: number;
+}
+
+export function compactorSettings(compactor: CompactorConfig): CompactorSettings {
+  return { graceMs: compactor.grace, batch: compactor.batch, leaseMs: compactor.lease, retryBackoffMs: compactor.retry_backoff };
+}
+
+export function webhookSweepSchedule(config: Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } }): PlatformSchedule {
+  const input: WebhookSweepInput = { settings: compactorSettings(config.webhooks.compactor) };
+  return {
+    id: webhookSweepScheduleId,
+    everyMs: config.webhooks.compactor.poll,
+    workflowType: webhookSweepWorkflowType,
+    workflowId: webhookSweepScheduleId,
+    args: [input],
+    taskQueue: config.temporal.task_queue,
+  };
+}
+
+/** The custom search attributes webhook workflows carry (workflows/webhooks.ts), as Keyword. */
+export const webhookSearchAttributes = ['WebhookSource', 'WebhookWindow'] as const;
+/** temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD */
+const KEYWORD = 2;
+
+/**
+ * Adds the webhook search attributes to the namespace when missing, so an operator can find a
+ * window's workflows by source and window (a cluster where the worker may not change the
+ * namespace needs them added once by its operator: `temporal operator search-attribute create`).
+ */
+export async function registerWebhookSearchAttributes(connection: Connection, namespace: string): Promise<void> {
+  const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
+  const missing = webhookSearchAttributes.filter((name) => !(name in (customAttributes ?? {})));
+  if (missing.length === 0) return;
+  await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((name) => [name, KEYWORD])) });
+}

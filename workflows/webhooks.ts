@@ -1,0 +1,95 @@
+/**
+ * Webhook windows on Temporal (spec document 3, "Webhook window"): the sweep, run by a Schedule
+ * every `webhooks.compactor.poll`, starts a `compactWindow` workflow for each window due (ended
+ * more than `grace` ago and not compacted, or owed another compaction), at most `batch` per pass.
+ * Each window's workflow id is `webhook-compact:{source}:{dt}T{HH}:{MM}`, so one runs at a time per
+ * window by construction and an operator finds a window's history by id or by its search
+ * attributes. Deterministic: only @temporalio/workflow and activity types are imported.
+ */
+import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import type { WebhookActivities, WebhookWindowRef, CompactedWindow } from '../activities/webhooks.js';
+
+/** Custom search attributes of webhook workflows (registered on the namespace by the worker). */
+export const webhookSourceAttribute = defineSearchAttributeKey('WebhookSource', SearchAttributeType.KEYWORD);
+export const webhookWindowAttribute = defineSearchAttributeKey('WebhookWindow', SearchAttributeType.KEYWORD);
+
+export interface CompactorSettings {
+  graceMs: number;
+  batch: number;
+  /** `webhooks.compactor.lease`: the activity's start-to-close timeout. */
+  leaseMs: number;
+  /** `webhooks.compactor.retry_backoff`: the first retry delay, doubling after each failure. */
+  retryBackoffMs: number;
+}
+
+/** The longest delay between two tries of a failing window. */
+export const MAX_RETRY_DELAY_MS = 60 * 60_000;
+
+/** `webhook-compact:{source}:{dt}T{HH}:{MM}`. */
+export function compactWorkflowId(w: Pick<WebhookWindowRef, 'source' | 'dt' | 'hour' | 'minute'>): string {
+  return `webhook-compact:${w.source}:${w.dt}T${w.hour}:${w.minute}`;
+}
+
+export interface CompactWindowInput {
+  window: WebhookWindowRef;
+  settings: CompactorSettings;
+}
+
+/**
+ * Compacts one window: one activity, retried with a growing delay (from retry_backoff, doubling,
+ * at most an hour apart) until it succeeds; each failed try records itself on the window (reason,
+ * attempts, next try) so the source page shows it failing.
+ */
+export async function compactWindow(input: CompactWindowInput): Promise<CompactedWindow> {
+  const { settings } = input;
+  const { compactWebhookWindow } = proxyActivities<WebhookActivities>({
+    startToCloseTimeout: settings.leaseMs,
+    // A compaction reports progress per segment read; a silent worker is presumed dead well before the lease ends.
+    heartbeatTimeout: Math.min(settings.leaseMs, 60_000),
+    retry: { initialInterval: settings.retryBackoffMs, backoffCoefficient: 2, maximumInterval: MAX_RETRY_DELAY_MS },
+  });
+  return compactWebhookWindow(input.window, settings.retryBackoffMs);
+}
+
+export interface WebhookSweepInput {
+  settings: CompactorSettings;
+}
+
+export interface WebhookSweepResult {
+  started: string[];
+  /** Windows whose workflow was still running (a compaction or its retries). */
+  running: string[];
+}
+
+const sweepActivities = proxyActivities<WebhookActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+});
+
+/** One pass: finds the windows due and starts their compactions (detached: they outlive the pass). */
+export async function webhookSweep(input: WebhookSweepInput): Promise<WebhookSweepResult> {
+  const due = await sweepActivities.dueWebhookWindows(input.settings.graceMs, input.settings.batch);
+  const result: WebhookSweepResult = { started: [], running: [] };
+  for (const window of due) {
+    const workflowId = compactWorkflowId(window);
+    try {
+      await startChild(compactWindow, {
+        workflowId,
+        args: [{ window, settings: input.settings }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        // A window compacted before may be owed another compaction: the id is reused once the last run closed.
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+        typedSearchAttributes: [
+          { key: webhookSourceAttribute, value: window.source },
+          { key: webhookWindowAttribute, value: `${window.dt}T${window.hour}:${window.minute}` },
+        ],
+      });
+      result.started.push(workflowId);
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'WorkflowExecutionAlreadyStartedError') throw error;
+      result.running.push(workflowId);
+    }
+  }
+  return result;
+}
