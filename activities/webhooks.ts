@@ -1,17 +1,19 @@
 /**
  * The activities of webhook windows (workflows/webhooks.ts): finding the windows due, and
- * compacting one (shared/webhooks/compaction.ts) with its bookkeeping — success and failures
- * recorded on the window (shared/webhooks/windows.ts) and counted in the compaction metrics.
+ * compacting one with its bookkeeping — success and each failed try recorded on the window (so the
+ * source page shows it failing, with its next try) and counted in the compaction metrics.
  */
 import { Context } from '@temporalio/activity';
+import type { WebhookMetrics } from '../shared/webhooks/index.js';
 
-/** A window as the workflows name it. */
+/** A window as the workflows name it; `landedSeq` is the landing sequence seen when it was found due. */
 export interface WebhookWindowRef {
   sourceId: string;
   source: string;
   dt: string;
   hour: string;
   minute: string;
+  landedSeq: string;
 }
 
 export interface CompactedWindow {
@@ -26,15 +28,44 @@ export interface CompactedWindow {
 export interface WebhookActivities {
   /** Windows ended more than `graceMs` ago and not compacted, or owed another compaction; oldest first. */
   dueWebhookWindows(graceMs: number, limit: number): Promise<WebhookWindowRef[]>;
-  /** Compacts a window; a failure is recorded (with the next try `retryBackoffMs` × 2^(attempt−1) away) and rethrown. */
+  /** Compacts a window; a failure is recorded (with its next try) and rethrown for Temporal to retry. */
   compactWebhookWindow(window: WebhookWindowRef, retryBackoffMs: number): Promise<CompactedWindow>;
 }
 
-/** The activity's attempt number (1 for the first try), or 1 outside an activity. */
-export function currentAttempt(): number {
-  try {
-    return Context.current().info.attempt;
-  } catch {
-    return 1;
-  }
+/** What the webhook activities work with, composed by the worker's caller (cli/). */
+export interface WebhookActivityDeps {
+  due(opts: { nowMs: number; graceMs: number; limit: number }): Promise<WebhookWindowRef[]>;
+  /** Compacts the window: the file as a resource version and its partition registered (idempotent). */
+  compact(window: WebhookWindowRef, heartbeat: (detail: unknown) => void): Promise<CompactedWindow>;
+  /** Records a success: the window is compacted through `window.landedSeq`. */
+  compacted(window: WebhookWindowRef, result: CompactedWindow, atMs: number): Promise<void>;
+  /** Records a failed try and when the next one is due. */
+  failed(window: WebhookWindowRef, failure: { error: string; attempt: number; nextTryAtMs: number; atMs: number }): Promise<void>;
+  /** The delay before try `attempt + 1` (the workflow's retry policy, from retry_backoff). */
+  retryDelayMs(retryBackoffMs: number, attempt: number): number;
+  metrics: WebhookMetrics;
+  now?: () => number;
+}
+
+export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
+  const now = deps.now ?? Date.now;
+  return {
+    dueWebhookWindows: (graceMs, limit) => deps.due({ nowMs: now(), graceMs, limit }),
+    async compactWebhookWindow(window, retryBackoffMs) {
+      const context = Context.current();
+      try {
+        const result = await deps.compact(window, (detail) => context.heartbeat(detail));
+        await deps.compacted(window, result, now());
+        deps.metrics.compactions.inc({ source: window.source, result: 'compacted' });
+        deps.metrics.duplicatesDropped.inc({ source: window.source }, result.duplicatesDropped);
+        return result;
+      } catch (error) {
+        const attempt = context.info.attempt;
+        const at = now();
+        deps.metrics.compactions.inc({ source: window.source, result: 'failed' });
+        await deps.failed(window, { error: error instanceof Error ? error.message : String(error), attempt, nextTryAtMs: at + deps.retryDelayMs(retryBackoffMs, attempt), atMs: at });
+        throw error;
+      }
+    },
+  };
 }

@@ -8,6 +8,7 @@ import { embeddedObjstoreInstance } from '../shared/objstore/index.js';
 import { EMBEDDED_SQL_CONNECTION, createSqlToolkit, embeddedSqlInstance, ensureSampleData } from '../shared/sql/index.js';
 import type { LoadedConfig } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
+import { openPlatformServices } from './platform-services.js';
 
 /** The role carried by the generated admin key; it maps to the `admin.persona` persona. */
 export const adminRole = 'admin';
@@ -95,10 +96,13 @@ export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPl
     const temporal = await openTemporal(config);
     if (!temporal) throw new Error('no temporal');
     stack.push(() => temporal.close());
-    const worker = await startWorkerRole({ config, log, db, temporal });
-    stack.push(() => worker.shutdown());
     if (embeddedSql) await prepareSampleData(config, log);
-    const api = await startApiRole({ config, log, db, temporal, ...(embeddedObjstore ? { seedBuckets: embeddedObjstore.seedBuckets } : {}) });
+    // One set of services for both roles: the embedded DuckDB file can be open only once.
+    const services = await openPlatformServices({ config, log, db, ...(embeddedObjstore ? { seedBuckets: embeddedObjstore.seedBuckets } : {}) });
+    stack.push(() => services.close());
+    const worker = await startWorkerRole({ config, log, db, temporal, services });
+    stack.push(() => worker.shutdown());
+    const api = await startApiRole({ config, log, db, temporal, services });
     stack.push(() => api.stop());
     return {
       mcpUrl: `${api.url}/mcp`,

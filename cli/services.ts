@@ -1,22 +1,20 @@
-import { resourceStoreName, type PlatformConfig } from '../shared/config/index.js';
+import type { PlatformConfig } from '../shared/config/index.js';
 import { createPool, migrate, pingDb, type Db } from '../shared/db/index.js';
 import { connectTemporal, temporalReachable, type TemporalHandle } from '../shared/temporal/index.js';
 import { databaseApiKeys } from '../shared/identity/index.js';
-import { createMetrics } from '../shared/metrics/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { buildMcpSurface } from '../api/mcp/surface.js';
 import { databaseGatingStore, memoryGatingStore } from '../shared/workflow-gating/index.js';
 import { toolCallAudit } from './audit.js';
 import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
-import { buildToolkits } from './toolkits.js';
 import { objstoreRoutes } from '../api/objstore/routes.js';
 import { resourceRoutes, type ResourceRoutesOptions } from '../api/resources/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
-import { createResourceService, followResourceChanges, manageResourceTool, resourceActor, type ResourceService } from '../shared/resources/index.js';
+import { followResourceChanges, manageResourceTool, resourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
-import { createWebhookServices } from './webhooks.js';
+import { openPlatformServices, type PlatformServices } from './platform-services.js';
 
 /** The platform database: pool sized by config, migrations applied (under the advisory lock) before use. */
 export async function openDatabase(config: PlatformConfig, log: Logger): Promise<Db | undefined> {
@@ -36,12 +34,14 @@ export async function openTemporal(config: PlatformConfig): Promise<TemporalHand
   return config.temporal.address ? connectTemporal(config.temporal) : undefined;
 }
 
-/** The api role: HTTP surfaces over the shared services. */
+/** The api role: HTTP surfaces over the platform services (its own unless `services` are given). */
 export async function startApiRole(opts: {
   config: PlatformConfig;
   log: Logger;
   db?: Db;
   temporal?: TemporalHandle;
+  /** Shared with the worker (`platform dev`); the caller closes them. */
+  services?: PlatformServices;
   /** Buckets created on first use, per objstore connection (the embedded default bucket). */
   seedBuckets?: Record<string, readonly string[]>;
 }): Promise<RunningApi> {
@@ -49,24 +49,13 @@ export async function startApiRole(opts: {
   const readinessChecks: Record<string, () => Promise<boolean>> = {};
   if (db) readinessChecks.database = () => pingDb(db, 2000);
   if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
-  const metrics = createMetrics();
+  const services = opts.services ?? (await openPlatformServices({ config, log, ...(db ? { db } : {}), ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) }));
+  const { metrics, toolkits, resources, webhooks } = services;
   const { log: audit, middleware: auditCalls, onRefused: refusals } = toolCallAudit({ config, log, ...(db ? { db } : {}), metrics });
-  let apiUrl = '';
-  const toolkits = await buildToolkits(config, log, { publicUrl: () => apiUrl, ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) });
-  // Managed resources need the platform database and an object store for their bytes.
-  const resources =
-    db && Object.keys(config.toolkits.objstore).length > 0
-      ? createResourceService({ config, db, objstore: toolkits.objstore, log: log.child({ component: 'resources' }) })
-      : undefined;
   // Every replica's changes reach this one's sessions (one LISTEN connection, closed on stop).
   const resourceChanges =
     resources && config.database.dsn
       ? await followResourceChanges({ service: resources, dsn: config.database.dsn, log: log.child({ component: 'resource-changes' }) })
-      : undefined;
-  // Webhook sources need the database and the platform's storage for their segments.
-  const webhooks =
-    db && resourceStoreName(config) !== undefined
-      ? await createWebhookServices({ config, db, objstore: toolkits.objstore, sql: toolkits.sql, metrics, log })
       : undefined;
   const surface = buildMcpSurface({
     config,
@@ -97,7 +86,7 @@ export async function startApiRole(opts: {
       if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
     },
   });
-  apiUrl = api.url;
+  services.publicUrl.current = api.url;
   return {
     ...api,
     async stop() {
@@ -106,7 +95,7 @@ export async function startApiRole(opts: {
       await resourceChanges?.close();
       // After the drain, so calls that finished during it are written too.
       await audit.close();
-      await toolkits.close();
+      if (!opts.services) await services.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { TemporalConfig } from '../shared/temporal/index.js';
+import type { CompactorConfig } from './webhooks.js';
 
 /** `config.sessions` (durations already parsed to ms). */
 export interface SessionsConfig {
@@ -12,4 +13,6 @@ export interface SessionsConfig {
 export interface WorkerConfig {
   temporal: TemporalConfig;
   sessions: SessionsConfig;
+  /** `webhooks.compactor` (absent in worker configs that predate webhooks). */
+  webhooks?: { compactor: CompactorConfig };
 }

@@ -7,6 +7,7 @@ import type { Workflow } from '@temporalio/common';
 import type { Logger } from '../shared/logging/index.js';
 import type { WorkerConfig } from './config.js';
 import { housekeepingSchedule } from './housekeeping.js';
+import { webhookSweepSchedule } from './webhooks.js';
 
 export interface PlatformSchedule {
   /** Schedule id (fixed, so re-registration finds it). */
@@ -22,9 +23,14 @@ export interface PlatformSchedule {
   overlap?: ScheduleOverlapPolicy;
 }
 
-/** Every schedule the platform worker registers, from config. */
-export function platformSchedules(config: Pick<WorkerConfig, 'sessions' | 'temporal'>): PlatformSchedule[] {
-  return [housekeepingSchedule(config)];
+/**
+ * Every schedule the platform worker registers, from config; the webhook sweep when the worker
+ * compacts (`webhooks.compactor.enabled` and the webhook activities given).
+ */
+export function platformSchedules(config: Pick<WorkerConfig, 'sessions' | 'temporal' | 'webhooks'>, opts: { webhooks?: boolean } = {}): PlatformSchedule[] {
+  const schedules = [housekeepingSchedule(config)];
+  if (opts.webhooks && config.webhooks?.compactor.enabled) schedules.push(webhookSweepSchedule({ temporal: config.temporal, webhooks: config.webhooks }));
+  return schedules;
 }
 
 function checkInterval(s: PlatformSchedule): void {

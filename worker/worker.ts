@@ -12,12 +12,16 @@ import { workflowBundle } from './bundle.js';
 import type { WorkerConfig } from './config.js';
 import { installTemporalRuntime } from './runtime.js';
 import { platformSchedules, registerSchedules } from './schedules.js';
+import { registerWebhookSearchAttributes } from './webhooks.js';
+import type { WebhookActivityDeps } from '../activities/webhooks.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
   db: Pool;
   temporal: { connection: Connection; client: Client };
   log: Logger;
+  /** Webhook window compaction: with these (and `webhooks.compactor.enabled`) the worker compacts. */
+  webhooks?: WebhookActivityDeps;
 }
 
 export interface PlatformWorker {
@@ -39,13 +43,15 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
     const bundle = await workflowBundle(log);
     // Before Worker.create: once a Worker holds the connection it can only be released by running
     // and shutting it down. A schedule registered before its worker exists simply waits in the queue.
-    await registerSchedules(deps.temporal.client, platformSchedules(config), log);
+    const compacts = deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true;
+    if (compacts) await registerWebhookSearchAttributes(deps.temporal.connection, config.temporal.namespace);
+    await registerSchedules(deps.temporal.client, platformSchedules(config, { webhooks: compacts }), log);
     worker = await Worker.create({
       connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.task_queue,
       workflowBundle: bundle,
-      activities: createActivities({ db: deps.db, log: log.child({ component: 'activities' }) }),
+      activities: createActivities({ db: deps.db, log: log.child({ component: 'activities' }), ...(compacts && deps.webhooks ? { webhooks: deps.webhooks } : {}) }),
     });
   } catch (err) {
     await connection.close().catch(() => undefined);

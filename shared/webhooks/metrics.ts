@@ -14,6 +14,8 @@ export interface WebhookMetrics {
   segments: Counter<'source'>;
   bufferEvents: Gauge<'source'>;
   ackSeconds: Histogram<'source'>;
+  compactions: Counter<'source' | 'result'>;
+  duplicatesDropped: Counter<'source'>;
 }
 
 const registered = new WeakMap<Registry, WebhookMetrics>();
@@ -35,6 +37,8 @@ export function webhookMetrics(registry: Registry): WebhookMetrics {
         buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30],
         registers,
       }),
+      compactions: new Counter({ name: 'webhook_compactions_total', help: 'Window compactions by source and result (compacted, failed)', labelNames: ['source', 'result'], registers }),
+      duplicatesDropped: new Counter({ name: 'webhook_duplicates_dropped_total', help: 'Events dropped at compaction as duplicates of an earlier event id, by source', labelNames: ['source'], registers }),
     };
     registered.set(registry, metrics);
   }

@@ -1,0 +1,59 @@
+import { resourceStoreName, type PlatformConfig } from '../shared/config/index.js';
+import type { Db } from '../shared/db/index.js';
+import type { Logger } from '../shared/logging/index.js';
+import { createMetrics, type Metrics } from '../shared/metrics/index.js';
+import { createResourceService, type ResourceService } from '../shared/resources/index.js';
+import { buildToolkits, type Toolkits } from './toolkits.js';
+import { createWebhookServices, type WebhookServices } from './webhooks.js';
+
+/**
+ * The services the api and the worker roles share: the toolkits (SQL, object storage), managed
+ * resources, inbound webhooks and the metrics registry. `platform dev` opens them once for both
+ * roles (one process may hold an embedded DuckDB file only once); `serve` and `worker` each open
+ * their own.
+ */
+export interface PlatformServices {
+  metrics: Metrics;
+  toolkits: Toolkits;
+  /** Needs the platform database and an object store for its bytes. */
+  resources?: ResourceService;
+  /** Needs the platform database and the platform storage. */
+  webhooks?: WebhookServices;
+  /** The api's public base URL, known once it listens (presigned filesystem URLs). */
+  publicUrl: { current: string };
+  close(): Promise<void>;
+}
+
+export async function openPlatformServices(opts: {
+  config: PlatformConfig;
+  log: Logger;
+  db?: Db;
+  /** Buckets created on first use, per objstore connection (the embedded default bucket). */
+  seedBuckets?: Record<string, readonly string[]>;
+}): Promise<PlatformServices> {
+  const { config, log, db } = opts;
+  const metrics = createMetrics();
+  const publicUrl = { current: '' };
+  const toolkits = await buildToolkits(config, log, { publicUrl: () => publicUrl.current, ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) });
+  try {
+    const resources =
+      db && Object.keys(config.toolkits.objstore).length > 0
+        ? createResourceService({ config, db, objstore: toolkits.objstore, log: log.child({ component: 'resources' }) })
+        : undefined;
+    const webhooks =
+      db && resourceStoreName(config) !== undefined
+        ? await createWebhookServices({ config, db, objstore: toolkits.objstore, sql: toolkits.sql, metrics, log })
+        : undefined;
+    return {
+      metrics,
+      toolkits,
+      ...(resources ? { resources } : {}),
+      ...(webhooks ? { webhooks } : {}),
+      publicUrl,
+      close: () => toolkits.close(),
+    };
+  } catch (error) {
+    await toolkits.close().catch(() => undefined);
+    throw error;
+  }
+}
