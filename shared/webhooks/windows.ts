@@ -11,6 +11,7 @@
  */
 import type { Db } from '../db/index.js';
 import type { Window } from './layout.js';
+import { readWindowFigures, type WindowFigures } from './window-figures.js';
 import type { WindowKey } from './window-rules.js';
 
 export interface WindowLanding {
@@ -235,5 +236,10 @@ export class WebhookWindows {
       [...keyValues(key), step, REMOVAL_STEPS],
     );
     return rowCount === 1;
+  }
+
+  /** The window figures of the source page at `nowMs` (window-figures.ts). */
+  figures(sourceId: string, nowMs: number): Promise<WindowFigures> {
+    return readWindowFigures(this.db, sourceId, nowMs);
   }
 }
