@@ -135,6 +135,17 @@ describe('webhook source page: GET {prefix}/{name}/status', () => {
   });
 });
 
+describe('webhook source page: OpenAPI', () => {
+  it('documents the status and retry routes with their answers', async () => {
+    const document = (await (await fetch(`${rig.api.url}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const base = '/api/v1/admin/webhooks/sources/{name}';
+    expect(Object.keys(document.paths[`${base}/status`]!.get!.responses)).toEqual(expect.arrayContaining(['200', '401', '403', '404']));
+    expect(JSON.stringify(document.paths[`${base}/status`]!.get!.responses['200'])).toContain('windows_owed');
+    expect(Object.keys(document.paths[`${base}/windows/{window}/retry`]!.post!.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '409']));
+    expect(Object.keys(document.paths[`${base}/windows/retry-failing`]!.post!.responses)).toEqual(expect.arrayContaining(['200', '404']));
+  });
+});
+
 describe('webhook source page: retrying windows', () => {
   async function sourceWithWindow(name: string): Promise<{ key: WindowKey; id: string }> {
     rig.clock.now = START;
