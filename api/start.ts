@@ -30,7 +30,7 @@ import { restAuthenticator, type RestAuthenticator } from './http/rest-auth.js';
 import { browserSignIn } from './portal-auth/index.js';
 import { adminAuthorizer } from './admin/authorize.js';
 import { webhookSourceRoutes } from './admin/webhook-sources.js';
-import type { WebhookReceiver, WebhookRejections, WebhookSources } from '../shared/webhooks/index.js';
+import type { WebhookReceiver, WebhookRejections, WebhookRequestCounts, WebhookSources, WebhookWindows } from '../shared/webhooks/index.js';
 import { continueHooksOnRead, hookRoutes } from './hooks/routes.js';
 import { startHookListener } from './hooks/listener.js';
 
@@ -52,7 +52,7 @@ export interface ApiDeps {
    * `admin.enabled`; the receiver serves /hooks/ when `webhooks.receiver.enabled`, on the api
    * port or on `webhooks.receiver.address`.
    */
-  webhooks?: { sources: WebhookSources; rejections: WebhookRejections; receiver?: WebhookReceiver };
+  webhooks?: { sources: WebhookSources; rejections: WebhookRejections; windows: WebhookWindows; requestCounts: WebhookRequestCounts; receiver?: WebhookReceiver };
 }
 
 /** What a REST surface needs from the api. */
@@ -181,8 +181,17 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const authenticate = restAuthenticator({ authenticate: guard.authenticate, ...(browser ? { browser: browser.sessionOf } : {}) });
   if (browser) await browser.register(app, authenticate);
   if (config.admin.enabled && deps.webhooks) {
-    const { sources, rejections } = deps.webhooks;
-    await app.register(webhookSourceRoutes, { prefix: `${config.admin.path_prefix}/webhooks/sources`, sources, rejections, authorize: adminAuthorizer(config, authenticate) });
+    const { sources, rejections, windows, requestCounts } = deps.webhooks;
+    await app.register(webhookSourceRoutes, {
+      prefix: `${config.admin.path_prefix}/webhooks/sources`,
+      sources,
+      rejections,
+      windows,
+      requestCounts,
+      sender: { publicBaseUrl: config.portal.public_base_url, receiverAddress: config.webhooks.receiver.address },
+      ...(deps.clock ? { now: deps.clock } : {}),
+      authorize: adminAuthorizer(config, authenticate),
+    });
   }
   const receiver = config.webhooks.receiver.enabled ? deps.webhooks?.receiver : undefined;
   const hooksOn = receiver ? { receiver, ...(deps.clock ? { now: deps.clock } : {}) } : undefined;

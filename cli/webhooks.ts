@@ -7,12 +7,24 @@ import type { Metrics } from '../shared/metrics/index.js';
 import type { ObjstoreConnections } from '../shared/objstore/index.js';
 import type { SqlToolkit } from '../shared/sql/index.js';
 import { platformScratchStorage } from '../shared/sql/scratch/index.js';
-import { WebhookReceiver, WebhookRejections, WebhookSources, WebhookTableCatalog, WebhookWindows, webhookMetrics, webhookSecretBox } from '../shared/webhooks/index.js';
+import {
+  WebhookReceiver,
+  WebhookRejections,
+  WebhookRequestCounts,
+  WebhookSources,
+  WebhookTableCatalog,
+  WebhookWindows,
+  webhookMetrics,
+  webhookSecretBox,
+} from '../shared/webhooks/index.js';
 
 export interface WebhookServices {
   sources: WebhookSources;
   rejections: WebhookRejections;
   tables: WebhookTableCatalog;
+  windows: WebhookWindows;
+  /** Requests per source and outcome across replicas; this replica's receiver adds to them. */
+  requestCounts: WebhookRequestCounts;
   receiver: WebhookReceiver;
 }
 
@@ -45,11 +57,16 @@ export async function createWebhookServices(opts: {
   const sources = new WebhookSources({ db, config, box: await webhookSecretBox(config), tables, ...(opts.now ? { clock: opts.now } : {}) });
   const rejections = new WebhookRejections(db);
   const now = opts.now ?? Date.now;
+  const log = opts.log.child({ component: 'webhooks' });
+  const windows = new WebhookWindows(db);
+  // Written a few seconds at a time; the receiver's drain() on shutdown writes the rest.
+  const requestCounts = new WebhookRequestCounts({ db, log, now });
   const receiver = new WebhookReceiver({
     sources,
     rejections,
     tables,
-    windows: new WebhookWindows(db),
+    windows,
+    requestCounts,
     writeSegment: async (key, body, signal) => {
       await storage.connection.store.putObject(storage.bucket, key, body, { contentType: 'application/gzip', signal });
     },
@@ -57,8 +74,8 @@ export async function createWebhookServices(opts: {
     startMs: now(),
     writeTimeoutMs: config.webhooks.receiver.write_timeout,
     metrics: webhookMetrics(opts.metrics.registry),
-    log: opts.log.child({ component: 'webhooks' }),
+    log,
     now,
   });
-  return { sources, rejections, tables, receiver };
+  return { sources, rejections, tables, windows, requestCounts, receiver };
 }

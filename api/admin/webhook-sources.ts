@@ -1,7 +1,8 @@
 /**
  * Admin REST routes of webhook sources, under `{admin.path_prefix}/webhooks/sources` (spec
  * document 3 gives the create; list, read, update, delete and the rejected-request list are
- * ours, documented in /api/openapi.json). Every request is an administrator's (api/admin/authorize.ts),
+ * ours, documented in /api/openapi.json; the source page's status and retries are in
+ * webhook-source-status.ts). Every request is an administrator's (api/admin/authorize.ts),
  * checked before any body is read. Bodies are validated by the service (shared/webhooks), whose
  * messages name the field; the route schemas document them. No answer ever carries a secret.
  */
@@ -22,8 +23,9 @@ import {
   type WebhookSources,
 } from '../../shared/webhooks/index.js';
 import { sendAdminRefusal, type AdminAuthorizer } from './authorize.js';
+import { webhookSourceStatusRoutes, type WebhookSourceStatusOptions } from './webhook-source-status.js';
 
-export interface WebhookSourceRoutesOptions {
+export interface WebhookSourceRoutesOptions extends WebhookSourceStatusOptions {
   sources: WebhookSources;
   rejections: WebhookRejections;
   authorize: AdminAuthorizer;
@@ -153,4 +155,6 @@ export async function webhookSourceRoutes(app: App, opts: WebhookSourceRoutesOpt
     },
     async (request) => ({ rejections: await rejections.list((await sources.get(request.params.name)).id) }),
   );
+
+  webhookSourceStatusRoutes(app, opts);
 }

@@ -21,6 +21,7 @@ import type { WebhookRejectionOutcome } from './rejections.js';
 import { secretsAt, type ReceivingSource } from './sources.js';
 import type { WebhookTableSource } from './table.js';
 import type { WindowLanding } from './windows.js';
+import type { WebhookRequestCounts } from './request-counts.js';
 
 export interface WebhookReceiverDeps {
   sources: { receiving(name: string): Promise<ReceivingSource | undefined> };
@@ -35,6 +36,8 @@ export interface WebhookReceiverDeps {
   startMs: number;
   writeTimeoutMs: number;
   metrics: WebhookMetrics;
+  /** Where requests to known sources are counted for the source page (stopped by `drain`); without it, in the metrics only. */
+  requestCounts?: Pick<WebhookRequestCounts, 'count' | 'stop'>;
   log: Logger;
   now?: () => number;
   /** How long a source read from the database is used; default 1000 ms. */
@@ -107,8 +110,8 @@ export class WebhookReceiver {
    * gives its 404, the same for both.
    */
   notFound(found: ActiveSource | undefined): HookAnswer {
-    // Invented names never become series: only a disabled source keeps its label.
-    this.#count(found?.source.name ?? '', 'unknown_source');
+    // Invented names never become series: only a disabled source keeps its label (and its count).
+    this.#count(found?.source, 'unknown_source', this.#now());
     return NOT_FOUND;
   }
 
@@ -176,15 +179,19 @@ export class WebhookReceiver {
       throw error;
     }
     const { metrics } = this.#deps;
-    this.#count(source.name, 'accepted');
+    this.#count(source, 'accepted', at);
     metrics.events.inc({ source: source.name }, rows.length);
     metrics.ackSeconds.observe({ source: source.name }, Math.max(0, this.#now() - at) / 1000);
     return { status: 202, body: { accepted: rows.length } };
   }
 
-  /** Writes every held event (shutdown: what requests are waiting for goes out before the process ends). */
+  /**
+   * Writes every held event, then the request counts (shutdown: what requests are waiting for
+   * goes out before the process ends).
+   */
   async drain(): Promise<void> {
     await Promise.all([...this.#buffers.values()].map(({ buffer }) => buffer.drain()));
+    await this.#deps.requestCounts?.stop();
   }
 
   #buffer(active: ActiveSource): SourceBuffer {
@@ -235,13 +242,14 @@ export class WebhookReceiver {
 
   #refuse(active: ActiveSource, outcome: WebhookRejectionOutcome, status: number, reason: string, atMs: number, headers?: Record<string, string>): HookAnswer {
     const { source } = active;
-    this.#count(source.name, outcome);
+    this.#count(source, outcome, atMs);
     this.#record(source.id, outcome, reason, atMs);
     return { status, ...(headers ? { headers } : {}), body: { error: outcome, message: reason } };
   }
 
-  #count(source: string, outcome: WebhookOutcome): void {
-    this.#deps.metrics.requests.inc({ source, outcome });
+  #count(source: ReceivingSource | undefined, outcome: WebhookOutcome, atMs: number): void {
+    this.#deps.metrics.requests.inc({ source: source?.name ?? '', outcome });
+    if (source) this.#deps.requestCounts?.count(source.id, outcome, atMs);
   }
 
   /** Keeps the rejection without holding up the answer; a flood past MAX_RECORDING in flight is counted only. */

@@ -20,7 +20,9 @@ import { startApi, type RunningApi } from '../../api/start.js';
 import {
   KEPT_REJECTIONS,
   WebhookRejections,
+  WebhookRequestCounts,
   WebhookSources,
+  WebhookWindows,
   secretsAt,
   webhookSecretBox,
   windowLengths,
@@ -129,7 +131,7 @@ async function startAdminApi(cfg: PlatformConfig, log: Logger = silentLogger()):
     metrics: createMetrics({ defaultMetrics: false }),
     surface: buildMcpSurface({ config: cfg, log }),
     db,
-    webhooks: { sources, rejections },
+    webhooks: { sources, rejections, windows: new WebhookWindows(db), requestCounts: new WebhookRequestCounts({ db, log }) },
   });
 }
 

@@ -1,0 +1,187 @@
+/**
+ * The source page's routes (spec document 3: "The source page (Admin > Webhooks) shows …"), beside
+ * the source routes of webhook-sources.ts and under the same administrator check:
+ *
+ *   GET  {prefix}/{name}/status                    the page's figures
+ *   POST {prefix}/{name}/windows/{window}/retry    a window owed a compaction becomes due now
+ *   POST {prefix}/{name}/windows/retry-failing     every failing window of the source does
+ *
+ * A retry clears the wait before the window's next try, so the next sweep starts its compaction.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { App } from '../http/app.js';
+import { parseListenAddress } from '../http/app.js';
+import {
+  KEPT_REJECTIONS,
+  WEBHOOK_OUTCOMES,
+  WEBHOOK_REJECTION_OUTCOMES,
+  parseWindowName,
+  windowName,
+  type RetriedWindow,
+  type WebhookRejections,
+  type WebhookRequestCounts,
+  type WebhookSources,
+  type WebhookWindows,
+} from '../../shared/webhooks/index.js';
+
+export interface WebhookSourceStatusOptions {
+  sources: WebhookSources;
+  rejections: WebhookRejections;
+  windows: WebhookWindows;
+  requestCounts: Pick<WebhookRequestCounts, 'recent'>;
+  /** Where senders reach /hooks/: `portal.public_base_url` and `webhooks.receiver.address`. */
+  sender: { publicBaseUrl: string; receiverAddress: string };
+  now?: () => number;
+}
+
+const tags = ['admin: webhook sources'];
+const errorSchema = z.object({ error: z.string(), message: z.string() }).describe('Error');
+const nameParams = z.object({ name: z.string().describe('Source name') });
+const windowParams = nameParams.extend({ window: z.string().describe('The window, by its start: YYYY-MM-DDTHH:MM (UTC)') });
+
+const at = z.string().describe('UTC, ISO 8601');
+const windowField = z.string().describe('A window, by its start: YYYY-MM-DDTHH:MM (UTC)');
+const counts = z.object(Object.fromEntries(WEBHOOK_OUTCOMES.map((outcome) => [outcome, z.number().int()])) as Record<(typeof WEBHOOK_OUTCOMES)[number], z.ZodNumber>);
+
+const statusSchema = z
+  .object({
+    name: z.string(),
+    table: z.string().describe('The table senders fill: webhook_{name} with each - as _'),
+    enabled: z.boolean(),
+    sender_url: z.string().describe('Where senders POST: the public base URL (portal.public_base_url, else this request’s origin; the receiver’s own port when webhooks.receiver.address is set) + /hooks/{name}'),
+    sender_url_note: z.string().nullable().describe('For path_token sources: the secret goes as the last path segment (never shown)'),
+    requests: z.object({ last_hour: counts, last_day: counts }).describe('Requests by outcome over every replica, counted per minute'),
+    last_event_at: at.nullable().describe('When the newest segment landed (its events were received just before)'),
+    window_minutes: z.number().int().describe('compact_every_minutes (a window already holding segments keeps the longer of an old and a new length)'),
+    last_compacted: z.object({ window: windowField, compacted_at: at, resource_id: z.string().nullable(), version: z.number().int().nullable() }).nullable(),
+    windows_owed: z
+      .object({
+        count: z.number().int(),
+        oldest: z.array(z.object({ window: windowField, ended_at: at, attempts: z.number().int().describe('Failures in a row (0: not failing)') })),
+      })
+      .describe('Ended windows not compacted, or landed in since their compaction (failing ones included); the oldest five'),
+    last_failure: z
+      .object({ window: windowField, reason: z.string(), attempts: z.number().int(), failed_at: at, next_try_at: at.nullable().describe('null: retried, the next sweep takes it') })
+      .nullable()
+      .describe('The failing window that failed last; null when none is failing'),
+    retention: z.object({
+      oldest_window: windowField.nullable().describe('The oldest window still held'),
+      raw_retention_days: z.number().int(),
+      compacted_retention_days: z.number().int().describe('0 keeps forever'),
+    }),
+    rejections: z.array(z.object({ at, outcome: z.enum(WEBHOOK_REJECTION_OUTCOMES), reason: z.string() })).describe(`The last ${KEPT_REJECTIONS}, newest first`),
+  })
+  .describe('The figures of a webhook source’s page');
+
+const retriedSchema = z.object({
+  retried: z.array(z.object({ window: windowField, attempts: z.number().int().describe('Failures in a row so far'), last_error: z.string().nullable() })),
+});
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** `base` + /hooks/{name}, and for a path_token source where its secret goes. */
+export function senderUrl(base: string, name: string, pathToken: boolean): { url: string; note: string | null } {
+  const url = `${base.replace(/\/+$/, '')}/hooks/${name}`;
+  return { url, note: pathToken ? `the source's secret goes as the last path segment: ${url}/{secret}` : null };
+}
+
+/** The public base URL senders use: portal.public_base_url, else this request's origin (on the receiver's port when it has one). */
+function senderBase(request: FastifyRequest, sender: WebhookSourceStatusOptions['sender']): string {
+  if (sender.publicBaseUrl) return sender.publicBaseUrl;
+  if (!sender.receiverAddress) return `${request.protocol}://${request.host}`;
+  const { port } = parseListenAddress(sender.receiverAddress);
+  const host = request.hostname.includes(':') ? `[${request.hostname}]` : request.hostname;
+  return `http://${host}:${port}`;
+}
+
+function retried(windows: RetriedWindow[]) {
+  return { retried: windows.map((w) => ({ window: windowName(w), attempts: w.attempts, last_error: w.lastError })) };
+}
+
+function refuse(reply: FastifyReply, status: 400 | 404 | 409, error: string, message: string) {
+  return reply.code(status).send({ error, message });
+}
+
+/** Adds the routes to `app`, inside the source routes' plugin (its administrator check and error handler). */
+export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOptions): void {
+  const { sources, windows } = opts;
+  const now = opts.now ?? Date.now;
+  const errors = { 401: errorSchema, 403: errorSchema, 404: errorSchema };
+
+  app.get(
+    '/:name/status',
+    { schema: { tags, summary: "The figures of a webhook source's page", params: nameParams, response: { 200: statusSchema, ...errors } } },
+    async (request) => {
+      const source = await sources.get(request.params.name);
+      const nowMs = now();
+      const [requests, figures, rejections] = await Promise.all([
+        opts.requestCounts.recent(source.id),
+        windows.figures(source.id, nowMs),
+        opts.rejections.list(source.id),
+      ]);
+      const sender = senderUrl(senderBase(request, opts.sender), source.name, source.auth.mode === 'path_token');
+      const { lastCompacted, lastFailure } = figures;
+      return {
+        name: source.name,
+        table: source.table,
+        enabled: source.enabled,
+        sender_url: sender.url,
+        sender_url_note: sender.note,
+        requests: { last_hour: requests.lastHour, last_day: requests.lastDay },
+        last_event_at: iso(figures.lastEventAtMs),
+        window_minutes: source.config.compact_every_minutes,
+        last_compacted: lastCompacted
+          ? { window: lastCompacted.window, compacted_at: iso(lastCompacted.compactedAtMs)!, resource_id: lastCompacted.resourceId, version: lastCompacted.version }
+          : null,
+        windows_owed: { count: figures.owed.count, oldest: figures.owed.oldest.map((o) => ({ window: o.window, ended_at: iso(o.endedAtMs)!, attempts: o.attempts })) },
+        last_failure: lastFailure
+          ? { window: lastFailure.window, reason: lastFailure.reason, attempts: lastFailure.attempts, failed_at: iso(lastFailure.failedAtMs)!, next_try_at: iso(lastFailure.nextTryAtMs) }
+          : null,
+        retention: {
+          oldest_window: figures.oldestWindowStartMs === null ? null : iso(figures.oldestWindowStartMs)!.slice(0, 16),
+          raw_retention_days: source.config.raw_retention_days,
+          compacted_retention_days: source.config.compacted_retention_days,
+        },
+        rejections,
+      };
+    },
+  );
+
+  app.post(
+    '/:name/windows/:window/retry',
+    {
+      schema: {
+        tags,
+        summary: 'Compact a window again: a window owed a compaction (failing or not) stops waiting for its next try, so the next sweep starts it',
+        description: '404 for an unknown source or window; 409 when the window is compacted and up to date, or being removed by retention.',
+        params: windowParams,
+        response: { 200: retriedSchema, ...errors, 400: errorSchema, 409: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      const source = await sources.get(request.params.name);
+      const partition = parseWindowName(request.params.window);
+      if (!partition) return refuse(reply, 400, 'invalid', 'window: expected YYYY-MM-DDTHH:MM (UTC)');
+      const outcome = await windows.retry({ sourceId: source.id, ...partition });
+      if (outcome.result === 'not_found') return refuse(reply, 404, 'not_found', `source "${source.name}" holds no window ${request.params.window}`);
+      if (outcome.result === 'not_owed') {
+        return refuse(reply, 409, 'conflict', `window ${request.params.window} is compacted and up to date, or being removed: nothing to retry`);
+      }
+      return retried([outcome.window]);
+    },
+  );
+
+  app.post(
+    '/:name/windows/retry-failing',
+    {
+      schema: {
+        tags,
+        summary: 'Compact every failing window of a source again at the next sweep; answers those it retried (none: an empty list)',
+        params: nameParams,
+        response: { 200: retriedSchema, ...errors },
+      },
+    },
+    async (request) => retried(await windows.retryFailing((await sources.get(request.params.name)).id)),
+  );
+}
