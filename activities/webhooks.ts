@@ -4,7 +4,7 @@
  * source page shows it failing, with its next try) and counted in the compaction metrics.
  */
 import { Context } from '@temporalio/activity';
-import type { WebhookMetrics } from '../shared/webhooks/index.js';
+import { retryDelayMs, type WebhookMetrics } from '../shared/webhooks/index.js';
 
 /** A window as the workflows name it; `landedSeq` is the landing sequence seen when it was found due. */
 export interface WebhookWindowRef {
@@ -41,8 +41,6 @@ export interface WebhookActivityDeps {
   compacted(window: WebhookWindowRef, result: CompactedWindow, atMs: number): Promise<void>;
   /** Records a failed try and when the next one is due. */
   failed(window: WebhookWindowRef, failure: { error: string; attempt: number; nextTryAtMs: number; atMs: number }): Promise<void>;
-  /** The delay before try `attempt + 1` (the workflow's retry policy, from retry_backoff). */
-  retryDelayMs(retryBackoffMs: number, attempt: number): number;
   metrics: WebhookMetrics;
   now?: () => number;
 }
@@ -63,7 +61,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
         const attempt = context.info.attempt;
         const at = now();
         deps.metrics.compactions.inc({ source: window.source, result: 'failed' });
-        await deps.failed(window, { error: error instanceof Error ? error.message : String(error), attempt, nextTryAtMs: at + deps.retryDelayMs(retryBackoffMs, attempt), atMs: at });
+        await deps.failed(window, { error: error instanceof Error ? error.message : String(error), attempt, nextTryAtMs: at + retryDelayMs(attempt, retryBackoffMs), atMs: at });
         throw error;
       }
     },

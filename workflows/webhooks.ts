@@ -9,6 +9,8 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { WebhookActivities, WebhookWindowRef, CompactedWindow } from '../activities/webhooks.js';
+// Pure rules, safe in the workflow sandbox: the same cap the source page's next try is computed with.
+import { MAX_RETRY_DELAY_MS, windowName } from '../shared/webhooks/window-rules.js';
 
 /** Custom search attributes of webhook workflows (registered on the namespace by the worker). */
 export const webhookSourceAttribute = defineSearchAttributeKey('WebhookSource', SearchAttributeType.KEYWORD);
@@ -23,12 +25,9 @@ export interface CompactorSettings {
   retryBackoffMs: number;
 }
 
-/** The longest delay between two tries of a failing window. */
-export const MAX_RETRY_DELAY_MS = 60 * 60_000;
-
 /** `webhook-compact:{source}:{dt}T{HH}:{MM}`. */
 export function compactWorkflowId(w: Pick<WebhookWindowRef, 'source' | 'dt' | 'hour' | 'minute'>): string {
-  return `webhook-compact:${w.source}:${w.dt}T${w.hour}:${w.minute}`;
+  return `webhook-compact:${w.source}:${windowName(w)}`;
 }
 
 export interface CompactWindowInput {
@@ -47,7 +46,7 @@ export async function compactWindow(input: CompactWindowInput): Promise<Compacte
     startToCloseTimeout: settings.leaseMs,
     // A compaction reports progress per segment read; a silent worker is presumed dead well before the lease ends.
     heartbeatTimeout: Math.min(settings.leaseMs, 60_000),
-    retry: { initialInterval: settings.retryBackoffMs, backoffCoefficient: 2, maximumInterval: MAX_RETRY_DELAY_MS },
+    retry: { initialInterval: settings.retryBackoffMs, backoffCoefficient: 2, maximumInterval: Math.max(MAX_RETRY_DELAY_MS, settings.retryBackoffMs) },
   });
   return compactWebhookWindow(input.window, settings.retryBackoffMs);
 }
@@ -82,7 +81,7 @@ export async function webhookSweep(input: WebhookSweepInput): Promise<WebhookSwe
         workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
         typedSearchAttributes: [
           { key: webhookSourceAttribute, value: window.source },
-          { key: webhookWindowAttribute, value: `${window.dt}T${window.hour}:${window.minute}` },
+          { key: webhookWindowAttribute, value: windowName(window) },
         ],
       });
       result.started.push(workflowId);
