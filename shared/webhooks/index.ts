@@ -24,6 +24,18 @@ export {
 export { WebhookReceiver, type ActiveSource, type HookAnswer, type HookRequest, type WebhookReceiverDeps } from './receiver.js';
 export { WEBHOOK_OUTCOMES, webhookMetrics, type WebhookMetrics, type WebhookOutcome } from './metrics.js';
 export { WebhookTableCatalog } from './table.js';
+export {
+  compactWindow,
+  compactedFileAddress,
+  compactorActor,
+  storeCompactedFile,
+  writeCompactedFile,
+  type CompactedFile,
+  type CompactionDeps,
+  type CompactionResult,
+  type CompactionTarget,
+  type StoredWindowFile,
+} from './compaction.js';
 export { WebhookWindows, type WindowLanding } from './windows.js';
 export { KEPT_REJECTIONS, WEBHOOK_REJECTION_OUTCOMES, WebhookRejections, type WebhookRejection, type WebhookRejectionOutcome } from './rejections.js';
 export { webhookTableName, windowLengths, type WindowLength } from './layout.js';
