@@ -20,6 +20,7 @@ import { createMetrics } from '../../shared/metrics/index.js';
 import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
 import { createResourceService, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
 import type { ScratchCatalog } from '../../shared/sql/scratch/index.js';
+import { rawWindowPrefix } from '../../shared/webhooks/layout.js';
 import { compactWindow, storeCompactedFile, writeCompactedFile, type CompactionDeps, type CompactionTarget } from '../../shared/webhooks/index.js';
 import { adminApiYaml, startTestApi } from '../support/api.js';
 import { sharedMinio } from '../support/minio.js';
@@ -158,7 +159,7 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
   const windowRows = async () =>
     (
       await h.query(
-        `SELECT event_id, payload, CAST(received_at AS VARCHAR) AS received_at FROM ${h.view} WHERE dt = '${WINDOW.dt}' AND hour = '${WINDOW.hour}' AND minute = '${WINDOW.minute}' ORDER BY event_id`,
+        `SELECT event_id, payload, CAST(received_at AS VARCHAR) AS received_at FROM ${h.view} WHERE dt = '${WINDOW.dt}' AND hour = '${WINDOW.hour}' AND minute = '${WINDOW.minute}' ORDER BY event_id, received_at`,
       )
     ).map((r) => ({ id: String(r.event_id), v: (JSON.parse(String(r.payload)) as { v: number }).v }));
   const compactedRows = async () => Number((await h.query(`SELECT count(*) AS n FROM ${h.compacted}`))[0]!.n);
@@ -254,5 +255,18 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
     expect(retried).toMatchObject({ version: 3, sha256: stored.sha256, created: false, events: 5 });
     expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute]]);
     expect((await windowRows()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'e', 'f']);
+  });
+
+  it('a recompaction after the raw segments were removed keeps every event from the previous file, and heartbeats each step', async () => {
+    const { storage } = h.deps;
+    const prefix = rawWindowPrefix(h.source.name, WINDOW);
+    const page = await storage.connection.store.listObjects(storage.bucket, { prefix });
+    for (const o of page.objects) await storage.connection.store.deleteObject(storage.bucket, o.key);
+    await postAt(START + 9_000, { id: 'g', v: 1 });
+    const beats: string[] = [];
+    const result = await compactWindow({ ...h.deps, heartbeat: (d) => beats.push(d.step) }, target);
+    expect(result).toMatchObject({ version: 4, events: 6, segments: 1, duplicatesDropped: 0, created: true });
+    expect((await windowRows()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'e', 'f', 'g']);
+    expect(beats).toEqual(['downloading', 'downloaded previous file', 'merged', 'stored', 'registered']);
   });
 });
