@@ -184,6 +184,12 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
   });
 
   it('switches the window to one Parquet file with the earliest event per id, other windows untouched', async () => {
+    const everyColumn = () =>
+      h.query(
+        `SELECT event_id, CAST(received_at AS VARCHAR) AS received_at, CAST(landed_at AS VARCHAR) AS landed_at, event_type, key, content_hash, replica, payload, dt, hour, minute ` +
+          `FROM ${h.view} WHERE minute = '${WINDOW.minute}' ORDER BY event_id, received_at`,
+      );
+    const raw = await everyColumn();
     expect(await windowRows()).toEqual([
       { id: 'a', v: 1 },
       { id: 'a', v: 2 },
@@ -201,6 +207,8 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
       { id: 'c', v: 1 },
     ]);
     expect(await compactedRows()).toBe(3);
+    // The same rows, every column, now from Parquet: the later a is the one gone.
+    expect(await everyColumn()).toEqual(raw.filter((r) => r.payload !== JSON.stringify({ id: 'a', v: 2 })));
     const other = await h.query(`SELECT event_id FROM ${h.view} WHERE minute = '20'`);
     expect(other).toEqual([{ event_id: 'd' }]);
   });
