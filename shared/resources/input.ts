@@ -109,6 +109,7 @@ export function createDetails(input: CreateInput) {
     tags: tagsOrThrow(input.tags) ?? [],
     searchSetting: searchSettingOrThrow(input.search_setting) ?? 'default',
     changeSummary: changeSummaryOrThrow(input.change_summary) ?? null,
+    objectName: input.object_name === undefined ? undefined : fileNameOrThrow(input.object_name),
   };
 }
 

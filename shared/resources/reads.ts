@@ -15,7 +15,7 @@ import { parseCanonicalUri, parseReference } from './uri.js';
 
 const readDoors = Object.keys(auditToolOfDoor) as ReadDoor[];
 
-export function createResourceReads(context: ResourceContext): Pick<ResourceService, 'get' | 'resolve' | 'openContent'> {
+export function createResourceReads(context: ResourceContext): Pick<ResourceService, 'get' | 'resolve' | 'openContent' | 'headObject'> {
   const { config, db, clock, objects, checkVisible, rowByAddress, visibleRow } = context;
 
   async function get(actor: ResourceActor, id: string): Promise<ResourceView> {
@@ -106,7 +106,15 @@ export function createResourceReads(context: ResourceContext): Pick<ResourceServ
     return { resource: toView(stamped, actor), body };
   }
 
-  return { get, resolve, openContent };
+  async function headObject(actor: ResourceActor, id: string): Promise<{ resource: ResourceView; object: { bucket: string; key: string } }> {
+    const row = await visibleRow(actor, id, 'dereference');
+    const head = await db.query<VersionRow>(`SELECT * FROM resource_versions WHERE resource_id = $1 AND version = $2`, [row.id, row.head_version]);
+    const version = head.rows[0];
+    if (!version) throw notFound('resource content');
+    return { resource: toView(row, actor), object: { bucket: version.object_bucket, key: version.object_key } };
+  }
+
+  return { get, resolve, openContent, headObject };
 }
 
 function libraryColumns(library: Library): { library_kind: string; library_key: string } {

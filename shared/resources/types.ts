@@ -145,6 +145,12 @@ export interface CreateInput {
   change_summary?: string;
   origin: WriteOrigin;
   body: Readable;
+  /**
+   * Stores this version's bytes as `<id>/<version uuid>/<object_name>` instead of `<id>/<version
+   * uuid>`: a directory holding exactly this one file, which a Hive partition can point at (webhook
+   * compaction). A file name (names.ts rule).
+   */
+  object_name?: string;
 }
 
 export interface CreateResult {
@@ -305,6 +311,11 @@ export interface ResourceService {
    */
   moveTargets(actor: ResourceActor, id: string, query?: { q?: string; cursor?: string; limit?: number }): Promise<MoveTargetsView>;
   replaceContent(actor: ResourceActor, id: string, input: ReplaceInput): Promise<ResourceView>;
+  /**
+   * Where the head version's bytes are stored, for the platform's own readers of its files (webhook
+   * compaction): the by-id rule, and no read is stamped or audited (nobody read the content).
+   */
+  headObject(actor: ResourceActor, id: string): Promise<{ resource: ResourceView; object: { bucket: string; key: string } }>;
   delete(actor: ResourceActor, id: string, opts: DeleteOptions): Promise<void>;
   versions(actor: ResourceActor, id: string): Promise<VersionView[]>;
   restore(actor: ResourceActor, id: string, version: number): Promise<ResourceView>;

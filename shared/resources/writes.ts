@@ -62,10 +62,11 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
       discard(input.body);
       throw err;
     }
-    const { library, folderPath, fileName, displayName, description, tags, searchSetting, changeSummary } = details;
+    const { library, folderPath, fileName, displayName, description, tags, searchSetting, changeSummary, objectName } = details;
 
     const newId = uuidv7();
-    const object: StoredObject = { bucket: await bucket(), key: `${existing?.id ?? newId}/${uuidv7()}` };
+    const versionKey = `${existing?.id ?? newId}/${uuidv7()}`;
+    const object: StoredObject = { bucket: await bucket(), key: objectName === undefined ? versionKey : `${versionKey}/${objectName}` };
     const stored = await (async () => {
       try {
         return await storeUpload(object, input.body, fileName, contentType);

@@ -40,5 +40,17 @@ export {
 export { MAX_RETRY_DELAY_MS, parseWindowName, retryDelayMs, windowEndMs, windowEndedAfterGrace, windowName, windowOwed, type WindowKey } from './window-rules.js';
 export { OWED_WINDOWS_LISTED, readWindowFigures, type WindowFigures } from './window-figures.js';
 export { WebhookRequestCounts, type OutcomeCounts, type WebhookRequestCountsOptions } from './request-counts.js';
+export {
+  compactWindow,
+  compactedFileAddress,
+  compactorActor,
+  storeCompactedFile,
+  writeCompactedFile,
+  type CompactedFile,
+  type CompactionDeps,
+  type CompactionResult,
+  type CompactionTarget,
+  type StoredWindowFile,
+} from './compaction.js';
 export { KEPT_REJECTIONS, WEBHOOK_REJECTION_OUTCOMES, WebhookRejections, type WebhookRejection, type WebhookRejectionOutcome } from './rejections.js';
 export { webhookTableName, windowLengths, type WindowLength } from './layout.js';

@@ -6,7 +6,7 @@
  * Same SQL on Trino (Hive) and DuckDB through shared/sql/scratch.
  */
 import type { SqlToolkit } from '../sql/index.js';
-import { checkScratch, scratchCatalog, sqlIdent, type ExternalTable, type ScratchCatalog, type ScratchCheck, type ScratchColumn, type ScratchStorage } from '../sql/scratch/index.js';
+import { checkScratch, scratchCatalog, sqlIdent, type ExternalTable, type ScratchCatalog, type ScratchCheck, type ScratchColumn, type ScratchStorage, type StorageLocation } from '../sql/scratch/index.js';
 import { rawPrefix, rawWindowPrefix, webhookTableName, windowValues, type Window } from './layout.js';
 
 /** The columns of every webhook table, in the spec's order (dt, hour, minute are the partition columns). */
@@ -100,6 +100,16 @@ export class WebhookTableCatalog {
     await scratch.dropView(names.view);
     await scratch.dropTable(names.raw.name);
     await scratch.dropTable(names.compacted.name);
+  }
+
+  /**
+   * Places the window's compacted partition over `location` (the directory holding exactly its
+   * Parquet file, the head version of its resource): the view reads the window from there from
+   * the next query on. Again over the same location: nothing changes; over a new version's:
+   * moved there, one registration.
+   */
+  async registerCompactedWindow(source: WebhookTableSource, window: Pick<Window, 'dt' | 'hour' | 'minute'>, location: StorageLocation): Promise<void> {
+    await this.scratch(source).placePartition(this.names(source).compacted, windowValues(window), location);
   }
 
   /** Registers a window of raw segments once its first segment is written (again: nothing changes). */

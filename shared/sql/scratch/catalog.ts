@@ -42,13 +42,22 @@ export class DialectScratchCatalog implements ScratchCatalog {
   }
 
   async registerPartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void> {
+    await this.#checkPartition(table, values, location);
+    await this.dialect.registerPartition(table, values, location);
+  }
+
+  async placePartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void> {
+    await this.#checkPartition(table, values, location);
+    await this.dialect.placePartition(table, values, location);
+  }
+
+  async #checkPartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void> {
     checkTable(table);
     checkPartitionValues(table, values);
     this.#checkBucket(checkLocation(location));
     if (!(await this.#holdsFile(location))) {
       throw new ScratchError(`partition ${values.join('/')} of ${table.name}: ${location.bucket}/${location.prefix} holds no file yet; register it after writing its first file`);
     }
-    await this.dialect.registerPartition(table, values, location);
   }
 
   async unregisterPartition(table: ExternalTable, values: readonly string[]): Promise<void> {

@@ -26,6 +26,7 @@ export interface ScratchDialect
     | 'partitionsRelation'
     | 'createExternalTable'
     | 'registerPartition'
+    | 'placePartition'
     | 'unregisterPartition'
     | 'listPartitions'
     | 'createOrReplaceView'

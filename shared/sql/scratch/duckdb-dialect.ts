@@ -102,6 +102,22 @@ export class DuckdbScratchDialect implements ScratchDialect {
     });
   }
 
+  placePartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void> {
+    return this.#serial(async () => {
+      const stored = await this.#stored(table.name);
+      const key = JSON.stringify(values);
+      const directory = this.locate(location);
+      const partitions = await this.#partitions(table.name);
+      const others = partitions.filter((p) => JSON.stringify(p.values) !== key);
+      if (partitions.some((p) => JSON.stringify(p.values) === key && p.directory === directory)) return;
+      await this.#commit([
+        `DELETE FROM ${partitionsTable} WHERE ${this.#where(table.name)} AND partition_values = ${sqlString(key)}`,
+        `INSERT INTO ${partitionsTable} VALUES (${[this.schema, table.name, key, directory].map(sqlString).join(', ')})`,
+        ...this.#views(stored, [...others, { values, directory }]),
+      ]);
+    });
+  }
+
   unregisterPartition(table: ExternalTable, values: readonly string[]): Promise<void> {
     return this.#serial(async () => {
       const stored = await this.#definition(table.name);

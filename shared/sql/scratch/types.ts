@@ -66,6 +66,14 @@ export interface ScratchCatalog {
    * at least one file. Registering a partition that is already registered changes nothing.
    */
   registerPartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void>;
+  /**
+   * Registers the partition with `values` over `location` (which must hold a file), or moves its
+   * registration there when it is registered over another location; already there: nothing
+   * changes. DuckDB moves it in one transaction; Trino unregisters and registers again, so for a
+   * moment the partition is not registered (a view falling back to other files for unregistered
+   * partitions reads those meanwhile).
+   */
+  placePartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void>;
   /** Unregisters the partition (its files stay); unregistering one that is not registered changes nothing. */
   unregisterPartition(table: ExternalTable, values: readonly string[]): Promise<void>;
   /** The registered partitions' values, sorted. */

@@ -1,0 +1,208 @@
+/**
+ * The compaction of one window (spec document 3, "Webhook window", row `compacting`): every raw
+ * segment of the window plus its previous Parquet file are copied into a private temp directory,
+ * merged on DuckDB (compaction-duckdb.ts) into one Parquet file holding the earliest received event
+ * per event id, stored as the managed resource `webhooks/{source}/{dt}/{HH}-{MM}.parquet` in the
+ * persona's library (a recompaction is a new version of it), and the window's compacted partition
+ * is placed over that version's directory, so the view reads the window from Parquet.
+ *
+ * Pure I/O, no Temporal: the compaction workflow's activity calls compactWindow. Every step may be
+ * repeated: the file's content is a function of the events (a rerun reads the previous file, which
+ * holds the same events), an unchanged file makes no version, and placing the partition where it
+ * already is changes nothing — so a worker killed at any step and retried ends with the same
+ * content and one registration.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { PlatformConfig } from '../config/index.js';
+import { ResourceError, type Library, type ResourceActor, type ResourceService } from '../resources/index.js';
+import { canonicalUri } from '../resources/uri.js';
+import type { ScratchStorage, StorageLocation } from '../sql/scratch/index.js';
+import { mergeToParquet } from './compaction-duckdb.js';
+import { rawWindowPrefix, type Window } from './layout.js';
+import type { WebhookTableCatalog } from './table.js';
+
+export interface CompactionDeps {
+  /** The platform's storage: raw segments are read from it (the resources live there too). */
+  storage: ScratchStorage;
+  tables: WebhookTableCatalog;
+  resources: ResourceService;
+  config: PlatformConfig;
+  /** Scratch space: each compaction makes a directory of its own under it and removes it. */
+  tempDir: string;
+  /** Temporal heartbeats from the caller, after each step and each segment copied. */
+  heartbeat?: (detail: { step: string; segments?: number }) => void;
+}
+
+export interface CompactionTarget {
+  source: { id: string; name: string; connection: string; persona: string };
+  window: Pick<Window, 'dt' | 'hour' | 'minute'>;
+}
+
+export interface CompactionResult {
+  resourceId: string;
+  version: number;
+  sha256: string;
+  events: number;
+  /** Rows of the window's raw segments not kept: its duplicates as of this compaction (a recompaction counts earlier ones again). */
+  duplicatesDropped: number;
+  segments: number;
+  /** False when the head version already had this content (no version was made). */
+  created: boolean;
+}
+
+/** The written file of a window, before it is stored. */
+export interface CompactedFile {
+  path: string;
+  sha256: string;
+  events: number;
+  duplicatesDropped: number;
+  segments: number;
+}
+
+/** The stored file: its resource version and the directory holding exactly it. */
+export interface StoredWindowFile {
+  resourceId: string;
+  version: number;
+  sha256: string;
+  created: boolean;
+  location: StorageLocation;
+}
+
+/** DuckDB's memory for a merge; beyond it, it spills into the compaction's temp directory. */
+const MERGE_MEMORY_LIMIT = '512MB';
+
+/** Where a window's file is filed: the persona's library, folder `webhooks/{source}/{dt}`, name `{HH}-{MM}.parquet`. */
+export function compactedFileAddress(target: CompactionTarget): { library: Library; path: string; fileName: string } {
+  const { source, window } = target;
+  return { library: { kind: 'persona', name: source.persona }, path: `webhooks/${source.name}/${window.dt}`, fileName: `${window.hour}-${window.minute}.parquet` };
+}
+
+/**
+ * The platform writing a persona's compacted files: administrator of that persona's library only
+ * (it adds and revises files there, nothing else), recorded as the script `webhook-compactor`.
+ */
+export function compactorActor(persona: string): ResourceActor {
+  return {
+    subject: 'platform:webhook-compactor',
+    personas: [persona],
+    adminOfPersonas: [persona],
+    platformAdmin: false,
+    writer: { kind: 'script', scriptId: 'webhook-compactor', name: 'webhook compaction' },
+    authType: 'platform',
+  };
+}
+
+/** Compacts the window: writes, stores and registers its file (see the module comment). */
+export async function compactWindow(deps: CompactionDeps, target: CompactionTarget): Promise<CompactionResult> {
+  const dir = await mkdtemp(join(deps.tempDir, 'webhook-compaction-'));
+  try {
+    const file = await writeCompactedFile(deps, target, dir);
+    const stored = await storeCompactedFile(deps, target, file);
+    await deps.tables.registerCompactedWindow(target.source, target.window, stored.location);
+    deps.heartbeat?.({ step: 'registered' });
+    const { resourceId, version, sha256, created } = stored;
+    return { resourceId, version, sha256, created, events: file.events, duplicatesDropped: file.duplicatesDropped, segments: file.segments };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Copies the window's segments and previous file into `dir` and merges them into `dir`/window.parquet. */
+export async function writeCompactedFile(deps: CompactionDeps, target: CompactionTarget, dir: string): Promise<CompactedFile> {
+  const { storage } = deps;
+  const keys = await listKeys(storage, rawWindowPrefix(target.source.name, target.window));
+  const segments: string[] = [];
+  for (const key of keys) {
+    const local = join(dir, `segment-${segments.length}.jsonl.gz`);
+    await download((await storage.connection.store.getObject(storage.bucket, key)).body, local);
+    segments.push(local);
+    deps.heartbeat?.({ step: 'downloading', segments: segments.length });
+  }
+  const previous = await previousFile(deps, target);
+  let previousPath: string | undefined;
+  if (previous) {
+    previousPath = join(dir, 'previous.parquet');
+    await download((await storage.connection.store.getObject(previous.bucket, previous.key)).body, previousPath);
+    deps.heartbeat?.({ step: 'downloaded previous file', segments: segments.length });
+  }
+  const output = join(dir, 'window.parquet');
+  await mkdir(join(dir, 'duckdb'));
+  const merged = await mergeToParquet({
+    segments,
+    ...(previousPath !== undefined ? { previous: previousPath } : {}),
+    window: target.window,
+    output,
+    tempDir: dir,
+    memoryLimit: MERGE_MEMORY_LIMIT,
+  });
+  deps.heartbeat?.({ step: 'merged', segments: segments.length });
+  return { path: output, sha256: await sha256Of(output), segments: segments.length, ...merged };
+}
+
+/**
+ * Stores the file as the window's resource: created, or a new version of it with a change
+ * summary, or nothing when the head already has this content. Its bytes lie alone in their
+ * version's directory, the location the partition is placed over.
+ */
+export async function storeCompactedFile(deps: CompactionDeps, target: CompactionTarget, file: CompactedFile): Promise<StoredWindowFile> {
+  const actor = compactorActor(target.source.persona);
+  const address = compactedFileAddress(target);
+  const { outcome, resource } = await deps.resources.create(actor, {
+    library: address.library,
+    path: address.path,
+    file_name: address.fileName,
+    object_name: address.fileName,
+    content_type: 'application/vnd.apache.parquet',
+    description: `Webhook events of source ${target.source.name}, window ${target.window.dt} ${target.window.hour}:${target.window.minute} UTC, one row per event id.`,
+    // Search finds it by its details; a Parquet file's bytes are not text to index.
+    search_setting: 'details_only',
+    if_exists: 'skip_unchanged',
+    change_summary: `compacted: ${file.events} events from ${file.segments} segments, ${file.duplicatesDropped} duplicates dropped`,
+    origin: 'webhook',
+    body: createReadStream(file.path),
+  });
+  deps.heartbeat?.({ step: 'stored', segments: file.segments });
+  const { object } = await deps.resources.headObject(actor, resource.id);
+  const slash = object.key.lastIndexOf('/');
+  const location = { bucket: object.bucket, prefix: object.key.slice(0, slash + 1) };
+  return { resourceId: resource.id, version: resource.version, sha256: file.sha256, created: outcome !== 'unchanged', location };
+}
+
+/** The head version's object of the window's resource, or undefined before its first compaction. */
+async function previousFile(deps: CompactionDeps, target: CompactionTarget): Promise<{ bucket: string; key: string } | undefined> {
+  const actor = compactorActor(target.source.persona);
+  const address = compactedFileAddress(target);
+  try {
+    const resource = await deps.resources.resolve(actor, canonicalUri(address.library, address.path, address.fileName));
+    return (await deps.resources.headObject(actor, resource.id)).object;
+  } catch (error) {
+    if (error instanceof ResourceError && error.code === 'not_found') return undefined;
+    throw error;
+  }
+}
+
+async function listKeys(storage: ScratchStorage, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  let continuationToken: string | undefined;
+  do {
+    const page = await storage.connection.store.listObjects(storage.bucket, { prefix, delimiter: '/', maxKeys: 1000, ...(continuationToken ? { continuationToken } : {}) });
+    keys.push(...page.objects.map((o) => o.key).filter((key) => key.endsWith('.jsonl.gz')));
+    continuationToken = page.nextContinuationToken;
+  } while (continuationToken);
+  return keys.sort();
+}
+
+async function download(body: Readable, path: string): Promise<void> {
+  await pipeline(body, createWriteStream(path, { flags: 'wx' }));
+}
+
+async function sha256Of(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}

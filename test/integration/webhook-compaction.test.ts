@@ -1,0 +1,280 @@
+/**
+ * The compaction of one window (issue 15, item 2; spec document 3, "Webhook window", row
+ * `compacting`) on real services: events ingested through the real receiver over HTTP, then
+ * compactWindow on the embedded DuckDB with the filesystem store and on real Trino with MinIO.
+ * The view returns the window from Parquet (duplicates gone, the earliest kept, other windows
+ * untouched), a late segment and a recompaction make version 2 of the same resource with every
+ * event once, a rerun changes nothing, and a crash between storing and registering is finished by
+ * the retry with one registration.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWebhookServices, type WebhookServices } from '../../cli/webhooks.js';
+import type { RunningApi } from '../../api/start.js';
+import { createPool, migrate, type Db } from '../../shared/db/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { createMetrics } from '../../shared/metrics/index.js';
+import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
+import { createResourceService, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
+import type { ScratchCatalog } from '../../shared/sql/scratch/index.js';
+import { rawWindowPrefix } from '../../shared/webhooks/layout.js';
+import { compactWindow, storeCompactedFile, writeCompactedFile, type CompactionDeps, type CompactionTarget } from '../../shared/webhooks/index.js';
+import { adminApiYaml, startTestApi } from '../support/api.js';
+import { sharedMinio } from '../support/minio.js';
+import { createTestDatabase } from '../support/postgres.js';
+import { rigFrom, type ScratchRig } from '../support/scratch-rigs.js';
+import { sharedTrino } from '../support/trino.js';
+
+const ADMIN_KEY = 'admin-key-compaction-0123456789';
+const SECRET = 'whsec-compaction-S3CR3T';
+/** 2026-03-02 10:15:00 UTC: the start of the window compacted (5-minute windows). */
+const START = Date.UTC(2026, 2, 2, 10, 15, 0);
+const WINDOW = { dt: '2026-03-02', hour: '10', minute: '15' };
+
+/** A platform administrator reading the persona's library. */
+const admin: ResourceActor = { subject: 'root', personas: ['admin'], adminOfPersonas: [], platformAdmin: true, writer: { kind: 'person', subject: 'root' } };
+
+interface Harness {
+  clock: { now: number };
+  deps: CompactionDeps;
+  resources: ResourceService;
+  source: CompactionTarget['source'];
+  /** The view, as SQL names it. */
+  view: string;
+  /** The compacted table, as SQL names it. */
+  compacted: string;
+  scratch: ScratchCatalog;
+  compactedPartitions(): Promise<string[][]>;
+  /** POSTs `event` signed, to the source; answers the status. */
+  post(event: object): Promise<number>;
+  query(sql: string): Promise<Array<Record<string, unknown>>>;
+  stop(): Promise<void>;
+}
+
+async function startHarness(engine: 'duckdb' | 'trino'): Promise<Harness> {
+  const id = randomBytes(4).toString('hex');
+  const database = await createTestDatabase();
+  const db: Db = createPool({ dsn: database.dsn, maxOpenConns: 8, applicationName: 'webhook-compaction' });
+  await migrate(db, { log: silentLogger() });
+  const dataDir = await mkdtemp(join(tmpdir(), 'webhook-compaction-'));
+  let extra: string;
+  let connection: string;
+  if (engine === 'duckdb') {
+    connection = 'local';
+    extra = `data_dir: ${JSON.stringify(dataDir)}
+toolkits:
+  objstore:
+    local:
+      driver: filesystem
+  sql:
+    local:
+      engine: duckdb
+`;
+  } else {
+    connection = 'cluster';
+    const [trinoUrl, minio] = [await sharedTrino(), await sharedMinio()];
+    const trino = new URL(trinoUrl);
+    extra = `resources:
+  managed:
+    connection: platform
+toolkits:
+  objstore:
+    platform:
+${minio.instanceYaml(6, [`bucket_prefix: wc${id}-`])}
+  sql:
+    cluster:
+      engine: trino
+      host: ${trino.hostname}
+      port: ${trino.port}
+      user: platform
+      scratch:
+        catalog: scratch
+        schema: s${id}
+`;
+  }
+  const rig: ScratchRig = await rigFrom(adminApiYaml({ adminKey: ADMIN_KEY, extra }), connection, () => rm(dataDir, { recursive: true, force: true }));
+  const clock = { now: START };
+  const log = silentLogger();
+  const metrics = createMetrics({ defaultMetrics: false });
+  const webhooks: WebhookServices = await createWebhookServices({ config: rig.config, db, objstore: rig.objstore, sql: rig.sql, metrics, log, now: () => clock.now });
+  const api: RunningApi = await startTestApi({ config: rig.config, db, webhooks, metrics, tools: rig.sql.tools, log, clock: () => clock.now });
+  const objstore: ObjstoreConnections = createObjstoreConnections(rig.config);
+  const resources = createResourceService({ config: rig.config, db, objstore, log });
+  const name = `orders-${id}`;
+  const created = await fetch(`${api.url}/api/v1/admin/webhooks/sources`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name,
+      connection,
+      auth: { mode: 'hmac', signature_header: 'X-Signature', secret: SECRET },
+      config: { event_id_path: '$.id', compact_every_minutes: 5, flush_max_events: 1 },
+    }),
+  });
+  const view = (await created.json()) as { id: string; table: string; config: { persona: string } };
+  if (created.status !== 201) throw new Error(`creating ${name}: ${created.status} ${JSON.stringify(view)}`);
+  const source = { id: view.id, name, connection, persona: view.config.persona };
+  const scratch = webhooks.tables.scratch(source);
+  const tempDir = await mkdtemp(join(tmpdir(), 'webhook-compaction-work-'));
+  return {
+    clock,
+    resources,
+    source,
+    scratch,
+    view: scratch.relation(view.table),
+    compacted: scratch.relation(webhooks.tables.names(source).compacted.name),
+    deps: { storage: rig.storage, tables: webhooks.tables, resources, config: rig.config, tempDir },
+    compactedPartitions: () => scratch.listPartitions(webhooks.tables.names(source).compacted),
+    async post(event) {
+      const body = JSON.stringify(event);
+      const response = await fetch(`${api.hooksUrl ?? api.url}/hooks/${name}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-signature': createHmac('sha256', SECRET).update(body).digest('hex') },
+        body,
+      });
+      await response.arrayBuffer();
+      return response.status;
+    },
+    query: (sql) => rig.query(sql),
+    async stop() {
+      // The source goes with its tables, so a shared Trino keeps no catalog entries of this file.
+      await fetch(`${api.url}/api/v1/admin/webhooks/sources/${name}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      await api.stop();
+      await objstore.close();
+      await rig.close();
+      await db.end();
+      await database.drop();
+      await rm(tempDir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine) => {
+  let h: Harness;
+  let target: CompactionTarget;
+  /** The window's rows in the view: event id and the payload's `v`, by event id. */
+  const windowRows = async () =>
+    (
+      await h.query(
+        `SELECT event_id, payload, CAST(received_at AS VARCHAR) AS received_at FROM ${h.view} WHERE dt = '${WINDOW.dt}' AND hour = '${WINDOW.hour}' AND minute = '${WINDOW.minute}' ORDER BY event_id, received_at`,
+      )
+    ).map((r) => ({ id: String(r.event_id), v: (JSON.parse(String(r.payload)) as { v: number }).v }));
+  const compactedRows = async () => Number((await h.query(`SELECT count(*) AS n FROM ${h.compacted}`))[0]!.n);
+  const postAt = async (ms: number, event: object) => {
+    h.clock.now = ms;
+    expect(await h.post(event)).toBe(202);
+  };
+
+  beforeAll(async () => {
+    h = await startHarness(engine);
+    target = { source: h.source, window: WINDOW };
+    // The window 10:15: a, b, a again later (a duplicate with another payload), c; then d in 10:20.
+    await postAt(START + 1_000, { id: 'a', v: 1 });
+    await postAt(START + 2_000, { id: 'b', v: 1 });
+    await postAt(START + 3_000, { id: 'a', v: 2 });
+    await postAt(START + 4_000, { id: 'c', v: 1 });
+    await postAt(START + 5 * 60_000 + 1_000, { id: 'd', v: 1 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it('switches the window to one Parquet file with the earliest event per id, other windows untouched', async () => {
+    const everyColumn = () =>
+      h.query(
+        `SELECT event_id, CAST(received_at AS VARCHAR) AS received_at, CAST(landed_at AS VARCHAR) AS landed_at, event_type, key, content_hash, replica, payload, dt, hour, minute ` +
+          `FROM ${h.view} WHERE minute = '${WINDOW.minute}' ORDER BY event_id, received_at`,
+      );
+    const raw = await everyColumn();
+    expect(await windowRows()).toEqual([
+      { id: 'a', v: 1 },
+      { id: 'a', v: 2 },
+      { id: 'b', v: 1 },
+      { id: 'c', v: 1 },
+    ]);
+    const result = await compactWindow(h.deps, target);
+    expect(result).toMatchObject({ version: 1, events: 3, duplicatesDropped: 1, segments: 4, created: true });
+    expect(result.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute]]);
+    // The raw segments still hold a twice: one a, the earliest, means the window is read from Parquet.
+    expect(await windowRows()).toEqual([
+      { id: 'a', v: 1 },
+      { id: 'b', v: 1 },
+      { id: 'c', v: 1 },
+    ]);
+    expect(await compactedRows()).toBe(3);
+    // The same rows, every column, now from Parquet: the later a is the one gone.
+    expect(await everyColumn()).toEqual(raw.filter((r) => r.payload !== JSON.stringify({ id: 'a', v: 2 })));
+    const other = await h.query(`SELECT event_id FROM ${h.view} WHERE minute = '20'`);
+    expect(other).toEqual([{ event_id: 'd' }]);
+  });
+
+  it('files the window in the persona library, found by details, its contents not indexed', async () => {
+    const page = await h.resources.list(admin, { path: `persona:${h.source.persona}/webhooks/${h.source.name}/${WINDOW.dt}` });
+    expect(page.items.map((r) => [r.path, r.file_name, r.search_setting, r.version])).toEqual([[`webhooks/${h.source.name}/${WINDOW.dt}`, '10-15.parquet', 'details_only', 1]]);
+  });
+
+  it('a rerun leaves the file, its version and the one registration as they are', async () => {
+    const first = (await h.resources.list(admin, { path: `persona:${h.source.persona}/webhooks/${h.source.name}/${WINDOW.dt}` })).items[0]!;
+    const again = await compactWindow(h.deps, target);
+    expect(again).toMatchObject({ resourceId: first.id, version: 1, sha256: first.content_sha256, created: false, events: 3 });
+    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute]]);
+    expect(await h.resources.versions(admin, first.id)).toHaveLength(1);
+  });
+
+  it('a late segment and a recompaction make version 2 of the same resource, every event once', async () => {
+    const before = await compactWindow(h.deps, target);
+    // Received inside the window, landed after its compaction: a new event and b again.
+    await postAt(START + 6_000, { id: 'e', v: 1 });
+    await postAt(START + 7_000, { id: 'b', v: 2 });
+    const after = await compactWindow(h.deps, target);
+    expect(after).toMatchObject({ resourceId: before.resourceId, version: 2, events: 4, duplicatesDropped: 2, segments: 6, created: true });
+    expect(after.sha256).not.toBe(before.sha256);
+    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute]]);
+    expect(await windowRows()).toEqual([
+      { id: 'a', v: 1 },
+      { id: 'b', v: 1 },
+      { id: 'c', v: 1 },
+      { id: 'e', v: 1 },
+    ]);
+    const versions = await h.resources.versions(admin, after.resourceId);
+    expect(versions.map((v) => [v.version, v.content_sha256, v.change_summary])).toEqual([
+      [2, after.sha256, 'compacted: 4 events from 6 segments, 2 duplicates dropped'],
+      [1, before.sha256, 'compacted: 3 events from 4 segments, 1 duplicates dropped'],
+    ]);
+    const rerun = await compactWindow(h.deps, target);
+    expect(rerun).toMatchObject({ version: 2, sha256: after.sha256, created: false });
+  });
+
+  it('a worker stopped after storing a version and before registering it is finished by the retry: same file, one registration', async () => {
+    await postAt(START + 8_000, { id: 'f', v: 1 });
+    const dir = await mkdtemp(join(h.deps.tempDir, 'crashed-'));
+    const file = await writeCompactedFile(h.deps, target, dir);
+    const stored = await storeCompactedFile(h.deps, target, file);
+    await rm(dir, { recursive: true, force: true });
+    expect(stored).toMatchObject({ version: 3, created: true });
+    // Not registered yet: the view still reads version 2 for the window.
+    expect((await windowRows()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'e']);
+    const retried = await compactWindow(h.deps, target);
+    expect(retried).toMatchObject({ version: 3, sha256: stored.sha256, created: false, events: 5 });
+    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute]]);
+    expect((await windowRows()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'e', 'f']);
+  });
+
+  it('a recompaction after the raw segments were removed keeps every event from the previous file, and heartbeats each step', async () => {
+    const { storage } = h.deps;
+    const prefix = rawWindowPrefix(h.source.name, WINDOW);
+    const page = await storage.connection.store.listObjects(storage.bucket, { prefix });
+    for (const o of page.objects) await storage.connection.store.deleteObject(storage.bucket, o.key);
+    await postAt(START + 9_000, { id: 'g', v: 1 });
+    const beats: string[] = [];
+    const result = await compactWindow({ ...h.deps, heartbeat: (d) => beats.push(d.step) }, target);
+    expect(result).toMatchObject({ version: 4, events: 6, segments: 1, duplicatesDropped: 0, created: true });
+    expect((await windowRows()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'e', 'f', 'g']);
+    expect(beats).toEqual(['downloading', 'downloaded previous file', 'merged', 'stored', 'registered']);
+  });
+});
