@@ -6,14 +6,18 @@
 import { Context } from '@temporalio/activity';
 import { retryDelayMs, type WebhookMetrics } from '../shared/webhooks/index.js';
 
-/** A window as the workflows name it; `landedSeq` is the landing sequence seen when it was found due. */
+/** A window as the workflows carry it (shared/webhooks/windows.ts DueWindow); `landedSeq` is the landing seen when it was found due. */
 export interface WebhookWindowRef {
   sourceId: string;
   source: string;
+  connection: string;
+  persona: string;
   dt: string;
   hour: string;
   minute: string;
-  landedSeq: string;
+  landedSeq: number;
+  /** Duplicates its last compaction dropped: a compaction counts only the increase. */
+  duplicatesDropped: number;
 }
 
 export interface CompactedWindow {
@@ -55,7 +59,8 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
         const result = await deps.compact(window, (detail) => context.heartbeat(detail));
         await deps.compacted(window, result, now());
         deps.metrics.compactions.inc({ source: window.source, result: 'compacted' });
-        deps.metrics.duplicatesDropped.inc({ source: window.source }, result.duplicatesDropped);
+        // A recompaction drops the window's earlier duplicates again: only new ones are counted.
+        deps.metrics.duplicatesDropped.inc({ source: window.source }, Math.max(0, result.duplicatesDropped - window.duplicatesDropped));
         return result;
       } catch (error) {
         const attempt = context.info.attempt;

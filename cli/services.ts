@@ -15,6 +15,7 @@ import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
+import { webhookActivityDeps } from './webhooks.js';
 
 /** The platform database: pool sized by config, migrations applied (under the advisory lock) before use. */
 export async function openDatabase(config: PlatformConfig, log: Logger): Promise<Db | undefined> {
@@ -120,19 +121,39 @@ function resourceRouteOptions(config: PlatformConfig, service: ResourceService, 
   };
 }
 
-/** The worker role: Temporal worker plus Schedules; needs the database and a Temporal address. */
+/**
+ * The worker role: Temporal worker plus Schedules; needs the database and a Temporal address. With
+ * the platform services (its own unless given: `platform dev` shares the api's) it also compacts
+ * webhook windows when `webhooks.compactor.enabled`.
+ */
 export async function startWorkerRole(opts: {
   config: PlatformConfig;
   log: Logger;
   db: Db;
   temporal: TemporalHandle;
+  services?: PlatformServices;
 }): Promise<PlatformWorker> {
+  const { config, db, temporal } = opts;
+  const log = opts.log.child({ role: 'worker' });
+  const owned = opts.services ? undefined : config.webhooks.compactor.enabled ? await openPlatformServices({ config, log, db }) : undefined;
+  const services = opts.services ?? owned;
+  const webhooks =
+    services?.webhooks && services.resources
+      ? webhookActivityDeps({ config, webhooks: services.webhooks, resources: services.resources, metrics: services.metrics })
+      : undefined;
   const worker = await createPlatformWorker({
-    config: opts.config,
-    db: opts.db,
-    temporal: { connection: opts.temporal.connection, client: opts.temporal.client },
-    log: opts.log.child({ role: 'worker' }),
+    config,
+    db,
+    temporal: { connection: temporal.connection, client: temporal.client },
+    log,
+    ...(webhooks ? { webhooks } : {}),
   });
-  void worker.run().catch((error: unknown) => opts.log.error({ err: error }, 'temporal worker stopped with an error'));
-  return worker;
+  void worker.run().catch((error: unknown) => log.error({ err: error }, 'temporal worker stopped with an error'));
+  return {
+    ...worker,
+    async shutdown() {
+      await worker.shutdown();
+      await owned?.close();
+    },
+  };
 }

@@ -1,4 +1,6 @@
-import { hostname } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
+import type { WebhookActivityDeps, WebhookWindowRef } from '../activities/webhooks.js';
+import type { ResourceService } from '../shared/resources/index.js';
 import { randomBytes } from 'node:crypto';
 import type { PlatformConfig } from '../shared/config/index.js';
 import type { Db } from '../shared/db/index.js';
@@ -8,6 +10,7 @@ import type { ObjstoreConnections } from '../shared/objstore/index.js';
 import type { SqlToolkit } from '../shared/sql/index.js';
 import { platformScratchStorage } from '../shared/sql/scratch/index.js';
 import {
+  compactWindow,
   WebhookReceiver,
   WebhookRejections,
   WebhookRequestCounts,
@@ -78,4 +81,28 @@ export async function createWebhookServices(opts: {
     now,
   });
   return { sources, rejections, tables, windows, requestCounts, receiver };
+}
+
+/**
+ * The webhook activities of a worker (activities/webhooks.ts) over the platform services: windows
+ * due from Postgres, compaction into managed resources, the bookkeeping of each try.
+ */
+export function webhookActivityDeps(opts: { config: PlatformConfig; webhooks: WebhookServices; resources: ResourceService; metrics: Metrics }): WebhookActivityDeps {
+  const { config, webhooks, resources } = opts;
+  const keyOf = (w: WebhookWindowRef) => ({ sourceId: w.sourceId, dt: w.dt, hour: w.hour, minute: w.minute });
+  return {
+    due: (query) => webhooks.windows.due(query),
+    compact: (window, heartbeat) =>
+      compactWindow(
+        { storage: webhooks.tables.storage, tables: webhooks.tables, resources, config, tempDir: tmpdir(), heartbeat },
+        { source: { id: window.sourceId, name: window.source, connection: window.connection, persona: window.persona }, window },
+      ),
+    async compacted(window, result, atMs) {
+      await webhooks.windows.compacted(keyOf(window), { landedSeq: window.landedSeq, resourceId: result.resourceId, version: result.version, atMs, duplicatesDropped: result.duplicatesDropped });
+    },
+    async failed(window, failure) {
+      await webhooks.windows.failed(keyOf(window), failure);
+    },
+    metrics: webhookMetrics(opts.metrics.registry),
+  };
 }

@@ -10,6 +10,9 @@ ALTER TABLE webhook_windows
   -- The managed resource webhooks/{source}/{dt}/{HH}-{MM}.parquet and its version.
   ADD COLUMN resource_id       text,
   ADD COLUMN resource_version  integer,
+  -- Duplicates the last compaction dropped (the window's total): each compaction adds only the
+  -- increase to webhook_duplicates_dropped_total.
+  ADD COLUMN duplicates_dropped bigint NOT NULL DEFAULT 0,
   -- Failing: attempts since the last success, the last reason, and when the sweep may retry.
   ADD COLUMN attempts          integer NOT NULL DEFAULT 0,
   ADD COLUMN last_error        text,

@@ -30,6 +30,8 @@ export interface DueWindow extends WindowKey {
   persona: string;
   /** The landing the compaction starts from: pass it back to `compacted`. */
   landedSeq: number;
+  /** Duplicates its last compaction dropped (0 before the first). */
+  duplicatesDropped: number;
 }
 
 /** A compacted window whose raw segments are past raw_retention_days. */
@@ -111,8 +113,8 @@ export class WebhookWindows {
    * next try of a failing one, not being removed.
    */
   async due(opts: { nowMs: number; graceMs: number; limit: number }): Promise<DueWindow[]> {
-    const { rows } = await this.db.query<KeyRow & { name: string; connection: string; persona: string; landed_seq: string }>(
-      `SELECT w.source_id, s.name, s.connection, s.persona, w.dt, w.hour, w.minute, w.landed_seq
+    const { rows } = await this.db.query<KeyRow & { name: string; connection: string; persona: string; landed_seq: string; duplicates_dropped: string }>(
+      `SELECT w.source_id, s.name, s.connection, s.persona, w.dt, w.hour, w.minute, w.landed_seq, w.duplicates_dropped
          FROM webhook_windows w JOIN webhook_sources s ON s.id = w.source_id
         WHERE w.removal_step IS NULL AND (w.compacted_seq IS NULL OR w.landed_seq > w.compacted_seq)
           AND w.start_at + make_interval(mins => w.length_minutes) <= $1::timestamptz - $2::float8 * interval '1 millisecond'
@@ -121,7 +123,7 @@ export class WebhookWindows {
         LIMIT $3`,
       [new Date(opts.nowMs), opts.graceMs, opts.limit],
     );
-    return rows.map((row) => ({ ...keyOf(row), source: row.name, connection: row.connection, persona: row.persona, landedSeq: Number(row.landed_seq) }));
+    return rows.map((row) => ({ ...keyOf(row), source: row.name, connection: row.connection, persona: row.persona, landedSeq: Number(row.landed_seq), duplicatesDropped: Number(row.duplicates_dropped) }));
   }
 
   /**
@@ -130,14 +132,14 @@ export class WebhookWindows {
    * cleared. Calling it again with the same values changes nothing. False when the window is gone
    * or already compacted past `landedSeq`.
    */
-  async compacted(key: WindowKey, done: { landedSeq: number; resourceId: string; version: number; atMs: number }): Promise<boolean> {
+  async compacted(key: WindowKey, done: { landedSeq: number; resourceId: string; version: number; atMs: number; duplicatesDropped?: number }): Promise<boolean> {
     const { rowCount } = await this.db.query(
       `UPDATE webhook_windows SET
          compacted_at = CASE WHEN compacted_seq IS NOT DISTINCT FROM $5::bigint THEN compacted_at ELSE $8 END,
-         compacted_seq = $5, resource_id = $6, resource_version = $7,
+         compacted_seq = $5, resource_id = $6, resource_version = $7, duplicates_dropped = COALESCE($9, duplicates_dropped),
          attempts = 0, last_error = NULL, last_failed_at = NULL, next_try_at = NULL
        WHERE ${KEY} AND (compacted_seq IS NULL OR compacted_seq <= $5)`,
-      [...keyValues(key), done.landedSeq, done.resourceId, done.version, new Date(done.atMs)],
+      [...keyValues(key), done.landedSeq, done.resourceId, done.version, new Date(done.atMs), done.duplicatesDropped ?? null],
     );
     return rowCount === 1;
   }

@@ -77,7 +77,7 @@ describe('webhook windows: the sweep takes ended windows owed a compaction', () 
     expect(await dueOf(id, T0 + 10 * MINUTE)).toEqual([]);
     expect(await dueOf(id, end + GRACE - 1)).toEqual([]);
     const due = (await windows.due({ nowMs: end + GRACE, graceMs: GRACE, limit: 100 })).filter((w) => w.sourceId === id);
-    expect(due).toEqual([{ ...key, source: 'due-grace', connection: 'local', persona: 'ops', landedSeq: await landedSeq(key) }]);
+    expect(due).toEqual([{ ...key, source: 'due-grace', connection: 'local', persona: 'ops', landedSeq: await landedSeq(key), duplicatesDropped: 0 }]);
   });
 
   it('a window keeps its longest length: it ends (and becomes due) by that length', async () => {

@@ -1,0 +1,172 @@
+/**
+ * Webhook windows on Temporal end to end (spec document 3, "Webhook window"): a real Temporal dev
+ * server and the platform worker with the webhook activities, over real Postgres, the filesystem
+ * store and the embedded DuckDB. The sweep starts `webhook-compact:{source}:{window}` for an ended
+ * window; the view switches to the Parquet file with duplicates gone; a failing compaction is
+ * retried with growing delay and shown failing until it succeeds; a late segment makes the window
+ * owed and the next sweep writes version 2; every history replays.
+ */
+import { randomBytes } from 'node:crypto';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookActivityDeps } from '../../cli/webhooks.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
+import { createResourceService } from '../../shared/resources/index.js';
+import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
+import { createPlatformWorker, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { compactWorkflowId, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
+import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
+import { sign, START, startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
+
+const SECRET = 'whsec-compactor-S3CR3T';
+const hmac = { mode: 'hmac', signature_header: 'X-Signature', secret: SECRET };
+const settings: CompactorSettings = { graceMs: 120_000, batch: 4, leaseMs: 60_000, retryBackoffMs: 1_000 };
+
+let rig: IngestRig;
+let temporal: TestTemporal;
+let handle: TemporalHandle;
+let objstore: ObjstoreConnections;
+let worker: PlatformWorker;
+let running: Promise<void>;
+let taskQueue: string;
+
+const send = (source: string, event: Record<string, unknown>) => {
+  const body = JSON.stringify(event);
+  return rig.hook(`/hooks/${source}`, { headers: { 'content-type': 'application/json', 'x-signature': sign(SECRET, body) }, body });
+};
+
+/** One sweep pass, then every compaction it started awaited. */
+async function sweepAndWait(): Promise<{ started: string[]; results: unknown[] }> {
+  const sweep = await handle.client.workflow.execute(webhookSweep, { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: [{ settings }] });
+  const results = await Promise.all(sweep.started.map((id) => handle.client.workflow.getHandle(id).result()));
+  return { started: sweep.started, results };
+}
+
+async function windowRow(source: string) {
+  const { rows } = await rig.db.query(
+    `SELECT w.hour, w.minute, w.compacted_seq, w.landed_seq, w.attempts, w.last_error, w.next_try_at, w.resource_version
+       FROM webhook_windows w JOIN webhook_sources s ON s.id = w.source_id WHERE s.name = $1 ORDER BY w.start_at`,
+    [source],
+  );
+  return rows;
+}
+
+/** Polls the database until `check` holds (a retry is Temporal's timer, not ours); fails at the deadline. */
+async function until<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+beforeAll(async () => {
+  rig = await startIngestRig();
+  temporal = await startTestTemporal();
+  taskQueue = `webhooks-${randomBytes(4).toString('hex')}`;
+  const temporalConfig = { address: temporal.address, namespace: temporal.namespace, task_queue: taskQueue, tls: { enabled: false } };
+  handle = await connectTemporal(temporalConfig);
+  objstore = createObjstoreConnections(rig.config);
+  const resources = createResourceService({ config: rig.config, db: rig.db, objstore, log: silentLogger() });
+  const config: WorkerConfig = {
+    temporal: temporalConfig,
+    sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 },
+    webhooks: { compactor: { enabled: true, grace: settings.graceMs, poll: 3_600_000, lease: settings.leaseMs, batch: settings.batch, retry_backoff: settings.retryBackoffMs, retention_every: 3_600_000 } },
+  };
+  worker = await createPlatformWorker({
+    config,
+    db: rig.db,
+    temporal: { connection: handle.connection, client: handle.client },
+    log: silentLogger(),
+    webhooks: webhookActivityDeps({ config: rig.config, webhooks: rig.services, resources, metrics: rig.metrics }),
+  });
+  running = worker.run();
+}, 120_000);
+
+afterAll(async () => {
+  await worker?.shutdown();
+  await running?.catch(() => undefined);
+  await handle?.close();
+  await temporal?.stop();
+  await objstore?.close();
+  await rig?.stop();
+});
+
+describe('webhook windows on Temporal', () => {
+  it('an ended window is compacted by webhook-compact:{source}:{window}: the view reads the Parquet file, duplicates gone, the earliest kept', async () => {
+    await rig.createSource('orders', hmac, { event_id_path: '$.id' });
+    rig.clock.now = START;
+    expect((await send('orders', { id: 'a', n: 1 })).status).toBe(202);
+    rig.clock.now = START + 60_000;
+    expect((await send('orders', { id: 'a', n: 2 })).status).toBe(202);
+    expect((await send('orders', { id: 'b', n: 3 })).status).toBe(202);
+    expect(await rig.query('SELECT count(*) AS n FROM scratch.webhook_orders')).toEqual([{ n: 3 }]);
+
+    const { started, results } = await sweepAndWait();
+    expect(started).toEqual([compactWorkflowId({ source: 'orders', dt: '2026-03-02', hour: '10', minute: '00' })]);
+    expect(results).toEqual([expect.objectContaining({ version: 1, events: 2, duplicatesDropped: 1, created: true })]);
+    const rows = await rig.query("SELECT event_id, json_extract_scalar(payload, '$.n') AS n FROM scratch.webhook_orders ORDER BY event_id");
+    expect(rows).toEqual([
+      { event_id: 'a', n: '1' },
+      { event_id: 'b', n: '3' },
+    ]);
+    const [window] = await windowRow('orders');
+    expect(window).toMatchObject({ hour: '10', minute: '00', attempts: 0, last_error: null, resource_version: 1 });
+    expect(Number(window.compacted_seq)).toBe(Number(window.landed_seq));
+    const metrics = await rig.scrape();
+    expect(metrics).toMatch(/webhook_compactions_total\{source="orders",result="compacted"\} 1/);
+    expect(metrics).toMatch(/webhook_duplicates_dropped_total\{source="orders"\} 1\n/);
+
+    // Nothing is due now: the next pass starts nothing.
+    expect((await sweepAndWait()).started).toEqual([]);
+    const history = await handle.client.workflow.getHandle(started[0]!).fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, started[0])).resolves.toBeUndefined();
+  });
+
+  it('a late segment makes the window owed: the next sweep writes version 2 of the same resource, every event once', async () => {
+    rig.clock.now = START + 120_000;
+    expect((await send('orders', { id: 'c', n: 4 })).status).toBe(202);
+    expect((await send('orders', { id: 'b', n: 5 })).status).toBe(202);
+    const { results } = await sweepAndWait();
+    expect(results).toEqual([expect.objectContaining({ version: 2, events: 3, created: true })]);
+    // The window's duplicates are now a (twice) and b (twice): only the new one is counted.
+    expect(await rig.scrape()).toMatch(/webhook_duplicates_dropped_total\{source="orders"\} 2\n/);
+    expect(await rig.query("SELECT event_id, json_extract_scalar(payload, '$.n') AS n FROM scratch.webhook_orders ORDER BY event_id")).toEqual([
+      { event_id: 'a', n: '1' },
+      { event_id: 'b', n: '3' },
+      { event_id: 'c', n: '4' },
+    ]);
+  });
+
+  it('a failing compaction is retried with growing delay and shown failing (reason, attempts, next try), then succeeds', async () => {
+    const source = await rig.createSource('flaky', hmac, { event_id_path: '$.id' });
+    rig.clock.now = START;
+    expect((await send('flaky', { id: 'x' })).status).toBe(202);
+    // The compacted table is gone: registering the window's file fails until it is made again.
+    const scratch = rig.services.tables.scratch(source);
+    const names = rig.services.tables.names(source);
+    await scratch.dropView(names.view);
+    await scratch.dropTable(names.compacted.name);
+
+    const sweep = await handle.client.workflow.execute(webhookSweep, { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: [{ settings }] });
+    expect(sweep.started).toHaveLength(1);
+    const failing = await until('two failed tries', () => windowRow('flaky'), (rows) => rows[0]?.attempts >= 2);
+    expect(failing[0].last_error).toMatch(/\S/);
+    expect(failing[0].compacted_seq).toBeNull();
+    const status = await rig.admin('GET', '/flaky/status');
+    expect(status.status).toBe(200);
+    expect(JSON.stringify(status.json)).toContain(failing[0].last_error.slice(0, 40));
+
+    await rig.services.tables.create(source);
+    const result = await handle.client.workflow.getHandle(sweep.started[0]!).result();
+    expect(result).toMatchObject({ version: 1, events: 1 });
+    const [done] = await windowRow('flaky');
+    expect(done).toMatchObject({ attempts: 0, last_error: null, next_try_at: null });
+    expect(await rig.scrape()).toMatch(/webhook_compactions_total\{source="flaky",result="failed"\} [2-9]/);
+    const history = await handle.client.workflow.getHandle(sweep.started[0]!).fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, sweep.started[0])).resolves.toBeUndefined();
+  });
+});
