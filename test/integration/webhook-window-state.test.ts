@@ -1,7 +1,9 @@
 /**
- * The compaction and retention state of webhook windows on real Postgres (spec document 3,
- * "Webhook window"; migration 0013, shared/webhooks/windows.ts): each selection the sweep and the
- * retention pass make, driven by `landed` / `compacted` / `failed` on an injected clock.
+ * The bookkeeping and the compaction and retention state of webhook windows on real Postgres
+ * (spec document 3, "Webhook window"; migrations 0012–0013, shared/webhooks/windows.ts): each
+ * landing recorded (the longer length kept, a landing sequence across replicas), and each
+ * selection the sweep and the retention pass make, driven by `landed` / `compacted` / `failed` on
+ * an injected clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
@@ -287,5 +289,51 @@ describe('webhook windows: the source page figures', () => {
     await land(id, T0);
     await db.query('DELETE FROM webhook_sources WHERE id = $1', [id]);
     expect((await db.query('SELECT 1 FROM webhook_windows WHERE source_id = $1', [id])).rowCount).toBe(0);
+  });
+});
+
+/** 2025-06-01 12:00 UTC: the landings of the bookkeeping tests. */
+const T0L = Date.parse('2025-06-01T12:00:00.000Z');
+
+const rows = async (sourceId: string) =>
+  (await db.query('SELECT dt, hour, minute, length_minutes, landed_seq::int AS seq, segments::int, events::int, last_landed_at FROM webhook_windows WHERE source_id = $1 ORDER BY start_at', [sourceId])).rows;
+
+describe('webhook windows: a segment landed records its window before any request in it is answered', () => {
+  it('records the window with its partition values, length, counts and landing time', async () => {
+    const firstId = await addSource('w-first');
+    await windows.landed({ sourceId: firstId, window: windowOf(T0L + 5 * 60_000, 15), landedAtMs: T0L + 5 * 60_000 + 200, events: 3 });
+    await windows.landed({ sourceId: firstId, window: windowOf(T0L + 6 * 60_000, 15), landedAtMs: T0L + 6 * 60_000 + 200, events: 2 });
+    const [row, ...rest] = await rows(firstId);
+    expect(rest).toEqual([]);
+    expect(row).toMatchObject({ dt: '2025-06-01', hour: '12', minute: '00', length_minutes: 15, segments: 2, events: 5 });
+    expect((row.last_landed_at as Date).getTime()).toBe(T0L + 6 * 60_000 + 200);
+  });
+
+  it('a window already holding segments keeps the longer of the old and new lengths', async () => {
+    const lengthId = await addSource('w-length');
+    await windows.landed({ sourceId: lengthId, window: windowOf(T0L, 60), landedAtMs: T0L, events: 1 });
+    // compact_every_minutes changed to 5: the events of 12:00–12:05 land in partition minute=00 too.
+    await windows.landed({ sourceId: lengthId, window: windowOf(T0L + 60_000, 5), landedAtMs: T0L + 60_000, events: 1 });
+    await windows.landed({ sourceId: lengthId, window: windowOf(T0L + 30 * 60_000, 5), landedAtMs: T0L + 30 * 60_000, events: 1 });
+    expect((await rows(lengthId)).map((r) => [r.minute, r.length_minutes])).toEqual([
+      ['00', 60],
+      ['30', 5],
+    ]);
+  });
+
+  it('every landing moves the sequence on, whichever replica and clock wrote it', async () => {
+    const seqId = await addSource('w-seq');
+    await windows.landed({ sourceId: seqId, window: windowOf(T0L, 60), landedAtMs: T0L + 1000, events: 1 });
+    const before = (await rows(seqId))[0]!.seq as number;
+    // A replica whose clock is behind still counts as a later landing.
+    await windows.landed({ sourceId: seqId, window: windowOf(T0L, 60), landedAtMs: T0L + 10, events: 1 });
+    const after = (await rows(seqId))[0]!;
+    expect(after.seq).toBeGreaterThan(before);
+    expect((after.last_landed_at as Date).getTime()).toBe(T0L + 1000);
+  });
+
+  it('a source deleted while its segment was written records nothing and does not fail the write', async () => {
+    await expect(windows.landed({ sourceId: 'id-w-gone', window: windowOf(T0L, 60), landedAtMs: T0L, events: 1 })).resolves.toBeUndefined();
+    expect(await rows('id-w-gone')).toEqual([]);
   });
 });
