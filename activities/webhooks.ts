@@ -1,10 +1,10 @@
 /**
- * The activities of webhook windows (workflows/webhooks.ts): finding the windows due, and
- * compacting one with its bookkeeping — success and each failed try recorded on the window (so the
+ * The activities of webhook windows (workflows/webhooks.ts): finding the windows due, compacting
+ * one with its bookkeeping, and the retention pass of a source (shared/webhooks/retention.ts) — success and each failed try recorded on the window (so the
  * source page shows it failing, with its next try) and counted in the compaction metrics.
  */
 import { Context } from '@temporalio/activity';
-import { retryDelayMs, type WebhookMetrics } from '../shared/webhooks/index.js';
+import { retryDelayMs, type RetentionResult, type RetentionSource, type WebhookMetrics } from '../shared/webhooks/index.js';
 
 /** A window as the workflows carry it (shared/webhooks/windows.ts DueWindow); `landedSeq` is the landing seen when it was found due. */
 export interface WebhookWindowRef {
@@ -30,6 +30,10 @@ export interface CompactedWindow {
 }
 
 export interface WebhookActivities {
+  /** Every source with its retention settings. */
+  webhookRetentionSources(): Promise<RetentionSource[]>;
+  /** One retention pass over a source's windows (shared/webhooks/retention.ts); every step recorded. */
+  applyWebhookRetention(source: RetentionSource): Promise<RetentionResult>;
   /** Windows ended more than `graceMs` ago and not compacted, or owed another compaction; oldest first. */
   dueWebhookWindows(graceMs: number, limit: number): Promise<WebhookWindowRef[]>;
   /** Compacts a window; a failure is recorded (with its next try) and rethrown for Temporal to retry. */
@@ -38,6 +42,8 @@ export interface WebhookActivities {
 
 /** What the webhook activities work with, composed by the worker's caller (cli/). */
 export interface WebhookActivityDeps {
+  retentionSources(): Promise<RetentionSource[]>;
+  retention(source: RetentionSource, nowMs: number, heartbeat: (detail: unknown) => void): Promise<RetentionResult>;
   due(opts: { nowMs: number; graceMs: number; limit: number }): Promise<WebhookWindowRef[]>;
   /** Compacts the window: the file as a resource version and its partition registered (idempotent). */
   compact(window: WebhookWindowRef, heartbeat: (detail: unknown) => void): Promise<CompactedWindow>;
@@ -52,6 +58,11 @@ export interface WebhookActivityDeps {
 export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActivities {
   const now = deps.now ?? Date.now;
   return {
+    webhookRetentionSources: () => deps.retentionSources(),
+    applyWebhookRetention(source) {
+      const context = Context.current();
+      return deps.retention(source, now(), (detail) => context.heartbeat(detail));
+    },
     dueWebhookWindows: (graceMs, limit) => deps.due({ nowMs: now(), graceMs, limit }),
     async compactWebhookWindow(window, retryBackoffMs) {
       const context = Context.current();

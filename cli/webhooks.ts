@@ -10,6 +10,7 @@ import type { ObjstoreConnections } from '../shared/objstore/index.js';
 import type { SqlToolkit } from '../shared/sql/index.js';
 import { platformScratchStorage } from '../shared/sql/scratch/index.js';
 import {
+  applyRetention,
   compactWindow,
   WebhookReceiver,
   WebhookRejections,
@@ -91,6 +92,18 @@ export function webhookActivityDeps(opts: { config: PlatformConfig; webhooks: We
   const { config, webhooks, resources } = opts;
   const keyOf = (w: WebhookWindowRef) => ({ sourceId: w.sourceId, dt: w.dt, hour: w.hour, minute: w.minute });
   return {
+    async retentionSources() {
+      return (await webhooks.sources.list()).map((source) => ({
+        id: source.id,
+        name: source.name,
+        connection: source.connection,
+        persona: source.config.persona,
+        rawRetentionDays: source.config.raw_retention_days,
+        compactedRetentionDays: source.config.compacted_retention_days,
+      }));
+    },
+    retention: (source, nowMs, heartbeat) =>
+      applyRetention({ windows: webhooks.windows, storage: webhooks.tables.storage, tables: webhooks.tables, resources, heartbeat }, source, nowMs),
     due: (query) => webhooks.windows.due(query),
     compact: (window, heartbeat) =>
       compactWindow(

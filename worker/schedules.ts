@@ -7,7 +7,7 @@ import type { Workflow } from '@temporalio/common';
 import type { Logger } from '../shared/logging/index.js';
 import type { WorkerConfig } from './config.js';
 import { housekeepingSchedule } from './housekeeping.js';
-import { webhookSweepSchedule } from './webhooks.js';
+import { webhookRetentionSchedule, webhookSweepSchedule } from './webhooks.js';
 
 export interface PlatformSchedule {
   /** Schedule id (fixed, so re-registration finds it). */
@@ -29,7 +29,10 @@ export interface PlatformSchedule {
  */
 export function platformSchedules(config: Pick<WorkerConfig, 'sessions' | 'temporal' | 'webhooks'>, opts: { webhooks?: boolean } = {}): PlatformSchedule[] {
   const schedules = [housekeepingSchedule(config)];
-  if (opts.webhooks && config.webhooks?.compactor.enabled) schedules.push(webhookSweepSchedule({ temporal: config.temporal, webhooks: config.webhooks }));
+  if (opts.webhooks && config.webhooks?.compactor.enabled) {
+    const webhooks = { temporal: config.temporal, webhooks: config.webhooks };
+    schedules.push(webhookSweepSchedule(webhooks), webhookRetentionSchedule(webhooks));
+  }
   return schedules;
 }
 

@@ -1,15 +1,17 @@
 /**
- * The webhook compactor's Schedule (spec document 3, `webhooks.compactor.*`): a sweep every `poll`
- * on a worker whose `webhooks.compactor.enabled` is on. The settings travel as the sweep's argument,
+ * The webhook compactor's Schedules (spec document 3, `webhooks.compactor.*`): a sweep every
+ * `poll` and a retention pass every `retention_every`, on a worker whose `webhooks.compactor.enabled` is on. The settings travel as the sweep's argument,
  * so a changed key takes effect when the worker re-registers the schedule at its next start.
  */
 import type { Connection } from '@temporalio/client';
-import type { CompactorSettings, WebhookSweepInput } from '../workflows/webhooks.js';
+import type { CompactorSettings, WebhookRetentionSweepInput, WebhookSweepInput } from '../workflows/webhooks.js';
 import type { WorkerConfig } from './config.js';
 import type { PlatformSchedule } from './schedules.js';
 
 export const webhookSweepScheduleId = 'webhook-sweep';
 export const webhookSweepWorkflowType = 'webhookSweep';
+export const webhookRetentionScheduleId = 'webhook-retention';
+export const webhookRetentionWorkflowType = 'webhookRetentionSweep';
 
 /** `webhooks.compactor` (durations already parsed to ms). */
 export interface CompactorConfig {
@@ -33,6 +35,19 @@ export function webhookSweepSchedule(config: Pick<WorkerConfig, 'temporal'> & { 
     everyMs: config.webhooks.compactor.poll,
     workflowType: webhookSweepWorkflowType,
     workflowId: webhookSweepScheduleId,
+    args: [input],
+    taskQueue: config.temporal.task_queue,
+  };
+}
+
+/** The retention pass of every source, every `retention_every`. */
+export function webhookRetentionSchedule(config: Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } }): PlatformSchedule {
+  const input: WebhookRetentionSweepInput = { settings: compactorSettings(config.webhooks.compactor) };
+  return {
+    id: webhookRetentionScheduleId,
+    everyMs: config.webhooks.compactor.retention_every,
+    workflowType: webhookRetentionWorkflowType,
+    workflowId: webhookRetentionScheduleId,
     args: [input],
     taskQueue: config.temporal.task_queue,
   };

@@ -1,5 +1,14 @@
 /** Entry point of the workflow bundle: every workflow the platform worker runs is exported here. */
 export { housekeeping } from './housekeeping.js';
 export type { HousekeepingInput, HousekeepingResult, HousekeepingTaskResult } from './housekeeping.js';
-export { compactWindow, compactWorkflowId, webhookSweep, webhookSourceAttribute, webhookWindowAttribute } from './webhooks.js';
-export type { CompactorSettings, CompactWindowInput, WebhookSweepInput, WebhookSweepResult } from './webhooks.js';
+export {
+  compactWindow,
+  compactWorkflowId,
+  retentionWorkflowId,
+  webhookRetention,
+  webhookRetentionSweep,
+  webhookSweep,
+  webhookSourceAttribute,
+  webhookWindowAttribute,
+} from './webhooks.js';
+export type { CompactorSettings, CompactWindowInput, WebhookRetentionInput, WebhookRetentionSweepInput, WebhookSweepInput, WebhookSweepResult } from './webhooks.js';

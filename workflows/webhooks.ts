@@ -9,6 +9,7 @@
 import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
 import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { WebhookActivities, WebhookWindowRef, CompactedWindow } from '../activities/webhooks.js';
+import type { RetentionResult, RetentionSource } from '../shared/webhooks/retention.js';
 // Pure rules, safe in the workflow sandbox: the same cap the source page's next try is computed with.
 import { MAX_RETRY_DELAY_MS, windowName } from '../shared/webhooks/window-rules.js';
 
@@ -91,4 +92,57 @@ export async function webhookSweep(input: WebhookSweepInput): Promise<WebhookSwe
     }
   }
   return result;
+}
+
+/** `webhook-retention:{source}`. */
+export function retentionWorkflowId(source: string): string {
+  return `webhook-retention:${source}`;
+}
+
+export interface WebhookRetentionSweepInput {
+  settings: CompactorSettings;
+}
+
+/**
+ * The retention Schedule's pass (every `webhooks.compactor.retention_every`): one detached
+ * `webhookRetention` per source, id `webhook-retention:{source}` (one at a time per source).
+ */
+export async function webhookRetentionSweep(input: WebhookRetentionSweepInput): Promise<WebhookSweepResult> {
+  const sources = await sweepActivities.webhookRetentionSources();
+  const result: WebhookSweepResult = { started: [], running: [] };
+  for (const source of sources) {
+    const workflowId = retentionWorkflowId(source.name);
+    try {
+      await startChild(webhookRetention, {
+        workflowId,
+        args: [{ source, settings: input.settings }],
+        parentClosePolicy: ParentClosePolicy.ABANDON,
+        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
+        typedSearchAttributes: [{ key: webhookSourceAttribute, value: source.name }],
+      });
+      result.started.push(workflowId);
+    } catch (error) {
+      if ((error as { name?: string }).name !== 'WorkflowExecutionAlreadyStartedError') throw error;
+      result.running.push(workflowId);
+    }
+  }
+  return result;
+}
+
+export interface WebhookRetentionInput {
+  source: RetentionSource;
+  settings: CompactorSettings;
+}
+
+/**
+ * One source's retention pass. Each step is recorded as it is done, so a pass that fails (after
+ * its retries) or is stopped leaves nothing half-way that the next pass does not finish.
+ */
+export async function webhookRetention(input: WebhookRetentionInput): Promise<RetentionResult> {
+  const { applyWebhookRetention } = proxyActivities<WebhookActivities>({
+    startToCloseTimeout: input.settings.leaseMs,
+    heartbeatTimeout: Math.min(input.settings.leaseMs, 60_000),
+    retry: { initialInterval: input.settings.retryBackoffMs, backoffCoefficient: 2, maximumInterval: Math.max(MAX_RETRY_DELAY_MS, input.settings.retryBackoffMs), maximumAttempts: 5 },
+  });
+  return applyWebhookRetention(input.source);
 }

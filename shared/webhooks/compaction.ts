@@ -186,7 +186,8 @@ async function previousFile(deps: CompactionDeps, target: CompactionTarget): Pro
   }
 }
 
-async function listKeys(storage: ScratchStorage, prefix: string): Promise<string[]> {
+/** Every key under `prefix` in the platform storage, page by page. */
+export async function listKeys(storage: ScratchStorage, prefix: string): Promise<string[]> {
   const keys: string[] = [];
   let continuationToken: string | undefined;
   do {

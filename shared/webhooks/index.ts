@@ -52,5 +52,6 @@ export {
   type CompactionTarget,
   type StoredWindowFile,
 } from './compaction.js';
+export { applyRetention, type RetentionDeps, type RetentionResult, type RetentionSource } from './retention.js';
 export { KEPT_REJECTIONS, WEBHOOK_REJECTION_OUTCOMES, WebhookRejections, type WebhookRejection, type WebhookRejectionOutcome } from './rejections.js';
 export { webhookTableName, windowLengths, type WindowLength } from './layout.js';

@@ -4,7 +4,8 @@
  * store and the embedded DuckDB. The sweep starts `webhook-compact:{source}:{window}` for an ended
  * window; the view switches to the Parquet file with duplicates gone; a failing compaction is
  * retried with growing delay and shown failing until it succeeds; a late segment makes the window
- * owed and the next sweep writes version 2; every history replays.
+ * owed and the next sweep writes version 2; retention removes raw segments and old windows in the
+ * spec's order, finishing a pass stopped half-way; every history replays.
  */
 import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
@@ -12,10 +13,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookActivityDeps } from '../../cli/webhooks.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
-import { createResourceService } from '../../shared/resources/index.js';
+import { createResourceService, type ResourceService } from '../../shared/resources/index.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
 import { createPlatformWorker, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
-import { compactWorkflowId, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
+import { compactWorkflowId, retentionWorkflowId, webhookRetentionSweep, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
+import { windowValues } from '../../shared/webhooks/layout.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
 import { sign, START, startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
 
@@ -30,6 +32,7 @@ let objstore: ObjstoreConnections;
 let worker: PlatformWorker;
 let running: Promise<void>;
 let taskQueue: string;
+let resources: ResourceService;
 
 const send = (source: string, event: Record<string, unknown>) => {
   const body = JSON.stringify(event);
@@ -70,7 +73,7 @@ beforeAll(async () => {
   const temporalConfig = { address: temporal.address, namespace: temporal.namespace, task_queue: taskQueue, tls: { enabled: false } };
   handle = await connectTemporal(temporalConfig);
   objstore = createObjstoreConnections(rig.config);
-  const resources = createResourceService({ config: rig.config, db: rig.db, objstore, log: silentLogger() });
+  resources = createResourceService({ config: rig.config, db: rig.db, objstore, log: silentLogger() });
   const config: WorkerConfig = {
     temporal: temporalConfig,
     sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 },
@@ -168,5 +171,43 @@ describe('webhook windows on Temporal', () => {
     expect(await rig.scrape()).toMatch(/webhook_compactions_total\{source="flaky",result="failed"\} [2-9]/);
     const history = await handle.client.workflow.getHandle(sweep.started[0]!).fetchHistory();
     await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, sweep.started[0])).resolves.toBeUndefined();
+  });
+
+  it('retention: raw segments of compacted windows past raw_retention_days go, the view keeps reading Parquet; a window past compacted_retention_days is removed in order, a stopped pass finished by the next', async () => {
+    // The events were received on 2026-03-02: months past raw_retention_days (7) and past 30 days.
+    const shortLived = await rig.createSource('short-lived', hmac, { event_id_path: '$.id', compacted_retention_days: 30 });
+    rig.clock.now = START;
+    expect((await send('short-lived', { id: 's1' })).status).toBe(202);
+    await sweepAndWait();
+    const [compactedWindow] = await windowRow('short-lived');
+    expect(compactedWindow.resource_version).toBe(1);
+    const { rows: [{ resource_id: resourceId }] } = await rig.db.query('SELECT resource_id FROM webhook_windows WHERE source_id = $1', [shortLived.id]);
+    // A pass that stopped right after its first step: the partition is unregistered and recorded, nothing else.
+    const scratch = rig.services.tables.scratch(shortLived);
+    await scratch.unregisterPartition(rig.services.tables.names(shortLived).compacted, windowValues({ dt: '2026-03-02', hour: '10', minute: '00' }));
+    await rig.db.query("UPDATE webhook_windows SET removal_step = 'unregistered' WHERE source_id = $1", [shortLived.id]);
+
+    const sweep = await handle.client.workflow.execute(webhookRetentionSweep, { workflowId: `retention-${randomBytes(4).toString('hex')}`, taskQueue, args: [{ settings }] });
+    expect(sweep.started).toEqual(expect.arrayContaining([retentionWorkflowId('orders'), retentionWorkflowId('short-lived')]));
+    const results = Object.fromEntries(await Promise.all(sweep.started.map(async (id) => [id, await handle.client.workflow.getHandle(id).result()] as const)));
+    expect(results[retentionWorkflowId('orders')]).toMatchObject({ rawRemoved: 1, windowsRemoved: 0 });
+    expect(results[retentionWorkflowId('short-lived')]).toMatchObject({ windowsRemoved: 1 });
+
+    // orders: its raw segments are gone, its rows are all still there, from the Parquet file.
+    expect((await rig.segments('orders')).filter((key) => key.includes('/raw/'))).toEqual([]);
+    expect(await rig.query('SELECT event_id FROM scratch.webhook_orders ORDER BY event_id')).toEqual([{ event_id: 'a' }, { event_id: 'b' }, { event_id: 'c' }]);
+    // short-lived: partition, resource and segments gone, the step recorded.
+    expect(await rig.query('SELECT count(*) AS n FROM scratch.webhook_short_lived')).toEqual([{ n: 0 }]);
+    expect(await rig.segments('short-lived')).toEqual([]);
+    await expect(resources.get({ subject: 'root', personas: ['admin'], adminOfPersonas: ['admin'], platformAdmin: true, writer: { kind: 'person', subject: 'root' } }, resourceId)).rejects.toMatchObject({ code: 'not_found' });
+    const { rows: [state] } = await rig.db.query('SELECT removal_step FROM webhook_windows WHERE source_id = $1', [shortLived.id]);
+    expect(state.removal_step).toBe('removed');
+
+    // The next pass has nothing left to do.
+    const again = await handle.client.workflow.execute(webhookRetentionSweep, { workflowId: `retention-${randomBytes(4).toString('hex')}`, taskQueue, args: [{ settings }] });
+    const second = await Promise.all(again.started.map((id) => handle.client.workflow.getHandle(id).result()));
+    expect(second.every((r) => (r as { rawRemoved: number; windowsRemoved: number }).rawRemoved === 0 && (r as { windowsRemoved: number }).windowsRemoved === 0)).toBe(true);
+    const history = await handle.client.workflow.getHandle(retentionWorkflowId('short-lived')).fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, retentionWorkflowId('short-lived'))).resolves.toBeUndefined();
   });
 });
