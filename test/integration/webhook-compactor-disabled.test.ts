@@ -1,0 +1,102 @@
+/**
+ * `webhooks.compactor.enabled: false` (issue 15, item 4): a replica's worker takes no compaction.
+ * A real Temporal dev server and the platform worker given the webhook activities' deps — only the
+ * key turns them off. It registers no `webhook-sweep` Schedule and no webhook activity; a
+ * `compactWindow` started on its task queue must not be taken by it.
+ *
+ * Known gap, kept as `it.fails` so it turns red once fixed (then drop `.fails`): every activity of
+ * the platform runs on the one `temporal.task_queue`, which the disabled worker polls for its other
+ * activities; so it takes the compaction's activity task and fails it ("not registered on this
+ * Worker"), a retry with growing delay on a deployment mixing enabled and disabled replicas.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { webhookActivityDeps } from '../../cli/webhooks.js';
+import { createActivities } from '../../activities/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
+import { createResourceService } from '../../shared/resources/index.js';
+import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
+import { createPlatformWorker, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { compactWindow, type CompactorSettings } from '../../workflows/index.js';
+import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
+import { startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
+
+const settings: CompactorSettings = { graceMs: 120_000, batch: 4, leaseMs: 60_000, retryBackoffMs: 1_000 };
+
+let rig: IngestRig;
+let temporal: TestTemporal;
+let handle: TemporalHandle;
+let objstore: ObjstoreConnections;
+let worker: PlatformWorker;
+let running: Promise<void>;
+let taskQueue: string;
+let deps: ReturnType<typeof webhookActivityDeps>;
+
+beforeAll(async () => {
+  rig = await startIngestRig();
+  temporal = await startTestTemporal();
+  taskQueue = `webhooks-off-${randomBytes(4).toString('hex')}`;
+  const temporalConfig = { address: temporal.address, namespace: temporal.namespace, task_queue: taskQueue, tls: { enabled: false } };
+  handle = await connectTemporal(temporalConfig);
+  objstore = createObjstoreConnections(rig.config);
+  const resources = createResourceService({ config: rig.config, db: rig.db, objstore, log: silentLogger() });
+  deps = webhookActivityDeps({ config: rig.config, webhooks: rig.services, resources, metrics: rig.metrics });
+  const config: WorkerConfig = {
+    temporal: temporalConfig,
+    sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 },
+    webhooks: { compactor: { enabled: false, grace: settings.graceMs, poll: 3_600_000, lease: settings.leaseMs, batch: settings.batch, retry_backoff: settings.retryBackoffMs, retention_every: 3_600_000 } },
+  };
+  worker = await createPlatformWorker({ config, db: rig.db, temporal: { connection: handle.connection, client: handle.client }, log: silentLogger(), webhooks: deps });
+  running = worker.run();
+}, 120_000);
+
+afterAll(async () => {
+  await worker?.shutdown();
+  await running?.catch(() => undefined);
+  await handle?.close();
+  await temporal?.stop();
+  await objstore?.close();
+  await rig?.stop();
+});
+
+describe('a worker with webhooks.compactor.enabled false', () => {
+  it('registers no webhook-sweep Schedule (its housekeeping Schedule is there)', async () => {
+    const ids: string[] = [];
+    for await (const schedule of handle.client.schedule.list()) ids.push(schedule.scheduleId);
+    expect(ids).toContain('housekeeping');
+    expect(ids).not.toContain('webhook-sweep');
+  });
+
+  it('has no webhook activity without the webhook deps, all of them with', () => {
+    const without = createActivities({ db: rig.db, log: silentLogger() });
+    const withDeps = createActivities({ db: rig.db, log: silentLogger(), webhooks: deps });
+    expect(Object.keys(without)).not.toContain('compactWebhookWindow');
+    expect(Object.keys(withDeps)).toEqual(expect.arrayContaining(['compactWebhookWindow', 'dueWebhookWindows']));
+  });
+
+  it.fails('does not take a compactWindow started on its task queue: the activity stays on its first try, unfailed', async () => {
+    const workflowId = `webhook-compact:off-${randomBytes(4).toString('hex')}:2026-03-02T10:15`;
+    const started = await handle.client.workflow.start(compactWindow, {
+      workflowId,
+      taskQueue,
+      args: [{ window: { sourceId: '00000000-0000-0000-0000-000000000000', source: 'off', connection: 'local', persona: 'admin', dt: '2026-03-02', hour: '10', minute: '15', landedSeq: 1, duplicatesDropped: 0 }, settings }],
+    });
+    try {
+      // The workflow task is the disabled worker's (every worker runs every workflow); the activity's
+      // first try shows within seconds whether a poller of this queue took it.
+      const deadline = Date.now() + 10_000;
+      let pending: { attempt?: number | null; lastFailure?: { message?: string | null } | null } | undefined;
+      do {
+        const description = await started.describe();
+        pending = description.raw.pendingActivities?.[0];
+        if (pending?.lastFailure) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      } while (Date.now() < deadline);
+      expect(pending, 'the workflow scheduled its activity').toBeDefined();
+      expect(pending?.lastFailure?.message ?? null).toBeNull();
+    } finally {
+      await started.terminate('test over');
+    }
+  }, 30_000);
+});
