@@ -5,3 +5,4 @@ export { installTemporalRuntime } from './runtime.js';
 export { platformSchedules, registerSchedules, type PlatformSchedule } from './schedules.js';
 export { taskQueues, type TaskQueueName } from './task-queues.js';
 export { createPlatformWorker, type PlatformWorker, type PlatformWorkerDeps } from './worker.js';
+export { compactorSettings, webhookActivityQueue, webhookRetentionScheduleId, webhookSweepScheduleId, type CompactorConfig } from './webhooks.js';

@@ -24,12 +24,24 @@ export interface CompactorConfig {
   retention_every: number;
 }
 
-export function compactorSettings(compactor: CompactorConfig): CompactorSettings {
-  return { graceMs: compactor.grace, batch: compactor.batch, leaseMs: compactor.lease, retryBackoffMs: compactor.retry_backoff };
+/** The task queue of the webhook activities: polled only by workers that compact. */
+export function webhookActivityQueue(taskQueue: string): string {
+  return `${taskQueue}-webhooks`;
+}
+
+export function compactorSettings(config: Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } }): CompactorSettings {
+  const { compactor } = config.webhooks;
+  return {
+    graceMs: compactor.grace,
+    batch: compactor.batch,
+    leaseMs: compactor.lease,
+    retryBackoffMs: compactor.retry_backoff,
+    activityQueue: webhookActivityQueue(config.temporal.task_queue),
+  };
 }
 
 export function webhookSweepSchedule(config: Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } }): PlatformSchedule {
-  const input: WebhookSweepInput = { settings: compactorSettings(config.webhooks.compactor) };
+  const input: WebhookSweepInput = { settings: compactorSettings(config) };
   return {
     id: webhookSweepScheduleId,
     everyMs: config.webhooks.compactor.poll,
@@ -42,7 +54,7 @@ export function webhookSweepSchedule(config: Pick<WorkerConfig, 'temporal'> & { 
 
 /** The retention pass of every source, every `retention_every`. */
 export function webhookRetentionSchedule(config: Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } }): PlatformSchedule {
-  const input: WebhookRetentionSweepInput = { settings: compactorSettings(config.webhooks.compactor) };
+  const input: WebhookRetentionSweepInput = { settings: compactorSettings(config) };
   return {
     id: webhookRetentionScheduleId,
     everyMs: config.webhooks.compactor.retention_every,

@@ -12,8 +12,8 @@ import { workflowBundle } from './bundle.js';
 import type { WorkerConfig } from './config.js';
 import { installTemporalRuntime } from './runtime.js';
 import { platformSchedules, registerSchedules } from './schedules.js';
-import { registerWebhookSearchAttributes } from './webhooks.js';
-import type { WebhookActivityDeps } from '../activities/webhooks.js';
+import { registerWebhookSearchAttributes, webhookActivityQueue } from './webhooks.js';
+import { createWebhookActivities, type WebhookActivityDeps } from '../activities/webhooks.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -38,7 +38,7 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
   installTemporalRuntime(log);
   // The worker needs the Rust-side NativeConnection; the client's Connection cannot be shared.
   const connection = await NativeConnection.connect({ address, tls: await temporalTlsOptions(config.temporal.tls) });
-  let worker: Worker;
+  const workers: Worker[] = [];
   try {
     const bundle = await workflowBundle(log);
     // Before Worker.create: once a Worker holds the connection it can only be released by running
@@ -46,34 +46,58 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
     const compacts = deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true;
     if (compacts) await registerWebhookSearchAttributes(deps.temporal.connection, config.temporal.namespace);
     await registerSchedules(deps.temporal.client, platformSchedules(config, { webhooks: compacts }), log);
-    worker = await Worker.create({
-      connection,
-      namespace: config.temporal.namespace,
-      taskQueue: config.temporal.task_queue,
-      workflowBundle: bundle,
-      activities: createActivities({ db: deps.db, log: log.child({ component: 'activities' }), ...(compacts && deps.webhooks ? { webhooks: deps.webhooks } : {}) }),
-    });
+    const activityLog = log.child({ component: 'activities' });
+    workers.push(
+      await Worker.create({
+        connection,
+        namespace: config.temporal.namespace,
+        taskQueue: config.temporal.task_queue,
+        workflowBundle: bundle,
+        activities: createActivities({ db: deps.db, log: activityLog }),
+      }),
+    );
+    // The webhook activities have a queue of their own, polled only here: a worker with the
+    // compactor off never takes (and fails) their tasks.
+    if (compacts && deps.webhooks) {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace: config.temporal.namespace,
+          taskQueue: webhookActivityQueue(config.temporal.task_queue),
+          activities: createWebhookActivities(deps.webhooks),
+        }),
+      );
+    }
   } catch (err) {
+    await Promise.all(workers.map((w) => drain(w)));
     await connection.close().catch(() => undefined);
     throw err;
   }
-  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace }, 'temporal worker ready');
+  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: workers.length > 1 }, 'temporal worker ready');
 
   let running: Promise<void> | undefined;
   let closed: Promise<void> | undefined;
   const closeConnection = () => (closed ??= connection.close());
+  const runAll = () => Promise.all(workers.map((w) => w.run())).then(() => undefined).finally(closeConnection);
 
   return {
     run() {
-      running ??= worker.run().finally(closeConnection);
+      running ??= runAll();
       return running;
     },
     async shutdown() {
       // A created worker holds the connection until it has run and drained, so even one that
       // never ran is started and stopped at once to release it.
-      running ??= worker.run().finally(closeConnection);
-      if (worker.getState() === 'RUNNING') worker.shutdown();
+      running ??= runAll();
+      for (const w of workers) if (w.getState() === 'RUNNING') w.shutdown();
       await running.catch(() => undefined);
     },
   };
+}
+
+/** Runs a created worker and stops it at once: the only way to release its hold on the connection. */
+async function drain(worker: Worker): Promise<void> {
+  const run = worker.run();
+  if (worker.getState() === 'RUNNING') worker.shutdown();
+  await run.catch(() => undefined);
 }

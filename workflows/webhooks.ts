@@ -24,6 +24,11 @@ export interface CompactorSettings {
   leaseMs: number;
   /** `webhooks.compactor.retry_backoff`: the first retry delay, doubling after each failure. */
   retryBackoffMs: number;
+  /**
+   * The task queue of the webhook activities, polled only by workers that compact
+   * (`{temporal.task_queue}-webhooks`): a replica with the compactor off never takes their tasks.
+   */
+  activityQueue: string;
 }
 
 /** `webhook-compact:{source}:{dt}T{HH}:{MM}`. */
@@ -44,6 +49,7 @@ export interface CompactWindowInput {
 export async function compactWindow(input: CompactWindowInput): Promise<CompactedWindow> {
   const { settings } = input;
   const { compactWebhookWindow } = proxyActivities<WebhookActivities>({
+    taskQueue: settings.activityQueue,
     startToCloseTimeout: settings.leaseMs,
     // A compaction reports progress per segment read; a silent worker is presumed dead well before the lease ends.
     heartbeatTimeout: Math.min(settings.leaseMs, 60_000),
@@ -62,14 +68,18 @@ export interface WebhookSweepResult {
   running: string[];
 }
 
-const sweepActivities = proxyActivities<WebhookActivities>({
-  startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
-});
+/** The sweeps' one short activity (find what is due), on the webhook activities' queue. */
+function sweepActivities(settings: CompactorSettings) {
+  return proxyActivities<WebhookActivities>({
+    taskQueue: settings.activityQueue,
+    startToCloseTimeout: '1 minute',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+  });
+}
 
 /** One pass: finds the windows due and starts their compactions (detached: they outlive the pass). */
 export async function webhookSweep(input: WebhookSweepInput): Promise<WebhookSweepResult> {
-  const due = await sweepActivities.dueWebhookWindows(input.settings.graceMs, input.settings.batch);
+  const due = await sweepActivities(input.settings).dueWebhookWindows(input.settings.graceMs, input.settings.batch);
   const result: WebhookSweepResult = { started: [], running: [] };
   for (const window of due) {
     const workflowId = compactWorkflowId(window);
@@ -108,7 +118,7 @@ export interface WebhookRetentionSweepInput {
  * `webhookRetention` per source, id `webhook-retention:{source}` (one at a time per source).
  */
 export async function webhookRetentionSweep(input: WebhookRetentionSweepInput): Promise<WebhookSweepResult> {
-  const sources = await sweepActivities.webhookRetentionSources();
+  const sources = await sweepActivities(input.settings).webhookRetentionSources();
   const result: WebhookSweepResult = { started: [], running: [] };
   for (const source of sources) {
     const workflowId = retentionWorkflowId(source.name);
@@ -140,6 +150,7 @@ export interface WebhookRetentionInput {
  */
 export async function webhookRetention(input: WebhookRetentionInput): Promise<RetentionResult> {
   const { applyWebhookRetention } = proxyActivities<WebhookActivities>({
+    taskQueue: input.settings.activityQueue,
     startToCloseTimeout: input.settings.leaseMs,
     heartbeatTimeout: Math.min(input.settings.leaseMs, 60_000),
     retry: { initialInterval: input.settings.retryBackoffMs, backoffCoefficient: 2, maximumInterval: Math.max(MAX_RETRY_DELAY_MS, input.settings.retryBackoffMs), maximumAttempts: 5 },

@@ -15,7 +15,7 @@ import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
 import { createResourceService, type ResourceService } from '../../shared/resources/index.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
-import { createPlatformWorker, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { compactorSettings, createPlatformWorker, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
 import { compactWorkflowId, retentionWorkflowId, webhookRetentionSweep, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
 import { windowValues } from '../../shared/webhooks/layout.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
@@ -23,7 +23,9 @@ import { sign, START, startIngestRig, type IngestRig } from './webhook-ingest-fi
 
 const SECRET = 'whsec-compactor-S3CR3T';
 const hmac = { mode: 'hmac', signature_header: 'X-Signature', secret: SECRET };
-const settings: CompactorSettings = { graceMs: 120_000, batch: 4, leaseMs: 60_000, retryBackoffMs: 1_000 };
+/** webhooks.compactor as the worker reads it (ms); the workflows' settings follow from it. */
+const compactor = { grace: 120_000, poll: 3_600_000, lease: 60_000, batch: 4, retry_backoff: 1_000, retention_every: 3_600_000 };
+let settings: CompactorSettings;
 
 let rig: IngestRig;
 let temporal: TestTemporal;
@@ -77,8 +79,9 @@ beforeAll(async () => {
   const config: WorkerConfig = {
     temporal: temporalConfig,
     sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 },
-    webhooks: { compactor: { enabled: true, grace: settings.graceMs, poll: 3_600_000, lease: settings.leaseMs, batch: settings.batch, retry_backoff: settings.retryBackoffMs, retention_every: 3_600_000 } },
+    webhooks: { compactor: { enabled: true, ...compactor } },
   };
+  settings = compactorSettings({ temporal: temporalConfig, webhooks: { compactor: { enabled: true, ...compactor } } });
   worker = await createPlatformWorker({
     config,
     db: rig.db,
