@@ -5,7 +5,8 @@
  * compactWindow (real Postgres, resource service, DuckDB scratch catalog) against DuckDB reading
  * the same segments and writing the same Parquet directly in the same run:
  *
- *   COPY (mergeSelect over the segments' files on disk) TO … (FORMAT parquet, COMPRESSION zstd)
+ *   COPY (SELECT … FROM read_json(segments) QUALIFY row_number() OVER (PARTITION BY event_id …) = 1
+ *         ORDER BY received_at, event_id) TO … (FORMAT parquet, COMPRESSION zstd)
  *
  * once with DuckDB's defaults (every core, its default memory) — the goal's baseline — and once
  * with the compaction's own settings (one thread, 512MB, insertion order kept), whose file must be
@@ -46,9 +47,9 @@ import { createObjstoreConnections, prefixDirectory } from '../../shared/objstor
 import { createResourceService } from '../../shared/resources/index.js';
 import { createSqlToolkit } from '../../shared/sql/index.js';
 import { platformScratchStorage } from '../../shared/sql/scratch/index.js';
-import { sqlString } from '../../shared/sql/scratch/rules.js';
+import { sqlIdent, sqlString } from '../../shared/sql/scratch/rules.js';
 import { compactWindow, WebhookTableCatalog, type CompactionTarget } from '../../shared/webhooks/index.js';
-import { mergeSelect } from '../../shared/webhooks/compaction-duckdb.js';
+import { webhookColumns } from '../../shared/webhooks/table.js';
 import { rawWindowPrefix, segmentKey, segmentLine, windowOf, type Window } from '../../shared/webhooks/layout.js';
 import { apiConfigYaml } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
@@ -163,13 +164,12 @@ async function runDirect(job: Extract<Job, { kind: 'direct' }>): Promise<JobResu
   });
   const connection = await instance.connect();
   try {
-    const read = `read_json(${sqlString(job.segments)}, format = 'newline_delimited', compression = 'gzip', columns = {'event_id': 'VARCHAR'})`;
-    const copy = `COPY (${mergeSelect({ segments: [job.segments], window: job.window })}) TO ${sqlString(output)} (FORMAT parquet, COMPRESSION zstd)`;
+    const { copy, count } = directStatements(job.segments, job.window, output);
     const result = await measured(async (mark) => {
       let raw = Number.NaN;
-      // The compaction counts the raw rows first (its duplicates figure); timed apart, with its settings.
+      // The compaction counts the raw rows beside its COPY (its duplicates figure); timed apart here.
       if (job.settings === 'compaction') {
-        raw = Number((await connection.runAndReadAll(`SELECT count(*) FROM ${read}`)).getRows()[0]![0]);
+        raw = Number((await connection.runAndReadAll(count)).getRows()[0]![0]);
         mark('count');
       }
       const events = (await connection.run(copy)).rowsChanged;
@@ -182,6 +182,26 @@ async function runDirect(job: Extract<Job, { kind: 'direct' }>): Promise<JobResu
     instance.closeSync();
     await rm(job.workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The baseline as one would write it for DuckDB alone, independently of compaction-duckdb.ts: the
+ * table's columns read from the segments, the earliest received event per id (the same tie
+ * breaks), the window's partition values, in (received_at, event_id) order, one COPY; and the
+ * count of the raw rows that the compaction makes beside it (its duplicates figure).
+ */
+function directStatements(segments: string, window: Pick<Window, 'dt' | 'hour' | 'minute'>, output: string): { copy: string; count: string } {
+  const types = { timestamp: 'TIMESTAMP', varchar: 'VARCHAR', bigint: 'BIGINT', double: 'DOUBLE', boolean: 'BOOLEAN' } as const;
+  const names = webhookColumns.map((c) => sqlIdent(c.name)).join(', ');
+  const columns = `{${webhookColumns.map((c) => `${sqlString(c.name)}: ${sqlString(types[c.type])}`).join(', ')}}`;
+  const read = `read_json(${sqlString(segments)}, format = 'newline_delimited', compression = 'gzip', columns = ${columns})`;
+  return {
+    copy:
+      `COPY (SELECT ${names}, ${sqlString(window.dt)} AS dt, ${sqlString(window.hour)} AS hour, ${sqlString(window.minute)} AS minute FROM ${read} ` +
+      'QUALIFY row_number() OVER (PARTITION BY event_id ORDER BY received_at, landed_at, replica, content_hash, payload, event_type, key) = 1 ' +
+      `ORDER BY received_at, event_id) TO ${sqlString(output)} (FORMAT parquet, COMPRESSION zstd)`,
+    count: `SELECT count(*) FROM ${read}`,
+  };
 }
 
 /** Runs `job` in a fresh forked process of this script. */
