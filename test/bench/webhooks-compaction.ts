@@ -13,7 +13,8 @@
  * byte-identical to the compaction's. It prints each one's wall time, the ratio (goal ≤ 1.5x), the
  * compaction's phases (from its heartbeats: copying the segments, merging, hashing and storing the
  * resource, registering the partition; the direct run with the compaction's settings times the
- * count pass and the COPY apart) and the peak RSS of the process doing the work.
+ * count pass and the COPY apart), each one's CPU time (all threads: a steadier figure than wall
+ * time on a shared machine) and the peak RSS of the process doing the work.
  *
  *   npm run bench:webhooks-compaction
  *   BENCH_EVENTS=200000           distinct events in the window
@@ -75,6 +76,8 @@ type Job =
 
 interface JobResult {
   wallMs: number;
+  /** CPU time of the process (every thread, DuckDB's included) over the work: less sensitive to a loaded machine than wall time. */
+  cpuMs: number;
   /** Named parts of the wall time, in order. */
   phases: Array<[name: string, ms: number]>;
   rssBeforeBytes: number;
@@ -88,11 +91,12 @@ interface JobResult {
 // The measurements (forked process)
 
 /** Runs `work`, sampling this process's RSS every rssSampleMs meanwhile. */
-async function measured(work: (mark: (phase: string, at?: number) => void) => Promise<Omit<JobResult, 'wallMs' | 'phases' | 'rssBeforeBytes' | 'rssPeakBytes'>>): Promise<JobResult> {
+async function measured(work: (mark: (phase: string, at?: number) => void) => Promise<Omit<JobResult, 'wallMs' | 'cpuMs' | 'phases' | 'rssBeforeBytes' | 'rssPeakBytes'>>): Promise<JobResult> {
   const rssBeforeBytes = process.memoryUsage.rss();
   let rssPeakBytes = rssBeforeBytes;
   const sampler = setInterval(() => (rssPeakBytes = Math.max(rssPeakBytes, process.memoryUsage.rss())), rssSampleMs);
   const phases: JobResult['phases'] = [];
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   let last = start;
   const mark = (phase: string, at = performance.now()) => {
@@ -102,8 +106,9 @@ async function measured(work: (mark: (phase: string, at?: number) => void) => Pr
   try {
     const result = await work(mark);
     const wallMs = performance.now() - start;
+    const cpu = process.cpuUsage(cpuStart);
     rssPeakBytes = Math.max(rssPeakBytes, process.memoryUsage.rss());
-    return { ...result, wallMs, phases, rssBeforeBytes, rssPeakBytes };
+    return { ...result, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, phases, rssBeforeBytes, rssPeakBytes };
   } finally {
     clearInterval(sampler);
   }
@@ -283,7 +288,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 function line(label: string, r: JobResult & { loadBefore: number }): string {
   const phases = r.phases.map(([name, ms]) => `${name} ${secs(ms)}`).join(', ');
-  return `  ${label.padEnd(40)} ${secs(r.wallMs).padStart(9)}   RSS before ${mb(r.rssBeforeBytes).padStart(7)}, peak ${mb(r.rssPeakBytes).padStart(7)}   load ${r.loadBefore.toFixed(2)}\n      ${phases}`;
+  return `  ${label.padEnd(40)} ${secs(r.wallMs).padStart(9)}   CPU ${secs(r.cpuMs).padStart(8)}   RSS before ${mb(r.rssBeforeBytes).padStart(7)}, peak ${mb(r.rssPeakBytes).padStart(7)}   load ${r.loadBefore.toFixed(2)}\n      ${phases}`;
 }
 
 async function main(): Promise<void> {
@@ -331,15 +336,19 @@ async function main(): Promise<void> {
     }
 
     const wall = (pick: (r: Round) => JobResult) => median(results.map((r) => pick(r).wallMs));
+    const cpu = (pick: (r: Round) => JobResult) => median(results.map((r) => pick(r).cpuMs));
     const ratio = wall((r) => r.compact) / wall((r) => r.direct);
     const sameRatio = wall((r) => r.compact) / wall((r) => r.same);
     const identical = results.every((r) => r.same.sha256 === r.compact.sha256);
     console.log(`\nSummary (${eventCount} events, ${segmentEvents} per segment, median of ${rounds} round(s))`);
-    console.log(`  compactWindow                              ${secs(wall((r) => r.compact))}, peak RSS ${mb(median(results.map((r) => r.compact.rssPeakBytes)))}`);
-    console.log(`  DuckDB direct, its defaults                ${secs(wall((r) => r.direct))}, peak RSS ${mb(median(results.map((r) => r.direct.rssPeakBytes)))}`);
-    console.log(`  DuckDB direct, the compaction's settings   ${secs(wall((r) => r.same))}, peak RSS ${mb(median(results.map((r) => r.same.rssPeakBytes)))}`);
+    const summary = (label: string, pick: (r: Round) => JobResult) =>
+      console.log(`  ${label.padEnd(42)} ${secs(wall(pick))}, CPU ${secs(cpu(pick))}, peak RSS ${mb(median(results.map((r) => pick(r).rssPeakBytes)))}`);
+    summary('compactWindow', (r) => r.compact);
+    summary('DuckDB direct, its defaults', (r) => r.direct);
+    summary("DuckDB direct, the compaction's settings", (r) => r.same);
     console.log(`  ratio compactWindow / DuckDB defaults: ${ratio.toFixed(2)}x (goal ≤ ${ratioGoal}x: ${ratio <= ratioGoal ? 'met' : 'NOT met'})`);
     console.log(`  ratio compactWindow / DuckDB with the compaction's settings: ${sameRatio.toFixed(2)}x`);
+    console.log(`  CPU time ratio compactWindow / DuckDB defaults: ${(cpu((r) => r.compact) / cpu((r) => r.direct)).toFixed(2)}x`);
     console.log(`  the same file (SHA-256) from compactWindow and DuckDB with the compaction's settings: ${identical ? 'yes' : 'NO'}`);
   } finally {
     await db.end();
