@@ -16,139 +16,14 @@
  *   two reads the window from raw — duplicates again, and events missing when the raw segments
  *   were already removed by retention.
  */
-import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookServices, type WebhookServices } from '../../cli/webhooks.js';
-import type { RunningApi } from '../../api/start.js';
-import { createPool, migrate, type Db } from '../../shared/db/index.js';
-import { silentLogger } from '../../shared/logging/index.js';
-import { createMetrics } from '../../shared/metrics/index.js';
-import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
-import { createResourceService } from '../../shared/resources/index.js';
-import type { DialectScratchCatalog } from '../../shared/sql/scratch/catalog.js';
 import { rawWindowPrefix } from '../../shared/webhooks/layout.js';
-import { compactWindow, type CompactionDeps, type CompactionTarget } from '../../shared/webhooks/index.js';
-import { adminApiYaml, startTestApi } from '../support/api.js';
-import { sharedMinio } from '../support/minio.js';
-import { createTestDatabase } from '../support/postgres.js';
-import { rigFrom, type ScratchRig } from '../support/scratch-rigs.js';
-import { sharedTrino } from '../support/trino.js';
+import { compactWindow, type CompactionTarget } from '../../shared/webhooks/index.js';
+import { START, startHarness, type Harness } from './webhook-compaction-fixtures.js';
 
-const ADMIN_KEY = 'admin-key-compaction-view-0123456789';
-const SECRET = 'whsec-compaction-view-S3CR3T';
-/** 2026-03-02 10:15:00 UTC: the first of three 5-minute windows. */
-const START = Date.UTC(2026, 2, 2, 10, 15, 0);
 const MINUTES = ['15', '20', '25'] as const;
 type Minute = (typeof MINUTES)[number];
 const windowOf = (minute: string) => ({ dt: '2026-03-02', hour: '10', minute });
-
-interface Harness {
-  clock: { now: number };
-  deps: CompactionDeps;
-  source: CompactionTarget['source'];
-  view: string;
-  scratch: DialectScratchCatalog;
-  post(event: object): Promise<number>;
-  query(sql: string): Promise<Array<Record<string, unknown>>>;
-  stop(): Promise<void>;
-}
-
-async function startHarness(engine: 'duckdb' | 'trino'): Promise<Harness> {
-  const id = randomBytes(4).toString('hex');
-  const database = await createTestDatabase();
-  const db: Db = createPool({ dsn: database.dsn, maxOpenConns: 8, applicationName: 'webhook-compaction-view' });
-  await migrate(db, { log: silentLogger() });
-  const dataDir = await mkdtemp(join(tmpdir(), 'webhook-compaction-view-'));
-  let extra: string;
-  let connection: string;
-  if (engine === 'duckdb') {
-    connection = 'local';
-    extra = `data_dir: ${JSON.stringify(dataDir)}
-toolkits:
-  objstore:
-    local:
-      driver: filesystem
-  sql:
-    local:
-      engine: duckdb
-`;
-  } else {
-    connection = 'cluster';
-    const [trinoUrl, minio] = [await sharedTrino(), await sharedMinio()];
-    const trino = new URL(trinoUrl);
-    extra = `resources:
-  managed:
-    connection: platform
-toolkits:
-  objstore:
-    platform:
-${minio.instanceYaml(6, [`bucket_prefix: wv${id}-`])}
-  sql:
-    cluster:
-      engine: trino
-      host: ${trino.hostname}
-      port: ${trino.port}
-      user: platform
-      scratch:
-        catalog: scratch
-        schema: v${id}
-`;
-  }
-  const rig: ScratchRig = await rigFrom(adminApiYaml({ adminKey: ADMIN_KEY, extra }), connection, () => rm(dataDir, { recursive: true, force: true }));
-  const clock = { now: START };
-  const log = silentLogger();
-  const metrics = createMetrics({ defaultMetrics: false });
-  const webhooks: WebhookServices = await createWebhookServices({ config: rig.config, db, objstore: rig.objstore, sql: rig.sql, metrics, log, now: () => clock.now });
-  const api: RunningApi = await startTestApi({ config: rig.config, db, webhooks, metrics, tools: rig.sql.tools, log, clock: () => clock.now });
-  const objstore: ObjstoreConnections = createObjstoreConnections(rig.config);
-  const resources = createResourceService({ config: rig.config, db, objstore, log });
-  const name = `view-${id}`;
-  const created = await fetch(`${api.url}/api/v1/admin/webhooks/sources`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${ADMIN_KEY}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name,
-      connection,
-      auth: { mode: 'hmac', signature_header: 'X-Signature', secret: SECRET },
-      config: { event_id_path: '$.id', compact_every_minutes: 5, flush_max_events: 1 },
-    }),
-  });
-  const body = (await created.json()) as { id: string; table: string; config: { persona: string } };
-  if (created.status !== 201) throw new Error(`creating ${name}: ${created.status} ${JSON.stringify(body)}`);
-  const source = { id: body.id, name, connection, persona: body.config.persona };
-  const scratch = webhooks.tables.scratch(source) as DialectScratchCatalog;
-  const tempDir = await mkdtemp(join(tmpdir(), 'webhook-compaction-view-work-'));
-  return {
-    clock,
-    source,
-    scratch,
-    view: scratch.relation(body.table),
-    deps: { storage: rig.storage, tables: webhooks.tables, resources, config: rig.config, tempDir },
-    async post(event) {
-      const payload = JSON.stringify(event);
-      const response = await fetch(`${api.hooksUrl ?? api.url}/hooks/${name}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-signature': createHmac('sha256', SECRET).update(payload).digest('hex') },
-        body: payload,
-      });
-      await response.arrayBuffer();
-      return response.status;
-    },
-    query: (sql) => rig.query(sql),
-    async stop() {
-      await fetch(`${api.url}/api/v1/admin/webhooks/sources/${name}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
-      await api.stop();
-      await objstore.close();
-      await rig.close();
-      await db.end();
-      await database.drop();
-      await rm(tempDir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** What was acknowledged in one window: its ids, and the raw rows sent (duplicates included). */
 interface Sent {
