@@ -29,7 +29,7 @@ export function webhookActivityQueue(taskQueue: string): string {
   return `${taskQueue}-webhooks`;
 }
 
-export function compactorSettings(config: Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } }): CompactorSettings {
+export function compactorSettings(config: CompactorWorkerConfig): CompactorSettings {
   const { compactor } = config.webhooks;
   return {
     graceMs: compactor.grace,
@@ -40,29 +40,22 @@ export function compactorSettings(config: Pick<WorkerConfig, 'temporal'> & { web
   };
 }
 
-export function webhookSweepSchedule(config: Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } }): PlatformSchedule {
-  const input: WebhookSweepInput = { settings: compactorSettings(config) };
-  return {
-    id: webhookSweepScheduleId,
-    everyMs: config.webhooks.compactor.poll,
-    workflowType: webhookSweepWorkflowType,
-    workflowId: webhookSweepScheduleId,
-    args: [input],
-    taskQueue: config.temporal.task_queue,
-  };
+type CompactorWorkerConfig = Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } };
+
+/** A compactor Schedule: a fixed id, its interval, and the compactor settings as the pass's argument. */
+function compactorSchedule(config: CompactorWorkerConfig, id: string, workflowType: string, everyMs: number): PlatformSchedule {
+  const input: WebhookSweepInput & WebhookRetentionSweepInput = { settings: compactorSettings(config) };
+  return { id, everyMs, workflowType, workflowId: id, args: [input], taskQueue: config.temporal.task_queue };
+}
+
+/** The compaction sweep, every `poll`. */
+export function webhookSweepSchedule(config: CompactorWorkerConfig): PlatformSchedule {
+  return compactorSchedule(config, webhookSweepScheduleId, webhookSweepWorkflowType, config.webhooks.compactor.poll);
 }
 
 /** The retention pass of every source, every `retention_every`. */
-export function webhookRetentionSchedule(config: Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } }): PlatformSchedule {
-  const input: WebhookRetentionSweepInput = { settings: compactorSettings(config) };
-  return {
-    id: webhookRetentionScheduleId,
-    everyMs: config.webhooks.compactor.retention_every,
-    workflowType: webhookRetentionWorkflowType,
-    workflowId: webhookRetentionScheduleId,
-    args: [input],
-    taskQueue: config.temporal.task_queue,
-  };
+export function webhookRetentionSchedule(config: CompactorWorkerConfig): PlatformSchedule {
+  return compactorSchedule(config, webhookRetentionScheduleId, webhookRetentionWorkflowType, config.webhooks.compactor.retention_every);
 }
 
 /** The custom search attributes webhook workflows carry (workflows/webhooks.ts), as Keyword. */

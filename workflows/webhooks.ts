@@ -6,7 +6,7 @@
  * window by construction and an operator finds a window's history by id or by its search
  * attributes. Deterministic: only @temporalio/workflow and activity types are imported.
  */
-import { SearchAttributeType, defineSearchAttributeKey } from '@temporalio/common';
+import { SearchAttributeType, WorkflowExecutionAlreadyStartedError, defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
 import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { WebhookActivities, WebhookWindowRef, CompactedWindow } from '../activities/webhooks.js';
 import type { RetentionResult, RetentionSource } from '../shared/webhooks/retention.js';
@@ -36,6 +36,24 @@ export function compactWorkflowId(w: Pick<WebhookWindowRef, 'source' | 'dt' | 'h
   return `webhook-compact:${w.source}:${windowName(w)}`;
 }
 
+/**
+ * The long webhook activities: `lease` to finish, a heartbeat per step (a silent worker is presumed
+ * dead well before the lease ends), retried from `retry_backoff`, doubling, at most an hour apart.
+ */
+function leasedActivities(settings: CompactorSettings, maximumAttempts?: number) {
+  return proxyActivities<WebhookActivities>({
+    taskQueue: settings.activityQueue,
+    startToCloseTimeout: settings.leaseMs,
+    heartbeatTimeout: Math.min(settings.leaseMs, 60_000),
+    retry: {
+      initialInterval: settings.retryBackoffMs,
+      backoffCoefficient: 2,
+      maximumInterval: Math.max(MAX_RETRY_DELAY_MS, settings.retryBackoffMs),
+      ...(maximumAttempts !== undefined ? { maximumAttempts } : {}),
+    },
+  });
+}
+
 export interface CompactWindowInput {
   window: WebhookWindowRef;
   settings: CompactorSettings;
@@ -48,13 +66,7 @@ export interface CompactWindowInput {
  */
 export async function compactWindow(input: CompactWindowInput): Promise<CompactedWindow> {
   const { settings } = input;
-  const { compactWebhookWindow } = proxyActivities<WebhookActivities>({
-    taskQueue: settings.activityQueue,
-    startToCloseTimeout: settings.leaseMs,
-    // A compaction reports progress per segment read; a silent worker is presumed dead well before the lease ends.
-    heartbeatTimeout: Math.min(settings.leaseMs, 60_000),
-    retry: { initialInterval: settings.retryBackoffMs, backoffCoefficient: 2, maximumInterval: Math.max(MAX_RETRY_DELAY_MS, settings.retryBackoffMs) },
-  });
+  const { compactWebhookWindow } = leasedActivities(settings);
   return compactWebhookWindow(input.window, settings.retryBackoffMs);
 }
 
@@ -77,29 +89,34 @@ function sweepActivities(settings: CompactorSettings) {
   });
 }
 
-/** One pass: finds the windows due and starts their compactions (detached: they outlive the pass). */
+/** Child options of a pass's workflows: detached (they outlive the pass), their id reused once its last run closed. */
+function detached(workflowId: string, typedSearchAttributes: SearchAttributePair[]) {
+  return { workflowId, parentClosePolicy: ParentClosePolicy.ABANDON, workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE, typedSearchAttributes };
+}
+
+/** Notes a child as started, or as still running from before (its id taken): that one is left alone. */
+async function noteStart(workflowId: string, start: Promise<unknown>, result: WebhookSweepResult): Promise<void> {
+  try {
+    await start;
+    result.started.push(workflowId);
+  } catch (error) {
+    if (!(error instanceof WorkflowExecutionAlreadyStartedError)) throw error;
+    result.running.push(workflowId);
+  }
+}
+
+/** One pass: finds the windows due and starts their compactions. */
 export async function webhookSweep(input: WebhookSweepInput): Promise<WebhookSweepResult> {
   const due = await sweepActivities(input.settings).dueWebhookWindows(input.settings.graceMs, input.settings.batch);
   const result: WebhookSweepResult = { started: [], running: [] };
   for (const window of due) {
+    // A window compacted before may be owed another compaction: its id is reused.
     const workflowId = compactWorkflowId(window);
-    try {
-      await startChild(compactWindow, {
-        workflowId,
-        args: [{ window, settings: input.settings }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        // A window compacted before may be owed another compaction: the id is reused once the last run closed.
-        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-        typedSearchAttributes: [
-          { key: webhookSourceAttribute, value: window.source },
-          { key: webhookWindowAttribute, value: windowName(window) },
-        ],
-      });
-      result.started.push(workflowId);
-    } catch (error) {
-      if ((error as { name?: string }).name !== 'WorkflowExecutionAlreadyStartedError') throw error;
-      result.running.push(workflowId);
-    }
+    const attributes = [
+      { key: webhookSourceAttribute, value: window.source },
+      { key: webhookWindowAttribute, value: windowName(window) },
+    ];
+    await noteStart(workflowId, startChild(compactWindow, { ...detached(workflowId, attributes), args: [{ window, settings: input.settings }] }), result);
   }
   return result;
 }
@@ -122,19 +139,8 @@ export async function webhookRetentionSweep(input: WebhookRetentionSweepInput): 
   const result: WebhookSweepResult = { started: [], running: [] };
   for (const source of sources) {
     const workflowId = retentionWorkflowId(source.name);
-    try {
-      await startChild(webhookRetention, {
-        workflowId,
-        args: [{ source, settings: input.settings }],
-        parentClosePolicy: ParentClosePolicy.ABANDON,
-        workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
-        typedSearchAttributes: [{ key: webhookSourceAttribute, value: source.name }],
-      });
-      result.started.push(workflowId);
-    } catch (error) {
-      if ((error as { name?: string }).name !== 'WorkflowExecutionAlreadyStartedError') throw error;
-      result.running.push(workflowId);
-    }
+    const attributes = [{ key: webhookSourceAttribute, value: source.name }];
+    await noteStart(workflowId, startChild(webhookRetention, { ...detached(workflowId, attributes), args: [{ source, settings: input.settings }] }), result);
   }
   return result;
 }
@@ -149,11 +155,7 @@ export interface WebhookRetentionInput {
  * its retries) or is stopped leaves nothing half-way that the next pass does not finish.
  */
 export async function webhookRetention(input: WebhookRetentionInput): Promise<RetentionResult> {
-  const { applyWebhookRetention } = proxyActivities<WebhookActivities>({
-    taskQueue: input.settings.activityQueue,
-    startToCloseTimeout: input.settings.leaseMs,
-    heartbeatTimeout: Math.min(input.settings.leaseMs, 60_000),
-    retry: { initialInterval: input.settings.retryBackoffMs, backoffCoefficient: 2, maximumInterval: Math.max(MAX_RETRY_DELAY_MS, input.settings.retryBackoffMs), maximumAttempts: 5 },
-  });
+  // Five tries: whatever is left, the next scheduled pass finishes.
+  const { applyWebhookRetention } = leasedActivities(input.settings, 5);
   return applyWebhookRetention(input.source);
 }

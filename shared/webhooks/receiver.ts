@@ -40,8 +40,6 @@ export interface WebhookReceiverDeps {
   requestCounts?: Pick<WebhookRequestCounts, 'count' | 'stop'>;
   log: Logger;
   now?: () => number;
-  /** How long a source read from the database is used; default 1000 ms. */
-  cacheMs?: number;
 }
 
 /** A request past the route's checks: the source exists and is enabled, the body is within its limit. */
@@ -70,6 +68,8 @@ export interface ActiveSource {
 /** The answer to an unknown or disabled name: the same for both. */
 const NOT_FOUND: HookAnswer = { status: 404, body: { error: 'not_found', message: 'no webhook source at this address' } };
 
+/** How long a source read from the database is used on this replica. */
+const SOURCE_CACHE_MS = 1000;
 /** Rejections being recorded at once per source; more are counted but not kept (a flood would only repeat them). */
 const MAX_RECORDING = 4;
 /** Names whose lookups are remembered; beyond this the oldest are forgotten (invented names cannot grow memory). */
@@ -78,7 +78,6 @@ const MAX_CACHED_NAMES = 10_000;
 export class WebhookReceiver {
   readonly #deps: WebhookReceiverDeps;
   readonly #now: () => number;
-  readonly #cacheMs: number;
   readonly #cache = new Map<string, { until: number; active: Promise<ActiveSource | undefined> }>();
   readonly #buffers = new Map<string, { sourceId: string; buffer: SourceBuffer }>();
   readonly #buckets = new Map<string, TokenBucket>();
@@ -88,7 +87,6 @@ export class WebhookReceiver {
   constructor(deps: WebhookReceiverDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
-    this.#cacheMs = deps.cacheMs ?? 1000;
   }
 
   /** The source of that name, or undefined; only an enabled one receives (see `receives`). */
@@ -98,7 +96,7 @@ export class WebhookReceiver {
     if (cached && cached.until > now) return cached.active;
     this.#cache.delete(name);
     const active = this.#deps.sources.receiving(name).then((source) => (source ? prepare(source) : undefined));
-    this.#cache.set(name, { until: now + this.#cacheMs, active });
+    this.#cache.set(name, { until: now + SOURCE_CACHE_MS, active });
     if (this.#cache.size > MAX_CACHED_NAMES) this.#cache.delete(this.#cache.keys().next().value!);
     // A failed read is not remembered: the next request reads again.
     active.catch(() => this.#cache.delete(name));

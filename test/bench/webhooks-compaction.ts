@@ -53,6 +53,7 @@ import { compactWindow, WebhookTableCatalog, type CompactionTarget } from '../..
 import { webhookColumns } from '../../shared/webhooks/table.js';
 import { rawWindowPrefix, segmentKey, segmentLine, windowOf, type Window } from '../../shared/webhooks/layout.js';
 import { apiConfigYaml } from '../support/api.js';
+import { duckdbPlatformYaml } from '../support/scratch-rigs.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 const eventCount = Number(process.env.BENCH_EVENTS ?? 200_000);
@@ -295,7 +296,7 @@ async function main(): Promise<void> {
   const database = await createTestDatabase();
   const db = createPool({ dsn: database.dsn, maxOpenConns: 4 });
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-webhooks-compaction-'));
-  const yaml = apiConfigYaml({ extra: [`data_dir: ${dataDir}`, 'toolkits:', '  objstore:', '    local:', '      driver: filesystem', '  sql:', '    local:', '      engine: duckdb'].join('\n') });
+  const yaml = apiConfigYaml({ extra: duckdbPlatformYaml(dataDir) });
   const config = parseConfig(yaml, {}).config;
   const log = silentLogger();
   try {

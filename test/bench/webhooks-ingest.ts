@@ -44,9 +44,8 @@ import { createObjstoreConnections } from '../../shared/objstore/index.js';
 import { createSqlToolkit } from '../../shared/sql/index.js';
 import { createWebhookServices, type WebhookServices } from '../../cli/webhooks.js';
 import { apiConfigYaml, startTestApi, testConfig } from '../support/api.js';
-import { sharedMinio } from '../support/minio.js';
 import { createTestDatabase } from '../support/postgres.js';
-import { sharedTrino } from '../support/trino.js';
+import { duckdbPlatformYaml, trinoPlatformYaml } from '../support/scratch-rigs.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -312,27 +311,14 @@ interface Store {
 
 async function fsStore(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
-  const yaml = [`data_dir: ${dir}`, 'toolkits:', '  objstore:', '    local:', '      driver: filesystem', '  sql:', '    local:', '      engine: duckdb'].join('\n');
+  const yaml = duckdbPlatformYaml(dir);
   return { key: 'fs', name: 'filesystem + DuckDB', yaml, connection: 'local', cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 async function minioStore(): Promise<Store> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-webhooks-'));
-  const [trinoUrl, minio] = [new URL(await sharedTrino()), await sharedMinio()];
   const id = randomBytes(4).toString('hex');
-  const yaml = [
-    `data_dir: ${dir}`,
-    'resources:',
-    '  managed:',
-    '    connection: platform',
-    'toolkits:',
-    '  objstore:',
-    '    platform:',
-    minio.instanceYaml(6, [`bucket_prefix: wb${id}-`]),
-    '  sql:',
-    '    cluster:',
-    ...['engine: trino', `host: ${trinoUrl.hostname}`, `port: ${trinoUrl.port}`, 'user: platform', 'scratch:', '  catalog: scratch', `  schema: bench${id}`].map((l) => `      ${l}`),
-  ].join('\n');
+  const yaml = `data_dir: ${dir}\n${await trinoPlatformYaml({ bucketPrefix: `wb${id}-`, schema: `bench${id}` })}`;
   return { key: 'minio', name: 'MinIO + Trino', yaml, connection: 'cluster', cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 

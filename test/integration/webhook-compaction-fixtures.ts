@@ -18,10 +18,8 @@ import { createResourceService, type ResourceService } from '../../shared/resour
 import type { DialectScratchCatalog } from '../../shared/sql/scratch/catalog.js';
 import type { CompactionDeps, CompactionTarget } from '../../shared/webhooks/index.js';
 import { adminApiYaml, startTestApi } from '../support/api.js';
-import { sharedMinio } from '../support/minio.js';
 import { createTestDatabase } from '../support/postgres.js';
-import { rigFrom, type ScratchRig } from '../support/scratch-rigs.js';
-import { sharedTrino } from '../support/trino.js';
+import { duckdbPlatformYaml, rigFrom, trinoPlatformYaml, type ScratchRig } from '../support/scratch-rigs.js';
 
 export const ADMIN_KEY = 'admin-key-compaction-0123456789';
 export const SECRET = 'whsec-compaction-S3CR3T';
@@ -55,36 +53,10 @@ export async function startHarness(engine: 'duckdb' | 'trino'): Promise<Harness>
   let connection: string;
   if (engine === 'duckdb') {
     connection = 'local';
-    extra = `data_dir: ${JSON.stringify(dataDir)}
-toolkits:
-  objstore:
-    local:
-      driver: filesystem
-  sql:
-    local:
-      engine: duckdb
-`;
+    extra = duckdbPlatformYaml(dataDir);
   } else {
     connection = 'cluster';
-    const [trinoUrl, minio] = [await sharedTrino(), await sharedMinio()];
-    const trino = new URL(trinoUrl);
-    extra = `resources:
-  managed:
-    connection: platform
-toolkits:
-  objstore:
-    platform:
-${minio.instanceYaml(6, [`bucket_prefix: wc${id}-`])}
-  sql:
-    cluster:
-      engine: trino
-      host: ${trino.hostname}
-      port: ${trino.port}
-      user: platform
-      scratch:
-        catalog: scratch
-        schema: s${id}
-`;
+    extra = await trinoPlatformYaml({ bucketPrefix: `wc${id}-`, schema: `s${id}` });
   }
   const rig: ScratchRig = await rigFrom(adminApiYaml({ adminKey: ADMIN_KEY, extra }), connection, () => rm(dataDir, { recursive: true, force: true }));
   const clock = { now: START };

@@ -10,56 +10,26 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookActivityDeps } from '../../cli/webhooks.js';
 import { createActivities } from '../../activities/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
-import { createResourceService } from '../../shared/resources/index.js';
-import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
-import { compactorSettings, createPlatformWorker, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { type TemporalHandle } from '../../shared/temporal/index.js';
 import { compactWindow, type CompactorSettings } from '../../workflows/index.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
-import { startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
+import type { IngestRig } from './webhook-ingest-fixtures.js';
+import { startCompactorRig, type CompactorRig } from './webhook-compactor-fixtures.js';
 
-/** webhooks.compactor as the worker reads it (ms); the workflows' settings follow from it. */
-const compactor = { grace: 120_000, poll: 3_600_000, lease: 60_000, batch: 4, retry_backoff: 1_000, retention_every: 3_600_000 };
+let compactorRig: CompactorRig;
+let rig: IngestRig;
+let handle: TemporalHandle;
+let taskQueue: string;
 let settings: CompactorSettings;
 
-let rig: IngestRig;
-let temporal: TestTemporal;
-let handle: TemporalHandle;
-let objstore: ObjstoreConnections;
-let worker: PlatformWorker;
-let running: Promise<void>;
-let taskQueue: string;
-let deps: ReturnType<typeof webhookActivityDeps>;
-
 beforeAll(async () => {
-  rig = await startIngestRig();
-  temporal = await startTestTemporal();
-  taskQueue = `webhooks-off-${randomBytes(4).toString('hex')}`;
-  const temporalConfig = { address: temporal.address, namespace: temporal.namespace, task_queue: taskQueue, tls: { enabled: false } };
-  handle = await connectTemporal(temporalConfig);
-  objstore = createObjstoreConnections(rig.config);
-  const resources = createResourceService({ config: rig.config, db: rig.db, objstore, log: silentLogger() });
-  deps = webhookActivityDeps({ config: rig.config, webhooks: rig.services, resources, metrics: rig.metrics });
-  const config: WorkerConfig = {
-    temporal: temporalConfig,
-    sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 },
-    webhooks: { compactor: { enabled: false, ...compactor } },
-  };
-  settings = compactorSettings({ temporal: temporalConfig, webhooks: { compactor: { enabled: false, ...compactor } } });
-  worker = await createPlatformWorker({ config, db: rig.db, temporal: { connection: handle.connection, client: handle.client }, log: silentLogger(), webhooks: deps });
-  running = worker.run();
+  compactorRig = await startCompactorRig({ enabled: false, queuePrefix: 'webhooks-off' });
+  ({ rig, handle, taskQueue, settings } = compactorRig);
 }, 120_000);
 
 afterAll(async () => {
-  await worker?.shutdown();
-  await running?.catch(() => undefined);
-  await handle?.close();
-  await temporal?.stop();
-  await objstore?.close();
-  await rig?.stop();
+  await compactorRig?.stop();
 });
 
 describe('a worker with webhooks.compactor.enabled false', () => {

@@ -10,30 +10,21 @@
 import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { webhookActivityDeps } from '../../cli/webhooks.js';
-import { silentLogger } from '../../shared/logging/index.js';
-import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
-import { createResourceService, type ResourceService } from '../../shared/resources/index.js';
-import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
-import { compactorSettings, createPlatformWorker, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { type ResourceService } from '../../shared/resources/index.js';
+import { type TemporalHandle } from '../../shared/temporal/index.js';
+import { workflowBundle } from '../../worker/index.js';
 import { compactWorkflowId, retentionWorkflowId, webhookRetentionSweep, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
 import { windowValues } from '../../shared/webhooks/layout.js';
-import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
-import { sign, START, startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
+import { sign, START, type IngestRig } from './webhook-ingest-fixtures.js';
+import { startCompactorRig, type CompactorRig } from './webhook-compactor-fixtures.js';
 
 const SECRET = 'whsec-compactor-S3CR3T';
 const hmac = { mode: 'hmac', signature_header: 'X-Signature', secret: SECRET };
-/** webhooks.compactor as the worker reads it (ms); the workflows' settings follow from it. */
-const compactor = { grace: 120_000, poll: 3_600_000, lease: 60_000, batch: 4, retry_backoff: 1_000, retention_every: 3_600_000 };
-let settings: CompactorSettings;
-
+let compactorRig: CompactorRig;
 let rig: IngestRig;
-let temporal: TestTemporal;
 let handle: TemporalHandle;
-let objstore: ObjstoreConnections;
-let worker: PlatformWorker;
-let running: Promise<void>;
 let taskQueue: string;
+let settings: CompactorSettings;
 let resources: ResourceService;
 
 const send = (source: string, event: Record<string, unknown>) => {
@@ -69,36 +60,12 @@ async function until<T>(what: string, read: () => Promise<T>, check: (value: T) 
 }
 
 beforeAll(async () => {
-  rig = await startIngestRig();
-  temporal = await startTestTemporal();
-  taskQueue = `webhooks-${randomBytes(4).toString('hex')}`;
-  const temporalConfig = { address: temporal.address, namespace: temporal.namespace, task_queue: taskQueue, tls: { enabled: false } };
-  handle = await connectTemporal(temporalConfig);
-  objstore = createObjstoreConnections(rig.config);
-  resources = createResourceService({ config: rig.config, db: rig.db, objstore, log: silentLogger() });
-  const config: WorkerConfig = {
-    temporal: temporalConfig,
-    sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 },
-    webhooks: { compactor: { enabled: true, ...compactor } },
-  };
-  settings = compactorSettings({ temporal: temporalConfig, webhooks: { compactor: { enabled: true, ...compactor } } });
-  worker = await createPlatformWorker({
-    config,
-    db: rig.db,
-    temporal: { connection: handle.connection, client: handle.client },
-    log: silentLogger(),
-    webhooks: webhookActivityDeps({ config: rig.config, webhooks: rig.services, resources, metrics: rig.metrics }),
-  });
-  running = worker.run();
+  compactorRig = await startCompactorRig({ enabled: true, queuePrefix: 'webhooks' });
+  ({ rig, handle, taskQueue, settings, resources } = compactorRig);
 }, 120_000);
 
 afterAll(async () => {
-  await worker?.shutdown();
-  await running?.catch(() => undefined);
-  await handle?.close();
-  await temporal?.stop();
-  await objstore?.close();
-  await rig?.stop();
+  await compactorRig?.stop();
 });
 
 describe('webhook windows on Temporal', () => {

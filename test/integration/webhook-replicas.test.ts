@@ -15,10 +15,8 @@ import { silentLogger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
 import type { RunningApi } from '../../api/start.js';
 import { adminApiYaml, connectMcp, startTestApi } from '../support/api.js';
-import { sharedMinio } from '../support/minio.js';
 import { createTestDatabase } from '../support/postgres.js';
-import { rigFrom, type ScratchRig } from '../support/scratch-rigs.js';
-import { sharedTrino } from '../support/trino.js';
+import { rigFrom, trinoPlatformYaml, type ScratchRig } from '../support/scratch-rigs.js';
 import { ADMIN_KEY, createHmacSource, postEvent, rawSegments, startSenders } from './webhook-durability-fixtures.js';
 
 interface Replica {
@@ -57,30 +55,12 @@ async function query(replica: Replica, sql: string): Promise<Array<Record<string
 
 describe('two api replicas ingesting one source on Trino and MinIO', () => {
   beforeAll(async () => {
-    const [trinoUrl, minio] = [await sharedTrino(), await sharedMinio()];
-    const trino = new URL(trinoUrl);
     database = await createTestDatabase();
     db = createPool({ dsn: database.dsn, maxOpenConns: 8, applicationName: 'webhook-replicas' });
     await migrate(db, { log: silentLogger() });
     const yaml = adminApiYaml({
       adminKey: ADMIN_KEY,
-      extra: `resources:
-  managed:
-    connection: platform
-toolkits:
-  objstore:
-    platform:
-${minio.instanceYaml(6, [`bucket_prefix: wh${id}-`])}
-  sql:
-    cluster:
-      engine: trino
-      host: ${trino.hostname}
-      port: ${trino.port}
-      user: platform
-      scratch:
-        catalog: scratch
-        schema: ${schema}
-`,
+      extra: await trinoPlatformYaml({ bucketPrefix: `wh${id}-`, schema }),
     });
     replicas.push(await startReplica(yaml));
     replicas.push(await startReplica(yaml));

@@ -59,6 +59,32 @@ export async function rigFrom(yaml: string, connection: string, cleanup: () => P
   };
 }
 
+/** platform.yaml of the embedded default's shape: the filesystem store `local` and DuckDB `local`, in `dataDir`. */
+export function duckdbPlatformYaml(dataDir: string): string {
+  return [`data_dir: ${JSON.stringify(dataDir)}`, 'toolkits:', '  objstore:', '    local:', '      driver: filesystem', '  sql:', '    local:', '      engine: duckdb'].join('\n');
+}
+
+/**
+ * platform.yaml of the platform storage on the run's MinIO (buckets named `{bucketPrefix}…`) with
+ * the Trino connection `cluster`, whose scratch catalog `scratch` holds the schema `schema`.
+ */
+export async function trinoPlatformYaml(opts: { bucketPrefix: string; schema: string }): Promise<string> {
+  const [url, minio] = [await sharedTrino(), await sharedMinio()];
+  const { hostname, port } = new URL(url);
+  return [
+    'resources:',
+    '  managed:',
+    '    connection: platform',
+    'toolkits:',
+    '  objstore:',
+    '    platform:',
+    minio.instanceYaml(6, [`bucket_prefix: ${opts.bucketPrefix}`]),
+    '  sql:',
+    '    cluster:',
+    ...['engine: trino', `host: ${hostname}`, `port: ${port}`, 'user: platform', 'scratch:', '  catalog: scratch', `  schema: ${opts.schema}`].map((l) => `      ${l}`),
+  ].join('\n');
+}
+
 /** Trino: the run's server and MinIO, in a schema and buckets of this file's own. */
 export async function trinoRig(): Promise<ScratchRig> {
   const [url, minio] = [await sharedTrino(), await sharedMinio()];
@@ -89,8 +115,7 @@ export async function trinoRig(): Promise<ScratchRig> {
 /** DuckDB: the embedded default's shape — a file in the data dir, the filesystem store beside it. */
 export async function duckdbRig(): Promise<ScratchRig> {
   const dataDir = await mkdtemp(join(tmpdir(), 'scratch-duckdb-'));
-  const yaml = [`data_dir: ${dataDir}`, 'toolkits:', '  objstore:', '    local:', '      driver: filesystem', '  sql:', '    local:', '      engine: duckdb'].join('\n');
-  return rigFrom(yaml, 'local', () => rm(dataDir, { recursive: true, force: true }));
+  return rigFrom(duckdbPlatformYaml(dataDir), 'local', () => rm(dataDir, { recursive: true, force: true }));
 }
 
 export const at = (day: number, micros: number) => `2026-11-${String(day).padStart(2, '0')} 10:00:00.${String(micros).padStart(6, '0')}`;

@@ -1,0 +1,61 @@
+/**
+ * The rig of the Temporal webhook tests (webhook-compactor*.test.ts): the ingest rig (Postgres,
+ * filesystem store, embedded DuckDB, the api with its receiver), a real Temporal dev server, and
+ * the platform worker given the webhook activities with `webhooks.compactor.enabled` as asked.
+ */
+import { randomBytes } from 'node:crypto';
+import { webhookActivityDeps } from '../../cli/webhooks.js';
+import type { WebhookActivityDeps } from '../../activities/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { createObjstoreConnections } from '../../shared/objstore/index.js';
+import { createResourceService, type ResourceService } from '../../shared/resources/index.js';
+import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
+import { compactorSettings, createPlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import type { CompactorSettings } from '../../workflows/index.js';
+import { startTestTemporal } from '../support/temporal.js';
+import { startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
+
+/** webhooks.compactor as the worker reads it (ms): short retries, schedules too slow to fire in a test. */
+const compactor = { grace: 120_000, poll: 3_600_000, lease: 60_000, batch: 4, retry_backoff: 1_000, retention_every: 3_600_000 };
+
+export interface CompactorRig {
+  rig: IngestRig;
+  handle: TemporalHandle;
+  taskQueue: string;
+  /** The workflows' settings, as the worker's schedules pass them. */
+  settings: CompactorSettings;
+  resources: ResourceService;
+  deps: WebhookActivityDeps;
+  stop(): Promise<void>;
+}
+
+export async function startCompactorRig(opts: { enabled: boolean; queuePrefix: string }): Promise<CompactorRig> {
+  const rig = await startIngestRig();
+  const temporal = await startTestTemporal();
+  const taskQueue = `${opts.queuePrefix}-${randomBytes(4).toString('hex')}`;
+  const temporalConfig = { address: temporal.address, namespace: temporal.namespace, task_queue: taskQueue, tls: { enabled: false } };
+  const handle = await connectTemporal(temporalConfig);
+  const objstore = createObjstoreConnections(rig.config);
+  const resources = createResourceService({ config: rig.config, db: rig.db, objstore, log: silentLogger() });
+  const deps = webhookActivityDeps({ config: rig.config, webhooks: rig.services, resources, metrics: rig.metrics });
+  const webhooks = { compactor: { enabled: opts.enabled, ...compactor } };
+  const config: WorkerConfig = { temporal: temporalConfig, sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 }, webhooks };
+  const worker = await createPlatformWorker({ config, db: rig.db, temporal: { connection: handle.connection, client: handle.client }, log: silentLogger(), webhooks: deps });
+  const running = worker.run();
+  return {
+    rig,
+    handle,
+    taskQueue,
+    settings: compactorSettings({ temporal: temporalConfig, webhooks }),
+    resources,
+    deps,
+    async stop() {
+      await worker.shutdown();
+      await running.catch(() => undefined);
+      await handle.close();
+      await temporal.stop();
+      await objstore.close();
+      await rig.stop();
+    },
+  };
+}
