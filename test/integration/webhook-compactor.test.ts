@@ -180,4 +180,22 @@ describe('webhook windows on Temporal', () => {
     const history = await handle.client.workflow.getHandle(retentionWorkflowId('short-lived')).fetchHistory();
     await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, retentionWorkflowId('short-lived'))).resolves.toBeUndefined();
   });
+
+  it('the sweep and the retention pass replay from their histories (children started, and none)', async () => {
+    await rig.createSource('replayed', hmac, { event_id_path: '$.id' });
+    rig.clock.now = START;
+    expect((await send('replayed', { id: 'r1' })).status).toBe(202);
+    const bundle = await workflowBundle();
+    for (const [workflow, name] of [
+      [webhookSweep, 'sweep'],
+      [webhookRetentionSweep, 'retention'],
+    ] as const) {
+      const workflowId = `${name}-replay-${randomBytes(4).toString('hex')}`;
+      const pass = await handle.client.workflow.execute(workflow, { workflowId, taskQueue, args: [{ settings }] });
+      if (name === 'sweep') expect(pass.started).toEqual([compactWorkflowId({ source: 'replayed', dt: '2026-03-02', hour: '10', minute: '00' })]);
+      await Promise.all(pass.started.map((id) => handle.client.workflow.getHandle(id).result()));
+      const history = await handle.client.workflow.getHandle(workflowId).fetchHistory();
+      await expect(Worker.runReplayHistory({ workflowBundle: bundle }, history, workflowId)).resolves.toBeUndefined();
+    }
+  });
 });

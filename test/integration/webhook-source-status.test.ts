@@ -190,6 +190,19 @@ describe('webhook source page: retrying windows', () => {
     expect([conflict.status, conflict.json.error]).toEqual([409, 'conflict']);
   });
 
+  it('a retry without an administrator key is refused (401) before anything is read, and the failing window stays as it was', async () => {
+    const { key } = await sourceWithWindow('page-retry-anon');
+    await rig.services.windows.failed(key, { error: 'boom', attempt: 1, nextTryAtMs: rig.clock.now + 10 * MINUTE, atMs: rig.clock.now });
+    for (const path of ['/page-retry-anon/windows/2026-03-02T10:15/retry', '/page-retry-anon/windows/retry-failing']) {
+      const answer = await fetch(`${rig.api.url}/api/v1/admin/webhooks/sources${path}`, { method: 'POST' });
+      expect(answer.status).toBe(401);
+      const wrongKey = await fetch(`${rig.api.url}/api/v1/admin/webhooks/sources${path}`, { method: 'POST', headers: { authorization: 'Bearer not-a-key' } });
+      expect(wrongKey.status).toBe(401);
+    }
+    const { rows } = await rig.db.query('SELECT attempts, next_try_at FROM webhook_windows WHERE source_id = $1', [key.sourceId]);
+    expect(rows).toEqual([{ attempts: 1, next_try_at: new Date(rig.clock.now + 10 * MINUTE) }]);
+  });
+
   it('404 for an unknown source or window, 400 for a malformed window', async () => {
     await sourceWithWindow('page-retry-404');
     expect((await rig.admin('POST', '/page-retry-404/windows/2026-03-02T11:00/retry')).status).toBe(404);
