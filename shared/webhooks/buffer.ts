@@ -45,9 +45,15 @@ export interface SourceBufferDeps {
   startMs: number;
   /** The next segment number of this replica; default: this buffer's own count from 1. */
   nextSequence?(): number;
-  /** Writes one segment; must reject once `signal` aborts (the write timeout). */
-  write(segment: Segment, signal: AbortSignal): Promise<void>;
-  /** Registers a window's raw partition; called once per window per replica, after its first segment. */
+  /**
+   * Writes one segment; must reject once `signal` aborts (the write timeout). Answers the window's
+   * raw generation (WebhookWindows.landed), or undefined when nothing is to be registered.
+   */
+  write(segment: Segment, signal: AbortSignal): Promise<number | undefined>;
+  /**
+   * Registers a window's raw partition; called after a segment once per window and raw generation
+   * per replica (retention unregisters the partition when it removes the window's segments).
+   */
   registerWindow(window: Window): Promise<void>;
   writeTimeoutMs: number;
   now?: () => number;
@@ -80,6 +86,8 @@ const landedAtLength = tableTimestamp(0).length;
  * event loop, and every request arriving meanwhile, for a hundred milliseconds or more.
  */
 const gzip = promisify(gzipCallback);
+/** Window registrations a buffer remembers before it starts afresh. */
+const MAX_REGISTRATIONS_KEPT = 10_000;
 
 interface Waiter {
   resolve(): void;
@@ -205,12 +213,15 @@ export class SourceBuffer {
       await Promise.all(
         segments.map(async (segment) => {
           signal.throwIfAborted();
-          await this.deps.write(segment, signal);
+          const generation = await this.deps.write(segment, signal);
           this.deps.onSegment?.(segment);
-          const windowKey = `${segment.window.dt}/${segment.window.hour}/${segment.window.minute}`;
-          if (!this.#registered.has(windowKey)) {
+          if (generation === undefined) return;
+          const registration = `${segment.window.dt}/${segment.window.hour}/${segment.window.minute}/${generation}`;
+          if (!this.#registered.has(registration)) {
             await this.deps.registerWindow(segment.window);
-            this.#registered.add(windowKey);
+            // Forgetting only costs a repeated (idempotent) registration: bounded, not kept forever.
+            if (this.#registered.size >= MAX_REGISTRATIONS_KEPT) this.#registered.clear();
+            this.#registered.add(registration);
           }
         }),
       );

@@ -103,7 +103,7 @@ export async function compactWindow(deps: CompactionDeps, target: CompactionTarg
   try {
     const file = await writeCompactedFile(deps, target, dir);
     const stored = await storeCompactedFile(deps, target, file);
-    await deps.tables.registerCompactedWindow(target.source, target.window, stored.location);
+    await deps.tables.registerCompactedWindow(target.source, target.window, stored.version, stored.location);
     deps.heartbeat?.({ step: 'registered' });
     const { resourceId, version, sha256, created } = stored;
     return { resourceId, version, sha256, created, events: file.events, duplicatesDropped: file.duplicatesDropped, segments: file.segments };

@@ -28,7 +28,7 @@ export interface WebhookReceiverDeps {
   rejections: { record(sourceId: string, outcome: WebhookRejectionOutcome, reason: string, at: Date): Promise<void> };
   tables: { registerRawWindow(source: WebhookTableSource, window: Window): Promise<void> };
   /** Where the windows holding segments are recorded (before any request in a segment is answered). */
-  windows: { landed(landing: WindowLanding): Promise<void> };
+  windows: { landed(landing: WindowLanding): Promise<number | undefined> };
   /** Writes one segment into the platform's storage; rejects once `signal` aborts. */
   writeSegment(key: string, body: Uint8Array, signal: AbortSignal): Promise<void>;
   /** This replica's id (unique across replicas) and start time, for segment names. */
@@ -209,7 +209,7 @@ export class WebhookReceiver {
           write: async (segment: Segment, signal) => {
             await this.#deps.writeSegment(segment.key, segment.body, signal);
             // After the write: a compaction that started before this landing sees the window owed.
-            await this.#deps.windows.landed({ sourceId: source.id, window: segment.window, landedAtMs: segment.landedAtMs, events: segment.events });
+            return this.#deps.windows.landed({ sourceId: source.id, window: segment.window, landedAtMs: segment.landedAtMs, events: segment.events });
           },
           registerWindow: (window) => this.#deps.tables.registerRawWindow(table, window),
           writeTimeoutMs,

@@ -16,7 +16,7 @@ import type { WebhookWindows } from './windows.js';
 export interface RetentionDeps {
   windows: Pick<WebhookWindows, 'rawExpired' | 'markRawRemoved' | 'compactedExpired' | 'removalStep'>;
   storage: ScratchStorage;
-  tables: Pick<WebhookTableCatalog, 'scratch' | 'names'>;
+  tables: Pick<WebhookTableCatalog, 'scratch' | 'names' | 'unregisterCompactedWindow'>;
   resources: Pick<ResourceService, 'delete'>;
   heartbeat?: (detail: { step: string; window?: string }) => void;
 }
@@ -53,7 +53,7 @@ export async function applyRetention(deps: RetentionDeps, source: RetentionSourc
     const name = `${window.dt}T${window.hour}:${window.minute}`;
     if (window.removalStep === null) {
       // First out of the view: from here on the window is read from raw until raw is gone too.
-      await deps.tables.scratch(table).unregisterPartition(deps.tables.names(table).compacted, windowValues(window));
+      await deps.tables.unregisterCompactedWindow(table, window);
       await deps.windows.removalStep(window, 'unregistered');
       deps.heartbeat?.({ step: 'unregistered', window: name });
     }

@@ -1,9 +1,13 @@
 /**
  * A webhook source's table (spec document 3, "Webhook table") in the scratch catalog of its
  * connection: `webhook_{source}_raw` over the raw segments, `webhook_{source}_compacted` over the
- * compacted windows' Parquet files, and the view `webhook_{source}` that reads a window from
- * compacted once its partition is registered and from raw until then — never missing, never twice.
- * Same SQL on Trino (Hive) and DuckDB through shared/sql/scratch.
+ * compacted windows' Parquet files, and the view `webhook_{source}` that shows each event id of a
+ * window once — the earliest received, the row its compaction keeps — from whichever of the two
+ * holds it. So a window is never missing nor served twice whatever the two tables hold at the
+ * moment of a query: before its compaction (raw only), after it (both: the same rows), while a
+ * recompaction moves it to a new version (two versions registered for a moment), and for events
+ * that landed after its last compaction (raw only, until the next). Same SQL on Trino (Hive) and
+ * DuckDB through shared/sql/scratch.
  */
 import type { SqlToolkit } from '../sql/index.js';
 import { checkScratch, scratchCatalog, sqlIdent, type ExternalTable, type ScratchCatalog, type ScratchCheck, type ScratchColumn, type ScratchStorage, type StorageLocation } from '../sql/scratch/index.js';
@@ -21,6 +25,18 @@ export const webhookColumns: readonly ScratchColumn[] = [
   { name: 'payload', type: 'varchar' },
 ];
 const partitionColumns = ['dt', 'hour', 'minute'] as const;
+/**
+ * The compacted table is partitioned by window and resource version, so a recompaction registers the
+ * new version before it unregisters the old one: Trino's procedures cannot move a partition.
+ */
+const compactedPartitionColumns = [...partitionColumns, 'version'] as const;
+
+/**
+ * The order in which the earliest received copy of an event comes first; ties (the same event
+ * received in the same microsecond) broken by the remaining columns, so the choice never depends on
+ * reading order. The compaction keeps that copy and the view shows it.
+ */
+export const earliestReceivedFirst = ['received_at', 'landed_at', 'replica', 'content_hash', 'payload', 'event_type', 'key'] as const;
 
 /** What the table needs of a source. */
 export interface WebhookTableSource {
@@ -40,19 +56,19 @@ export function webhookTables(source: string, bucket: string): WebhookTableNames
   return {
     view,
     raw: { name: `${view}_raw`, columns: webhookColumns, partitionColumns, format: 'json_gz', location: { bucket, prefix: rawPrefix(source) } },
-    compacted: { name: `${view}_compacted`, columns: webhookColumns, partitionColumns, format: 'parquet', location: { bucket, prefix: `webhooks/${source}/compacted/` } },
+    compacted: { name: `${view}_compacted`, columns: webhookColumns, partitionColumns: compactedPartitionColumns, format: 'parquet', location: { bucket, prefix: `webhooks/${source}/compacted/` } },
   };
 }
 
-/** The view: compacted rows, and raw rows of the windows whose compacted partition is not registered. */
+/** The view: one row per event id of each window, the earliest received, from the compacted and raw rows together. */
 export function webhookViewSelect(scratch: ScratchCatalog, names: WebhookTableNames): string {
-  const all = [...webhookColumns.map((c) => c.name), ...partitionColumns].map(sqlIdent);
-  const of = (alias: string) => all.map((c) => `${alias}.${c}`).join(', ');
-  const sameWindow = partitionColumns.map((c) => `p.${sqlIdent(c)} = r.${sqlIdent(c)}`).join(' AND ');
+  const all = [...webhookColumns.map((c) => c.name), ...partitionColumns].map(sqlIdent).join(', ');
+  const rank = sqlIdent('__webhook_copy');
   return (
-    `SELECT ${of('c')} FROM ${scratch.relation(names.compacted.name)} c ` +
-    `UNION ALL SELECT ${of('r')} FROM ${scratch.relation(names.raw.name)} r ` +
-    `WHERE NOT EXISTS (SELECT 1 FROM ${scratch.partitionsRelation(names.compacted.name)} p WHERE ${sameWindow})`
+    `SELECT ${all} FROM (` +
+    `SELECT ${all}, row_number() OVER (PARTITION BY ${[...partitionColumns, 'event_id'].map(sqlIdent).join(', ')} ORDER BY ${earliestReceivedFirst.map(sqlIdent).join(', ')}) AS ${rank} ` +
+    `FROM (SELECT ${all} FROM ${scratch.relation(names.compacted.name)} UNION ALL SELECT ${all} FROM ${scratch.relation(names.raw.name)}) AS copies` +
+    `) AS ranked WHERE ${rank} = 1`
   );
 }
 
@@ -103,13 +119,25 @@ export class WebhookTableCatalog {
   }
 
   /**
-   * Places the window's compacted partition over `location` (the directory holding exactly its
-   * Parquet file, the head version of its resource): the view reads the window from there from
-   * the next query on. Again over the same location: nothing changes; over a new version's:
-   * moved there, one registration.
+   * Registers version `version` of the window's compacted file over `location` (the directory
+   * holding exactly that file), then unregisters the window's other versions: for a moment the view
+   * reads both, one row per event id all the same. Repeated: nothing changes.
    */
-  async registerCompactedWindow(source: WebhookTableSource, window: Pick<Window, 'dt' | 'hour' | 'minute'>, location: StorageLocation): Promise<void> {
-    await this.scratch(source).placePartition(this.names(source).compacted, windowValues(window), location);
+  async registerCompactedWindow(source: WebhookTableSource, window: Pick<Window, 'dt' | 'hour' | 'minute'>, version: number, location: StorageLocation): Promise<void> {
+    const scratch = this.scratch(source);
+    const { compacted } = this.names(source);
+    const values = [...windowValues(window), String(version)];
+    await scratch.registerPartition(compacted, values, location);
+    for (const other of await scratch.listPartitions(compacted, windowValues(window))) {
+      if (other[3] !== values[3]) await scratch.unregisterPartition(compacted, other);
+    }
+  }
+
+  /** Unregisters every version of the window's compacted file: the view reads it from raw, if any. */
+  async unregisterCompactedWindow(source: WebhookTableSource, window: Pick<Window, 'dt' | 'hour' | 'minute'>): Promise<void> {
+    const scratch = this.scratch(source);
+    const { compacted } = this.names(source);
+    for (const values of await scratch.listPartitions(compacted, windowValues(window))) await scratch.unregisterPartition(compacted, values);
   }
 
   /** Registers a window of raw segments once its first segment is written (again: nothing changes). */

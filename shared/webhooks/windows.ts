@@ -83,14 +83,17 @@ export class WebhookWindows {
 
   /**
    * Records a segment landed in a window: the window's length becomes the longer of the stored
-   * and this one, its landing sequence moves on. A source deleted meanwhile records nothing.
+   * and this one, its landing sequence moves on. Answers the window's raw generation: 0 until its
+   * raw segments are first removed by retention (which unregisters its raw partition), then the
+   * landing that removal went up to — a change tells the receiver to register the raw partition
+   * again. A source deleted meanwhile records nothing (undefined).
    */
-  async landed(landing: WindowLanding): Promise<void> {
+  async landed(landing: WindowLanding): Promise<number | undefined> {
     const { window } = landing;
     const lengthMinutes = Math.round((window.endMs - window.startMs) / 60_000);
     const at = new Date(landing.landedAtMs);
     try {
-      await this.db.query(
+      const { rows } = await this.db.query<{ raw_removed_seq: string | null }>(
         `INSERT INTO webhook_windows (source_id, dt, hour, minute, start_at, length_minutes, first_landed_at, last_landed_at, landed_seq, segments, events)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $7, nextval('webhook_window_landings'), 1, $8)
          ON CONFLICT (source_id, dt, hour, minute) DO UPDATE SET
@@ -98,12 +101,15 @@ export class WebhookWindows {
            last_landed_at = GREATEST(webhook_windows.last_landed_at, EXCLUDED.last_landed_at),
            landed_seq = EXCLUDED.landed_seq,
            segments = webhook_windows.segments + 1,
-           events = webhook_windows.events + EXCLUDED.events`,
+           events = webhook_windows.events + EXCLUDED.events
+         RETURNING raw_removed_seq`,
         [landing.sourceId, window.dt, window.hour, window.minute, new Date(window.startMs), lengthMinutes, at, landing.events],
       );
+      return Number(rows[0]?.raw_removed_seq ?? 0);
     } catch (error) {
       // 23503: the source is gone (deleted while its segment was written).
       if ((error as { code?: string }).code !== '23503') throw error;
+      return undefined;
     }
   }
 

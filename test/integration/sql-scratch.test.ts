@@ -127,7 +127,7 @@ describe.each([
     ]);
   });
 
-  it('registering twice or unregistering what is not registered changes nothing; an empty location is refused', async () => {
+  it('registering twice or unregistering what is not registered changes nothing; an empty location is refused; partitions are listed by leading values', async () => {
     const table = { ...events(), name: `idem_${id}`, location: { bucket: rig.storage.bucket, prefix: `scratch-test/${id}/idem/` } };
     const where: StorageLocation = { bucket: rig.storage.bucket, prefix: `scratch-test/${id}/idem/dt=x/hour=00/` };
     await rig.scratch.createExternalTable(table);
@@ -138,6 +138,9 @@ describe.each([
     await rig.scratch.registerPartition(table, ['x', '00'], where);
     await rig.scratch.registerPartition(table, ['x', '00'], where);
     expect(await rig.scratch.listPartitions(table)).toEqual([['x', '00']]);
+    expect(await rig.scratch.listPartitions(table, ['x'])).toEqual([['x', '00']]);
+    expect(await rig.scratch.listPartitions(table, ['y'])).toEqual([]);
+    await expect(rig.scratch.listPartitions(table, ["x'--"])).rejects.toThrow(/partition value .* is not allowed/);
     await rig.scratch.unregisterPartition(table, ['y', '00']);
     await rig.scratch.unregisterPartition(table, ['x', '00']);
     await rig.scratch.unregisterPartition(table, ['x', '00']);

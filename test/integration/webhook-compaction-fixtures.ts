@@ -36,6 +36,8 @@ export interface Harness {
   /** The compacted table, as SQL names it. */
   compacted: string;
   scratch: DialectScratchCatalog;
+  webhooks: WebhookServices;
+  db: Db;
   compactedPartitions(): Promise<string[][]>;
   /** POSTs `event` signed, to the source; answers the status. */
   post(event: object): Promise<number>;
@@ -87,6 +89,8 @@ export async function startHarness(engine: 'duckdb' | 'trino'): Promise<Harness>
     resources,
     source,
     scratch,
+    webhooks,
+    db,
     view: scratch.relation(view.table),
     compacted: scratch.relation(webhooks.tables.names(source).compacted.name),
     deps: { storage: rig.storage, tables: webhooks.tables, resources, config: rig.config, tempDir },

@@ -58,25 +58,20 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
           `FROM ${h.view} WHERE minute = '${WINDOW.minute}' ORDER BY event_id, received_at`,
       );
     const raw = await everyColumn();
+    // Read from raw, one row per id already: the earliest a (the later one is in the raw segments too).
     expect(await windowRows()).toEqual([
       { id: 'a', v: 1 },
-      { id: 'a', v: 2 },
       { id: 'b', v: 1 },
       { id: 'c', v: 1 },
     ]);
     const result = await compactWindow(h.deps, target);
     expect(result).toMatchObject({ version: 1, events: 3, duplicatesDropped: 1, segments: 4, created: true });
     expect(result.sha256).toMatch(/^[0-9a-f]{64}$/);
-    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute]]);
-    // The raw segments still hold a twice: one a, the earliest, means the window is read from Parquet.
-    expect(await windowRows()).toEqual([
-      { id: 'a', v: 1 },
-      { id: 'b', v: 1 },
-      { id: 'c', v: 1 },
-    ]);
+    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute, '1']]);
     expect(await compactedRows()).toBe(3);
-    // The same rows, every column, now from Parquet: the later a is the one gone.
-    expect(await everyColumn()).toEqual(raw.filter((r) => r.payload !== JSON.stringify({ id: 'a', v: 2 })));
+    // The same rows, every column, now from Parquet as well: the later a is the one the file dropped.
+    expect(await everyColumn()).toEqual(raw);
+    expect(raw.map((r) => r.payload)).not.toContain(JSON.stringify({ id: 'a', v: 2 }));
     const other = await h.query(`SELECT event_id FROM ${h.view} WHERE minute = '20'`);
     expect(other).toEqual([{ event_id: 'd' }]);
   });
@@ -90,7 +85,7 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
     const first = (await h.resources.list(admin, { path: `persona:${h.source.persona}/webhooks/${h.source.name}/${WINDOW.dt}` })).items[0]!;
     const again = await compactWindow(h.deps, target);
     expect(again).toMatchObject({ resourceId: first.id, version: 1, sha256: first.content_sha256, created: false, events: 3 });
-    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute]]);
+    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute, '1']]);
     expect(await h.resources.versions(admin, first.id)).toHaveLength(1);
   });
 
@@ -102,7 +97,7 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
     const after = await compactWindow(h.deps, target);
     expect(after).toMatchObject({ resourceId: before.resourceId, version: 2, events: 4, duplicatesDropped: 2, segments: 6, created: true });
     expect(after.sha256).not.toBe(before.sha256);
-    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute]]);
+    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute, '2']]);
     expect(await windowRows()).toEqual([
       { id: 'a', v: 1 },
       { id: 'b', v: 1 },
@@ -125,11 +120,12 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
     const stored = await storeCompactedFile(h.deps, target, file);
     await rm(dir, { recursive: true, force: true });
     expect(stored).toMatchObject({ version: 3, created: true });
-    // Not registered yet: the view still reads version 2 for the window.
-    expect((await windowRows()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'e']);
+    // Not registered yet: version 2 is the window's partition, f is read from raw meanwhile.
+    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute, '2']]);
+    expect((await windowRows()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'e', 'f']);
     const retried = await compactWindow(h.deps, target);
     expect(retried).toMatchObject({ version: 3, sha256: stored.sha256, created: false, events: 5 });
-    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute]]);
+    expect(await h.compactedPartitions()).toEqual([[WINDOW.dt, WINDOW.hour, WINDOW.minute, '3']]);
     expect((await windowRows()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'e', 'f']);
   });
 

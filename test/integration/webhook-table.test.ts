@@ -90,14 +90,16 @@ describe.each([
     ]);
   });
 
-  it('a window switches from raw to compacted when its partition is registered: never missing, never twice', async () => {
+  it('a window shows each event id once, the earliest received: from raw, from compacted once registered, and late raw events beside it', async () => {
     const hour11 = Date.UTC(2026, 10, 22, 11, 5);
     const hour12 = Date.UTC(2026, 10, 22, 12, 5);
     await writeSegment([row('b1', hour11, {}), row('b2', hour11 + 1, {}), row('b1', hour11 + 2, {})], 2);
     await writeSegment([row('c1', hour12, {})], 3);
     const ids = async () => (await rig.query(`SELECT event_id, hour FROM ${view()} WHERE hour IN ('11', '12') ORDER BY event_id, hour`)).map((r) => `${String(r.event_id)}@${String(r.hour)}`);
-    // Raw is not de-duplicated.
-    expect(await ids()).toEqual(['b1@11', 'b1@11', 'b2@11', 'c1@12']);
+    // Raw is read de-duplicated: b1 once, the copy received first.
+    expect(await ids()).toEqual(['b1@11', 'b2@11', 'c1@12']);
+    const firstB1 = await rig.query(`SELECT CAST(received_at AS VARCHAR) AS at FROM ${view()} WHERE event_id = 'b1'`);
+    expect(firstB1.map((r) => String(r.at).slice(0, 19))).toEqual([tableTimestamp(hour11).slice(0, 19)]);
 
     // The compactor's file for hour 11: the earliest b1 and b2, de-duplicated.
     const names = tables.names(source);
@@ -111,10 +113,14 @@ describe.each([
         `(${ts(hour11 + 1)}, ${ts(hour11 + 6)}, 'b2', 'order.created', 'k-b2', 'h-b2', 'replica-a', '{}', '2026-11-22', '11', '00')) ` +
         `AS t(received_at, landed_at, event_id, event_type, "key", content_hash, replica, payload, dt, hour, minute)`,
     );
-    await tables.scratch(source).registerPartition(names.compacted, windowValues(windowOf(hour11, 60)), where);
+    await tables.registerCompactedWindow(source, windowOf(hour11, 60), 1, where);
+    expect(await tables.scratch(source).listPartitions(names.compacted, windowValues(windowOf(hour11, 60)))).toEqual([['2026-11-22', '11', '00', '1']]);
     expect(await ids()).toEqual(['b1@11', 'b2@11', 'c1@12']);
+    // Landed after the compaction: read from raw beside the Parquet file until the next one.
+    await writeSegment([row('b3', hour11 + 3, {}), row('b2', hour11 + 4, {})], 4);
+    expect(await ids()).toEqual(['b1@11', 'b2@11', 'b3@11', 'c1@12']);
     const everything = await rig.query(`SELECT count(*) AS n FROM ${view()}`);
-    expect(everything).toEqual([{ n: 5 }]);
+    expect(everything).toEqual([{ n: 6 }]);
   });
 
   it('goes with its source: dropped, the view and both tables are gone', async () => {

@@ -22,6 +22,8 @@ interface Rig {
   whenStarted(count: number): Promise<void>;
   /** Makes the next writes wait until released. */
   hold(): () => void;
+  /** The raw generation the next writes answer (as WebhookWindows.landed does; undefined: the source is gone). */
+  answerGeneration(generation: number | undefined): void;
   failNext(error: Error): void;
 }
 
@@ -32,6 +34,7 @@ function rig(extra: Partial<BufferSettings> = {}): Rig {
   const startWaiters: Array<{ count: number; resolve(): void }> = [];
   let gate: Promise<void> | undefined;
   let failure: Error | undefined;
+  let generation: number | undefined = 0;
   const buffer = new SourceBuffer(
     {
       source: 'orders',
@@ -49,6 +52,7 @@ function rig(extra: Partial<BufferSettings> = {}): Rig {
           throw f;
         }
         written.push(segment);
+        return generation;
       },
       async registerWindow(w) {
         registered.push(`${w.dt} ${w.hour}:${w.minute}`);
@@ -74,6 +78,9 @@ function rig(extra: Partial<BufferSettings> = {}): Rig {
     },
     failNext(error) {
       failure = error;
+    },
+    answerGeneration(next) {
+      generation = next;
     },
   };
 }
@@ -182,6 +189,19 @@ describe('webhook buffer', () => {
     const fiveMinutes = rig({ flushMaxEvents: 1 });
     await fiveMinutes.buffer.append([row('x', Date.UTC(2026, 10, 22, 10, 7))], 5);
     expect(fiveMinutes.written[0]!.key).toContain('/hour=10/minute=05/');
+  });
+
+  it('registers a window again once its raw generation changed (retention removed its segments and unregistered it), not for a source gone', async () => {
+    const r = rig({ flushMaxEvents: 1 });
+    await r.buffer.append([row('a')], 60);
+    await r.buffer.append([row('b')], 60);
+    r.answerGeneration(7);
+    await r.buffer.append([row('c')], 60);
+    await r.buffer.append([row('d')], 60);
+    r.answerGeneration(undefined);
+    await r.buffer.append([row('e', t0 + 1000)], 60);
+    expect(r.written).toHaveLength(5);
+    expect(r.registered).toEqual(['2026-11-22 10:00', '2026-11-22 10:00']);
   });
 
   it('refuses what does not fit in buffer_limit, counting events being written', async () => {

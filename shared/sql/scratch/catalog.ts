@@ -46,11 +46,6 @@ export class DialectScratchCatalog implements ScratchCatalog {
     await this.dialect.registerPartition(table, values, location);
   }
 
-  async placePartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void> {
-    await this.#checkPartition(table, values, location);
-    await this.dialect.placePartition(table, values, location);
-  }
-
   async #checkPartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void> {
     checkTable(table);
     checkPartitionValues(table, values);
@@ -65,8 +60,10 @@ export class DialectScratchCatalog implements ScratchCatalog {
     await this.dialect.unregisterPartition(table, values);
   }
 
-  async listPartitions(table: ExternalTable): Promise<string[][]> {
-    const rows = await this.dialect.listPartitions(checkTable(table));
+  async listPartitions(table: ExternalTable, leading: readonly string[] = []): Promise<string[][]> {
+    checkTable(table);
+    checkPartitionValues({ ...table, partitionColumns: table.partitionColumns.slice(0, leading.length) }, leading);
+    const rows = await this.dialect.listPartitions(table, leading);
     return rows.sort((a, b) => a.join('\u0000').localeCompare(b.join('\u0000')));
   }
 

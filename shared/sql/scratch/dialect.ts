@@ -26,7 +26,6 @@ export interface ScratchDialect
     | 'partitionsRelation'
     | 'createExternalTable'
     | 'registerPartition'
-    | 'placePartition'
     | 'unregisterPartition'
     | 'listPartitions'
     | 'createOrReplaceView'

@@ -102,22 +102,6 @@ export class DuckdbScratchDialect implements ScratchDialect {
     });
   }
 
-  placePartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void> {
-    return this.#serial(async () => {
-      const stored = await this.#stored(table.name);
-      const key = JSON.stringify(values);
-      const directory = this.locate(location);
-      const partitions = await this.#partitions(table.name);
-      const others = partitions.filter((p) => JSON.stringify(p.values) !== key);
-      if (partitions.some((p) => JSON.stringify(p.values) === key && p.directory === directory)) return;
-      await this.#commit([
-        `DELETE FROM ${partitionsTable} WHERE ${this.#where(table.name)} AND partition_values = ${sqlString(key)}`,
-        `INSERT INTO ${partitionsTable} VALUES (${[this.schema, table.name, key, directory].map(sqlString).join(', ')})`,
-        ...this.#views(stored, [...others, { values, directory }]),
-      ]);
-    });
-  }
-
   unregisterPartition(table: ExternalTable, values: readonly string[]): Promise<void> {
     return this.#serial(async () => {
       const stored = await this.#definition(table.name);
@@ -135,9 +119,9 @@ export class DuckdbScratchDialect implements ScratchDialect {
     });
   }
 
-  async listPartitions(table: ExternalTable): Promise<string[][]> {
+  async listPartitions(table: ExternalTable, leading: readonly string[] = []): Promise<string[][]> {
     await this.#stored(table.name);
-    return (await this.#partitions(table.name)).map((p) => [...p.values]);
+    return (await this.#partitions(table.name)).filter((p) => leading.every((v, i) => p.values[i] === v)).map((p) => [...p.values]);
   }
 
   async createOrReplaceView(name: string, select: string): Promise<void> {

@@ -79,17 +79,6 @@ export class TrinoScratchDialect implements ScratchDialect {
     }
   }
 
-  /** Trino's procedures cannot move a partition: unregistered and registered again unless its files already lie there. */
-  async placePartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void> {
-    const where = table.partitionColumns.map((c, i) => `${sqlIdent(c)} = ${sqlString(values[i]!)}`).join(' AND ');
-    const [row] = await this.read(`SELECT "$path" FROM ${this.relation(table.name)} WHERE ${where} LIMIT 1`);
-    const directory = this.locate(location);
-    const path = row?.[0];
-    if (typeof path === 'string' && path.startsWith(directory) && !path.slice(directory.length).includes('/')) return;
-    await this.unregisterPartition(table, values);
-    await this.registerPartition(table, values, location);
-  }
-
   async unregisterPartition(table: ExternalTable, values: readonly string[]): Promise<void> {
     try {
       await this.#run(
@@ -101,8 +90,9 @@ export class TrinoScratchDialect implements ScratchDialect {
     }
   }
 
-  async listPartitions(table: ExternalTable): Promise<string[][]> {
-    const rows = await this.read(`SELECT ${table.partitionColumns.map(sqlIdent).join(', ')} FROM ${this.partitionsRelation(table.name)}`);
+  async listPartitions(table: ExternalTable, leading: readonly string[] = []): Promise<string[][]> {
+    const where = leading.map((v, i) => `${sqlIdent(table.partitionColumns[i]!)} = ${sqlString(v)}`).join(' AND ');
+    const rows = await this.read(`SELECT ${table.partitionColumns.map(sqlIdent).join(', ')} FROM ${this.partitionsRelation(table.name)}${where ? ` WHERE ${where}` : ''}`);
     return rows.map((r) => r.map(String));
   }
 

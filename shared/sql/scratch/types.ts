@@ -66,18 +66,10 @@ export interface ScratchCatalog {
    * at least one file. Registering a partition that is already registered changes nothing.
    */
   registerPartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void>;
-  /**
-   * Registers the partition with `values` over `location` (which must hold a file), or moves its
-   * registration there when it is registered over another location; already there: nothing
-   * changes. DuckDB moves it in one transaction; Trino unregisters and registers again, so for a
-   * moment the partition is not registered (a view falling back to other files for unregistered
-   * partitions reads those meanwhile).
-   */
-  placePartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void>;
   /** Unregisters the partition (its files stay); unregistering one that is not registered changes nothing. */
   unregisterPartition(table: ExternalTable, values: readonly string[]): Promise<void>;
-  /** The registered partitions' values, sorted. */
-  listPartitions(table: ExternalTable): Promise<string[][]>;
+  /** The registered partitions' values, sorted; with `leading`, only those whose first values are these. */
+  listPartitions(table: ExternalTable, leading?: readonly string[]): Promise<string[][]>;
   /** Creates or replaces view `name` as `select` (SQL both engines read; name relations with `relation()`). */
   createOrReplaceView(name: string, select: string): Promise<void>;
   /** Drops the view if it exists. */
