@@ -13,6 +13,8 @@ import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.j
 import { followResourceChanges, manageResourceTool, resourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
+import { startMetricsListener } from '../api/http/app.js';
+import { createMetrics } from '../shared/metrics/index.js';
 import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
 import { webhookActivityDeps } from './webhooks.js';
@@ -121,10 +123,17 @@ function resourceRouteOptions(config: PlatformConfig, service: ResourceService, 
   };
 }
 
+/** A worker role started: the worker, and the URL of its /metrics listener when it serves one. */
+export interface WorkerRole extends PlatformWorker {
+  metricsUrl?: string;
+}
+
 /**
  * The worker role: Temporal worker plus Schedules; needs the database and a Temporal address. With
  * the platform services (its own unless given: `platform dev` shares the api's) it also compacts
- * webhook windows when `webhooks.compactor.enabled`.
+ * webhook windows when `webhooks.compactor.enabled`. Run on its own (`platform worker`) with
+ * `metrics.address` set, it serves its /metrics there (the compaction metrics live in this
+ * process); sharing the api's services, the api serves them.
  */
 export async function startWorkerRole(opts: {
   config: PlatformConfig;
@@ -132,7 +141,7 @@ export async function startWorkerRole(opts: {
   db: Db;
   temporal: TemporalHandle;
   services?: PlatformServices;
-}): Promise<PlatformWorker> {
+}): Promise<WorkerRole> {
   const { config, db, temporal } = opts;
   const log = opts.log.child({ role: 'worker' });
   const owned = opts.services ? undefined : config.webhooks.compactor.enabled ? await openPlatformServices({ config, log, db }) : undefined;
@@ -149,9 +158,13 @@ export async function startWorkerRole(opts: {
     ...(webhooks ? { webhooks } : {}),
   });
   void worker.run().catch((error: unknown) => log.error({ err: error }, 'temporal worker stopped with an error'));
+  const metricsListener =
+    !opts.services && config.metrics.address ? await startMetricsListener(owned?.metrics ?? createMetrics(), config.metrics.address, log) : undefined;
   return {
     ...worker,
+    ...(metricsListener ? { metricsUrl: metricsListener.url } : {}),
     async shutdown() {
+      await metricsListener?.close();
       await worker.shutdown();
       await owned?.close();
     },
