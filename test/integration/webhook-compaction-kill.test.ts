@@ -7,8 +7,7 @@
  * one's heartbeat times out (`webhooks.compactor.lease` is short here), and the workflow ends with
  * the same file an uninterrupted run writes (SHA-256), version 1, and one registered partition.
  */
-import { createHash } from 'node:crypto';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,15 +162,18 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await Promise.all(children.map((child) => child.kill()));
-  await handle?.close();
-  await temporal?.stop();
-  // The source goes with its tables, so the shared Trino keeps no catalog entries of this file.
-  if (target) await services.sources.delete(target.source.name);
-  await sql?.close();
-  await objstore?.close();
-  await db?.end();
-  await database?.drop();
-  if (dir) await rm(dir, { recursive: true, force: true });
+  try {
+    await handle?.close();
+    await temporal?.stop();
+    // The source goes with its tables, so the shared Trino keeps no catalog entries of this file.
+    if (target) await services.sources.delete(target.source.name);
+  } finally {
+    await sql?.close();
+    await objstore?.close();
+    await db?.end();
+    await database?.drop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
 }, 60_000);
 
 describe('a worker SIGKILLed in the middle of a compaction', () => {
@@ -210,8 +212,11 @@ describe('a worker SIGKILLed in the middle of a compaction', () => {
     expect(copied).toBeGreaterThan(0);
     expect(copied).toBeLessThan(SEGMENTS);
 
-    spawnWorker();
-    const result = await handle.client.workflow.getHandle(workflowId).result();
+    const second = spawnWorker();
+    const result = await Promise.race([
+      handle.client.workflow.getHandle(workflowId).result(),
+      second.exited.then(() => Promise.reject(new Error(`the second worker exited:\n${second.output()}`))),
+    ]);
     expect(result).toMatchObject({ version: 1, created: true, sha256: expected.sha256, events: expected.events, duplicatesDropped: expected.duplicatesDropped });
 
     // The stored bytes are that file; the resource has one version; the window one partition.
