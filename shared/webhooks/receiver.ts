@@ -28,7 +28,7 @@ export interface WebhookReceiverDeps {
   rejections: { record(sourceId: string, outcome: WebhookRejectionOutcome, reason: string, at: Date): Promise<void> };
   tables: { registerRawWindow(source: WebhookTableSource, window: Window): Promise<void> };
   /** Where the windows holding segments are recorded (before any request in a segment is answered). */
-  windows: { landed(landing: WindowLanding): Promise<void> };
+  windows: { landed(landing: WindowLanding): Promise<boolean> };
   /** Writes one segment into the platform's storage; rejects once `signal` aborts. */
   writeSegment(key: string, body: Uint8Array, signal: AbortSignal): Promise<void>;
   /** This replica's id (unique across replicas) and start time, for segment names. */
@@ -209,7 +209,10 @@ export class WebhookReceiver {
           write: async (segment: Segment, signal) => {
             await this.#deps.writeSegment(segment.key, segment.body, signal);
             // After the write: a compaction that started before this landing sees the window owed.
-            await this.#deps.windows.landed({ sourceId: source.id, window: segment.window, landedAtMs: segment.landedAtMs, events: segment.events });
+            const recorded = await this.#deps.windows.landed({ sourceId: source.id, window: segment.window, landedAtMs: segment.landedAtMs, events: segment.events });
+            // Deleted since this replica read it (within its cache second): its events are not
+            // acknowledged, and the removal deletes the segment with the rest of its raw prefix.
+            if (!recorded) throw new Error(`the webhook source ${source.name} is being removed`);
           },
           registerWindow: (window) => this.#deps.tables.registerRawWindow(table, window),
           writeTimeoutMs,

@@ -10,7 +10,7 @@ import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections } from '../../shared/objstore/index.js';
 import { createResourceService, type ResourceService } from '../../shared/resources/index.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
-import { compactorSettings, createPlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { compactorSettings, createPlatformWorker, webhookJobs, type WorkerConfig } from '../../worker/index.js';
 import type { CompactorSettings } from '../../workflows/index.js';
 import { startTestTemporal } from '../support/temporal.js';
 import { startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
@@ -37,9 +37,10 @@ export async function startCompactorRig(opts: { enabled: boolean; queuePrefix: s
   const handle = await connectTemporal(temporalConfig);
   const objstore = createObjstoreConnections(rig.config);
   const resources = createResourceService({ config: rig.config, db: rig.db, objstore, log: silentLogger() });
-  const deps = webhookActivityDeps({ config: rig.config, webhooks: rig.services, resources, metrics: rig.metrics });
   const webhooks = { compactor: { enabled: opts.enabled, ...compactor } };
   const config: WorkerConfig = { temporal: temporalConfig, sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 }, webhooks };
+  const jobs = webhookJobs(handle.client, { temporal: temporalConfig, webhooks });
+  const deps = webhookActivityDeps({ config: rig.config, webhooks: rig.services, resources, metrics: rig.metrics, jobs });
   const worker = await createPlatformWorker({ config, db: rig.db, temporal: { connection: handle.connection, client: handle.client }, log: silentLogger(), webhooks: deps });
   const running = worker.run();
   return {
