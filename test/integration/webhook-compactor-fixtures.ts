@@ -6,6 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { webhookActivityDeps } from '../../cli/webhooks.js';
 import type { WebhookActivityDeps } from '../../activities/index.js';
+import type { RunningApi } from '../../api/start.js';
+import type { WebhookJobs } from '../../shared/webhooks/index.js';
+import { startTestApi } from '../support/api.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections } from '../../shared/objstore/index.js';
 import { createResourceService, type ResourceService } from '../../shared/resources/index.js';
@@ -26,6 +29,10 @@ export interface CompactorRig {
   settings: CompactorSettings;
   resources: ResourceService;
   deps: WebhookActivityDeps;
+  /** The webhook workflows started through the rig's Temporal client, as the admin API starts them. */
+  jobs: WebhookJobs;
+  /** A second api on the rig's services whose admin routes start workflows through `jobs`; closed by stop(). */
+  startJobsApi(): Promise<RunningApi>;
   stop(): Promise<void>;
 }
 
@@ -43,6 +50,7 @@ export async function startCompactorRig(opts: { enabled: boolean; queuePrefix: s
   const deps = webhookActivityDeps({ config: rig.config, webhooks: rig.services, resources, metrics: rig.metrics, jobs });
   const worker = await createPlatformWorker({ config, db: rig.db, temporal: { connection: handle.connection, client: handle.client }, log: silentLogger(), webhooks: deps });
   const running = worker.run();
+  const apis: RunningApi[] = [];
   return {
     rig,
     handle,
@@ -50,7 +58,16 @@ export async function startCompactorRig(opts: { enabled: boolean; queuePrefix: s
     settings: compactorSettings({ temporal: temporalConfig, webhooks }),
     resources,
     deps,
+    jobs,
+    async startJobsApi() {
+      // Admin routes only: the rig's own api receives (one receiver, drained once).
+      const { sources, rejections, windows, requestCounts } = rig.services;
+      const api = await startTestApi({ config: rig.config, db: rig.db, webhooks: { sources, rejections, windows, requestCounts, jobs }, metrics: rig.metrics, clock: () => rig.clock.now });
+      apis.push(api);
+      return api;
+    },
     async stop() {
+      for (const api of apis) await api.stop();
       await worker.shutdown();
       await running.catch(() => undefined);
       await handle.close();
