@@ -16,7 +16,7 @@ import { connectTemporal, type TemporalHandle } from '../../shared/temporal/inde
 import { compactorSettings, createPlatformWorker, webhookJobs, type WorkerConfig } from '../../worker/index.js';
 import type { CompactorSettings } from '../../workflows/index.js';
 import { startTestTemporal } from '../support/temporal.js';
-import { startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
+import { ADMIN_KEY, startIngestRig, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
 
 /** webhooks.compactor as the worker reads it (ms): short retries, schedules too slow to fire in a test. */
 const compactor = { grace: 120_000, poll: 3_600_000, lease: 60_000, batch: 4, retry_backoff: 1_000, retention_every: 3_600_000 };
@@ -31,8 +31,12 @@ export interface CompactorRig {
   deps: WebhookActivityDeps;
   /** The webhook workflows started through the rig's Temporal client, as the admin API starts them. */
   jobs: WebhookJobs;
-  /** A second api on the rig's services whose admin routes start workflows through `jobs`; closed by stop(). */
-  startJobsApi(): Promise<RunningApi>;
+  /**
+   * A second api on the rig's services whose admin routes start workflows through `jobs` (the
+   * rig's own api has no Temporal client), and a caller of its source routes as the admin key;
+   * closed by stop().
+   */
+  startJobsApi(): Promise<{ api: RunningApi; admin(method: string, path: string): Promise<Answer> }>;
   stop(): Promise<void>;
 }
 
@@ -64,7 +68,14 @@ export async function startCompactorRig(opts: { enabled: boolean; queuePrefix: s
       const { sources, rejections, windows, requestCounts } = rig.services;
       const api = await startTestApi({ config: rig.config, db: rig.db, webhooks: { sources, rejections, windows, requestCounts, jobs }, metrics: rig.metrics, clock: () => rig.clock.now });
       apis.push(api);
-      return api;
+      return {
+        api,
+        async admin(method, path) {
+          const response = await fetch(`${api.url}/api/v1/admin/webhooks/sources${path}`, { method, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+          const text = await response.text();
+          return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
+        },
+      };
     },
     async stop() {
       for (const api of apis) await api.stop();
@@ -76,4 +87,15 @@ export async function startCompactorRig(opts: { enabled: boolean; queuePrefix: s
       await rig.stop();
     },
   };
+}
+
+/** Polls until `check` holds (a retry is Temporal's timer, not ours); fails at the deadline. */
+export async function until<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

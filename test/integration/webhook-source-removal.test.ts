@@ -10,13 +10,12 @@
 import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApi } from '../../api/start.js';
 import { removeSource, type RemovingSource, type SourceRemovalDeps } from '../../shared/webhooks/index.js';
 import type { TemporalHandle } from '../../shared/temporal/index.js';
 import { workflowBundle } from '../../worker/index.js';
 import { compactWorkflowId, removalWorkflowId, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
-import { ADMIN_KEY, sign, START, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
-import { startCompactorRig, type CompactorRig } from './webhook-compactor-fixtures.js';
+import { sign, START, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
+import { startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
 
 const SECRET = 'whsec-removal-S3CR3T';
 const hmac = { mode: 'hmac', signature_header: 'X-Signature', secret: SECRET };
@@ -27,19 +26,13 @@ let rig: IngestRig;
 let handle: TemporalHandle;
 let taskQueue: string;
 let settings: CompactorSettings;
-/** An api whose admin routes start workflows at once (the rig's own api has no Temporal client). */
-let jobsApi: RunningApi;
+/** The source routes of an api that starts workflows at once (the rig's own api has no Temporal client). */
+let jobsAdmin: (method: string, path: string) => Promise<Answer>;
 
 const send = (source: string, event: Record<string, unknown>) => {
   const body = JSON.stringify(event);
   return rig.hook(`/hooks/${source}`, { headers: { 'content-type': 'application/json', 'x-signature': sign(SECRET, body) }, body });
 };
-
-async function adminOn(api: RunningApi, method: string, path: string): Promise<Answer> {
-  const response = await fetch(`${api.url}/api/v1/admin/webhooks/sources${path}`, { method, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
-}
 
 async function sweep(workflowId = `sweep-${randomBytes(4).toString('hex')}`) {
   return handle.client.workflow.execute(webhookSweep, { workflowId, taskQueue, args: [{ settings }] });
@@ -52,17 +45,6 @@ async function windowRows(sourceId: string) {
 
 async function sourceRows(name: string): Promise<number> {
   return (await rig.db.query('SELECT count(*)::int AS n FROM webhook_sources WHERE name = $1', [name])).rows[0].n;
-}
-
-/** Polls the database until `check` holds (a retry is Temporal's timer, not ours); fails at the deadline. */
-async function until<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /** Whether the source's view can still be queried through MCP. */
@@ -83,7 +65,7 @@ const pastSourceCache = () => {
 beforeAll(async () => {
   compactorRig = await startCompactorRig({ enabled: true, queuePrefix: 'removal' });
   ({ rig, handle, taskQueue, settings } = compactorRig);
-  jobsApi = await compactorRig.startJobsApi();
+  ({ admin: jobsAdmin } = await compactorRig.startJobsApi());
 }, 120_000);
 
 afterAll(async () => {
@@ -108,7 +90,7 @@ describe('deleting a webhook source', () => {
     // A segment no window recorded (a replica that died between its write and its record).
     await rig.storage.connection.store.putObject(rig.storage.bucket, 'webhooks/doomed/raw/dt=2026-03-02/hour=09/minute=00/stray-1-1.jsonl.gz', 'x');
 
-    const deleted = await adminOn(jobsApi, 'DELETE', '/doomed');
+    const deleted = await jobsAdmin('DELETE', '/doomed');
     expect(deleted.status).toBe(202);
     expect(deleted.json).toMatchObject({ name: 'doomed', state: 'removing', removing_since: new Date(rig.clock.now).toISOString() });
     pastSourceCache();
@@ -122,7 +104,7 @@ describe('deleting a webhook source', () => {
     expect(await windowRows(source.id)).toEqual([]);
     expect(await tableExists('doomed')).toBe(false);
     expect((await rig.admin('GET', '/doomed')).status).toBe(404);
-    expect((await adminOn(jobsApi, 'DELETE', '/doomed')).status).toBe(404);
+    expect((await jobsAdmin('DELETE', '/doomed')).status).toBe(404);
     const description = await removal.describe();
     expect(description.typedSearchAttributes.getAll().map((pair) => [pair.key.name, pair.value])).toContainEqual(['WebhookSource', 'doomed']);
 
@@ -147,7 +129,7 @@ describe('deleting a webhook source', () => {
     expect(pass.started).toEqual([compactionId]);
     await until('a failed try', () => windowRows(source.id), (rows) => rows[0]?.attempts >= 1);
 
-    expect((await adminOn(jobsApi, 'DELETE', '/stuck')).status).toBe(202);
+    expect((await jobsAdmin('DELETE', '/stuck')).status).toBe(202);
     expect(await handle.client.workflow.getHandle(removalWorkflowId('stuck')).result()).toMatchObject({ windowsRemoved: 1 });
     expect((await handle.client.workflow.getHandle(compactionId).describe()).status.name).toBe('TERMINATED');
     expect(await sourceRows('stuck')).toBe(0);

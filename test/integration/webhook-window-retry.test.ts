@@ -8,11 +8,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningApi } from '../../api/start.js';
 import type { TemporalHandle } from '../../shared/temporal/index.js';
 import { compactWorkflowId, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
-import { ADMIN_KEY, sign, START, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
-import { startCompactorRig, type CompactorRig } from './webhook-compactor-fixtures.js';
+import { sign, START, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
+import { startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
 
 const SECRET = 'whsec-retry-S3CR3T';
 const hmac = { mode: 'hmac', signature_header: 'X-Signature', secret: SECRET };
@@ -21,33 +20,16 @@ let rig: IngestRig;
 let handle: TemporalHandle;
 let taskQueue: string;
 let settings: CompactorSettings;
-/** An api whose admin routes start workflows at once (the rig's own api has no Temporal client). */
-let jobsApi: RunningApi;
+/** The source routes of an api that starts workflows at once (the rig's own api has no Temporal client). */
+let jobsAdmin: (method: string, path: string) => Promise<Answer>;
 
 const send = (source: string, event: Record<string, unknown>) => {
   const body = JSON.stringify(event);
   return rig.hook(`/hooks/${source}`, { headers: { 'content-type': 'application/json', 'x-signature': sign(SECRET, body) }, body });
 };
 
-async function adminOn(api: RunningApi, method: string, path: string): Promise<Answer> {
-  const response = await fetch(`${api.url}/api/v1/admin/webhooks/sources${path}`, { method, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
-}
-
 async function attempts(sourceId: string): Promise<number> {
   return (await rig.db.query('SELECT attempts FROM webhook_windows WHERE source_id = $1', [sourceId])).rows[0]?.attempts ?? 0;
-}
-
-/** Polls the database until `check` holds (a retry is Temporal's timer, not ours); fails at the deadline. */
-async function until<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 /**
@@ -74,7 +56,7 @@ async function failedWindow(name: string) {
 beforeAll(async () => {
   compactorRig = await startCompactorRig({ enabled: true, queuePrefix: 'retry' });
   ({ rig, handle, taskQueue, settings } = compactorRig);
-  jobsApi = await compactorRig.startJobsApi();
+  ({ admin: jobsAdmin } = await compactorRig.startJobsApi());
 }, 120_000);
 
 afterAll(async () => {
@@ -85,7 +67,7 @@ describe('admin retry of a window', () => {
   it('a retry while the compaction is still running leaves that run to its own retries', async () => {
     const { workflowId, fix } = await failedWindow('still-running');
     const before = await handle.client.workflow.getHandle(workflowId).describe();
-    const retry = await adminOn(jobsApi, 'POST', '/still-running/windows/2026-03-02T10:00/retry');
+    const retry = await jobsAdmin('POST', '/still-running/windows/2026-03-02T10:00/retry');
     expect(retry.status).toBe(200);
     expect(retry.json.retried).toEqual([expect.objectContaining({ window: '2026-03-02T10:00' })]);
     const after = await handle.client.workflow.getHandle(workflowId).describe();
@@ -97,12 +79,12 @@ describe('admin retry of a window', () => {
   it('POST .../retry starts a failed window again at once: the workflow result arrives without a sweep and the source page shows it compacted, the failure cleared', async () => {
     const { source, workflowId, fix } = await failedWindow('retried');
     await handle.client.workflow.getHandle(workflowId).terminate('stopped by an operator');
-    const failing = await adminOn(jobsApi, 'GET', '/retried/status');
+    const failing = await jobsAdmin('GET', '/retried/status');
     expect(failing.json.last_failure).toMatchObject({ window: '2026-03-02T10:00', attempts: expect.any(Number) });
     expect(failing.json.windows_owed.count).toBe(1);
 
     await fix();
-    const retry = await adminOn(jobsApi, 'POST', '/retried/windows/2026-03-02T10:00/retry');
+    const retry = await jobsAdmin('POST', '/retried/windows/2026-03-02T10:00/retry');
     expect(retry.status).toBe(200);
     expect(retry.json).toEqual({ retried: [{ window: '2026-03-02T10:00', attempts: failing.json.last_failure.attempts, last_error: failing.json.last_failure.reason }] });
     // The newest run of the window's id: the one the retry started, with the sweep's input.
@@ -116,7 +98,7 @@ describe('admin retry of a window', () => {
       ]),
     );
 
-    const page = (await adminOn(jobsApi, 'GET', '/retried/status')).json;
+    const page = (await jobsAdmin('GET', '/retried/status')).json;
     expect(page.last_failure).toBeNull();
     expect(page.windows_owed).toEqual({ count: 0, oldest: [] });
     expect(page.last_compacted).toMatchObject({ window: '2026-03-02T10:00', version: 1 });
@@ -130,10 +112,10 @@ describe('admin retry of a window', () => {
     const { workflowId, fix } = await failedWindow('all-failing');
     await handle.client.workflow.getHandle(workflowId).terminate('stopped by an operator');
     await fix();
-    const retry = await adminOn(jobsApi, 'POST', '/all-failing/windows/retry-failing');
+    const retry = await jobsAdmin('POST', '/all-failing/windows/retry-failing');
     expect(retry.status).toBe(200);
     expect(retry.json.retried).toEqual([expect.objectContaining({ window: '2026-03-02T10:00' })]);
     expect(await handle.client.workflow.getHandle(workflowId).result()).toMatchObject({ version: 1 });
-    expect((await adminOn(jobsApi, 'GET', '/all-failing/status')).json.last_failure).toBeNull();
+    expect((await jobsAdmin('GET', '/all-failing/status')).json.last_failure).toBeNull();
   });
 });
