@@ -1,7 +1,9 @@
 /**
  * The webhook compactor's Schedules (spec document 3, `webhooks.compactor.*`): a sweep every
  * `poll` and a retention pass every `retention_every`, on a worker whose `webhooks.compactor.enabled` is on. The settings travel as the sweep's argument,
- * so a changed key takes effect when the worker re-registers the schedule at its next start.
+ * so a changed key takes effect when the worker re-registers the schedule at its next start. Also
+ * the client side of the webhook workflows (`webhookJobs`): the admin API's starts and the
+ * removal's termination of a source's compactions.
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type Connection } from '@temporalio/client';
 import type { JobStart, WebhookJobs } from '../shared/webhooks/index.js';
