@@ -1,10 +1,11 @@
 /**
  * The activities of webhook windows (workflows/webhooks.ts): finding the windows due, compacting
- * one with its bookkeeping, and the retention pass of a source (shared/webhooks/retention.ts) — success and each failed try recorded on the window (so the
- * source page shows it failing, with its next try) and counted in the compaction metrics.
+ * one with its bookkeeping, the retention pass of a source (shared/webhooks/retention.ts) — success and each failed try recorded on the window (so the
+ * source page shows it failing, with its next try) and counted in the compaction metrics — and
+ * the removal of a deleted source (shared/webhooks/removal.ts).
  */
-import { Context } from '@temporalio/activity';
-import { retryDelayMs, type RetentionResult, type RetentionSource, type WebhookMetrics } from '../shared/webhooks/index.js';
+import { ApplicationFailure, Context } from '@temporalio/activity';
+import { retryDelayMs, type RemovingSource, type RetentionResult, type RetentionSource, type SourceRemovalResult, type WebhookMetrics } from '../shared/webhooks/index.js';
 
 /** A window as the workflows carry it (shared/webhooks/windows.ts DueWindow); `landedSeq` is the landing seen when it was found due. */
 export interface WebhookWindowRef {
@@ -36,8 +37,17 @@ export interface WebhookActivities {
   applyWebhookRetention(source: RetentionSource): Promise<RetentionResult>;
   /** Windows ended more than `graceMs` ago and not compacted, or owed another compaction; oldest first. */
   dueWebhookWindows(graceMs: number, limit: number): Promise<WebhookWindowRef[]>;
-  /** Compacts a window; a failure is recorded (with its next try) and rethrown for Temporal to retry. */
+  /**
+   * Compacts a window; a failure is recorded (with its next try) and rethrown for Temporal to
+   * retry. A window of a source being removed is refused at once, for good (not retried).
+   */
   compactWebhookWindow(window: WebhookWindowRef, retryBackoffMs: number): Promise<CompactedWindow>;
+  /** Sources marked for removal (the sweep starts the removal of each not running). */
+  webhookSourcesRemoving(): Promise<RemovingSource[]>;
+  /** Terminates the running compactions of a source being removed; answers how many ran. */
+  stopWebhookCompactions(source: RemovingSource): Promise<number>;
+  /** Removes a source being removed (shared/webhooks/removal.ts); every step recorded or repeatable. */
+  removeWebhookSource(source: RemovingSource): Promise<SourceRemovalResult>;
 }
 
 /** What the webhook activities work with, composed by the worker's caller (cli/). */
@@ -51,6 +61,11 @@ export interface WebhookActivityDeps {
   compacted(window: WebhookWindowRef, result: CompactedWindow, atMs: number): Promise<void>;
   /** Records a failed try and when the next one is due. */
   failed(window: WebhookWindowRef, failure: { error: string; attempt: number; nextTryAtMs: number; atMs: number }): Promise<void>;
+  /** Whether the source is being removed (or gone). */
+  isRemoving(sourceId: string): Promise<boolean>;
+  removingSources(): Promise<RemovingSource[]>;
+  stopCompactions(source: RemovingSource): Promise<number>;
+  removeSource(source: RemovingSource, heartbeat: (detail: unknown) => void): Promise<SourceRemovalResult>;
   metrics: WebhookMetrics;
   now?: () => number;
 }
@@ -66,20 +81,35 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     dueWebhookWindows: (graceMs, limit) => deps.due({ nowMs: now(), graceMs, limit }),
     async compactWebhookWindow(window, retryBackoffMs) {
       const context = Context.current();
+      if (await deps.isRemoving(window.sourceId)) {
+        throw ApplicationFailure.nonRetryable(`the webhook source ${window.source} is being removed: its windows are not compacted`, 'WebhookSourceRemoving');
+      }
       try {
-        const result = await deps.compact(window, (detail) => context.heartbeat(detail));
+        // A compaction whose workflow was terminated (the source's removal) stops at its next heartbeat.
+        const result = await deps.compact(window, (detail) => {
+          context.heartbeat(detail);
+          context.cancellationSignal.throwIfAborted();
+        });
         await deps.compacted(window, result, now());
         deps.metrics.compactions.inc({ source: window.source, result: 'compacted' });
         // A recompaction drops the window's earlier duplicates again: only new ones are counted.
         deps.metrics.duplicatesDropped.inc({ source: window.source }, Math.max(0, result.duplicatesDropped - window.duplicatesDropped));
         return result;
       } catch (error) {
+        // Stopped (its workflow terminated or timed out), not failed: nothing to record.
+        if (context.cancellationSignal.aborted) throw error;
         const attempt = context.info.attempt;
         const at = now();
         deps.metrics.compactions.inc({ source: window.source, result: 'failed' });
         await deps.failed(window, { error: error instanceof Error ? error.message : String(error), attempt, nextTryAtMs: at + retryDelayMs(attempt, retryBackoffMs), atMs: at });
         throw error;
       }
+    },
+    webhookSourcesRemoving: () => deps.removingSources(),
+    stopWebhookCompactions: (source) => deps.stopCompactions(source),
+    removeWebhookSource(source) {
+      const context = Context.current();
+      return deps.removeSource(source, (detail) => context.heartbeat(detail));
     },
   };
 }

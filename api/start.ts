@@ -30,7 +30,7 @@ import { restAuthenticator, type RestAuthenticator } from './http/rest-auth.js';
 import { browserSignIn } from './portal-auth/index.js';
 import { adminAuthorizer } from './admin/authorize.js';
 import { webhookSourceRoutes } from './admin/webhook-sources.js';
-import type { WebhookReceiver, WebhookRejections, WebhookRequestCounts, WebhookSources, WebhookWindows } from '../shared/webhooks/index.js';
+import type { WebhookJobs, WebhookReceiver, WebhookRejections, WebhookRequestCounts, WebhookSources, WebhookWindows } from '../shared/webhooks/index.js';
 import { continueHooksOnRead, hookRoutes } from './hooks/routes.js';
 import { startHookListener } from './hooks/listener.js';
 
@@ -50,9 +50,17 @@ export interface ApiDeps {
   /**
    * Inbound webhooks: sources administered under `{admin.path_prefix}/webhooks/sources` when
    * `admin.enabled`; the receiver serves /hooks/ when `webhooks.receiver.enabled`, on the api
-   * port or on `webhooks.receiver.address`.
+   * port or on `webhooks.receiver.address`. With `jobs` (a Temporal client) a window retry starts
+   * its compaction and a deletion the source's removal at once; without, the next sweep does.
    */
-  webhooks?: { sources: WebhookSources; rejections: WebhookRejections; windows: WebhookWindows; requestCounts: WebhookRequestCounts; receiver?: WebhookReceiver };
+  webhooks?: {
+    sources: WebhookSources;
+    rejections: WebhookRejections;
+    windows: WebhookWindows;
+    requestCounts: WebhookRequestCounts;
+    receiver?: WebhookReceiver;
+    jobs?: Pick<WebhookJobs, 'compact' | 'remove'>;
+  };
 }
 
 /** What a REST surface needs from the api. */
@@ -181,7 +189,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const authenticate = restAuthenticator({ authenticate: guard.authenticate, ...(browser ? { browser: browser.sessionOf } : {}) });
   if (browser) await browser.register(app, authenticate);
   if (config.admin.enabled && deps.webhooks) {
-    const { sources, rejections, windows, requestCounts } = deps.webhooks;
+    const { sources, rejections, windows, requestCounts, jobs } = deps.webhooks;
     await app.register(webhookSourceRoutes, {
       prefix: `${config.admin.path_prefix}/webhooks/sources`,
       sources,
@@ -189,6 +197,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
       windows,
       requestCounts,
       sender: { publicBaseUrl: config.portal.public_base_url, receiverAddress: config.webhooks.receiver.address },
+      ...(jobs ? { jobs } : {}),
       ...(deps.clock ? { now: deps.clock } : {}),
       authorize: adminAuthorizer(config, authenticate),
     });

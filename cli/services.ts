@@ -15,7 +15,7 @@ import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { startMetricsListener } from '../api/http/app.js';
 import { createMetrics } from '../shared/metrics/index.js';
-import { createPlatformWorker, type PlatformWorker } from '../worker/index.js';
+import { createPlatformWorker, webhookJobs, type PlatformWorker } from '../worker/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
 import { webhookActivityDeps } from './webhooks.js';
 
@@ -82,7 +82,8 @@ export async function startApiRole(opts: {
     surface,
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
-    ...(webhooks ? { webhooks } : {}),
+    // Retries and deletions start their workflows at once through this api's Temporal client.
+    ...(webhooks ? { webhooks: temporal ? { ...webhooks, jobs: webhookJobs(temporal.client, config) } : webhooks } : {}),
     routes: async (app, ctx) => {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
@@ -148,7 +149,7 @@ export async function startWorkerRole(opts: {
   const services = opts.services ?? owned;
   const webhooks =
     services?.webhooks && services.resources
-      ? webhookActivityDeps({ config, webhooks: services.webhooks, resources: services.resources, metrics: services.metrics })
+      ? webhookActivityDeps({ config, webhooks: services.webhooks, resources: services.resources, metrics: services.metrics, jobs: webhookJobs(temporal.client, config) })
       : undefined;
   const worker = await createPlatformWorker({
     config,

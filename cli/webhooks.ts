@@ -12,6 +12,7 @@ import { platformScratchStorage } from '../shared/sql/scratch/index.js';
 import {
   applyRetention,
   compactWindow,
+  removeSource,
   WebhookReceiver,
   WebhookRejections,
   WebhookRequestCounts,
@@ -20,6 +21,9 @@ import {
   WebhookWindows,
   webhookMetrics,
   webhookSecretBox,
+  type RemovingSource,
+  type SourceRemovalResult,
+  type WebhookJobs,
 } from '../shared/webhooks/index.js';
 
 export interface WebhookServices {
@@ -84,16 +88,36 @@ export async function createWebhookServices(opts: {
   return { sources, rejections, tables, windows, requestCounts, receiver };
 }
 
+/** Removes a source marked for removal over the platform services (shared/webhooks/removal.ts). */
+export function removeWebhookSource(
+  opts: { webhooks: WebhookServices; resources: ResourceService; heartbeat?: (detail: unknown) => void },
+  source: RemovingSource,
+): Promise<SourceRemovalResult> {
+  const { webhooks } = opts;
+  return removeSource(
+    { windows: webhooks.windows, storage: webhooks.tables.storage, tables: webhooks.tables, resources: opts.resources, sources: webhooks.sources, ...(opts.heartbeat ? { heartbeat: opts.heartbeat } : {}) },
+    source,
+  );
+}
+
 /**
  * The webhook activities of a worker (activities/webhooks.ts) over the platform services: windows
- * due from Postgres, compaction into managed resources, the bookkeeping of each try.
+ * due from Postgres, compaction into managed resources, the bookkeeping of each try, retention,
+ * and the removal of deleted sources (whose compactions `jobs` terminates).
  */
-export function webhookActivityDeps(opts: { config: PlatformConfig; webhooks: WebhookServices; resources: ResourceService; metrics: Metrics }): WebhookActivityDeps {
+export function webhookActivityDeps(opts: {
+  config: PlatformConfig;
+  webhooks: WebhookServices;
+  resources: ResourceService;
+  metrics: Metrics;
+  jobs: Pick<WebhookJobs, 'stopCompactions'>;
+}): WebhookActivityDeps {
   const { config, webhooks, resources } = opts;
   const keyOf = (w: WebhookWindowRef) => ({ sourceId: w.sourceId, dt: w.dt, hour: w.hour, minute: w.minute });
   return {
     async retentionSources() {
-      return (await webhooks.sources.list()).map((source) => ({
+      // A source being removed drops out: its removal takes what it holds.
+      return (await webhooks.sources.list()).filter((source) => source.state !== 'removing').map((source) => ({
         id: source.id,
         name: source.name,
         connection: source.connection,
@@ -116,6 +140,12 @@ export function webhookActivityDeps(opts: { config: PlatformConfig; webhooks: We
     async failed(window, failure) {
       await webhooks.windows.failed(keyOf(window), failure);
     },
+    isRemoving: (sourceId) => webhooks.sources.isRemoving(sourceId),
+    removingSources: () => webhooks.sources.removing(),
+    async stopCompactions(source) {
+      return opts.jobs.stopCompactions(source.name, await webhooks.windows.owed(source.id));
+    },
+    removeSource: (source, heartbeat) => removeWebhookSource({ webhooks, resources, heartbeat }, source),
     metrics: webhookMetrics(opts.metrics.registry),
   };
 }

@@ -5,4 +5,12 @@ export { installTemporalRuntime } from './runtime.js';
 export { platformSchedules, registerSchedules, type PlatformSchedule } from './schedules.js';
 export { taskQueues, type TaskQueueName } from './task-queues.js';
 export { createPlatformWorker, type PlatformWorker, type PlatformWorkerDeps } from './worker.js';
-export { compactorSettings, webhookActivityQueue, webhookRetentionScheduleId, webhookSweepScheduleId, type CompactorConfig } from './webhooks.js';
+export {
+  compactorSettings,
+  webhookActivityQueue,
+  webhookJobs,
+  webhookRetentionScheduleId,
+  webhookSweepScheduleId,
+  type CompactorConfig,
+  type CompactorWorkerConfig,
+} from './webhooks.js';

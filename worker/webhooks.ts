@@ -1,10 +1,22 @@
 /**
  * The webhook compactor's Schedules (spec document 3, `webhooks.compactor.*`): a sweep every
  * `poll` and a retention pass every `retention_every`, on a worker whose `webhooks.compactor.enabled` is on. The settings travel as the sweep's argument,
- * so a changed key takes effect when the worker re-registers the schedule at its next start.
+ * so a changed key takes effect when the worker re-registers the schedule at its next start. Also
+ * the client side of the webhook workflows (`webhookJobs`): the admin API's starts and the
+ * removal's termination of a source's compactions.
  */
-import type { Connection } from '@temporalio/client';
-import type { CompactorSettings, WebhookRetentionSweepInput, WebhookSweepInput } from '../workflows/webhooks.js';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type Connection } from '@temporalio/client';
+import type { JobStart, WebhookJobs } from '../shared/webhooks/index.js';
+import {
+  compactWindow,
+  compactWindowStart,
+  compactWorkflowId,
+  sourceRemovalStart,
+  webhookSourceRemoval,
+  type CompactorSettings,
+  type WebhookRetentionSweepInput,
+  type WebhookSweepInput,
+} from '../workflows/webhooks.js';
 import type { WorkerConfig } from './config.js';
 import type { PlatformSchedule } from './schedules.js';
 
@@ -40,7 +52,7 @@ export function compactorSettings(config: CompactorWorkerConfig): CompactorSetti
   };
 }
 
-type CompactorWorkerConfig = Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } };
+export type CompactorWorkerConfig = Pick<WorkerConfig, 'temporal'> & { webhooks: { compactor: CompactorConfig } };
 
 /** A compactor Schedule: a fixed id, its interval, and the compactor settings as the pass's argument. */
 function compactorSchedule(config: CompactorWorkerConfig, id: string, workflowType: string, everyMs: number): PlatformSchedule {
@@ -73,4 +85,40 @@ export async function registerWebhookSearchAttributes(connection: Connection, na
   const missing = webhookSearchAttributes.filter((name) => !(name in (customAttributes ?? {})));
   if (missing.length === 0) return;
   await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((name) => [name, KEYWORD])) });
+}
+
+/**
+ * The webhook workflows started and stopped through a Temporal client (the admin API's retries
+ * and deletions, the removal's first step), with the same ids, search attributes and inputs the
+ * sweep gives them.
+ */
+export function webhookJobs(client: Pick<Client, 'workflow'>, config: CompactorWorkerConfig): WebhookJobs {
+  const settings = compactorSettings(config);
+  const taskQueue = config.temporal.task_queue;
+  const started = async (start: Promise<unknown>): Promise<JobStart> => {
+    try {
+      await start;
+      return 'started';
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) return 'running';
+      throw error;
+    }
+  };
+  return {
+    compact: (window) => started(client.workflow.start(compactWindow, { taskQueue, ...compactWindowStart(window, settings) })),
+    remove: (source) => started(client.workflow.start(webhookSourceRemoval, { taskQueue, ...sourceRemovalStart(source, settings) })),
+    async stopCompactions(source, windows) {
+      let stopped = 0;
+      for (const window of windows) {
+        try {
+          await client.workflow.getHandle(compactWorkflowId({ source, ...window })).terminate('its webhook source is being removed');
+          stopped++;
+        } catch (error) {
+          // Never started, or already closed.
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+        }
+      }
+      return stopped;
+    },
+  };
 }

@@ -3,12 +3,24 @@ export { housekeeping } from './housekeeping.js';
 export type { HousekeepingInput, HousekeepingResult, HousekeepingTaskResult } from './housekeeping.js';
 export {
   compactWindow,
+  compactWindowStart,
   compactWorkflowId,
+  removalWorkflowId,
   retentionWorkflowId,
+  sourceRemovalStart,
   webhookRetention,
   webhookRetentionSweep,
+  webhookSourceRemoval,
   webhookSweep,
   webhookSourceAttribute,
   webhookWindowAttribute,
 } from './webhooks.js';
-export type { CompactorSettings, CompactWindowInput, WebhookRetentionInput, WebhookRetentionSweepInput, WebhookSweepInput, WebhookSweepResult } from './webhooks.js';
+export type {
+  CompactorSettings,
+  CompactWindowInput,
+  WebhookRetentionInput,
+  WebhookRetentionSweepInput,
+  WebhookSourceRemovalInput,
+  WebhookSweepInput,
+  WebhookSweepResult,
+} from './webhooks.js';

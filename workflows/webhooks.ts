@@ -4,12 +4,16 @@
  * more than `grace` ago and not compacted, or owed another compaction), at most `batch` per pass.
  * Each window's workflow id is `webhook-compact:{source}:{dt}T{HH}:{MM}`, so one runs at a time per
  * window by construction and an operator finds a window's history by id or by its search
- * attributes. Deterministic: only @temporalio/workflow and activity types are imported.
+ * attributes. A deleted source is removed by `webhookSourceRemoval` (id `webhook-remove:{source}`),
+ * started by the admin API and again by any sweep pass while the source is marked and its removal
+ * not running. Deterministic: only @temporalio/workflow and activity types are imported.
  */
 import { SearchAttributeType, WorkflowExecutionAlreadyStartedError, defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
 import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
 import type { WebhookActivities, WebhookWindowRef, CompactedWindow } from '../activities/webhooks.js';
 import type { RetentionResult, RetentionSource } from '../shared/webhooks/retention.js';
+import type { SourceRemovalResult } from '../shared/webhooks/removal.js';
+import type { RemovingSource } from '../shared/webhooks/sources.js';
 // Pure rules, safe in the workflow sandbox: the same cap the source page's next try is computed with.
 import { MAX_RETRY_DELAY_MS, windowName } from '../shared/webhooks/window-rules.js';
 
@@ -60,6 +64,21 @@ export interface CompactWindowInput {
 }
 
 /**
+ * How a window's compaction is started, by the sweep (as its child) or by an administrator's
+ * retry (through a client): its id, search attributes and input.
+ */
+export function compactWindowStart(window: WebhookWindowRef, settings: CompactorSettings) {
+  return {
+    workflowId: compactWorkflowId(window),
+    typedSearchAttributes: [
+      { key: webhookSourceAttribute, value: window.source },
+      { key: webhookWindowAttribute, value: windowName(window) },
+    ] as SearchAttributePair[],
+    args: [{ window, settings }] as [CompactWindowInput],
+  };
+}
+
+/**
  * Compacts one window: one activity, retried with a growing delay (from retry_backoff, doubling,
  * at most an hour apart) until it succeeds; each failed try records itself on the window (reason,
  * attempts, next try) so the source page shows it failing.
@@ -75,8 +94,9 @@ export interface WebhookSweepInput {
 }
 
 export interface WebhookSweepResult {
+  /** Workflows started: compactions, and removals of deleted sources. */
   started: string[];
-  /** Windows whose workflow was still running (a compaction or its retries). */
+  /** Workflows still running (a compaction or its retries, a removal). */
   running: string[];
 }
 
@@ -105,18 +125,23 @@ async function noteStart(workflowId: string, start: Promise<unknown>, result: We
   }
 }
 
-/** One pass: finds the windows due and starts their compactions. */
+/**
+ * One pass: finds the windows due and starts their compactions, then starts the removal of every
+ * deleted source whose removal is not running — the mark in Postgres is the durable hand-off, so
+ * a removal the admin API could not start (or that stopped) is started here.
+ */
 export async function webhookSweep(input: WebhookSweepInput): Promise<WebhookSweepResult> {
-  const due = await sweepActivities(input.settings).dueWebhookWindows(input.settings.graceMs, input.settings.batch);
+  const activities = sweepActivities(input.settings);
+  const due = await activities.dueWebhookWindows(input.settings.graceMs, input.settings.batch);
   const result: WebhookSweepResult = { started: [], running: [] };
   for (const window of due) {
     // A window compacted before may be owed another compaction: its id is reused.
-    const workflowId = compactWorkflowId(window);
-    const attributes = [
-      { key: webhookSourceAttribute, value: window.source },
-      { key: webhookWindowAttribute, value: windowName(window) },
-    ];
-    await noteStart(workflowId, startChild(compactWindow, { ...detached(workflowId, attributes), args: [{ window, settings: input.settings }] }), result);
+    const start = compactWindowStart(window, input.settings);
+    await noteStart(start.workflowId, startChild(compactWindow, { ...detached(start.workflowId, start.typedSearchAttributes), args: start.args }), result);
+  }
+  for (const source of await activities.webhookSourcesRemoving()) {
+    const start = sourceRemovalStart(source, input.settings);
+    await noteStart(start.workflowId, startChild(webhookSourceRemoval, { ...detached(start.workflowId, start.typedSearchAttributes), args: start.args }), result);
   }
   return result;
 }
@@ -158,4 +183,35 @@ export async function webhookRetention(input: WebhookRetentionInput): Promise<Re
   // Five tries: whatever is left, the next scheduled pass finishes.
   const { applyWebhookRetention } = leasedActivities(input.settings, 5);
   return applyWebhookRetention(input.source);
+}
+
+/** `webhook-remove:{source}`. */
+export function removalWorkflowId(source: string): string {
+  return `webhook-remove:${source}`;
+}
+
+export interface WebhookSourceRemovalInput {
+  source: RemovingSource;
+  settings: CompactorSettings;
+}
+
+/** How a source's removal is started, by the admin API (through a client) or by the sweep (as its child). */
+export function sourceRemovalStart(source: RemovingSource, settings: CompactorSettings) {
+  return {
+    workflowId: removalWorkflowId(source.name),
+    typedSearchAttributes: [{ key: webhookSourceAttribute, value: source.name }] as SearchAttributePair[],
+    args: [{ source, settings }] as [WebhookSourceRemovalInput],
+  };
+}
+
+/**
+ * Removes a deleted source (shared/webhooks/removal.ts): its running compactions terminated (and
+ * any later try refused by the activity), then its windows, tables, leftover segments and row,
+ * each step recorded or repeatable. Retried without end like a compaction: a source marked for
+ * removal is removed.
+ */
+export async function webhookSourceRemoval(input: WebhookSourceRemovalInput): Promise<SourceRemovalResult> {
+  const { stopWebhookCompactions, removeWebhookSource } = leasedActivities(input.settings);
+  await stopWebhookCompactions(input.source);
+  return removeWebhookSource(input.source);
 }

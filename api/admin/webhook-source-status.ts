@@ -6,7 +6,8 @@
  *   POST {prefix}/{name}/windows/{window}/retry    a window owed a compaction becomes due now
  *   POST {prefix}/{name}/windows/retry-failing     every failing window of the source does
  *
- * A retry clears the wait before the window's next try, so the next sweep starts its compaction.
+ * A retry clears the wait before the window's next try — so the next sweep starts its compaction —
+ * and starts the window's `compactWindow` at once through the api's Temporal client, when it has one.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -19,6 +20,7 @@ import {
   parseWindowName,
   windowName,
   type RetriedWindow,
+  type WebhookJobs,
   type WebhookRejections,
   type WebhookRequestCounts,
   type WebhookSources,
@@ -32,6 +34,8 @@ export interface WebhookSourceStatusOptions {
   requestCounts: Pick<WebhookRequestCounts, 'recent'>;
   /** Where senders reach /hooks/: `portal.public_base_url` and `webhooks.receiver.address`. */
   sender: { publicBaseUrl: string; receiverAddress: string };
+  /** Starts compactions (retries) and removals (deletions) at once; without it the sweep starts them. */
+  jobs?: Pick<WebhookJobs, 'compact' | 'remove'>;
   now?: () => number;
 }
 
@@ -96,7 +100,19 @@ function senderBase(request: FastifyRequest, sender: WebhookSourceStatusOptions[
 }
 
 function retried(windows: RetriedWindow[]) {
-  return { retried: windows.map((w) => ({ window: windowName(w), attempts: w.attempts, last_error: w.lastError })) };
+  return { retried: windows.map((w) => ({ window: windowName(w.due), attempts: w.attempts, last_error: w.lastError })) };
+}
+
+/**
+ * Starts a workflow whose hand-off is already stored in Postgres: one already running is fine, and
+ * a start that fails is only logged — the next sweep pass starts it.
+ */
+export async function startJob(request: FastifyRequest, what: string, start: () => Promise<unknown> | undefined): Promise<void> {
+  try {
+    await start();
+  } catch (error) {
+    request.log.warn({ err: error }, `the webhook ${what} could not be started now; the next sweep starts it`);
+  }
 }
 
 function refuse(reply: FastifyReply, status: 400 | 404 | 409, error: string, message: string) {
@@ -107,6 +123,12 @@ function refuse(reply: FastifyReply, status: 400 | 404 | 409, error: string, mes
 export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOptions): void {
   const { sources, windows } = opts;
   const now = opts.now ?? Date.now;
+
+  /** Starts each retried window's compaction (the Postgres mark is already stored), then answers them. */
+  async function startAll(request: FastifyRequest, retriedWindows: RetriedWindow[]) {
+    for (const { due } of retriedWindows) await startJob(request, `compaction of ${windowName(due)}`, () => opts.jobs?.compact(due));
+    return retried(retriedWindows);
+  }
   const errors = { 401: errorSchema, 403: errorSchema, 404: errorSchema };
 
   app.get(
@@ -153,8 +175,10 @@ export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOpt
     {
       schema: {
         tags,
-        summary: 'Compact a window again: a window owed a compaction (failing or not) stops waiting for its next try, so the next sweep starts it',
-        description: '404 for an unknown source or window; 409 when the window is compacted and up to date, or being removed by retention.',
+        summary: 'Compact a window again: a window owed a compaction (failing or not) stops waiting for its next try and its compaction starts at once',
+        description:
+          'Starts webhook-compact:{name}:{window} now (a workflow of that id still running is left to its own retries); the next sweep starts it if this start fails. ' +
+          '404 for an unknown source or window; 409 when the window is compacted and up to date, or being removed (by retention, or with its source).',
         params: windowParams,
         response: { 200: retriedSchema, ...errors, 400: errorSchema, 409: errorSchema },
       },
@@ -168,7 +192,7 @@ export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOpt
       if (outcome.result === 'not_owed') {
         return refuse(reply, 409, 'conflict', `window ${request.params.window} is compacted and up to date, or being removed: nothing to retry`);
       }
-      return retried([outcome.window]);
+      return startAll(request, [outcome.window]);
     },
   );
 
@@ -177,11 +201,11 @@ export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOpt
     {
       schema: {
         tags,
-        summary: 'Compact every failing window of a source again at the next sweep; answers those it retried (none: an empty list)',
+        summary: 'Compact every failing window of a source again, starting each at once; answers those it retried (none: an empty list)',
         params: nameParams,
         response: { 200: retriedSchema, ...errors },
       },
     },
-    async (request) => retried(await windows.retryFailing((await sources.get(request.params.name)).id)),
+    async (request) => startAll(request, await windows.retryFailing((await sources.get(request.params.name)).id)),
   );
 }

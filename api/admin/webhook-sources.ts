@@ -23,7 +23,7 @@ import {
   type WebhookSources,
 } from '../../shared/webhooks/index.js';
 import { sendAdminRefusal, type AdminAuthorizer } from './authorize.js';
-import { webhookSourceStatusRoutes, type WebhookSourceStatusOptions } from './webhook-source-status.js';
+import { startJob, webhookSourceStatusRoutes, type WebhookSourceStatusOptions } from './webhook-source-status.js';
 
 export interface WebhookSourceRoutesOptions extends WebhookSourceStatusOptions {
   sources: WebhookSources;
@@ -58,6 +58,7 @@ const statusOf: Record<WebhookSourceErrorCode, { status: number; error: string }
   invalid: { status: 400, error: 'invalid' },
   not_found: { status: 404, error: 'not_found' },
   name_taken: { status: 409, error: 'conflict' },
+  removing: { status: 409, error: 'conflict' },
   scratch_refused: { status: 422, error: 'scratch_refused' },
   table_failed: { status: 502, error: 'table_failed' },
 };
@@ -136,10 +137,23 @@ export async function webhookSourceRoutes(app: App, opts: WebhookSourceRoutesOpt
 
   app.delete(
     '/:name',
-    { schema: { tags, summary: 'Delete a webhook source and its table', params: nameParams, response: { 204: z.null().describe('Deleted'), ...errors, 502: errorSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Delete a webhook source: it is marked as being removed and its removal starts',
+        description:
+          'Answers 202 with the source (state removing) once the mark is stored; again for a source already being removed. From then on the source receives ' +
+          'nothing (its /hooks/ address answers 404), and the workflow webhook-remove:{name} stops its compactions and removes its windows (partition, ' +
+          'resource, raw segments — each step recorded), its table and the source itself; its name is free again once that finished (a create until then: 409).',
+        params: nameParams,
+        response: { 202: webhookSourceViewSchema, ...errors },
+      },
+    },
     async (request, reply) => {
-      await sources.delete(request.params.name);
-      return reply.code(204).send(null);
+      const source = await sources.markRemoving(request.params.name);
+      // The mark is the durable hand-off: a start that fails here is made by the next sweep.
+      await startJob(request, 'removal', () => opts.jobs?.remove({ id: source.id, name: source.name, connection: source.connection, persona: source.config.persona }));
+      return reply.code(202).send(source);
     },
   );
 

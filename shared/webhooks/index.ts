@@ -17,6 +17,7 @@ export {
   secretsAt,
   webhookSecretBox,
   type ReceivingSource,
+  type RemovingSource,
   type SecretCandidate,
   type WebhookSourceErrorCode,
   type WebhookSourcesOptions,
@@ -52,6 +53,8 @@ export {
   type CompactionTarget,
   type StoredWindowFile,
 } from './compaction.js';
-export { applyRetention, type RetentionDeps, type RetentionResult, type RetentionSource } from './retention.js';
+export { applyRetention, removeWindow, type RetentionDeps, type RetentionResult, type RetentionSource, type WindowRemovalDeps } from './retention.js';
+export { removeSource, type SourceRemovalDeps, type SourceRemovalResult } from './removal.js';
+export type { WebhookJobs, JobStart } from './jobs.js';
 export { KEPT_REJECTIONS, WEBHOOK_REJECTION_OUTCOMES, WebhookRejections, type WebhookRejection, type WebhookRejectionOutcome } from './rejections.js';
 export { webhookTableName, windowLengths, type WindowLength } from './layout.js';

@@ -209,7 +209,11 @@ export class WebhookReceiver {
           write: async (segment: Segment, signal) => {
             await this.#deps.writeSegment(segment.key, segment.body, signal);
             // After the write: a compaction that started before this landing sees the window owed.
-            return this.#deps.windows.landed({ sourceId: source.id, window: segment.window, landedAtMs: segment.landedAtMs, events: segment.events });
+            const generation = await this.#deps.windows.landed({ sourceId: source.id, window: segment.window, landedAtMs: segment.landedAtMs, events: segment.events });
+            // Deleted since this replica read it (within its cache second): its events are not
+            // acknowledged, and the removal deletes the segment with the rest of its raw prefix.
+            if (generation === undefined) throw new Error(`the webhook source ${source.name} is being removed`);
+            return generation;
           },
           registerWindow: (window) => this.#deps.tables.registerRawWindow(table, window),
           writeTimeoutMs,

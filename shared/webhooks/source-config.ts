@@ -216,6 +216,10 @@ export const webhookSourceViewSchema = z.object({
   path: z.string().describe('Where senders POST: /hooks/{name} (path_token: /hooks/{name}/{secret})'),
   connection: z.string(),
   enabled: z.boolean(),
+  state: z
+    .enum(['enabled', 'disabled', 'removing'])
+    .describe('removing: deleted, its table, windows, resources and segments being removed (it receives nothing; its name stays taken until the removal finished)'),
+  removing_since: z.string().optional().describe('When the source was deleted (only while removing)'),
   auth: webhookAuthViewSchema,
   config: webhookSourceConfigViewSchema,
   created_at: z.string(),

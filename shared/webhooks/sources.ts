@@ -1,8 +1,9 @@
 /**
  * Webhook sources (spec document 3, "Webhook source"): their rows in Postgres, their secrets sealed
  * at rest, and the lifecycle of their table. Creation validates, asks the connection's scratch
- * catalog whether it can hold the table, stores the row and creates the table, removing the row
- * again when the table cannot be made, so there is never a half-made source.
+ * catalog whether it can hold the table, creates the table and stores the row, so there is never
+ * a source without its table. Deletion marks the source as being removed (`markRemoving`); the
+ * `webhookSourceRemoval` workflow (removal.ts) removes what it holds and then its row (`forget`).
  */
 import type pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
@@ -28,12 +29,11 @@ export interface WebhookTables {
   /** Whether this connection's scratch catalog can hold webhook tables; if not, why (shown verbatim). */
   check(connection: string): Promise<{ ok: true } | { ok: false; reason: string }>;
   create(source: WebhookSourceView): Promise<void>;
-  drop(source: WebhookSourceView): Promise<void>;
 }
 
-export type WebhookSourceErrorCode = 'invalid' | 'not_found' | 'name_taken' | 'scratch_refused' | 'table_failed';
+export type WebhookSourceErrorCode = 'invalid' | 'not_found' | 'name_taken' | 'removing' | 'scratch_refused' | 'table_failed';
 
-/** A refusal the admin API answers with its status (invalid 400, not_found 404, name_taken 409, scratch_refused 422, table_failed 502). */
+/** A refusal the admin API answers with its status (invalid 400, not_found 404, name_taken and removing 409, scratch_refused 422, table_failed 502). */
 export class WebhookSourceError extends Error {
   constructor(
     readonly code: WebhookSourceErrorCode,
@@ -74,10 +74,11 @@ interface SourceRow {
   created_at: Date;
   updated_at: Date;
   created_by: string;
+  removing_since: Date | null;
 }
 
 const sourceColumns = `id, name, connection, enabled, persona, auth, config, secret_ciphertext, previous_secret_ciphertext,
-  previous_secret_expires_at, created_at, updated_at, created_by`;
+  previous_secret_expires_at, created_at, updated_at, created_by, removing_since`;
 const selectSource = `SELECT ${sourceColumns} FROM webhook_sources`;
 
 /** The associated data binding a sealed secret to its source row. */
@@ -99,6 +100,14 @@ function splitAuth(auth: WebhookAuthInput): { settings: WebhookAuthSettings; sec
 export interface SecretCandidate {
   secret: Uint8Array;
   untilMs?: number;
+}
+
+/** A source being removed, as the removal workflow carries it. */
+export interface RemovingSource {
+  id: string;
+  name: string;
+  connection: string;
+  persona: string;
 }
 
 /** A source as the receiver sees it. */
@@ -144,7 +153,8 @@ export class WebhookSources {
     if (!(persona in this.config.personas.definitions)) {
       throw new WebhookSourceError('invalid', `config.persona: no persona named "${persona}" in personas.definitions${askedPersona ? '' : ' (admin.persona, the default)'}`);
     }
-    if (await this.find(body.name)) throw nameTaken(body.name);
+    const existing = await this.find(body.name);
+    if (existing) throw existing.removing_since ? beingRemoved(body.name) : nameTaken(body.name);
     const check = await this.tables.check(body.connection);
     if (!check.ok) throw new WebhookSourceError('scratch_refused', check.reason);
 
@@ -165,6 +175,7 @@ export class WebhookSources {
       created_at: now,
       updated_at: now,
       created_by: createdBy,
+      removing_since: null,
     };
     // The table first (creating it again changes nothing), then the row: a crash between the two
     // leaves an unused table that the next creation under this name takes over, never a source
@@ -215,6 +226,7 @@ export class WebhookSources {
     const row = await withTransaction(this.db, async (client) => {
       const current = (await client.query<SourceRow>(`${selectSource} WHERE name = $1 FOR UPDATE`, [name])).rows[0];
       if (!current) throw notFound(name);
+      if (current.removing_since) throw beingRemoved(name);
       const { persona, ...config } = body.config;
       for (const [field, given, stored] of [
         ['name', body.name, current.name],
@@ -233,27 +245,49 @@ export class WebhookSources {
     return this.view(row);
   }
 
-  /** Drops the table, then the source (its rejected requests go with it); a failed drop keeps the source, so it can be retried. */
-  async delete(name: string): Promise<void> {
-    const row = await this.find(name);
-    if (!row) throw notFound(name);
-    const view = this.view(row);
-    try {
-      await this.tables.drop(view);
-    } catch (error) {
-      throw new WebhookSourceError('table_failed', `the table ${view.table} could not be dropped through connection ${view.connection}: ${(error as Error).message}`);
-    }
-    await this.db.query('DELETE FROM webhook_sources WHERE id = $1', [row.id]);
+  /**
+   * Deletes a source: marks it as being removed (once; a second delete changes nothing) and
+   * answers its view. From the commit on it receives nothing (windows.ts `landed` refuses it), the
+   * sweep and retention skip it, and its name stays taken until `forget` — the removal
+   * workflow's last step — deletes the row.
+   */
+  async markRemoving(name: string): Promise<WebhookSourceView> {
+    const { rows } = await this.db.query<SourceRow>(
+      `UPDATE webhook_sources SET removing_since = COALESCE(removing_since, $2) WHERE name = $1 RETURNING ${sourceColumns}`,
+      [name, new Date(this.clock())],
+    );
+    if (!rows[0]) throw notFound(name);
+    return this.view(rows[0]);
+  }
+
+  /** Every source being removed, oldest mark first: the sweep starts a removal for each whose workflow is not running. */
+  async removing(): Promise<RemovingSource[]> {
+    const { rows } = await this.db.query<Pick<SourceRow, 'id' | 'name' | 'connection' | 'persona'>>(
+      'SELECT id, name, connection, persona FROM webhook_sources WHERE removing_since IS NOT NULL ORDER BY removing_since, name',
+    );
+    return rows.map((row) => ({ id: row.id, name: row.name, connection: row.connection, persona: row.persona }));
+  }
+
+  /** Whether the source is being removed (or already gone): its compactions are refused. */
+  async isRemoving(id: string): Promise<boolean> {
+    const { rows } = await this.db.query<{ removing: boolean }>('SELECT removing_since IS NOT NULL AS removing FROM webhook_sources WHERE id = $1', [id]);
+    return rows[0]?.removing ?? true;
+  }
+
+  /** The removal's last step: deletes the row of a source being removed (its windows, counts and rejections cascade). */
+  async forget(id: string): Promise<void> {
+    await this.db.query('DELETE FROM webhook_sources WHERE id = $1 AND removing_since IS NOT NULL', [id]);
   }
 
   /**
-   * What the receiver needs of the source named `name` (undefined when there is none): its
-   * settings and its secrets, opened — the current one, then the previous one with the end of its
-   * rotation overlap. Decrypted on each call; the receiver holds them for its short cache only.
+   * What the receiver needs of the source named `name` (undefined when there is none, or it is
+   * being removed): its settings and its secrets, opened — the current one, then the previous one
+   * with the end of its rotation overlap. Decrypted on each call; the receiver holds them for its
+   * short cache only.
    */
   async receiving(name: string): Promise<ReceivingSource | undefined> {
     const row = await this.find(name);
-    if (!row) return undefined;
+    if (!row || row.removing_since) return undefined;
     const context = secretContext(row.id);
     const secrets: SecretCandidate[] = [];
     if (row.secret_ciphertext) secrets.push({ secret: this.box.open(row.secret_ciphertext, context) });
@@ -310,6 +344,8 @@ export class WebhookSources {
       path: `/hooks/${row.name}`,
       connection: row.connection,
       enabled: row.enabled,
+      state: row.removing_since ? 'removing' : row.enabled ? 'enabled' : 'disabled',
+      ...(row.removing_since ? { removing_since: row.removing_since.toISOString() } : {}),
       auth: { ...row.auth, secret_set: row.secret_ciphertext !== null, ...(previousUntil ? { previous_secret_until: previousUntil.toISOString() } : {}) },
       config: { ...row.config, persona: row.persona },
       created_at: row.created_at.toISOString(),
@@ -331,4 +367,8 @@ function notFound(name: string): WebhookSourceError {
 
 function nameTaken(name: string): WebhookSourceError {
   return new WebhookSourceError('name_taken', `a webhook source named "${name}" already exists`);
+}
+
+function beingRemoved(name: string): WebhookSourceError {
+  return new WebhookSourceError('removing', `the webhook source "${name}" is being removed; its name is free once that finished`);
 }

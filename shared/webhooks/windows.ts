@@ -53,7 +53,9 @@ export interface ExpiredWindow extends WindowKey {
 }
 
 /** A window made due again by an administrator. */
-export interface RetriedWindow extends WindowKey {
+export interface RetriedWindow {
+  /** The window as the sweep would find it due: what its compaction is started with. */
+  due: DueWindow;
   /** Failures in a row before the retry (0: owed, not failing). */
   attempts: number;
   lastError: string | null;
@@ -67,7 +69,9 @@ export const MAX_FAILURE_REASON_CHARS = 1000;
 /** `$1..$4` are the key's columns in every statement below. */
 const KEY = 'source_id = $1 AND dt = $2 AND hour = $3 AND minute = $4';
 const keyValues = (key: WindowKey) => [key.sourceId, key.dt, key.hour, key.minute];
-const OWED = '(compacted_seq IS NULL OR landed_seq > compacted_seq)';
+/** The key and the owed rule on the window aliased `w` (joined with its source `s`). */
+const KEY_W = 'w.source_id = $1 AND w.dt = $2 AND w.hour = $3 AND w.minute = $4';
+const OWED_W = '(w.compacted_seq IS NULL OR w.landed_seq > w.compacted_seq)';
 const DAY_MS = 86_400_000;
 
 interface KeyRow {
@@ -78,6 +82,24 @@ interface KeyRow {
 }
 const keyOf = (row: KeyRow): WindowKey => ({ sourceId: row.source_id, dt: row.dt, hour: row.hour, minute: row.minute });
 
+/** The columns of a due window (`w`: the window, `s`: its source) and how they read. */
+const DUE_COLUMNS = 'w.source_id, s.name, s.connection, s.persona, w.dt, w.hour, w.minute, w.landed_seq, w.duplicates_dropped';
+interface DueRow extends KeyRow {
+  name: string;
+  connection: string;
+  persona: string;
+  landed_seq: string;
+  duplicates_dropped: string;
+}
+const dueOf = (row: DueRow): DueWindow => ({
+  ...keyOf(row),
+  source: row.name,
+  connection: row.connection,
+  persona: row.persona,
+  landedSeq: Number(row.landed_seq),
+  duplicatesDropped: Number(row.duplicates_dropped),
+});
+
 export class WebhookWindows {
   constructor(private readonly db: Db) {}
 
@@ -86,7 +108,9 @@ export class WebhookWindows {
    * and this one, its landing sequence moves on. Answers the window's raw generation: 0 until its
    * raw segments are first removed by retention (which unregisters its raw partition), then the
    * landing that removal went up to — a change tells the receiver to register the raw partition
-   * again. A source deleted meanwhile records nothing (undefined).
+   * again. Undefined, recording nothing, when the source is gone or being removed: the source row
+   * is read FOR SHARE, so a landing and the removal's mark (sources.ts markRemoving) are ordered —
+   * a landing recorded before the mark is in a window the removal removes; none is recorded after it.
    */
   async landed(landing: WindowLanding): Promise<number | undefined> {
     const { window } = landing;
@@ -95,7 +119,8 @@ export class WebhookWindows {
     try {
       const { rows } = await this.db.query<{ raw_removed_seq: string | null }>(
         `INSERT INTO webhook_windows (source_id, dt, hour, minute, start_at, length_minutes, first_landed_at, last_landed_at, landed_seq, segments, events)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, nextval('webhook_window_landings'), 1, $8)
+         SELECT s.id, $2, $3, $4, $5, $6, $7, $7, nextval('webhook_window_landings'), 1, $8
+           FROM webhook_sources s WHERE s.id = $1 AND s.removing_since IS NULL FOR SHARE
          ON CONFLICT (source_id, dt, hour, minute) DO UPDATE SET
            length_minutes = GREATEST(webhook_windows.length_minutes, EXCLUDED.length_minutes),
            last_landed_at = GREATEST(webhook_windows.last_landed_at, EXCLUDED.last_landed_at),
@@ -105,9 +130,9 @@ export class WebhookWindows {
          RETURNING raw_removed_seq`,
         [landing.sourceId, window.dt, window.hour, window.minute, new Date(window.startMs), lengthMinutes, at, landing.events],
       );
-      return Number(rows[0]?.raw_removed_seq ?? 0);
+      return rows[0] ? Number(rows[0].raw_removed_seq ?? 0) : undefined;
     } catch (error) {
-      // 23503: the source is gone (deleted while its segment was written).
+      // 23503: the source row went between the read and the insert.
       if ((error as { code?: string }).code !== '23503') throw error;
       return undefined;
     }
@@ -116,20 +141,20 @@ export class WebhookWindows {
   /**
    * Windows the sweep should compact, oldest first, at most `limit`: ended at least `graceMs`
    * ago, owed a compaction (never compacted, or a segment landed since), not waiting for the
-   * next try of a failing one, not being removed.
+   * next try of a failing one, not being removed, of a source not being removed.
    */
   async due(opts: { nowMs: number; graceMs: number; limit: number }): Promise<DueWindow[]> {
-    const { rows } = await this.db.query<KeyRow & { name: string; connection: string; persona: string; landed_seq: string; duplicates_dropped: string }>(
-      `SELECT w.source_id, s.name, s.connection, s.persona, w.dt, w.hour, w.minute, w.landed_seq, w.duplicates_dropped
+    const { rows } = await this.db.query<DueRow>(
+      `SELECT ${DUE_COLUMNS}
          FROM webhook_windows w JOIN webhook_sources s ON s.id = w.source_id
-        WHERE w.removal_step IS NULL AND (w.compacted_seq IS NULL OR w.landed_seq > w.compacted_seq)
+        WHERE s.removing_since IS NULL AND w.removal_step IS NULL AND ${OWED_W}
           AND w.start_at + make_interval(mins => w.length_minutes) <= $1::timestamptz - $2::float8 * interval '1 millisecond'
           AND (w.next_try_at IS NULL OR w.next_try_at <= $1)
         ORDER BY w.start_at, w.source_id
         LIMIT $3`,
       [new Date(opts.nowMs), opts.graceMs, opts.limit],
     );
-    return rows.map((row) => ({ ...keyOf(row), source: row.name, connection: row.connection, persona: row.persona, landedSeq: Number(row.landed_seq), duplicatesDropped: Number(row.duplicates_dropped) }));
+    return rows.map(dueOf);
   }
 
   /**
@@ -165,31 +190,33 @@ export class WebhookWindows {
 
   /**
    * An administrator's retry: a window owed a compaction (failing or not) stops waiting for its
-   * next try, so the next sweep takes it (once it ended and the grace passed). `not_owed` for a
-   * window compacted and up to date, or being removed.
+   * next try, so the next sweep takes it even if starting its compaction at once fails. `not_owed`
+   * for a window compacted and up to date, or being removed (or of a source being removed).
    */
   async retry(key: WindowKey): Promise<RetryResult> {
-    const { rows } = await this.db.query<KeyRow & { attempts: number; last_error: string | null }>(
-      `UPDATE webhook_windows SET next_try_at = NULL WHERE ${KEY} AND removal_step IS NULL AND ${OWED}
-       RETURNING source_id, dt, hour, minute, attempts, last_error`,
+    const { rows } = await this.db.query<DueRow & { attempts: number; last_error: string | null }>(
+      `UPDATE webhook_windows w SET next_try_at = NULL FROM webhook_sources s
+        WHERE s.id = w.source_id AND s.removing_since IS NULL AND ${KEY_W} AND w.removal_step IS NULL AND ${OWED_W}
+       RETURNING ${DUE_COLUMNS}, w.attempts, w.last_error`,
       keyValues(key),
     );
     const row = rows[0];
-    if (row) return { result: 'retried', window: { ...keyOf(row), attempts: row.attempts, lastError: row.last_error } };
+    if (row) return { result: 'retried', window: { due: dueOf(row), attempts: row.attempts, lastError: row.last_error } };
     const exists = await this.db.query(`SELECT 1 FROM webhook_windows WHERE ${KEY}`, keyValues(key));
     return exists.rowCount === 1 ? { result: 'not_owed' } : { result: 'not_found' };
   }
 
   /** `retry` for every failing window of a source; returns those it made due, oldest first. */
   async retryFailing(sourceId: string): Promise<RetriedWindow[]> {
-    const { rows } = await this.db.query<KeyRow & { attempts: number; last_error: string | null; start_at: Date }>(
-      `UPDATE webhook_windows SET next_try_at = NULL WHERE source_id = $1 AND attempts > 0 AND removal_step IS NULL AND ${OWED}
-       RETURNING source_id, dt, hour, minute, attempts, last_error, start_at`,
+    const { rows } = await this.db.query<DueRow & { attempts: number; last_error: string | null; start_at: Date }>(
+      `UPDATE webhook_windows w SET next_try_at = NULL FROM webhook_sources s
+        WHERE s.id = w.source_id AND s.removing_since IS NULL AND w.source_id = $1 AND w.attempts > 0 AND w.removal_step IS NULL AND ${OWED_W}
+       RETURNING ${DUE_COLUMNS}, w.attempts, w.last_error, w.start_at`,
       [sourceId],
     );
     return rows
       .sort((a, b) => a.start_at.getTime() - b.start_at.getTime())
-      .map((row) => ({ ...keyOf(row), attempts: row.attempts, lastError: row.last_error }));
+      .map((row) => ({ due: dueOf(row), attempts: row.attempts, lastError: row.last_error }));
   }
 
   /**
@@ -229,6 +256,28 @@ export class WebhookWindows {
           OR ($3 > 0 AND removal_step IS NULL AND start_at + make_interval(mins => length_minutes) <= $2))
         ORDER BY start_at`,
       [sourceId, new Date(opts.nowMs - opts.compactedRetentionDays * DAY_MS), opts.compactedRetentionDays],
+    );
+    return rows.map((row) => ({ ...keyOf(row), resourceId: row.resource_id, removalStep: row.removal_step }));
+  }
+
+  /** Windows of a source owed a compaction and not being removed: those whose `compactWindow` may be running. */
+  async owed(sourceId: string): Promise<WindowKey[]> {
+    const { rows } = await this.db.query<KeyRow>(
+      `SELECT source_id, dt, hour, minute FROM webhook_windows w WHERE source_id = $1 AND removal_step IS NULL AND ${OWED_W} ORDER BY start_at`,
+      [sourceId],
+    );
+    return rows.map(keyOf);
+  }
+
+  /**
+   * Every window of a source not yet removed, oldest first, with its removal step so far: a
+   * source's removal takes each through compacted retention's steps (removal.ts).
+   */
+  async unremoved(sourceId: string): Promise<ExpiredWindow[]> {
+    const { rows } = await this.db.query<KeyRow & { resource_id: string | null; removal_step: ExpiredWindow['removalStep'] }>(
+      `SELECT source_id, dt, hour, minute, resource_id, removal_step FROM webhook_windows
+        WHERE source_id = $1 AND removal_step IS DISTINCT FROM 'removed' ORDER BY start_at`,
+      [sourceId],
     );
     return rows.map((row) => ({ ...keyOf(row), resourceId: row.resource_id, removalStep: row.removal_step }));
   }

@@ -42,7 +42,8 @@ import { silentLogger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
 import { createObjstoreConnections } from '../../shared/objstore/index.js';
 import { createSqlToolkit } from '../../shared/sql/index.js';
-import { createWebhookServices, type WebhookServices } from '../../cli/webhooks.js';
+import { createWebhookServices, removeWebhookSource, type WebhookServices } from '../../cli/webhooks.js';
+import { createResourceService } from '../../shared/resources/index.js';
 import { apiConfigYaml, startTestApi, testConfig } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { duckdbPlatformYaml, trinoPlatformYaml } from '../support/scratch-rigs.js';
@@ -377,7 +378,12 @@ async function measureStore(sendersProcess: Senders, store: Store, db: Db): Prom
     }
     return { store: store.name, bare: bareFigures, rows };
   } finally {
-    for (const name of created) await services?.sources.delete(name).catch((error: unknown) => console.error(`could not delete source ${name}:`, error));
+    const resources = createResourceService({ config, db, objstore, log });
+    const remove = async (name: string) => {
+      const source = await services!.sources.markRemoving(name);
+      await removeWebhookSource({ webhooks: services!, resources }, { id: source.id, name, connection: source.connection, persona: source.config.persona });
+    };
+    for (const name of created) await remove(name).catch((error: unknown) => console.error(`could not delete source ${name}:`, error));
     await api?.stop();
     await bare.close();
     await sql.close();

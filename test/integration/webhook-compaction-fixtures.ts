@@ -8,7 +8,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createWebhookServices, type WebhookServices } from '../../cli/webhooks.js';
+import { createWebhookServices, removeWebhookSource, type WebhookServices } from '../../cli/webhooks.js';
 import type { RunningApi } from '../../api/start.js';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
@@ -108,7 +108,9 @@ export async function startHarness(engine: 'duckdb' | 'trino'): Promise<Harness>
     query: (sql) => rig.query(sql),
     async stop() {
       // The source goes with its tables, so a shared Trino keeps no catalog entries of this file.
+      // (DELETE only marks it: no worker here, so the removal runs in this process.)
       await fetch(`${api.url}/api/v1/admin/webhooks/sources/${name}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      await removeWebhookSource({ webhooks, resources }, source);
       await api.stop();
       await objstore.close();
       await rig.close();

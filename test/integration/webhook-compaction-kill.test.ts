@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { defaultPayloadConverter } from '@temporalio/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookServices, type WebhookServices } from '../../cli/webhooks.js';
+import { createWebhookServices, removeWebhookSource, type WebhookServices } from '../../cli/webhooks.js';
 import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
@@ -166,7 +166,10 @@ afterAll(async () => {
     await handle?.close();
     await temporal?.stop();
     // The source goes with its tables, so the shared Trino keeps no catalog entries of this file.
-    if (target) await services.sources.delete(target.source.name);
+    if (target) {
+      await services.sources.markRemoving(target.source.name);
+      await removeWebhookSource({ webhooks: services, resources }, target.source);
+    }
   } finally {
     await sql?.close();
     await objstore?.close();

@@ -6,14 +6,17 @@
 import { randomBytes } from 'node:crypto';
 import { webhookActivityDeps } from '../../cli/webhooks.js';
 import type { WebhookActivityDeps } from '../../activities/index.js';
+import type { RunningApi } from '../../api/start.js';
+import type { WebhookJobs } from '../../shared/webhooks/index.js';
+import { startTestApi } from '../support/api.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections } from '../../shared/objstore/index.js';
 import { createResourceService, type ResourceService } from '../../shared/resources/index.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
-import { compactorSettings, createPlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { compactorSettings, createPlatformWorker, webhookJobs, type WorkerConfig } from '../../worker/index.js';
 import type { CompactorSettings } from '../../workflows/index.js';
 import { startTestTemporal } from '../support/temporal.js';
-import { startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
+import { ADMIN_KEY, startIngestRig, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
 
 /** webhooks.compactor as the worker reads it (ms): short retries, schedules too slow to fire in a test. */
 const compactor = { grace: 120_000, poll: 3_600_000, lease: 60_000, batch: 4, retry_backoff: 1_000, retention_every: 3_600_000 };
@@ -26,6 +29,14 @@ export interface CompactorRig {
   settings: CompactorSettings;
   resources: ResourceService;
   deps: WebhookActivityDeps;
+  /** The webhook workflows started through the rig's Temporal client, as the admin API starts them. */
+  jobs: WebhookJobs;
+  /**
+   * A second api on the rig's services whose admin routes start workflows through `jobs` (the
+   * rig's own api has no Temporal client), and a caller of its source routes as the admin key;
+   * closed by stop().
+   */
+  startJobsApi(): Promise<{ api: RunningApi; admin(method: string, path: string): Promise<Answer> }>;
   stop(): Promise<void>;
 }
 
@@ -37,11 +48,13 @@ export async function startCompactorRig(opts: { enabled: boolean; queuePrefix: s
   const handle = await connectTemporal(temporalConfig);
   const objstore = createObjstoreConnections(rig.config);
   const resources = createResourceService({ config: rig.config, db: rig.db, objstore, log: silentLogger() });
-  const deps = webhookActivityDeps({ config: rig.config, webhooks: rig.services, resources, metrics: rig.metrics });
   const webhooks = { compactor: { enabled: opts.enabled, ...compactor } };
   const config: WorkerConfig = { temporal: temporalConfig, sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 }, webhooks };
+  const jobs = webhookJobs(handle.client, { temporal: temporalConfig, webhooks });
+  const deps = webhookActivityDeps({ config: rig.config, webhooks: rig.services, resources, metrics: rig.metrics, jobs });
   const worker = await createPlatformWorker({ config, db: rig.db, temporal: { connection: handle.connection, client: handle.client }, log: silentLogger(), webhooks: deps });
   const running = worker.run();
+  const apis: RunningApi[] = [];
   return {
     rig,
     handle,
@@ -49,7 +62,23 @@ export async function startCompactorRig(opts: { enabled: boolean; queuePrefix: s
     settings: compactorSettings({ temporal: temporalConfig, webhooks }),
     resources,
     deps,
+    jobs,
+    async startJobsApi() {
+      // Admin routes only: the rig's own api receives (one receiver, drained once).
+      const { sources, rejections, windows, requestCounts } = rig.services;
+      const api = await startTestApi({ config: rig.config, db: rig.db, webhooks: { sources, rejections, windows, requestCounts, jobs }, metrics: rig.metrics, clock: () => rig.clock.now });
+      apis.push(api);
+      return {
+        api,
+        async admin(method, path) {
+          const response = await fetch(`${api.url}/api/v1/admin/webhooks/sources${path}`, { method, headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+          const text = await response.text();
+          return { status: response.status, headers: response.headers, text, json: text ? JSON.parse(text) : undefined };
+        },
+      };
+    },
     async stop() {
+      for (const api of apis) await api.stop();
       await worker.shutdown();
       await running.catch(() => undefined);
       await handle.close();
@@ -58,4 +87,15 @@ export async function startCompactorRig(opts: { enabled: boolean; queuePrefix: s
       await rig.stop();
     },
   };
+}
+
+/** Polls until `check` holds (a retry is Temporal's timer, not ours); fails at the deadline. */
+export async function until<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -9,7 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createWebhookServices } from '../../cli/webhooks.js';
+import { createWebhookServices, removeWebhookSource, type WebhookServices } from '../../cli/webhooks.js';
+import { createResourceService } from '../../shared/resources/index.js';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
@@ -23,6 +24,7 @@ interface Replica {
   rig: ScratchRig;
   api: RunningApi;
   mcp: Client;
+  webhooks: WebhookServices;
 }
 
 const id = randomBytes(4).toString('hex');
@@ -40,7 +42,7 @@ async function startReplica(yaml: string): Promise<Replica> {
     const log = silentLogger();
     const webhooks = await createWebhookServices({ config: rig.config, db, objstore: rig.objstore, sql: rig.sql, metrics, log });
     const api = await startTestApi({ config: rig.config, db, webhooks, metrics, tools: rig.sql.tools, log });
-    return { rig, api, mcp: await connectMcp(api.url, ADMIN_KEY) };
+    return { rig, api, mcp: await connectMcp(api.url, ADMIN_KEY), webhooks };
   } catch (error) {
     await rig.close();
     throw error;
@@ -69,8 +71,15 @@ describe('two api replicas ingesting one source on Trino and MinIO', () => {
   });
 
   afterAll(async () => {
-    // The source goes with its tables, so the shared Trino keeps no catalog entries of this file.
-    if (view) await fetch(`${replicas[0]!.api.url}/api/v1/admin/webhooks/sources/${name}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+    // The source goes with its tables, so the shared Trino keeps no catalog entries of this file:
+    // the DELETE marks it, and its removal (a worker's workflow elsewhere) runs here directly.
+    const first = replicas[0];
+    if (view && first) {
+      const deleted = await fetch(`${first.api.url}/api/v1/admin/webhooks/sources/${name}`, { method: 'DELETE', headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      const source = (await deleted.json()) as { id: string; connection: string; config: { persona: string } };
+      const resources = createResourceService({ config: first.rig.config, db, objstore: first.rig.objstore, log: silentLogger() });
+      await removeWebhookSource({ webhooks: first.webhooks, resources }, { id: source.id, name, connection: source.connection, persona: source.config.persona });
+    }
     for (const replica of replicas) {
       await replica.mcp.close().catch(() => undefined);
       await replica.api.stop();

@@ -3,7 +3,8 @@
  * Postgres — every config default and allowed value, the immutable fields, secrets sealed at rest
  * and never returned or logged, rotation with an overlap on an injected clock, ciphertexts bound to
  * their row, the key from secrets.encryption_key or generated, the error statuses, creation rolled
- * back when the table cannot be made, delete dropping the table, and the last 50 rejections.
+ * back when the table cannot be made, delete marking the source as being removed, and the last 50
+ * rejections.
  */
 import { randomBytes } from 'node:crypto';
 import { access, mkdtemp, rm } from 'node:fs/promises';
@@ -47,7 +48,6 @@ class ScratchTables implements WebhookTables {
   readonly tables = new Set<string>();
   readonly refusals = new Map<string, string>();
   failCreate: string | undefined;
-  failDrop: string | undefined;
 
   async check(connection: string) {
     this.calls.push(`check ${connection}`);
@@ -60,11 +60,6 @@ class ScratchTables implements WebhookTables {
     const key = `${source.connection}.${source.table}`;
     if (this.tables.has(key)) throw new Error(`table ${key} already exists`);
     this.tables.add(key);
-  }
-  async drop(source: WebhookSourceView) {
-    this.calls.push(`drop ${source.connection}.${source.table}`);
-    if (this.failDrop) throw new Error(this.failDrop);
-    this.tables.delete(`${source.connection}.${source.table}`);
   }
 }
 
@@ -181,6 +176,7 @@ describe('creating a source', () => {
       path: '/hooks/orders-eu',
       connection: 'warehouse',
       enabled: true,
+      state: 'enabled',
       auth: { mode: 'hmac', algorithm: 'sha256', signature_header: 'X-Signature', encoding: 'hex', tolerance_seconds: 300, signed: 'body', secret_set: true },
       config: {
         handshake: 'none',
@@ -469,30 +465,40 @@ describe('secrets at rest', () => {
 });
 
 describe('deleting a source', () => {
-  it('drops the table, then the source and its rejections', async () => {
+  it('marks it as being removed (202, state removing, again for a second delete): it refuses updates and its name stays taken until the removal deletes the row', async () => {
     const { json } = await create('deleted');
     await rejections.record(json.id, 'unauthorized', 'signature does not match', new Date(now));
     tables.calls.length = 0;
     const answer = await call('DELETE', '/deleted');
-    expect(answer.status).toBe(204);
-    expect(tables.calls).toEqual(['drop warehouse.webhook_deleted']);
-    expect(tables.tables.has('warehouse.webhook_deleted')).toBe(false);
+    expect(answer.status).toBe(202);
+    expect(answer.json).toEqual({ ...json, state: 'removing', removing_since: new Date(now).toISOString() });
+    // The table stays for the removal workflow (shared/webhooks/removal.ts): nothing is dropped here.
+    expect(tables.calls).toEqual([]);
+    now += 60_000;
+    const again = await call('DELETE', '/deleted');
+    expect(again.status).toBe(202);
+    expect(again.json.removing_since).toBe(answer.json.removing_since);
+    expect((await call('GET', '/deleted')).json.state).toBe('removing');
+    expect(await sources.receiving('deleted')).toBeUndefined();
+    const update = await call('PUT', '/deleted', { auth: { mode: 'hmac', signature_header: 'X-Signature' } });
+    expect(update.status).toBe(409);
+    expect(update.json).toEqual({ error: 'conflict', message: 'the webhook source "deleted" is being removed; its name is free once that finished' });
+    const taken = await call('POST', '', { name: 'deleted', connection: 'warehouse', auth: hmac });
+    expect(taken.status).toBe(409);
+    expect(taken.json.message).toBe('the webhook source "deleted" is being removed; its name is free once that finished');
+
+    // The removal's last steps: its table dropped, then the row goes with its rejections, and the name is free.
+    tables.tables.delete('warehouse.webhook_deleted');
+    await sources.forget(json.id);
     expect((await call('GET', '/deleted')).status).toBe(404);
     expect((await db.query('SELECT count(*)::int AS n FROM webhook_rejections WHERE source_id = $1', [json.id])).rows[0].n).toBe(0);
+    expect((await create('deleted')).status).toBe(201);
   });
 
-  it('keeps the source when its table cannot be dropped (502), so the delete can be retried', async () => {
-    await create('undroppable');
-    tables.failDrop = 'the metastore is unreachable';
-    try {
-      const answer = await call('DELETE', '/undroppable');
-      expect(answer.status).toBe(502);
-      expect(answer.json).toEqual({ error: 'table_failed', message: 'the table webhook_undroppable could not be dropped through connection warehouse: the metastore is unreachable' });
-      expect((await call('GET', '/undroppable')).status).toBe(200);
-    } finally {
-      tables.failDrop = undefined;
-    }
-    expect((await call('DELETE', '/undroppable')).status).toBe(204);
+  it('forget deletes only a source being removed', async () => {
+    const { json } = await create('kept');
+    await sources.forget(json.id);
+    expect((await call('GET', '/kept')).status).toBe(200);
   });
 });
 

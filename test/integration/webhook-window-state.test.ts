@@ -170,7 +170,10 @@ describe('webhook windows: an administrator retries', () => {
     await windows.failed(failing, { error: 'disk full', attempt: 2, nextTryAtMs: now + 30 * MINUTE, atMs: now });
     await compact(done, now);
     expect(await dueOf(id, now)).toEqual([]);
-    expect(await windows.retry(failing)).toEqual({ result: 'retried', window: { ...failing, attempts: 2, lastError: 'disk full' } });
+    expect(await windows.retry(failing)).toEqual({
+      result: 'retried',
+      window: { due: expect.objectContaining({ ...failing, source: 'retry-one', landedSeq: expect.any(Number), duplicatesDropped: 0 }), attempts: 2, lastError: 'disk full' },
+    });
     expect(await dueOf(id, now)).toEqual(['10:00']);
     expect(await windows.retry(done)).toEqual({ result: 'not_owed' });
     expect(await windows.retry({ ...failing, hour: '11' })).toEqual({ result: 'not_found' });
@@ -185,7 +188,7 @@ describe('webhook windows: an administrator retries', () => {
     const theirs = await land(other, T0);
     const now = T0 + 60 * MINUTE;
     for (const key of [b, a, theirs]) await windows.failed(key, { error: 'x', attempt: 1, nextTryAtMs: now + MINUTE, atMs: now });
-    expect((await windows.retryFailing(id)).map((w) => w.minute)).toEqual([a.minute, b.minute]);
+    expect((await windows.retryFailing(id)).map((w) => w.due.minute)).toEqual([a.minute, b.minute]);
     expect(await dueOf(id, now)).toEqual(['10:00', '10:15', '10:30']);
     expect(await dueOf(other, now)).toEqual([]);
     expect(await windows.retryFailing(other)).toHaveLength(1);
@@ -332,8 +335,8 @@ describe('webhook windows: a segment landed records its window before any reques
     expect((after.last_landed_at as Date).getTime()).toBe(T0L + 1000);
   });
 
-  it('a source deleted while its segment was written records nothing and does not fail the write', async () => {
-    await expect(windows.landed({ sourceId: 'id-w-gone', window: windowOf(T0L, 60), landedAtMs: T0L, events: 1 })).resolves.toBeUndefined();
+  it('a source deleted while its segment was written records nothing and says so', async () => {
+    await expect(windows.landed({ sourceId: 'id-w-gone', window: windowOf(T0L, 60), landedAtMs: T0L, events: 1 })).resolves.toBe(false);
     expect(await rows('id-w-gone')).toEqual([]);
   });
 });
