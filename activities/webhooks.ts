@@ -24,6 +24,8 @@ export interface WebhookWindowRef {
 export interface CompactedWindow {
   resourceId: string;
   version: number;
+  /** SHA-256 of the file: the same events give the same file, whichever try wrote it. */
+  sha256: string;
   events: number;
   duplicatesDropped: number;
   /** False when the file already held exactly this content (a retry after a crash). */
