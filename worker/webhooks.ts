@@ -11,6 +11,7 @@ import {
   compactWindow,
   compactWindowStart,
   compactWorkflowId,
+  retryCompactionSignal,
   sourceRemovalStart,
   webhookSourceRemoval,
   type CompactorSettings,
@@ -105,7 +106,19 @@ export function webhookJobs(client: Pick<Client, 'workflow'>, config: CompactorW
     }
   };
   return {
-    compact: (window) => started(client.workflow.start(compactWindow, { taskQueue, ...compactWindowStart(window, settings) })),
+    async compact(window) {
+      const start = compactWindowStart(window, settings);
+      // Running (failing, waiting for its next try): told to try again now. Closed meanwhile: started again.
+      for (;;) {
+        if ((await started(client.workflow.start(compactWindow, { taskQueue, ...start }))) === 'started') return 'started';
+        try {
+          await client.workflow.getHandle(start.workflowId).signal(retryCompactionSignal);
+          return 'retried';
+        } catch (error) {
+          if (!(error instanceof WorkflowNotFoundError)) throw error;
+        }
+      }
+    },
     remove: (source) => started(client.workflow.start(webhookSourceRemoval, { taskQueue, ...sourceRemovalStart(source, settings) })),
     async stopCompactions(source, windows) {
       let stopped = 0;

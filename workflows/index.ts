@@ -7,6 +7,7 @@ export {
   compactWorkflowId,
   removalWorkflowId,
   retentionWorkflowId,
+  retryCompactionSignal,
   sourceRemovalStart,
   webhookRetention,
   webhookRetentionSweep,

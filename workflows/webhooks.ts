@@ -9,7 +9,18 @@
  * not running. Deterministic: only @temporalio/workflow and activity types are imported.
  */
 import { SearchAttributeType, WorkflowExecutionAlreadyStartedError, defineSearchAttributeKey, type SearchAttributePair } from '@temporalio/common';
-import { ParentClosePolicy, WorkflowIdReusePolicy, proxyActivities, startChild } from '@temporalio/workflow';
+import {
+  ActivityCancellationType,
+  CancellationScope,
+  ParentClosePolicy,
+  WorkflowIdReusePolicy,
+  condition,
+  defineSignal,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  startChild,
+} from '@temporalio/workflow';
 import type { WebhookActivities, WebhookWindowRef, CompactedWindow } from '../activities/webhooks.js';
 import type { RetentionResult, RetentionSource } from '../shared/webhooks/retention.js';
 import type { SourceRemovalResult } from '../shared/webhooks/removal.js';
@@ -47,6 +58,8 @@ export function compactWorkflowId(w: Pick<WebhookWindowRef, 'source' | 'dt' | 'h
 function leasedActivities(settings: CompactorSettings, maximumAttempts?: number) {
   return proxyActivities<WebhookActivities>({
     taskQueue: settings.activityQueue,
+    // A cancelled try (an administrator's retry) is over before the next one starts: never two at once.
+    cancellationType: ActivityCancellationType.WAIT_CANCELLATION_COMPLETED,
     startToCloseTimeout: settings.leaseMs,
     heartbeatTimeout: Math.min(settings.leaseMs, 60_000),
     retry: {
@@ -78,15 +91,35 @@ export function compactWindowStart(window: WebhookWindowRef, settings: Compactor
   };
 }
 
+/** An administrator's retry of a window whose compaction is running: its next try starts now. */
+export const retryCompactionSignal = defineSignal('retryCompaction');
+
 /**
  * Compacts one window: one activity, retried with a growing delay (from retry_backoff, doubling,
  * at most an hour apart) until it succeeds; each failed try records itself on the window (reason,
- * attempts, next try) so the source page shows it failing.
+ * attempts, next try) so the source page shows it failing. `retryCompaction` cuts the wait short:
+ * the activity (waiting for its next try, or at its next heartbeat) is cancelled and started
+ * afresh, its attempts counted from 1 again.
  */
 export async function compactWindow(input: CompactWindowInput): Promise<CompactedWindow> {
   const { settings } = input;
   const { compactWebhookWindow } = leasedActivities(settings);
-  return compactWebhookWindow(input.window, settings.retryBackoffMs);
+  let retries = 0;
+  setHandler(retryCompactionSignal, () => void retries++);
+  for (;;) {
+    const asked = retries;
+    const scope = new CancellationScope();
+    const compaction = scope.run(() => compactWebhookWindow(input.window, settings.retryBackoffMs));
+    const retried = await Promise.race([compaction.then(() => false), condition(() => retries > asked).then(() => true)]);
+    if (!retried) return compaction;
+    scope.cancel();
+    try {
+      // The try under way may still finish: then that is the result.
+      return await compaction;
+    } catch (error) {
+      if (!isCancellation(error)) throw error;
+    }
+  }
 }
 
 export interface WebhookSweepInput {

@@ -177,7 +177,7 @@ export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOpt
         tags,
         summary: 'Compact a window again: a window owed a compaction (failing or not) stops waiting for its next try and its compaction starts at once',
         description:
-          'Starts webhook-compact:{name}:{window} now (a workflow of that id still running is left to its own retries); the next sweep starts it if this start fails. ' +
+          'Starts webhook-compact:{name}:{window} now (a workflow of that id still running, failing and waiting for its next try, is told to try again now); the next sweep starts it if this start fails. ' +
           '404 for an unknown source or window; 409 when the window is compacted and up to date, or being removed (by retention, or with its source).',
         params: windowParams,
         response: { 200: retriedSchema, ...errors, 400: errorSchema, 409: errorSchema },

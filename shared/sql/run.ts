@@ -5,7 +5,7 @@
  * engine. The deadline and the caller's signal both cancel it on the engine too, so nothing keeps
  * running after the tool has answered.
  */
-import { SqlCancelledError, SqlTimeoutError, type ColumnMeta, type Row, type SqlEngine } from './types.js';
+import { SqlCancelledError, SqlEngineError, SqlTimeoutError, type ColumnMeta, type Row, type SqlEngine } from './types.js';
 
 /** Per-call timeout bounds (spec toolkits.md 1.1): at most 300 s. */
 export const MAX_TIMEOUT_MS = 300_000;
@@ -106,9 +106,23 @@ export function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise
 }
 
 /**
+ * Engine errors that say nothing about the statement, only about the moment: the whole run is
+ * made again (its rows are collected before anything is answered, so nothing was seen). Trino
+ * fails a query whose partition was unregistered while it read it — a webhook window moving to
+ * its recompacted version, or retention — and the next run reads the catalog as it is now.
+ */
+const transientErrors = new Set(['HIVE_PARTITION_DROPPED_DURING_QUERY']);
+const TRANSIENT_RERUNS = 2;
+
+export function isTransientEngineError(error: unknown): boolean {
+  return error instanceof SqlEngineError && transientErrors.has(error.details.errorName ?? '');
+}
+
+/**
  * Runs `sql` on `engine`, returning at most `limit` rows and at most `maxBytes` (default 8 MiB) of
  * row values as `jsonSize` counts them. `now` is injectable so durations are testable; `readOnly`
- * asks the engine to enforce reads on its side as well.
+ * asks the engine to enforce reads on its side as well. A read failing with a transient engine
+ * error is run again (at most twice, within the same deadline).
  */
 export async function runWithLimit(
   engine: SqlEngine,
@@ -117,55 +131,67 @@ export async function runWithLimit(
 ): Promise<RunResult> {
   const now = opts.now ?? (() => performance.now());
   const started = now();
-  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const deadline = deadlineSignal(opts.timeoutMs, opts.signal);
   try {
-    const cursor = await raceSignal(
-      engine.start(sql, { signal: deadline.signal, readOnly: opts.readOnly ?? false, maxRows: opts.limit + 1, maxBytes }),
-      deadline.signal,
-    );
-    const rows: Row[] = [];
-    let reason: TruncatedReason | undefined;
-    let bytes = 0;
-    try {
-      read: for (;;) {
-        const page = await raceSignal(cursor.nextPage(), deadline.signal);
-        if (page === null) {
-          if (cursor.budgetReached) reason = 'byte_budget';
-          break;
-        }
-        for (const row of page) {
-          if (rows.length === opts.limit) {
-            reason = 'row_limit';
-            break read;
-          }
-          bytes += jsonSize(row);
-          if (bytes > maxBytes) {
-            reason = 'byte_budget';
-            break read;
-          }
-          rows.push(row);
-        }
-        if (rows.length === opts.limit) {
-          // Exactly at the limit: one more page (or its end) decides whether there was more.
-          const more = await raceSignal(cursor.nextPage(), deadline.signal);
-          if ((more !== null && more.length > 0) || cursor.budgetReached) reason = 'row_limit';
-          break;
-        }
+    for (let rerun = 0; ; rerun++) {
+      try {
+        const result = await runOnce(engine, sql, opts, deadline.signal);
+        return { ...result, durationMs: Math.max(0, Math.round(now() - started)) };
+      } catch (error) {
+        if (!(opts.readOnly && rerun < TRANSIENT_RERUNS && isTransientEngineError(error) && !deadline.signal.aborted)) throw error;
       }
-    } finally {
-      // Stops the engine when we stopped reading early, on error or on abort; a no-op once finished.
-      await cursor.cancel().catch(() => undefined);
     }
-    return {
-      columns: [...cursor.columns],
-      rows,
-      truncated: reason !== undefined,
-      ...(reason ? { truncatedReason: reason } : {}),
-      ...(cursor.updateCount !== undefined ? { updateCount: cursor.updateCount } : {}),
-      durationMs: Math.max(0, Math.round(now() - started)),
-    };
   } finally {
     deadline.dispose();
   }
+}
+
+async function runOnce(
+  engine: SqlEngine,
+  sql: string,
+  opts: { limit: number; maxBytes?: number; readOnly?: boolean },
+  signal: AbortSignal,
+): Promise<Omit<RunResult, 'durationMs'>> {
+  const maxBytes = opts.maxBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  const cursor = await raceSignal(engine.start(sql, { signal, readOnly: opts.readOnly ?? false, maxRows: opts.limit + 1, maxBytes }), signal);
+  const rows: Row[] = [];
+  let reason: TruncatedReason | undefined;
+  let bytes = 0;
+  try {
+    read: for (;;) {
+      const page = await raceSignal(cursor.nextPage(), signal);
+      if (page === null) {
+        if (cursor.budgetReached) reason = 'byte_budget';
+        break;
+      }
+      for (const row of page) {
+        if (rows.length === opts.limit) {
+          reason = 'row_limit';
+          break read;
+        }
+        bytes += jsonSize(row);
+        if (bytes > maxBytes) {
+          reason = 'byte_budget';
+          break read;
+        }
+        rows.push(row);
+      }
+      if (rows.length === opts.limit) {
+        // Exactly at the limit: one more page (or its end) decides whether there was more.
+        const more = await raceSignal(cursor.nextPage(), signal);
+        if ((more !== null && more.length > 0) || cursor.budgetReached) reason = 'row_limit';
+        break;
+      }
+    }
+  } finally {
+    // Stops the engine when we stopped reading early, on error or on abort; a no-op once finished.
+    await cursor.cancel().catch(() => undefined);
+  }
+  return {
+    columns: [...cursor.columns],
+    rows,
+    truncated: reason !== undefined,
+    ...(reason ? { truncatedReason: reason } : {}),
+    ...(cursor.updateCount !== undefined ? { updateCount: cursor.updateCount } : {}),
+  };
 }

@@ -8,12 +8,18 @@ import type { RemovingSource } from './sources.js';
 import type { WindowKey } from './window-rules.js';
 import type { DueWindow } from './windows.js';
 
-/** `running`: a workflow of that id was already running, and is left alone. */
-export type JobStart = 'started' | 'running';
+/**
+ * `running`: a workflow of that id was already running, and is left alone; `retried`: it was
+ * running and was told to try again now.
+ */
+export type JobStart = 'started' | 'running' | 'retried';
 
 export interface WebhookJobs {
-  /** Starts the window's `compactWindow` now, with the input the sweep would give it. */
-  compact(window: DueWindow): Promise<JobStart>;
+  /**
+   * Starts the window's `compactWindow` now, with the input the sweep would give it; one running
+   * (failing, waiting for its next try) is told to try again now instead.
+   */
+  compact(window: DueWindow): Promise<'started' | 'retried'>;
   /** Starts the source's `webhookSourceRemoval`. */
   remove(source: RemovingSource): Promise<JobStart>;
   /** Terminates the running `compactWindow` of each window (none running: nothing to do); answers how many were. */

@@ -170,6 +170,7 @@ describe.each([
     await expect(rig.query(`SELECT * FROM ${rig.scratch.relation(table.name)}`)).rejects.toThrow(/does not exist|not exist|Catalog Error/);
     const listed = await rig.storage.connection.store.listObjects(where.bucket, { prefix: where.prefix });
     expect(listed.objects.map((o) => o.key)).toEqual([`${where.prefix}a.jsonl.gz`]);
+    expect(await rig.scratch.listPartitions(table)).toEqual([]);
     // Created again over the same location, it starts with no partitions.
     await rig.scratch.createExternalTable(table);
     expect(await rig.scratch.listPartitions(table)).toEqual([]);

@@ -4,11 +4,14 @@
  * Temporal dev server, the platform worker, Postgres, the filesystem store and DuckDB: a failed
  * window whose workflow is no longer running is compacted by `POST .../retry` (and
  * `.../retry-failing`) without any sweep, with the sweep's workflow id and input, and the source
- * page shows it compacted; a workflow still running is left to its own retries.
+ * page shows it compacted; a workflow still running, waiting for its next try, is told
+ * (`retryCompaction`) to try again at once.
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Worker } from '@temporalio/worker';
 import type { TemporalHandle } from '../../shared/temporal/index.js';
+import { workflowBundle } from '../../worker/index.js';
 import { compactWorkflowId, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
 import { sign, START, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
 import { startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
@@ -33,10 +36,10 @@ async function attempts(sourceId: string): Promise<number> {
 }
 
 /**
- * A source whose one window fails to compact (its compacted table is gone), shown failing, its
- * workflow then stopped by an operator: the window waits, failing, for the next sweep.
+ * A source whose one window fails to compact (its compacted table is gone), shown failing; its
+ * next try `retryBackoffMs` away (the rig's settings: a second).
  */
-async function failedWindow(name: string) {
+async function failedWindow(name: string, retryBackoffMs = settings.retryBackoffMs) {
   const source = await rig.createSource(name, hmac, { event_id_path: '$.id' });
   rig.clock.now = START;
   expect((await send(name, { id: `${name}-1` })).status).toBe(202);
@@ -46,7 +49,11 @@ async function failedWindow(name: string) {
   const names = rig.services.tables.names(source);
   await scratch.dropView(names.view);
   await scratch.dropTable(names.compacted.name);
-  const pass = await handle.client.workflow.execute(webhookSweep, { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: [{ settings }] });
+  const pass = await handle.client.workflow.execute(webhookSweep, {
+    workflowId: `sweep-${randomBytes(4).toString('hex')}`,
+    taskQueue,
+    args: [{ settings: { ...settings, retryBackoffMs } }],
+  });
   const workflowId = compactWorkflowId({ source: name, dt: '2026-03-02', hour: '10', minute: '00' });
   expect(pass.started).toEqual([workflowId]);
   await until('a failed try', () => attempts(source.id), (n) => n >= 1);
@@ -64,17 +71,22 @@ afterAll(async () => {
 });
 
 describe('admin retry of a window', () => {
-  it('a retry while the compaction is still running leaves that run to its own retries', async () => {
-    const { workflowId, fix } = await failedWindow('still-running');
-    const before = await handle.client.workflow.getHandle(workflowId).describe();
+  it('a retry while the compaction waits an hour for its next try cuts the wait: the same run tries again at once and succeeds (and replays)', async () => {
+    const { workflowId, fix } = await failedWindow('still-running', 3_600_000);
+    const run = handle.client.workflow.getHandle(workflowId);
+    const before = await run.describe();
+    const [pending] = before.raw.pendingActivities ?? [];
+    expect(Number(pending?.nextAttemptScheduleTime?.seconds ?? 0) * 1000).toBeGreaterThan(Date.now() + 30 * 60_000);
+    await fix();
     const retry = await jobsAdmin('POST', '/still-running/windows/2026-03-02T10:00/retry');
     expect(retry.status).toBe(200);
     expect(retry.json.retried).toEqual([expect.objectContaining({ window: '2026-03-02T10:00' })]);
-    const after = await handle.client.workflow.getHandle(workflowId).describe();
-    expect(after.runId).toBe(before.runId);
-    await fix();
-    expect(await handle.client.workflow.getHandle(workflowId).result()).toMatchObject({ version: 1 });
-  });
+    // Without the retry this would wait the hour (the test's timeout is far shorter).
+    expect(await run.result()).toMatchObject({ version: 1, events: 1 });
+    expect((await run.describe()).runId).toBe(before.runId);
+    const history = await run.fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, workflowId)).resolves.toBeUndefined();
+  }, 60_000);
 
   it('POST .../retry starts a failed window again at once: the workflow result arrives without a sweep and the source page shows it compacted, the failure cleared', async () => {
     const { source, workflowId, fix } = await failedWindow('retried');

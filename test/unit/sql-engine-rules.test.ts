@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { deriveRefusals, isPrivatePath, policyRefusal, scrubPaths, stringValue, type PrivatePaths } from '../../shared/sql/duckdb-policy.js';
 import { restartDelay } from '../../shared/supervision/index.js';
 import { tokenize } from '../../shared/sql/lexer.js';
-import { classifyTrino, jsonSize, requirePermitted, requireSingleStatement, runWithLimit, type QueryCursor, type Row, type SqlEngine, type StartOptions } from '../../shared/sql/index.js';
+import { classifyTrino, jsonSize, requirePermitted, requireSingleStatement, runWithLimit, SqlEngineError, type QueryCursor, type Row, type SqlEngine, type StartOptions } from '../../shared/sql/index.js';
 
 const catalog = deriveRefusals(
   [
@@ -196,6 +196,49 @@ describe('the byte budget (runWithLimit, any engine)', () => {
     const whole = await runWithLimit(pagedEngine([[row(1), row(1)]]), 'q', { limit: 2, timeoutMs: 1000 });
     expect(whole.truncated).toBe(false);
     expect(whole).not.toHaveProperty('truncatedReason');
+  });
+});
+
+describe('transient engine errors (runWithLimit)', () => {
+  /** An engine whose first `failures` runs fail after one page with `errorName`, then answer. */
+  function flakyEngine(failures: number, errorName: string): SqlEngine & { runs: number } {
+    const engine = {
+      runs: 0,
+      async start(): Promise<QueryCursor> {
+        const run = ++engine.runs;
+        const pages: Array<Row[] | Error> = [[['a']], run <= failures ? new SqlEngineError(`boom (${errorName})`, { errorName }) : [['b']]];
+        return {
+          columns: [{ name: 'v', type: 'varchar' }],
+          budgetReached: false,
+          nextPage: async () => {
+            const next = pages.shift();
+            if (next instanceof Error) throw next;
+            return next ?? null;
+          },
+          cancel: async () => undefined,
+        };
+      },
+    } as unknown as SqlEngine & { runs: number };
+    return engine;
+  }
+  const opts = { limit: 10, timeoutMs: 1000, readOnly: true };
+
+  it('a read failing because a partition was unregistered while it ran (Trino) is run again, its rows once', async () => {
+    const engine = flakyEngine(2, 'HIVE_PARTITION_DROPPED_DURING_QUERY');
+    expect((await runWithLimit(engine, 'q', opts)).rows).toEqual([['a'], ['b']]);
+    expect(engine.runs).toBe(3);
+  });
+
+  it('at most twice more; never a write, never another error', async () => {
+    const always = flakyEngine(5, 'HIVE_PARTITION_DROPPED_DURING_QUERY');
+    await expect(runWithLimit(always, 'q', opts)).rejects.toThrow(/HIVE_PARTITION_DROPPED_DURING_QUERY/);
+    expect(always.runs).toBe(3);
+    const write = flakyEngine(1, 'HIVE_PARTITION_DROPPED_DURING_QUERY');
+    await expect(runWithLimit(write, 'q', { ...opts, readOnly: false })).rejects.toThrow(SqlEngineError);
+    expect(write.runs).toBe(1);
+    const other = flakyEngine(1, 'SYNTAX_ERROR');
+    await expect(runWithLimit(other, 'q', opts)).rejects.toThrow(/SYNTAX_ERROR/);
+    expect(other.runs).toBe(1);
   });
 });
 

@@ -120,7 +120,7 @@ export class DuckdbScratchDialect implements ScratchDialect {
   }
 
   async listPartitions(table: ExternalTable, leading: readonly string[] = []): Promise<string[][]> {
-    await this.#stored(table.name);
+    await this.ensureSchema();
     return (await this.#partitions(table.name)).filter((p) => leading.every((v, i) => p.values[i] === v)).map((p) => [...p.values]);
   }
 

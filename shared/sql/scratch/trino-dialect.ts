@@ -92,8 +92,13 @@ export class TrinoScratchDialect implements ScratchDialect {
 
   async listPartitions(table: ExternalTable, leading: readonly string[] = []): Promise<string[][]> {
     const where = leading.map((v, i) => `${sqlIdent(table.partitionColumns[i]!)} = ${sqlString(v)}`).join(' AND ');
-    const rows = await this.read(`SELECT ${table.partitionColumns.map(sqlIdent).join(', ')} FROM ${this.partitionsRelation(table.name)}${where ? ` WHERE ${where}` : ''}`);
-    return rows.map((r) => r.map(String));
+    try {
+      const rows = await this.read(`SELECT ${table.partitionColumns.map(sqlIdent).join(', ')} FROM ${this.partitionsRelation(table.name)}${where ? ` WHERE ${where}` : ''}`);
+      return rows.map((r) => r.map(String));
+    } catch (error) {
+      if (error instanceof SqlEngineError && error.details.errorName === 'TABLE_NOT_FOUND') return [];
+      throw error;
+    }
   }
 
   async createOrReplaceView(name: string, select: string): Promise<void> {

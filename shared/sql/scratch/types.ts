@@ -68,7 +68,7 @@ export interface ScratchCatalog {
   registerPartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void>;
   /** Unregisters the partition (its files stay); unregistering one that is not registered changes nothing. */
   unregisterPartition(table: ExternalTable, values: readonly string[]): Promise<void>;
-  /** The registered partitions' values, sorted; with `leading`, only those whose first values are these. */
+  /** The registered partitions' values, sorted; with `leading`, only those whose first values are these. A table that does not exist has none. */
   listPartitions(table: ExternalTable, leading?: readonly string[]): Promise<string[][]>;
   /** Creates or replaces view `name` as `select` (SQL both engines read; name relations with `relation()`). */
   createOrReplaceView(name: string, select: string): Promise<void>;
