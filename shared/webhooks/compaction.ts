@@ -14,13 +14,15 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PlatformConfig } from '../config/index.js';
 import { ResourceError, type Library, type ResourceActor, type ResourceService } from '../resources/index.js';
 import { canonicalUri } from '../resources/uri.js';
+import { prefixDirectory } from '../objstore/index.js';
 import type { ScratchStorage, StorageLocation } from '../sql/scratch/index.js';
 import { mergeToParquet } from './compaction-duckdb.js';
 import { rawWindowPrefix, type Window } from './layout.js';
@@ -73,8 +75,11 @@ export interface StoredWindowFile {
   location: StorageLocation;
 }
 
-/** DuckDB's memory for a merge; beyond it, it spills into the compaction's temp directory. */
-const MERGE_MEMORY_LIMIT = '512MB';
+/**
+ * DuckDB's memory a merge thread needs besides the others' (its JSON reader's buffers, its part of
+ * the Parquet writer's row groups; measured: 8 threads fail in 512 MiB, 6 and 16 in 1 GiB pass).
+ */
+const MERGE_MEMORY_PER_THREAD = 80 * 2 ** 20;
 
 /** Where a window's file is filed: the persona's library, folder `webhooks/{source}/{dt}`, name `{HH}-{MM}.parquet`. */
 export function compactedFileAddress(target: CompactionTarget): { library: Library; path: string; fileName: string } {
@@ -112,36 +117,89 @@ export async function compactWindow(deps: CompactionDeps, target: CompactionTarg
   }
 }
 
-/** Copies the window's segments and previous file into `dir` and merges them into `dir`/window.parquet. */
+/**
+ * Merges the window's segments and previous file into `dir`/window.parquet: read where they lie on
+ * the filesystem driver, copied into `dir` first from S3.
+ */
 export async function writeCompactedFile(deps: CompactionDeps, target: CompactionTarget, dir: string): Promise<CompactedFile> {
-  const { storage } = deps;
-  const keys = await listKeys(storage, rawWindowPrefix(target.source.name, target.window));
-  const segments: string[] = [];
-  for (const key of keys) {
-    const local = join(dir, `segment-${segments.length}.jsonl.gz`);
-    await download((await storage.connection.store.getObject(storage.bucket, key)).body, local);
-    segments.push(local);
-    deps.heartbeat?.({ step: 'downloading', segments: segments.length });
-  }
-  const previous = await previousFile(deps, target);
-  let previousPath: string | undefined;
-  if (previous) {
-    previousPath = join(dir, 'previous.parquet');
-    await download((await storage.connection.store.getObject(previous.bucket, previous.key)).body, previousPath);
-    deps.heartbeat?.({ step: 'downloaded previous file', segments: segments.length });
-  }
+  const segments = await segmentFiles(deps, target, dir);
+  deps.heartbeat?.({ step: 'segments ready', segments: segments.length });
+  const previous = await previousFile(deps, target, dir);
+  if (previous !== undefined) deps.heartbeat?.({ step: 'previous file ready', segments: segments.length });
   const output = join(dir, 'window.parquet');
   await mkdir(join(dir, 'duckdb'));
   const merged = await mergeToParquet({
     segments,
-    ...(previousPath !== undefined ? { previous: previousPath } : {}),
+    ...(previous !== undefined ? { previous } : {}),
     window: target.window,
     output,
     tempDir: dir,
-    memoryLimit: MERGE_MEMORY_LIMIT,
+    ...mergeBounds(deps.config),
   });
   deps.heartbeat?.({ step: 'merged', segments: segments.length });
   return { path: output, sha256: await sha256Of(output), segments: segments.length, ...merged };
+}
+
+/**
+ * DuckDB's bounds for a merge: `webhooks.compactor.memory_limit`, and a thread per core as far as
+ * that memory allows (beyond it, it spills into the compaction's temp directory). The file's
+ * bytes do not depend on the thread count.
+ */
+export function mergeBounds(config: PlatformConfig, cores = availableParallelism()): { memoryLimitBytes: number; threads: number } {
+  const memoryLimitBytes = config.webhooks.compactor.memory_limit;
+  return { memoryLimitBytes, threads: Math.max(1, Math.min(cores, Math.floor(memoryLimitBytes / MERGE_MEMORY_PER_THREAD))) };
+}
+
+/**
+ * The window's raw segments as local files: the store's own files on the filesystem driver (the
+ * `o_…` files of the window's directory, what the raw view reads), else copies in `dir`.
+ */
+async function segmentFiles(deps: CompactionDeps, target: CompactionTarget, dir: string): Promise<string[]> {
+  const { storage } = deps;
+  const prefix = rawWindowPrefix(target.source.name, target.window);
+  const root = filesystemRoot(storage);
+  if (root !== undefined) {
+    const directory = prefixDirectory(root, storage.bucket, prefix);
+    return (await filesIn(directory)).filter((name) => name.startsWith('o_')).sort().map((name) => join(directory, name));
+  }
+  const segments: string[] = [];
+  for (const key of await listKeys(storage, prefix)) {
+    const local = join(dir, `segment-${segments.length}.jsonl.gz`);
+    await download((await storage.connection.store.getObject(storage.bucket, key)).body, local);
+    segments.push(local);
+    deps.heartbeat?.({ step: 'copying segments', segments: segments.length });
+  }
+  return segments;
+}
+
+/**
+ * The head version's file of the window's resource, or undefined before its first compaction: on
+ * the filesystem driver the `o_…` file of the version's directory, which holds exactly it (what
+ * the compacted view reads); else a copy in `dir`.
+ */
+async function previousFile(deps: CompactionDeps, target: CompactionTarget, dir: string): Promise<string | undefined> {
+  const object = await previousObject(deps, target);
+  if (object === undefined) return undefined;
+  const root = filesystemRoot(deps.storage);
+  if (root !== undefined) return `${prefixDirectory(root, object.bucket, object.key.slice(0, object.key.lastIndexOf('/') + 1))}/o_*`;
+  const local = join(dir, 'previous.parquet');
+  await download((await deps.storage.connection.store.getObject(object.bucket, object.key)).body, local);
+  return local;
+}
+
+/** The store's root directory when it is the filesystem driver, whose objects are files DuckDB reads in place. */
+function filesystemRoot(storage: ScratchStorage): string | undefined {
+  return storage.connection.driver === 'filesystem' ? storage.connection.root : undefined;
+}
+
+/** The names in `directory`; none when it does not exist (a window whose raw segments were removed). */
+async function filesIn(directory: string): Promise<string[]> {
+  try {
+    return await readdir(directory);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }
 
 /**
@@ -174,7 +232,7 @@ export async function storeCompactedFile(deps: CompactionDeps, target: Compactio
 }
 
 /** The head version's object of the window's resource, or undefined before its first compaction. */
-async function previousFile(deps: CompactionDeps, target: CompactionTarget): Promise<{ bucket: string; key: string } | undefined> {
+async function previousObject(deps: CompactionDeps, target: CompactionTarget): Promise<{ bucket: string; key: string } | undefined> {
   const actor = compactorActor(target.source.persona);
   const address = compactedFileAddress(target);
   try {
