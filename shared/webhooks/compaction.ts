@@ -76,10 +76,14 @@ export interface StoredWindowFile {
 }
 
 /**
- * DuckDB's memory a merge thread needs besides the others' (its JSON reader's buffers, its part of
- * the Parquet writer's row groups; measured: 8 threads fail in 512 MiB, 6 and 16 in 1 GiB pass).
+ * DuckDB's memory a merge needs with one thread, and per thread beyond it (a thread's JSON reader
+ * buffers, its share of the row groups in flight). Measured on a window of 200,000 1 KiB events
+ * (test/bench/webhooks-compaction.ts): one thread in 512 MiB always passed; two to four threads
+ * in 512 MiB failed one run in five or so (one allocation of 100 MiB); two and eight in 1 GiB
+ * always passed.
  */
-const MERGE_MEMORY_PER_THREAD = 80 * 2 ** 20;
+const MERGE_MEMORY_BASE = 512 * 2 ** 20;
+const MERGE_MEMORY_PER_THREAD = 64 * 2 ** 20;
 
 /** Where a window's file is filed: the persona's library, folder `webhooks/{source}/{dt}`, name `{HH}-{MM}.parquet`. */
 export function compactedFileAddress(target: CompactionTarget): { library: Library; path: string; fileName: string } {
@@ -142,12 +146,13 @@ export async function writeCompactedFile(deps: CompactionDeps, target: Compactio
 
 /**
  * DuckDB's bounds for a merge: `webhooks.compactor.memory_limit`, and a thread per core as far as
- * that memory allows (beyond it, it spills into the compaction's temp directory). The file's
- * bytes do not depend on the thread count.
+ * that memory allows: a thread per 64 MiB beyond 512 MiB, at least one (DuckDB spills into the
+ * compaction's temp directory past its limit). The file's bytes do not depend on the thread count.
  */
 export function mergeBounds(config: PlatformConfig, cores = availableParallelism()): { memoryLimitBytes: number; threads: number } {
   const memoryLimitBytes = config.webhooks.compactor.memory_limit;
-  return { memoryLimitBytes, threads: Math.max(1, Math.min(cores, Math.floor(memoryLimitBytes / MERGE_MEMORY_PER_THREAD))) };
+  const threadsAllowed = Math.floor((memoryLimitBytes - MERGE_MEMORY_BASE) / MERGE_MEMORY_PER_THREAD);
+  return { memoryLimitBytes, threads: Math.max(1, Math.min(cores, threadsAllowed)) };
 }
 
 /**

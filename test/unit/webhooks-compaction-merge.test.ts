@@ -49,7 +49,7 @@ describe('merging a window into one Parquet file', () => {
     const work = join(dir, `merge-${outputs++}`);
     await mkdir(join(work, 'duckdb'), { recursive: true });
     const output = join(work, 'window.parquet');
-    const result = await mergeToParquet({ segments, ...(previous ? { previous } : {}), window: WINDOW, output, tempDir: work, memoryLimitBytes: 512 * MIB, threads });
+    const result = await mergeToParquet({ segments, ...(previous ? { previous } : {}), window: WINDOW, output, tempDir: work, memoryLimitBytes: 1024 * MIB, threads });
     return { ...result, path: output, sha256: createHash('sha256').update(await readFile(output)).digest('hex') };
   }
 
@@ -85,12 +85,14 @@ describe('merging a window into one Parquet file', () => {
     expect(again).toMatchObject({ events: EVENTS, duplicatesDropped: DUPLICATES, sha256: first.sha256 });
   }, 120_000);
 
-  it('takes a thread per core as far as 80 MiB each of the memory limit allows', () => {
+  it('takes a thread per 64 MiB beyond 512 MiB of memory (at least one), at most one per core', () => {
     const config = (memoryLimit: number) => parseConfig(`webhooks:\n  compactor:\n    memory_limit: ${memoryLimit}\n`, {}).config;
-    expect(mergeBounds(config(512 * MIB), 2)).toEqual({ memoryLimitBytes: 512 * MIB, threads: 2 });
-    expect(mergeBounds(config(512 * MIB), 64)).toEqual({ memoryLimitBytes: 512 * MIB, threads: 6 });
-    expect(mergeBounds(config(2048 * MIB), 64)).toEqual({ memoryLimitBytes: 2048 * MIB, threads: 25 });
-    expect(mergeBounds(config(64 * MIB), 8)).toEqual({ memoryLimitBytes: 64 * MIB, threads: 1 });
-    expect(parseConfig('', {}).config.webhooks.compactor.memory_limit).toBe(512 * MIB);
+    expect(mergeBounds(config(1024 * MIB), 2)).toEqual({ memoryLimitBytes: 1024 * MIB, threads: 2 });
+    expect(mergeBounds(config(1024 * MIB), 64)).toEqual({ memoryLimitBytes: 1024 * MIB, threads: 8 });
+    expect(mergeBounds(config(2048 * MIB), 64)).toEqual({ memoryLimitBytes: 2048 * MIB, threads: 24 });
+    expect(mergeBounds(config(639 * MIB), 8)).toEqual({ memoryLimitBytes: 639 * MIB, threads: 1 });
+    expect(mergeBounds(config(640 * MIB), 8)).toEqual({ memoryLimitBytes: 640 * MIB, threads: 2 });
+    expect(mergeBounds(config(256 * MIB), 8)).toEqual({ memoryLimitBytes: 256 * MIB, threads: 1 });
+    expect(parseConfig('', {}).config.webhooks.compactor.memory_limit).toBe(1024 * MIB);
   });
 });
