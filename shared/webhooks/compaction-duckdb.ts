@@ -87,9 +87,13 @@ export async function mergeToParquet(input: MergeInput): Promise<MergeResult> {
   });
   const connection = await instance.connect();
   try {
-    // The raw rows read are counted by the profiler (rows out of each operator) rather than by a
-    // second pass over the segments, which costs as much CPU again as half the merge.
-    await connection.run(`SET enable_profiling = 'json'; SET profiling_output = ${sqlString(profile)}`);
+    // The raw rows read are counted by the profiler (rows out of each operator, nothing else
+    // timed or measured) rather than by a second pass over the segments, which cost as much CPU
+    // again as half the merge.
+    await connection.run(
+      `SET enable_profiling = 'json'; SET profiling_output = ${sqlString(profile)}; ` +
+        `SET custom_profiling_settings = '${JSON.stringify({ OPERATOR_NAME: 'true', OPERATOR_CARDINALITY: 'true' })}'`,
+    );
     const copied = await connection.run(`COPY (${mergeSelect(input)}) TO ${sqlString(input.output)} (FORMAT parquet, COMPRESSION zstd)`);
     const events = copied.rowsChanged;
     const rawRows = input.segments.length > 0 ? rowsOutOf(JSON.parse(await readFile(profile, 'utf8')) as ProfileNode, rawScanOperator) : 0;

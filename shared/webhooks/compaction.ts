@@ -1,8 +1,8 @@
 /**
  * The compaction of one window (spec document 3, "Webhook window", row `compacting`): every raw
- * segment of the window plus its previous Parquet file are copied into a private temp directory,
- * merged on DuckDB (compaction-duckdb.ts) into one Parquet file holding the earliest received event
- * per event id, stored as the managed resource `webhooks/{source}/{dt}/{HH}-{MM}.parquet` in the
+ * segment of the window plus its previous Parquet file — read in place on the filesystem driver,
+ * copied into a private temp directory from S3 — are merged on DuckDB (compaction-duckdb.ts) into
+ * one Parquet file holding the earliest received event per event id, stored as the managed resource `webhooks/{source}/{dt}/{HH}-{MM}.parquet` in the
  * persona's library (a recompaction is a new version of it), and the window's compacted partition
  * is placed over that version's directory, so the view reads the window from Parquet.
  *
@@ -36,7 +36,7 @@ export interface CompactionDeps {
   config: PlatformConfig;
   /** Scratch space: each compaction makes a directory of its own under it and removes it. */
   tempDir: string;
-  /** Temporal heartbeats from the caller, after each step and each segment copied. */
+  /** Temporal heartbeats from the caller, after each step and each segment copied (from S3). */
   heartbeat?: (detail: { step: string; segments?: number }) => void;
 }
 

@@ -9,12 +9,17 @@
  *         ORDER BY received_at, event_id) TO … (FORMAT parquet, COMPRESSION zstd)
  *
  * once with DuckDB's defaults (every core, its default memory) — the goal's baseline — and once
- * with the compaction's own settings (one thread, 512MB, insertion order kept), whose file must be
- * byte-identical to the compaction's. It prints each one's wall time, the ratio (goal ≤ 1.5x), the
- * compaction's phases (from its heartbeats: copying the segments, merging, hashing and storing the
- * resource, registering the partition; the direct run with the compaction's settings times the
- * count pass and the COPY apart), each one's CPU time (all threads: a steadier figure than wall
- * time on a shared machine) and the peak RSS of the process doing the work.
+ * with one thread and the compaction's memory (how the compaction merged before it used every
+ * core). All three files must be byte-identical: the compaction merges with a thread per core
+ * (as far as `webhooks.compactor.memory_limit` allows), its segments read in place. It prints each
+ * one's wall time, the ratio to the baseline (goal ≤ 1.5x: of the medians, and the median of each
+ * round's ratio, less bent by a shared machine's drifting load), the compaction's phases (from
+ * its heartbeats: listing the segments, merging, hashing and storing the resource, registering
+ * the partition), each one's CPU time (all threads: a steadier figure than wall time on a shared
+ * machine) and the peak RSS of the process doing the work.
+ *
+ * Measured (2 cores, other engineers' tests running: load average 3.5–6.6; BENCH_ROUNDS=5,
+ * medians): compactWindow RESULT_LINE
  *
  *   npm run bench:webhooks-compaction
  *   BENCH_EVENTS=200000           distinct events in the window
@@ -341,7 +346,11 @@ async function main(): Promise<void> {
     summary('compactWindow', (r) => r.compact);
     summary('DuckDB direct, its defaults', (r) => r.direct);
     summary("DuckDB direct, one thread, the compaction's memory", (r) => r.oneThread);
-    console.log(`  ratio compactWindow / DuckDB defaults: ${ratio.toFixed(2)}x (goal ≤ ${ratioGoal}x: ${ratio <= ratioGoal ? 'met' : 'NOT met'})`);
+    // Each compaction against the DuckDB run just before it: the load of a shared machine drifts
+    // between rounds more than within one.
+    const pairedRatio = median(results.map((r) => r.compact.wallMs / r.direct.wallMs));
+    console.log(`  ratio compactWindow / DuckDB defaults, of the medians: ${ratio.toFixed(2)}x (goal ≤ ${ratioGoal}x: ${ratio <= ratioGoal ? 'met' : 'NOT met'})`);
+    console.log(`  ratio compactWindow / DuckDB defaults, median of the rounds' ratios: ${pairedRatio.toFixed(2)}x (goal ≤ ${ratioGoal}x: ${pairedRatio <= ratioGoal ? 'met' : 'NOT met'})`);
     console.log(`  ratio compactWindow / DuckDB with one thread: ${oneThreadRatio.toFixed(2)}x`);
     console.log(`  CPU time ratio compactWindow / DuckDB defaults: ${(cpu((r) => r.compact) / cpu((r) => r.direct)).toFixed(2)}x`);
     console.log(`  the same file (SHA-256) from compactWindow and both DuckDB runs (${bounds.threads} thread(s), its defaults, one thread): ${identical ? 'yes' : 'NO'}`);
