@@ -2,9 +2,10 @@
  * The compaction of one window (spec document 3, "Webhook window", row `compacting`): every raw
  * segment of the window plus its previous Parquet file — read in place on the filesystem driver,
  * copied into a private temp directory from S3 — are merged on DuckDB (compaction-duckdb.ts) into
- * one Parquet file holding the earliest received event per event id, stored as the managed resource `webhooks/{source}/{dt}/{HH}-{MM}.parquet` in the
- * persona's library (a recompaction is a new version of it), and the window's compacted partition
- * is placed over that version's directory, so the view reads the window from Parquet.
+ * one Parquet file holding the earliest received event per event id, stored as the managed
+ * resource `webhooks/{source}/{dt}/{HH}-{MM}.parquet` in the persona's library (a recompaction is a
+ * new version of it), and the window's compacted partition is placed over that version's
+ * directory, so the view reads the window from Parquet.
  *
  * Pure I/O, no Temporal: the compaction workflow's activity calls compactWindow. Every step may be
  * repeated: the file's content is a function of the events (a rerun reads the previous file, which
