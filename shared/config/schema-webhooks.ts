@@ -22,5 +22,8 @@ export const webhooks = obj({
     batch: int({ min: 1 }).default(4),
     retry_backoff: dur('1m'),
     retention_every: dur('10m'),
+    // ours: DuckDB's memory for one compaction's merge (bytes): a thread per 64 MiB beyond 512 MiB
+    // (at least one, at most one per core); it spills past it (docs/webhooks.md)
+    memory_limit: int({ min: 1 }).default(1_073_741_824),
   }).prefault({}),
 });

@@ -1,10 +1,11 @@
 /**
  * The compaction of one window (spec document 3, "Webhook window", row `compacting`): every raw
- * segment of the window plus its previous Parquet file are copied into a private temp directory,
- * merged on DuckDB (compaction-duckdb.ts) into one Parquet file holding the earliest received event
- * per event id, stored as the managed resource `webhooks/{source}/{dt}/{HH}-{MM}.parquet` in the
- * persona's library (a recompaction is a new version of it), and the window's compacted partition
- * is placed over that version's directory, so the view reads the window from Parquet.
+ * segment of the window plus its previous Parquet file — read in place on the filesystem driver,
+ * copied into a private temp directory from S3 — are merged on DuckDB (compaction-duckdb.ts) into
+ * one Parquet file holding the earliest received event per event id, stored as the managed
+ * resource `webhooks/{source}/{dt}/{HH}-{MM}.parquet` in the persona's library (a recompaction is a
+ * new version of it), and the window's compacted partition is placed over that version's
+ * directory, so the view reads the window from Parquet.
  *
  * Pure I/O, no Temporal: the compaction workflow's activity calls compactWindow. Every step may be
  * repeated: the file's content is a function of the events (a rerun reads the previous file, which
@@ -14,13 +15,15 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PlatformConfig } from '../config/index.js';
 import { ResourceError, type Library, type ResourceActor, type ResourceService } from '../resources/index.js';
 import { canonicalUri } from '../resources/uri.js';
+import { prefixDirectory } from '../objstore/index.js';
 import type { ScratchStorage, StorageLocation } from '../sql/scratch/index.js';
 import { mergeToParquet } from './compaction-duckdb.js';
 import { rawWindowPrefix, type Window } from './layout.js';
@@ -34,7 +37,7 @@ export interface CompactionDeps {
   config: PlatformConfig;
   /** Scratch space: each compaction makes a directory of its own under it and removes it. */
   tempDir: string;
-  /** Temporal heartbeats from the caller, after each step and each segment copied. */
+  /** Temporal heartbeats from the caller, after each step and each segment copied (from S3). */
   heartbeat?: (detail: { step: string; segments?: number }) => void;
 }
 
@@ -73,8 +76,15 @@ export interface StoredWindowFile {
   location: StorageLocation;
 }
 
-/** DuckDB's memory for a merge; beyond it, it spills into the compaction's temp directory. */
-const MERGE_MEMORY_LIMIT = '512MB';
+/**
+ * DuckDB's memory a merge needs with one thread, and per thread beyond it (a thread's JSON reader
+ * buffers, its share of the row groups in flight). Measured on a window of 200,000 1 KiB events
+ * (test/bench/webhooks-compaction.ts): one thread in 512 MiB always passed; two to four threads
+ * in 512 MiB failed one run in five or so (one allocation of 100 MiB); two and eight in 1 GiB
+ * always passed.
+ */
+const MERGE_MEMORY_BASE = 512 * 2 ** 20;
+const MERGE_MEMORY_PER_THREAD = 64 * 2 ** 20;
 
 /** Where a window's file is filed: the persona's library, folder `webhooks/{source}/{dt}`, name `{HH}-{MM}.parquet`. */
 export function compactedFileAddress(target: CompactionTarget): { library: Library; path: string; fileName: string } {
@@ -112,36 +122,90 @@ export async function compactWindow(deps: CompactionDeps, target: CompactionTarg
   }
 }
 
-/** Copies the window's segments and previous file into `dir` and merges them into `dir`/window.parquet. */
+/**
+ * Merges the window's segments and previous file into `dir`/window.parquet: read where they lie on
+ * the filesystem driver, copied into `dir` first from S3.
+ */
 export async function writeCompactedFile(deps: CompactionDeps, target: CompactionTarget, dir: string): Promise<CompactedFile> {
-  const { storage } = deps;
-  const keys = await listKeys(storage, rawWindowPrefix(target.source.name, target.window));
-  const segments: string[] = [];
-  for (const key of keys) {
-    const local = join(dir, `segment-${segments.length}.jsonl.gz`);
-    await download((await storage.connection.store.getObject(storage.bucket, key)).body, local);
-    segments.push(local);
-    deps.heartbeat?.({ step: 'downloading', segments: segments.length });
-  }
-  const previous = await previousFile(deps, target);
-  let previousPath: string | undefined;
-  if (previous) {
-    previousPath = join(dir, 'previous.parquet');
-    await download((await storage.connection.store.getObject(previous.bucket, previous.key)).body, previousPath);
-    deps.heartbeat?.({ step: 'downloaded previous file', segments: segments.length });
-  }
+  const segments = await segmentFiles(deps, target, dir);
+  deps.heartbeat?.({ step: 'segments ready', segments: segments.length });
+  const previous = await previousFile(deps, target, dir);
+  if (previous !== undefined) deps.heartbeat?.({ step: 'previous file ready', segments: segments.length });
   const output = join(dir, 'window.parquet');
   await mkdir(join(dir, 'duckdb'));
   const merged = await mergeToParquet({
     segments,
-    ...(previousPath !== undefined ? { previous: previousPath } : {}),
+    ...(previous !== undefined ? { previous } : {}),
     window: target.window,
     output,
     tempDir: dir,
-    memoryLimit: MERGE_MEMORY_LIMIT,
+    ...mergeBounds(deps.config),
   });
   deps.heartbeat?.({ step: 'merged', segments: segments.length });
   return { path: output, sha256: await sha256Of(output), segments: segments.length, ...merged };
+}
+
+/**
+ * DuckDB's bounds for a merge: `webhooks.compactor.memory_limit`, and a thread per core as far as
+ * that memory allows: a thread per 64 MiB beyond 512 MiB, at least one (DuckDB spills into the
+ * compaction's temp directory past its limit). The file's bytes do not depend on the thread count.
+ */
+export function mergeBounds(config: PlatformConfig, cores = availableParallelism()): { memoryLimitBytes: number; threads: number } {
+  const memoryLimitBytes = config.webhooks.compactor.memory_limit;
+  const threadsAllowed = Math.floor((memoryLimitBytes - MERGE_MEMORY_BASE) / MERGE_MEMORY_PER_THREAD);
+  return { memoryLimitBytes, threads: Math.max(1, Math.min(cores, threadsAllowed)) };
+}
+
+/**
+ * The window's raw segments as local files: the store's own files on the filesystem driver (the
+ * `o_…` files of the window's directory, what the raw view reads), else copies in `dir`.
+ */
+async function segmentFiles(deps: CompactionDeps, target: CompactionTarget, dir: string): Promise<string[]> {
+  const { storage } = deps;
+  const prefix = rawWindowPrefix(target.source.name, target.window);
+  const root = filesystemRoot(storage);
+  if (root !== undefined) {
+    const directory = prefixDirectory(root, storage.bucket, prefix);
+    return (await filesIn(directory)).filter((name) => name.startsWith('o_')).sort().map((name) => join(directory, name));
+  }
+  const segments: string[] = [];
+  for (const key of await listKeys(storage, prefix)) {
+    const local = join(dir, `segment-${segments.length}.jsonl.gz`);
+    await download((await storage.connection.store.getObject(storage.bucket, key)).body, local);
+    segments.push(local);
+    deps.heartbeat?.({ step: 'copying segments', segments: segments.length });
+  }
+  return segments;
+}
+
+/**
+ * The head version's file of the window's resource, or undefined before its first compaction: on
+ * the filesystem driver the `o_…` file of the version's directory, which holds exactly it (what
+ * the compacted view reads); else a copy in `dir`.
+ */
+async function previousFile(deps: CompactionDeps, target: CompactionTarget, dir: string): Promise<string | undefined> {
+  const object = await previousObject(deps, target);
+  if (object === undefined) return undefined;
+  const root = filesystemRoot(deps.storage);
+  if (root !== undefined) return `${prefixDirectory(root, object.bucket, object.key.slice(0, object.key.lastIndexOf('/') + 1))}/o_*`;
+  const local = join(dir, 'previous.parquet');
+  await download((await deps.storage.connection.store.getObject(object.bucket, object.key)).body, local);
+  return local;
+}
+
+/** The store's root directory when it is the filesystem driver, whose objects are files DuckDB reads in place. */
+function filesystemRoot(storage: ScratchStorage): string | undefined {
+  return storage.connection.driver === 'filesystem' ? storage.connection.root : undefined;
+}
+
+/** The names in `directory`; none when it does not exist (a window whose raw segments were removed). */
+async function filesIn(directory: string): Promise<string[]> {
+  try {
+    return await readdir(directory);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
 }
 
 /**
@@ -174,7 +238,7 @@ export async function storeCompactedFile(deps: CompactionDeps, target: Compactio
 }
 
 /** The head version's object of the window's resource, or undefined before its first compaction. */
-async function previousFile(deps: CompactionDeps, target: CompactionTarget): Promise<{ bucket: string; key: string } | undefined> {
+async function previousObject(deps: CompactionDeps, target: CompactionTarget): Promise<{ bucket: string; key: string } | undefined> {
   const actor = compactorActor(target.source.persona);
   const address = compactedFileAddress(target);
   try {

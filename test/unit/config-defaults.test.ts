@@ -185,6 +185,7 @@ const otherDefaults: Array<[string, unknown]> = [
   ['webhooks.compactor.batch', 4],
   ['webhooks.compactor.retry_backoff', MIN],
   ['webhooks.compactor.retention_every', 10 * MIN],
+  ['webhooks.compactor.memory_limit', 1_073_741_824],
   ['temporal.address', undefined],
   ['temporal.namespace', 'default'],
   ['temporal.task_queue', 'platform'],
