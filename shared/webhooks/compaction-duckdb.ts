@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { sqlIdent, sqlString } from '../sql/scratch/rules.js';
 import type { Window } from './layout.js';
-import { webhookColumns } from './table.js';
+import { earliestReceivedFirst, webhookColumns } from './table.js';
 
 export interface MergeInput {
   /** Paths of the window's raw segments (gzipped JSON lines). */
@@ -52,11 +52,8 @@ const rawSegments = (paths: readonly string[]) =>
 /** The operator reading the raw segments in DuckDB's query profile. */
 const rawScanOperator = 'READ_JSON';
 
-/**
- * The earliest received event per event id; ties (the same event received in the same
- * microsecond) broken by the remaining columns, so the choice never depends on reading order.
- */
-const earliestFirst = ['received_at', 'landed_at', 'replica', 'content_hash', 'payload', 'event_type', 'key'].map(sqlIdent).join(', ');
+/** The earliest received copy of each event id first: the one the view shows too. */
+const earliestFirst = earliestReceivedFirst.map(sqlIdent).join(', ');
 
 export function mergeSelect(input: Pick<MergeInput, 'segments' | 'previous' | 'window'>): string {
   const sources = [
