@@ -16,7 +16,7 @@ import { connectTemporal, type TemporalHandle } from '../../shared/temporal/inde
 import { compactorSettings, createPlatformWorker, webhookJobs, type WorkerConfig } from '../../worker/index.js';
 import type { CompactorSettings } from '../../workflows/index.js';
 import { startTestTemporal } from '../support/temporal.js';
-import { ADMIN_KEY, startIngestRig, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
+import { ADMIN_KEY, sign, startIngestRig, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
 
 /** webhooks.compactor as the worker reads it (ms): short retries, schedules too slow to fire in a test. */
 const compactor = { grace: 120_000, poll: 3_600_000, lease: 60_000, batch: 4, retry_backoff: 1_000, retention_every: 3_600_000 };
@@ -98,4 +98,18 @@ export async function until<T>(what: string, read: () => Promise<T>, check: (val
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * The HMAC auth a test file's sources are made with, and a signed POST of one event to a source of
+ * the rig (`rig` read at call time: the rig starts in beforeAll).
+ */
+export function hmacSender(rig: () => IngestRig, secret: string) {
+  return {
+    auth: { mode: 'hmac', signature_header: 'X-Signature', secret },
+    send(source: string, event: Record<string, unknown>) {
+      const body = JSON.stringify(event);
+      return rig().hook(`/hooks/${source}`, { headers: { 'content-type': 'application/json', 'x-signature': sign(secret, body) }, body });
+    },
+  };
 }

@@ -14,22 +14,16 @@ import { type ResourceService } from '../../shared/resources/index.js';
 import { type TemporalHandle } from '../../shared/temporal/index.js';
 import { workflowBundle } from '../../worker/index.js';
 import { compactWorkflowId, retentionWorkflowId, webhookRetentionSweep, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
-import { sign, START, type IngestRig } from './webhook-ingest-fixtures.js';
-import { startCompactorRig, type CompactorRig } from './webhook-compactor-fixtures.js';
+import { START, type IngestRig } from './webhook-ingest-fixtures.js';
+import { hmacSender, startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
 
-const SECRET = 'whsec-compactor-S3CR3T';
-const hmac = { mode: 'hmac', signature_header: 'X-Signature', secret: SECRET };
+const { auth: hmac, send } = hmacSender(() => rig, 'whsec-compactor-S3CR3T');
 let compactorRig: CompactorRig;
 let rig: IngestRig;
 let handle: TemporalHandle;
 let taskQueue: string;
 let settings: CompactorSettings;
 let resources: ResourceService;
-
-const send = (source: string, event: Record<string, unknown>) => {
-  const body = JSON.stringify(event);
-  return rig.hook(`/hooks/${source}`, { headers: { 'content-type': 'application/json', 'x-signature': sign(SECRET, body) }, body });
-};
 
 /** One sweep pass, then every compaction it started awaited. */
 async function sweepAndWait(): Promise<{ started: string[]; results: unknown[] }> {
@@ -47,16 +41,6 @@ async function windowRow(source: string) {
   return rows;
 }
 
-/** Polls the database until `check` holds (a retry is Temporal's timer, not ours); fails at the deadline. */
-async function until<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 beforeAll(async () => {
   compactorRig = await startCompactorRig({ enabled: true, queuePrefix: 'webhooks' });

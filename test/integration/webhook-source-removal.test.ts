@@ -14,11 +14,10 @@ import { removeSource, type RemovingSource, type SourceRemovalDeps } from '../..
 import type { TemporalHandle } from '../../shared/temporal/index.js';
 import { workflowBundle } from '../../worker/index.js';
 import { compactWorkflowId, removalWorkflowId, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
-import { sign, START, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
-import { startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
+import { START, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
+import { hmacSender, startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
 
-const SECRET = 'whsec-removal-S3CR3T';
-const hmac = { mode: 'hmac', signature_header: 'X-Signature', secret: SECRET };
+const { auth: hmac, send } = hmacSender(() => rig, 'whsec-removal-S3CR3T');
 const MINUTE = 60_000;
 const admin = { subject: 'root', personas: ['admin'], adminOfPersonas: ['admin'], platformAdmin: true, writer: { kind: 'person' as const, subject: 'root' } };
 let compactorRig: CompactorRig;
@@ -28,11 +27,6 @@ let taskQueue: string;
 let settings: CompactorSettings;
 /** The source routes of an api that starts workflows at once (the rig's own api has no Temporal client). */
 let jobsAdmin: (method: string, path: string) => Promise<Answer>;
-
-const send = (source: string, event: Record<string, unknown>) => {
-  const body = JSON.stringify(event);
-  return rig.hook(`/hooks/${source}`, { headers: { 'content-type': 'application/json', 'x-signature': sign(SECRET, body) }, body });
-};
 
 async function sweep(workflowId = `sweep-${randomBytes(4).toString('hex')}`) {
   return handle.client.workflow.execute(webhookSweep, { workflowId, taskQueue, args: [{ settings }] });

@@ -13,11 +13,10 @@ import { Worker } from '@temporalio/worker';
 import type { TemporalHandle } from '../../shared/temporal/index.js';
 import { workflowBundle } from '../../worker/index.js';
 import { compactWorkflowId, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
-import { sign, START, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
-import { startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
+import { START, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
+import { hmacSender, startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
 
-const SECRET = 'whsec-retry-S3CR3T';
-const hmac = { mode: 'hmac', signature_header: 'X-Signature', secret: SECRET };
+const { auth: hmac, send } = hmacSender(() => rig, 'whsec-retry-S3CR3T');
 let compactorRig: CompactorRig;
 let rig: IngestRig;
 let handle: TemporalHandle;
@@ -25,11 +24,6 @@ let taskQueue: string;
 let settings: CompactorSettings;
 /** The source routes of an api that starts workflows at once (the rig's own api has no Temporal client). */
 let jobsAdmin: (method: string, path: string) => Promise<Answer>;
-
-const send = (source: string, event: Record<string, unknown>) => {
-  const body = JSON.stringify(event);
-  return rig.hook(`/hooks/${source}`, { headers: { 'content-type': 'application/json', 'x-signature': sign(SECRET, body) }, body });
-};
 
 async function attempts(sourceId: string): Promise<number> {
   return (await rig.db.query('SELECT attempts FROM webhook_windows WHERE source_id = $1', [sourceId])).rows[0]?.attempts ?? 0;
