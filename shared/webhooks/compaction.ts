@@ -26,7 +26,7 @@ import { canonicalUri } from '../resources/uri.js';
 import { prefixDirectory } from '../objstore/index.js';
 import type { ScratchStorage, StorageLocation } from '../sql/scratch/index.js';
 import { mergeToParquet } from './compaction-duckdb.js';
-import { rawWindowPrefix, type Window } from './layout.js';
+import { rawWindowPrefix, webhookTableName, type Window } from './layout.js';
 import type { WebhookTableCatalog } from './table.js';
 
 export interface CompactionDeps {
@@ -222,7 +222,10 @@ export async function storeCompactedFile(deps: CompactionDeps, target: Compactio
     file_name: address.fileName,
     object_name: address.fileName,
     content_type: 'application/vnd.apache.parquet',
-    description: `Webhook events of source ${target.source.name}, window ${target.window.dt} ${target.window.hour}:${target.window.minute} UTC, one row per event id.`,
+    // Names the table the events are queried through, so search shows it with the file.
+    description:
+      `Webhook events of source ${target.source.name}, window ${target.window.dt} ${target.window.hour}:${target.window.minute} UTC, one row per event id; ` +
+      `query them as the table ${webhookTableName(target.source.name)} of connection ${target.source.connection}.`,
     // Search finds it by its details; a Parquet file's bytes are not text to index.
     search_setting: 'details_only',
     if_exists: 'skip_unchanged',

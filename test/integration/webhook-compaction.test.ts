@@ -76,9 +76,10 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
     expect(other).toEqual([{ event_id: 'd' }]);
   });
 
-  it('files the window in the persona library, found by details, its contents not indexed', async () => {
+  it('files the window in the persona library, found by details naming its table, its contents not indexed', async () => {
     const page = await h.resources.list(admin, { path: `persona:${h.source.persona}/webhooks/${h.source.name}/${WINDOW.dt}` });
     expect(page.items.map((r) => [r.path, r.file_name, r.search_setting, r.version])).toEqual([[`webhooks/${h.source.name}/${WINDOW.dt}`, '10-15.parquet', 'details_only', 1]]);
+    expect(page.items[0]!.description).toContain(`query them as the table webhook_${h.source.name.replaceAll('-', '_')} of connection ${h.source.connection}`);
   });
 
   it('a rerun leaves the file, its version and the one registration as they are', async () => {
