@@ -3,7 +3,7 @@
  * real Temporal (a dev server of this file's own), Postgres, Trino and MinIO — DuckDB files cannot
  * be shared between processes. The test writes one window of many small raw segments (recorded as
  * landed, so the sweep finds it), runs a sweep pass, and SIGKILLs the worker while the compaction's
- * activity heartbeats `downloading`. A second worker takes the retried activity once the first
+ * activity heartbeats `copying segments`. A second worker takes the retried activity once the first
  * one's heartbeat times out (`webhooks.compactor.lease` is short here), and the workflow ends with
  * the same file an uninterrupted run writes (SHA-256), version 1, and one registered partition.
  */
@@ -193,11 +193,11 @@ describe('a worker SIGKILLed in the middle of a compaction', () => {
 
     // The worker is another process: its progress is read from Temporal, a short poll, bounded.
     let seen: Awaited<ReturnType<typeof pendingCompaction>> | undefined;
-    for (let tries = 0; tries < 400 && seen?.heartbeat?.step !== 'downloading'; tries++) {
+    for (let tries = 0; tries < 400 && seen?.heartbeat?.step !== 'copying segments'; tries++) {
       seen = await pendingCompaction(workflowId);
-      if (seen.heartbeat?.step !== 'downloading') await new Promise((resolve) => setTimeout(resolve, 25));
+      if (seen.heartbeat?.step !== 'copying segments') await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    expect(seen?.heartbeat?.step, `the compaction never heartbeat "downloading":\n${first.output()}`).toBe('downloading');
+    expect(seen?.heartbeat?.step, `the compaction never heartbeat "copying segments":\n${first.output()}`).toBe('copying segments');
     await first.kill();
     expect(first.process.signalCode).toBe('SIGKILL');
 
