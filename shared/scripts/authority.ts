@@ -8,7 +8,7 @@
  */
 import type { PlatformConfig } from '../config/index.js';
 import type { CallerContext } from '../identity/index.js';
-import { resolvePersonas } from '../personas/index.js';
+import { personaAllowsTool, resolvePersonas } from '../personas/index.js';
 import { ScriptError, type ScriptActions, type ScriptActor, type ScriptKind } from './types.js';
 
 /** The script rules' view of a caller; `sessionId` for an MCP tool call. */
@@ -52,4 +52,13 @@ export function requireChange(actor: ScriptActor, script: Owned, action: string)
 /** Anonymous callers own nothing, so they create nothing. */
 export function requireCreate(actor: ScriptActor): void {
   if (actor.authType === 'anonymous') throw new ScriptError('forbidden', 'sign in to create scripts: a script has an owner');
+}
+
+/** The tool whose persona rule admits a caller to scripts on every surface (MCP and the portal's REST routes). */
+export const MANAGE_SCRIPT_TOOL = 'manage_script';
+
+/** Whether the caller's active persona allows `manage_script` (the local operator always may). */
+export function mayManageScripts(caller: CallerContext, config: Pick<PlatformConfig, 'personas'>): boolean {
+  if (caller.authType === 'local') return true;
+  return personaAllowsTool(resolvePersonas(caller, config.personas).active, MANAGE_SCRIPT_TOOL);
 }
