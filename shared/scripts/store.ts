@@ -133,7 +133,7 @@ export class ScriptStore implements LibraryResolver {
     const shape = analyzeSource(input.source);
     const digest = sha256(input.source);
     const outcome = await withTransaction(this.db, async (client) => {
-      const row = await this.row(client, ref, true);
+      const row = await this.row(client, ref, 'update');
       requireChange(actor, this.owned(row), 'update');
       const current = await this.versionRow(client, row.id, row.current_version);
       if (current.sha256 === digest) return 'unchanged' as const;
@@ -185,9 +185,12 @@ export class ScriptStore implements LibraryResolver {
   /** disable, enable, deprecate or supersede (`supersededBy`: the replacement's id or name). */
   async changeState(actor: ScriptActor, ref: string, action: StateAction, supersededBy?: string): Promise<ScriptView> {
     await withTransaction(this.db, async (client) => {
-      const row = await this.row(client, ref, true);
+      // Supersedes take turns, and each holds its replacement against a concurrent change, so two
+      // scripts can never end up superseding each other.
+      if (action === 'supersede') await client.query("SELECT pg_advisory_xact_lock(hashtext('scripts:supersede'))");
+      const row = await this.row(client, ref, 'update');
       requireChange(actor, this.owned(row), action);
-      const replacement = action === 'supersede' && supersededBy !== undefined ? await this.row(client, supersededBy, false, 'superseded_by') : undefined;
+      const replacement = action === 'supersede' && supersededBy !== undefined ? await this.row(client, supersededBy, 'share', 'superseded_by') : undefined;
       const next = transition(
         { id: row.id, name: row.name, kind: row.kind, state: row.state, ...(row.superseded_by ? { supersededBy: row.superseded_by } : {}) },
         action,
@@ -209,7 +212,7 @@ export class ScriptStore implements LibraryResolver {
   /** Deletes a script and its versions; refused while it is bound, replaces others, or (a library) is imported. */
   async delete(actor: ScriptActor, ref: string): Promise<ScriptView> {
     return withTransaction(this.db, async (client) => {
-      const row = await this.row(client, ref, true);
+      const row = await this.row(client, ref, 'update');
       requireChange(actor, this.owned(row), 'delete');
       const endpoint = await this.endpointOf(client, row.id);
       if (endpoint) throw new ScriptError('bound', `"${row.name}" is bound to the endpoint "${endpoint}": unbind it before deleting the script`, { endpoint });
@@ -276,9 +279,10 @@ export class ScriptStore implements LibraryResolver {
   }
 
   /** The script `ref` names (id or name), locked for the transaction when asked; not_found otherwise. */
-  private async row(q: Client, ref: string, lock = false, field?: string): Promise<ScriptRow> {
+  private async row(q: Client, ref: string, lock?: 'update' | 'share', field?: string): Promise<ScriptRow> {
     const byId = UUID_PATTERN.test(ref);
-    const { rows } = await q.query<ScriptRow>(`${selectScript} WHERE ${byId ? 's.id' : 's.name'} = $1${lock ? ' FOR UPDATE OF s' : ''}`, [byId ? ref.toLowerCase() : ref]);
+    const locking = lock ? ` FOR ${lock.toUpperCase()} OF s` : '';
+    const { rows } = await q.query<ScriptRow>(`${selectScript} WHERE ${byId ? 's.id' : 's.name'} = $1${locking}`, [byId ? ref.toLowerCase() : ref]);
     if (!rows[0]) throw new ScriptError('not_found', `${field ? `${field}: ` : ''}no script ${byId ? 'with the id' : 'named'} "${ref}"`);
     return rows[0];
   }

@@ -129,6 +129,46 @@ describe('states', () => {
   });
 });
 
+/** Resolves once `n` other sessions of this database wait on a lock (pg_stat_activity says so). */
+async function waitUntilLockWaiters(n: number): Promise<void> {
+  for (;;) {
+    const { rows } = await rig.db.query<{ waiting: number }>(
+      "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+    );
+    if (rows[0]!.waiting >= n) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('concurrent supersedes', () => {
+  it('two scripts superseding each other at once: one wins, the other is refused, never a cycle', async () => {
+    const alice = rig.actor('alice');
+    await rig.store.create(alice, { name: 'twin-a', source: mainSource(1) });
+    await rig.store.create(alice, { name: 'twin-b', source: mainSource(2) });
+    // Hold both rows so the two requests start together: each waits until the holder lets go.
+    const holder = await rig.db.connect();
+    let results: PromiseSettledResult<unknown>[];
+    try {
+      await holder.query('BEGIN');
+      await holder.query("SELECT id FROM scripts WHERE name IN ('twin-a', 'twin-b') FOR UPDATE");
+      const settled = Promise.allSettled([
+        rig.store.changeState(alice, 'twin-a', 'supersede', 'twin-b'),
+        rig.store.changeState(alice, 'twin-b', 'supersede', 'twin-a'),
+      ]);
+      await waitUntilLockWaiters(2);
+      await holder.query('COMMIT');
+      results = await settled;
+    } finally {
+      holder.release();
+    }
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')!;
+    expect(rejected.reason).toMatchObject({ code: 'state' });
+    const states = (await rig.store.list(alice)).filter((s) => s.name.startsWith('twin-')).map((s) => s.state).sort();
+    expect(states).toEqual(['active', 'superseded']);
+  });
+});
+
 describe('the endpoint binding hook', () => {
   it('a bound script must keep defining handle and is not deleted; both refusals name the endpoint', async () => {
     const alice = rig.actor('alice');

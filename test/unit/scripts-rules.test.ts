@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   analyzeSource,
   MAX_SOURCE_BYTES,
+  mayManageScripts,
   nameProblem,
   scriptActions,
   scriptActor,
@@ -181,6 +182,25 @@ personas:
 
   it('an anonymous caller owns nothing, even under the shared anonymous subject', () => {
     expect(scriptActions(actor('alice', [], 'anonymous'), owned('script')).change).toBe(false);
+  });
+
+  it('the persona rule for manage_script admits callers to scripts; the local operator always', () => {
+    const gated = parseConfig(
+      `
+personas:
+  definitions:
+    staff: { roles: [staff], tools: { allow: ["manage_*"] } }
+    viewer: { roles: [viewer], tools: { allow: ["sql_*"] } }
+    blocked: { roles: [blocked], tools: { allow: ["*"], deny: ["manage_script"] } }
+`,
+      {},
+    ).config;
+    const caller = (roles: string[], authType: 'apikey' | 'local' = 'apikey') => ({ subject: 's', roles, authType });
+    expect(mayManageScripts(caller(['staff']), gated)).toBe(true);
+    expect(mayManageScripts(caller(['viewer']), gated)).toBe(false);
+    expect(mayManageScripts(caller(['blocked']), gated)).toBe(false);
+    expect(mayManageScripts(caller([]), gated)).toBe(false);
+    expect(mayManageScripts(caller([], 'local'), gated)).toBe(true);
   });
 
   it('records the roles the caller holds', () => {
