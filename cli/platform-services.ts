@@ -3,6 +3,7 @@ import type { Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { createMetrics, type Metrics } from '../shared/metrics/index.js';
 import { createResourceService, type ResourceService } from '../shared/resources/index.js';
+import { ScriptStore } from '../shared/scripts/index.js';
 import { buildToolkits, type Toolkits } from './toolkits.js';
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
 
@@ -19,6 +20,8 @@ export interface PlatformServices {
   resources?: ResourceService;
   /** Needs the platform database and the platform storage. */
   webhooks?: WebhookServices;
+  /** Managed scripts and libraries; needs the platform database. */
+  scripts?: ScriptStore;
   /** The api's public base URL, known once it listens (presigned filesystem URLs). */
   publicUrl: { current: string };
   close(): Promise<void>;
@@ -49,6 +52,7 @@ export async function openPlatformServices(opts: {
       toolkits,
       ...(resources ? { resources } : {}),
       ...(webhooks ? { webhooks } : {}),
+      ...(db ? { scripts: new ScriptStore({ db, config }) } : {}),
       publicUrl,
       close: () => toolkits.close(),
     };

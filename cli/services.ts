@@ -9,6 +9,8 @@ import { toolCallAudit } from './audit.js';
 import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
 import { objstoreRoutes } from '../api/objstore/routes.js';
 import { resourceRoutes, type ResourceRoutesOptions } from '../api/resources/index.js';
+import { scriptRoutes } from '../api/portal/scripts.js';
+import { manageScriptTool } from '../shared/scripts/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
 import { followResourceChanges, manageResourceTool, resourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
@@ -53,7 +55,7 @@ export async function startApiRole(opts: {
   if (db) readinessChecks.database = () => pingDb(db, 2000);
   if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
   const services = opts.services ?? (await openPlatformServices({ config, log, ...(db ? { db } : {}), ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) }));
-  const { metrics, toolkits, resources, webhooks } = services;
+  const { metrics, toolkits, resources, webhooks, scripts } = services;
   const { log: audit, middleware: auditCalls, onRefused: refusals } = toolCallAudit({ config, log, ...(db ? { db } : {}), metrics });
   // Every replica's changes reach this one's sessions (one LISTEN connection, closed on stop).
   const resourceChanges =
@@ -63,7 +65,11 @@ export async function startApiRole(opts: {
   const surface = buildMcpSurface({
     config,
     log,
-    tools: [...toolkits.tools, ...(resources ? [manageResourceTool(resources, { config })] : [])],
+    tools: [
+      ...toolkits.tools,
+      ...(resources ? [manageResourceTool(resources, { config })] : []),
+      ...(scripts ? [manageScriptTool(scripts, { config })] : []),
+    ],
     elicitationTriggers: toolkits.elicitationTriggers,
     descriptionOverrides: toolkits.descriptionOverrides,
     // Audit outermost so its duration and outcome cover gating and elicitation too.
@@ -88,6 +94,7 @@ export async function startApiRole(opts: {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
       if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
+      if (scripts) await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate });
     },
   });
   services.publicUrl.current = api.url;

@@ -1,0 +1,59 @@
+/**
+ * Every change to a script is an audit row (tool `script_change`), written on the change's own
+ * transaction so the change and its record commit together, whichever surface made it (an MCP
+ * tool call is audited as a call too). Written whenever audit runs (`audit.enabled` with a database).
+ */
+import { auditRow, insertAuditRows, type AuditEntry } from '../audit/index.js';
+import type pg from 'pg';
+import { auditActive, type PlatformConfig } from '../config/index.js';
+import type { Db } from '../db/index.js';
+import type { ScriptActor, ScriptState } from './types.js';
+
+export const SCRIPT_AUDIT_TOOL = 'script_change';
+
+export type ScriptChangeAction = 'create' | 'update' | 'disable' | 'enable' | 'deprecate' | 'supersede' | 'delete';
+
+export interface ScriptChange {
+  scriptId: string;
+  name: string;
+  action: ScriptChangeAction;
+  /** The version a create or update wrote. */
+  version?: number;
+  from?: ScriptState;
+  to?: ScriptState;
+  supersededBy?: string;
+}
+
+export function scriptChangeEntry(actor: ScriptActor, change: ScriptChange, at: Date): AuditEntry {
+  return {
+    occurredAt: at,
+    subject: actor.subject,
+    ...(actor.email ? { email: actor.email } : {}),
+    authType: actor.authType,
+    ...(actor.persona ? { persona: actor.persona } : {}),
+    tool: SCRIPT_AUDIT_TOOL,
+    parameters: {
+      script_id: change.scriptId,
+      name: change.name,
+      action: change.action,
+      ...(change.version !== undefined ? { version: change.version } : {}),
+      ...(change.from ? { from: change.from } : {}),
+      ...(change.to ? { to: change.to } : {}),
+      ...(change.supersededBy ? { superseded_by: change.supersededBy } : {}),
+    },
+    durationMs: 0,
+    outcome: 'ok',
+    ...(actor.sessionId ? { sessionId: actor.sessionId } : {}),
+  };
+}
+
+export async function recordScriptChange(
+  q: Db | pg.PoolClient,
+  config: PlatformConfig,
+  actor: ScriptActor,
+  change: ScriptChange,
+  at: Date,
+): Promise<void> {
+  if (!auditActive(config)) return;
+  await insertAuditRows(q, [auditRow(scriptChangeEntry(actor, change, at), at.getTime())]);
+}
