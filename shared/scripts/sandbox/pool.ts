@@ -34,17 +34,18 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       if (closed) return { status: 'error', error: 'the sandbox is closed', console: '', durationMs: 0 };
       if (running >= options.maxConcurrent) return { status: 'busy', error: `all ${options.maxConcurrent} script runs of this replica are in use`, console: '', durationMs: elapsed() };
       running++;
-      const worker = take();
+      let worker: SandboxWorker | undefined;
       let done: RunDone;
       try {
+        worker = take();
         done = await worker.execute(run, settings);
       } catch (err) {
         done = { type: 'done', status: 'error', error: `the sandbox worker did not start: ${(err as Error).message}`, console: '' };
       } finally {
         running--;
       }
-      if (worker.alive && !closed) idle.push(worker);
-      else all.delete(worker);
+      if (worker?.alive && !closed) idle.push(worker);
+      else if (worker) all.delete(worker);
       return toOutcome(done, elapsed());
     },
 

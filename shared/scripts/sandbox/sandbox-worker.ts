@@ -3,6 +3,7 @@
  * asks (libraries, host calls) from that run, and terminates it when a run overstays its deadline
  * by the grace (the interpreter's interrupt is the normal stop; this is the last resort).
  */
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -18,7 +19,8 @@ function startWorker(): Worker {
   const resourceLimits = { maxOldGenerationSizeMb: 128 };
   if (ext !== '.ts') return new Worker(file, { resourceLimits });
   // From sources (tsx, vitest) a worker thread does not inherit the loader: register tsx first.
-  const tsx = import.meta.resolve('tsx/esm/api');
+  // (tsx's ESM entry sits beside the CommonJS one require.resolve finds; vitest has no import.meta.resolve.)
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(file).href)}); });`;
   return new Worker(bootstrap, { eval: true, resourceLimits });
 }
