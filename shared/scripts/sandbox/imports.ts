@@ -1,0 +1,65 @@
+/**
+ * A script's import graph, resolved before the run starts: QuickJS loads modules synchronously, and
+ * libraries come from the script store asynchronously, so every library the script reaches through
+ * `import … from 'name'`, `export … from 'name'` or `import('name')` (a literal name) is fetched
+ * first. Names only: no relative paths, no URLs, no `node:` modules. An unknown name or a cycle is
+ * an error naming the modules involved.
+ */
+import { parse, type Node } from 'acorn';
+
+/** The name the entry script has in errors and stack traces. */
+export const scriptModuleName = 'script';
+
+export class ImportError extends Error {}
+
+/** Library names are plain names: anything path- or URL-like could mean a file or the network. */
+export function isLibraryName(name: string): boolean {
+  return name.length > 0 && !/^[./\\]/.test(name) && !name.includes(':') && !name.includes('\\');
+}
+
+/** The module names a source imports, in order of appearance; a syntax error names the module. */
+export function importedNames(source: string, moduleName: string): string[] {
+  let program: Node;
+  try {
+    program = parse(source, { ecmaVersion: 'latest', sourceType: 'module' });
+  } catch (err) {
+    throw new ImportError(`SyntaxError in ${moduleName}: ${(err as Error).message}`);
+  }
+  const names: string[] = [];
+  const visit = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(visit);
+    const n = node as { type?: string; source?: { type: string; value: unknown } | null };
+    const literal = n.source?.type === 'Literal' && typeof n.source.value === 'string' ? n.source.value : undefined;
+    if (literal !== undefined && /^(ImportDeclaration|ExportNamedDeclaration|ExportAllDeclaration|ImportExpression)$/.test(n.type ?? '')) names.push(literal);
+    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') visit(value);
+  };
+  visit(program);
+  return [...new Set(names)];
+}
+
+/**
+ * Every library the script reaches, by name, with its source. Fails on a name that is not a
+ * library name, a library `resolve` does not know, a syntax error, or an import cycle.
+ */
+export async function collectLibraries(source: string, resolve: (name: string) => Promise<string | undefined>): Promise<Map<string, string>> {
+  const libraries = new Map<string, string>();
+  const done = new Set<string>();
+  const visit = async (moduleName: string, moduleSource: string, path: string[]): Promise<void> => {
+    for (const name of importedNames(moduleSource, moduleName)) {
+      if (!isLibraryName(name)) throw new ImportError(`${moduleName} imports '${name}': scripts import libraries by name (no paths, URLs or node modules)`);
+      if (path.includes(name)) throw new ImportError(`import cycle: ${[...path, name].join(' -> ')}`);
+      if (done.has(name)) continue;
+      let librarySource = libraries.get(name);
+      if (librarySource === undefined) {
+        librarySource = await resolve(name);
+        if (librarySource === undefined) throw new ImportError(`${moduleName} imports unknown library '${name}'`);
+        libraries.set(name, librarySource);
+      }
+      await visit(name, librarySource, [...path, name]);
+      done.add(name);
+    }
+  };
+  await visit(scriptModuleName, source, [scriptModuleName]);
+  return libraries;
+}

@@ -1,0 +1,47 @@
+/**
+ * Messages between the sandbox pool (the api's thread) and a sandbox worker thread. Values cross as
+ * JSON text, parsed on the side that uses them.
+ */
+
+/** Pool → worker: start a run. */
+export interface RunRequest {
+  type: 'run';
+  source: string;
+  entry: 'main' | 'handle';
+  argsJson: string;
+  memoryBytes: number;
+  maxStackBytes: number;
+  /** Absolute wall-clock deadline (Date.now() milliseconds; both threads share the clock). */
+  deadlineAt: number;
+  hostNames: string[];
+  consoleLimitBytes: number;
+}
+
+/** Pool → worker: the answer to a worker's ask. */
+export interface AskReply {
+  type: 'reply';
+  id: number;
+  ok: boolean;
+  /** library: the source, or null when there is none; host: the result as JSON text ('null' for undefined). */
+  value?: string | null;
+  /** The rejection's message. */
+  error?: string;
+}
+
+export type ToWorker = RunRequest | AskReply;
+
+/** Worker → pool: something only the api's thread can answer. */
+export type Ask =
+  | { type: 'library'; id: number; name: string }
+  | { type: 'host'; id: number; name: string; argsJson: string };
+
+/** Worker → pool: the run's end. `resultJson` is the entry's result as JSON text (status ok). */
+export interface RunDone {
+  type: 'done';
+  status: 'ok' | 'error' | 'timeout' | 'memory';
+  resultJson?: string;
+  error?: string;
+  console: string;
+}
+
+export type FromWorker = Ask | RunDone | { type: 'ready' };

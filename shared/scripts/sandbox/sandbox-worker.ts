@@ -1,0 +1,123 @@
+/**
+ * The api's side of one sandbox worker thread: starts it, hands it one run at a time, answers its
+ * asks (libraries, host calls) from that run, and terminates it when a run overstays its deadline
+ * by the grace (the interpreter's interrupt is the normal stop; this is the last resort).
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Ask, FromWorker, RunDone, RunRequest, ToWorker } from './protocol.js';
+import { defaultConsoleLimitBytes, type SandboxRun } from './types.js';
+
+/** The worker's entry: the compiled .js next to this file, or the .ts source through tsx's loader. */
+function startWorker(): Worker {
+  const self = fileURLToPath(import.meta.url);
+  const ext = path.extname(self);
+  const file = path.join(path.dirname(self), `worker${ext}`);
+  // The JS heap of the thread (not QuickJS's WebAssembly memory, which setMemoryLimit bounds).
+  const resourceLimits = { maxOldGenerationSizeMb: 128 };
+  if (ext !== '.ts') return new Worker(file, { resourceLimits });
+  // From sources (tsx, vitest) a worker thread does not inherit the loader: register tsx first.
+  // (tsx's ESM entry sits beside the CommonJS one require.resolve finds; vitest has no import.meta.resolve.)
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(file).href)}); });`;
+  return new Worker(bootstrap, { eval: true, resourceLimits });
+}
+
+export interface WorkerSettings {
+  maxStackBytes: number;
+  terminateGraceMs: number;
+}
+
+export class SandboxWorker {
+  readonly #worker: Worker;
+  readonly #ready: Promise<void>;
+  #alive = true;
+  /** The run in progress: its asks are answered from it, its end resolves it. */
+  #current: { run: SandboxRun; finish: (done: RunDone) => void } | undefined;
+
+  constructor() {
+    this.#worker = startWorker();
+    this.#worker.unref();
+    this.#ready = new Promise((resolve, reject) => {
+      this.#worker.once('error', reject);
+      this.#worker.on('message', (message: FromWorker) => {
+        if (message.type === 'ready') resolve();
+        else if (message.type === 'done') this.#current?.finish(message);
+        else void this.#answer(message);
+      });
+    });
+    this.#worker.on('error', (err) => this.#stopped(`the sandbox worker failed: ${err.message}`));
+    this.#worker.on('exit', () => this.#stopped('the sandbox worker stopped'));
+  }
+
+  /** False once the thread has ended: the pool drops it. */
+  get alive(): boolean {
+    return this.#alive;
+  }
+
+  /** Runs `run` on this thread; the deadline counts from when the thread takes it. */
+  async execute(run: SandboxRun, settings: WorkerSettings): Promise<RunDone> {
+    await this.#ready;
+    const deadlineAt = Date.now() + run.deadlineMs;
+    const request: RunRequest = {
+      type: 'run',
+      source: run.source,
+      entry: run.entry,
+      argsJson: JSON.stringify(run.args),
+      memoryBytes: run.memoryBytes,
+      maxStackBytes: settings.maxStackBytes,
+      deadlineAt,
+      hostNames: Object.keys(run.host),
+      consoleLimitBytes: run.consoleLimitBytes ?? defaultConsoleLimitBytes,
+    };
+    return new Promise<RunDone>((resolve) => {
+      const overstay = setTimeout(() => {
+        void this.terminate();
+        finish({ type: 'done', status: 'timeout', error: 'the run passed its deadline and its worker was stopped', console: '' });
+      }, run.deadlineMs + settings.terminateGraceMs);
+      const finish = (done: RunDone) => {
+        clearTimeout(overstay);
+        this.#current = undefined;
+        resolve(done);
+      };
+      this.#current = { run, finish };
+      this.#send(request);
+    });
+  }
+
+  async terminate(): Promise<void> {
+    this.#alive = false;
+    await this.#worker.terminate();
+  }
+
+  #stopped(reason: string): void {
+    this.#alive = false;
+    this.#current?.finish({ type: 'done', status: 'error', error: reason, console: '' });
+  }
+
+  #send(message: ToWorker): void {
+    if (this.#alive) this.#worker.postMessage(message);
+  }
+
+  async #answer(message: Ask): Promise<void> {
+    const run = this.#current?.run;
+    if (!run) return;
+    try {
+      const value = message.type === 'library' ? ((await run.resolveLibrary(message.name)) ?? null) : await callHost(run, message.name, message.argsJson);
+      this.#send({ type: 'reply', id: message.id, ok: true, value });
+    } catch (err) {
+      this.#send({ type: 'reply', id: message.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+    }
+  }
+}
+
+/** Calls a host function with the script's JSON arguments; answers its result as JSON text. */
+async function callHost(run: SandboxRun, name: string, argsJson: string): Promise<string> {
+  const fn = Object.hasOwn(run.host, name) ? run.host[name] : undefined;
+  if (!fn) throw new Error(`platform.${name} is not available`);
+  const args: unknown = JSON.parse(argsJson);
+  const result = await fn(...(Array.isArray(args) ? args : []));
+  return JSON.stringify(result) ?? 'null';
+}

@@ -1,0 +1,56 @@
+/**
+ * The sandbox's contract: what a caller hands in for one run of a script, and what it gets back.
+ * Everything crossing the boundary is JSON (args in, host-call arguments and results, the entry's
+ * result out), so nothing of the host reaches the script and nothing the script builds reaches the
+ * host as a live object.
+ */
+
+/** One run of one script. */
+export interface SandboxRun {
+  /** The script's ES module source. */
+  source: string;
+  /** The export to call: `main()` for draft and scheduled runs, `handle(req)` for endpoints. */
+  entry: 'main' | 'handle';
+  /** The entry's arguments, copied in as JSON. */
+  args: unknown[];
+  /** Ceiling of the run's QuickJS heap, in bytes. */
+  memoryBytes: number;
+  /** Wall-clock budget from `run()` to outcome, enforced by interrupting the interpreter. */
+  deadlineMs: number;
+  /** A library's module source by name, or undefined when there is no such library. */
+  resolveLibrary(name: string): Promise<string | undefined>;
+  /**
+   * Functions the script reaches as async `platform.<name>(...args)`: arguments and result are
+   * JSON, and a rejection becomes an exception inside the script with the rejection's message.
+   */
+  host: Record<string, (...args: unknown[]) => Promise<unknown>>;
+  /** Bytes of console output kept (default 64 KiB); what follows is replaced by "[truncated]". */
+  consoleLimitBytes?: number;
+}
+
+export type SandboxOutcome =
+  | { status: 'ok'; result: unknown; console: string; durationMs: number }
+  | { status: 'error' | 'timeout' | 'memory' | 'busy'; error: string; console: string; durationMs: number };
+
+export interface Sandbox {
+  /** Runs a script in a fresh QuickJS runtime on a worker thread; answers `busy` at once when all are taken. */
+  run(run: SandboxRun): Promise<SandboxOutcome>;
+  /** Stops the worker threads; runs in flight end with `error`. */
+  close(): Promise<void>;
+  /** Runs in flight on this sandbox now. */
+  readonly running: number;
+}
+
+export interface SandboxOptions {
+  /** Runs at once (one worker thread each); the next is answered `busy`. */
+  maxConcurrent: number;
+  /** Interpreter stack ceiling per run (default 512 KiB): deep recursion ends as an error, not a crash. */
+  maxStackBytes?: number;
+  /**
+   * How long past its deadline a run whose interpreter did not stop (a long host-side step, a
+   * stuck WebAssembly call) may take before its worker thread is terminated (default 1,000 ms).
+   */
+  terminateGraceMs?: number;
+}
+
+export const defaultConsoleLimitBytes = 64 * 1024;
