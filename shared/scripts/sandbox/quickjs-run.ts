@@ -183,6 +183,10 @@ export async function runInQuickJS(quickjs: QuickJSWASMModule, request: RunReque
     else outcome = done({ status: 'error', error: err.message });
   }
   finished = true;
+  // QuickJS does not always unwind its reference counts after an allocation failed: freeing that
+  // runtime fails its heap assertion (an abort of the module). The module instance is dropped
+  // after a memory outcome anyway (worker.ts), so the runtime goes with it, unfreed.
+  if (outcome.status === 'memory') return { done: outcome, engineHealthy: false };
   // A failed dispose (QuickJS asserts its heap is empty) means this module instance is spent.
   try {
     for (const deferred of pending) deferred.dispose();
