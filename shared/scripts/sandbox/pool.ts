@@ -10,7 +10,7 @@ import type { Sandbox, SandboxOptions, SandboxOutcome, SandboxRun } from './type
 
 export function createSandbox(options: SandboxOptions): Sandbox {
   if (!Number.isInteger(options.maxConcurrent) || options.maxConcurrent < 1) throw new Error('sandbox: maxConcurrent must be a positive integer');
-  const settings: WorkerSettings = { maxStackBytes: options.maxStackBytes ?? 512 * 1024, terminateGraceMs: options.terminateGraceMs ?? 1_000 };
+  const settings: WorkerSettings = { maxStackBytes: options.maxStackBytes ?? 512 * 1024, terminateGraceMs: options.terminateGraceMs ?? 1_000, startAllowanceMs: 30_000 };
   const idle: SandboxWorker[] = [];
   const all = new Set<SandboxWorker>();
   let running = 0;

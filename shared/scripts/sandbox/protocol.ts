@@ -11,8 +11,8 @@ export interface RunRequest {
   argsJson: string;
   memoryBytes: number;
   maxStackBytes: number;
-  /** Absolute wall-clock deadline (Date.now() milliseconds; both threads share the clock). */
-  deadlineAt: number;
+  /** The run's wall-clock allowance, counted by the worker from when its engine is ready to run it. */
+  deadlineMs: number;
   hostNames: string[];
   consoleLimitBytes: number;
 }
@@ -44,4 +44,9 @@ export interface RunDone {
   console: string;
 }
 
-export type FromWorker = Ask | RunDone | { type: 'ready' };
+/** Worker → pool: the run has its engine and its deadline starts now. */
+export interface RunStarted {
+  type: 'started';
+}
+
+export type FromWorker = Ask | RunDone | RunStarted | { type: 'ready' };

@@ -72,7 +72,7 @@ const isOutOfMemory = (dumped: unknown) => dumped === null || /out of memory/i.t
  * fault of the engine itself (a failed dispose after the run) throws, so the caller replaces
  * the module instance.
  */
-export async function runInQuickJS(quickjs: QuickJSWASMModule, request: RunRequest, io: RunIo): Promise<{ done: RunDone; engineHealthy: boolean }> {
+export async function runInQuickJS(quickjs: QuickJSWASMModule, request: RunRequest & { deadlineAt: number }, io: RunIo): Promise<{ done: RunDone; engineHealthy: boolean }> {
   const captured = new ConsoleCapture(request.consoleLimitBytes);
   const done = (fields: Omit<RunDone, 'type' | 'console'>): RunDone => ({ type: 'done', ...fields, console: captured.text() });
   const timeoutMessage = 'the run passed its deadline';
@@ -183,10 +183,10 @@ export async function runInQuickJS(quickjs: QuickJSWASMModule, request: RunReque
     else outcome = done({ status: 'error', error: err.message });
   }
   finished = true;
-  // QuickJS does not always unwind its reference counts after an allocation failed: freeing that
-  // runtime fails its heap assertion (an abort of the module). The module instance is dropped
-  // after a memory outcome anyway (worker.ts), so the runtime goes with it, unfreed.
-  if (outcome.status === 'memory') return { done: outcome, engineHealthy: false };
+  // QuickJS does not always unwind its reference counts after a failed allocation or an interrupt
+  // (a module record half evaluated): freeing that runtime fails its heap assertion, an abort of
+  // the module. Such a runtime goes unfreed with its module instance, which the worker drops.
+  if (outcome.status === 'memory' || outcome.status === 'timeout') return { done: outcome, engineHealthy: false };
   // A failed dispose (QuickJS asserts its heap is empty) means this module instance is spent.
   try {
     for (const deferred of pending) deferred.dispose();

@@ -28,6 +28,8 @@ function startWorker(): Worker {
 export interface WorkerSettings {
   maxStackBytes: number;
   terminateGraceMs: number;
+  /** How long a thread may take to get its engine ready for a run (a WebAssembly module compiled on a busy machine). */
+  startAllowanceMs: number;
 }
 
 export class SandboxWorker {
@@ -35,7 +37,7 @@ export class SandboxWorker {
   readonly #ready: Promise<void>;
   #alive = true;
   /** The run in progress: its asks are answered from it, its end resolves it. */
-  #current: { run: SandboxRun; finish: (done: RunDone) => void } | undefined;
+  #current: { run: SandboxRun; started: () => void; finish: (done: RunDone) => void } | undefined;
 
   constructor() {
     this.#worker = startWorker();
@@ -45,6 +47,7 @@ export class SandboxWorker {
       this.#worker.on('message', (message: FromWorker) => {
         if (message.type === 'ready') resolve();
         else if (message.type === 'done') this.#current?.finish(message);
+        else if (message.type === 'started') this.#current?.started();
         else void this.#answer(message);
       });
     });
@@ -57,10 +60,13 @@ export class SandboxWorker {
     return this.#alive;
   }
 
-  /** Runs `run` on this thread; the deadline counts from when the thread takes it. */
+  /**
+   * Runs `run` on this thread; the deadline counts from when the thread's engine is ready for it
+   * (`started`). A thread still busy `terminateGraceMs` past the deadline — or, never started,
+   * past the deadline and `startAllowanceMs` — is terminated.
+   */
   async execute(run: SandboxRun, settings: WorkerSettings): Promise<RunDone> {
     await this.#ready;
-    const deadlineAt = Date.now() + run.deadlineMs;
     const request: RunRequest = {
       type: 'run',
       source: run.source,
@@ -68,21 +74,26 @@ export class SandboxWorker {
       argsJson: JSON.stringify(run.args),
       memoryBytes: run.memoryBytes,
       maxStackBytes: settings.maxStackBytes,
-      deadlineAt,
+      deadlineMs: run.deadlineMs,
       hostNames: Object.keys(run.host),
       consoleLimitBytes: run.consoleLimitBytes ?? defaultConsoleLimitBytes,
     };
     return new Promise<RunDone>((resolve) => {
-      const overstay = setTimeout(() => {
+      const stop = () => {
         void this.terminate();
         finish({ type: 'done', status: 'timeout', error: 'the run passed its deadline and its worker was stopped', console: '' });
-      }, run.deadlineMs + settings.terminateGraceMs);
+      };
+      let overstay = setTimeout(stop, run.deadlineMs + settings.terminateGraceMs + settings.startAllowanceMs);
+      const started = () => {
+        clearTimeout(overstay);
+        overstay = setTimeout(stop, run.deadlineMs + settings.terminateGraceMs);
+      };
       const finish = (done: RunDone) => {
         clearTimeout(overstay);
         this.#current = undefined;
         resolve(done);
       };
-      this.#current = { run, finish };
+      this.#current = { run, started, finish };
       this.#send(request);
     });
   }

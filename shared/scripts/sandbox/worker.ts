@@ -60,7 +60,9 @@ port.on('message', (message: ToWorker) => {
     let done: RunDone;
     try {
       const quickjs = await moduleFor(message.memoryBytes);
-      const run = await runInQuickJS(quickjs, message, {
+      // The deadline starts once the engine is ready: a module compiled on a busy machine is not the script's time.
+      send({ type: 'started' });
+      const run = await runInQuickJS(quickjs, { ...message, deadlineAt: Date.now() + message.deadlineMs }, {
         library: async (name) => (await ask({ type: 'library', name })) ?? undefined,
         host: async (name, argsJson) => (await ask({ type: 'host', name, argsJson })) ?? 'null',
       });
