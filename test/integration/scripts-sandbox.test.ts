@@ -117,6 +117,21 @@ describe('capacity', () => {
     await expectHealthy(sandbox);
   });
 
+  it('keeps keepIdle threads after a burst; the idle ones beyond end after idleMs, and runs start threads again', async () => {
+    const bursty = createSandbox({ maxConcurrent: 4, keepIdle: 1, idleMs: 50 });
+    try {
+      const outcomes = await Promise.all([0, 1, 2, 3].map(() => bursty.run(mainRun('export async function main() { return await platform.pause() }', { host: { pause: () => new Promise((r) => setTimeout(() => r('paused'), 100)) } }))));
+      for (const outcome of outcomes) expect(outcome).toMatchObject({ status: 'ok', result: 'paused' });
+      expect(bursty.threads).toBe(4);
+      for (let tries = 0; bursty.threads > 1 && tries < 100; tries++) await new Promise((r) => setTimeout(r, 20));
+      expect(bursty.threads).toBe(1);
+      await expectHealthy(bursty);
+      expect(bursty.threads).toBe(1);
+    } finally {
+      await bursty.close();
+    }
+  });
+
   it("1,000 sequential runs grow this process's RSS by less than 50 MiB", async () => {
     const run = mainRun("import { fmt } from 'formatting';\nexport function main(n) { console.log(n); return fmt(n) }", { resolveLibrary });
     const gc = (globalThis as { gc?: () => void }).gc;

@@ -39,6 +39,8 @@ export interface Sandbox {
   close(): Promise<void>;
   /** Runs in flight on this sandbox now. */
   readonly running: number;
+  /** Worker threads alive now (busy and idle). */
+  readonly threads: number;
 }
 
 export interface SandboxOptions {
@@ -51,6 +53,13 @@ export interface SandboxOptions {
    * stuck WebAssembly call) may take before its worker thread is terminated (default 1,000 ms).
    */
   terminateGraceMs?: number;
+  /**
+   * Idle threads kept ready for the next runs (default: one per core, at most maxConcurrent); an
+   * idle thread beyond them ends after `idleMs` (default 30 s). Each thread holds a QuickJS module
+   * (16 MiB at least), so a burst of runs does not keep its memory.
+   */
+  keepIdle?: number;
+  idleMs?: number;
 }
 
 export const defaultConsoleLimitBytes = 64 * 1024;
