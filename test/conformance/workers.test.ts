@@ -131,7 +131,8 @@ describe('platform serve with two workers', () => {
     const clients = await Promise.all([1, 2, 3, 4].map(() => connectMcp(url)));
     try {
       for (const client of clients) {
-        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['platform_info']);
+        // With a database the api offers managed scripts too (the persona's tools.allow defaults to "*").
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['platform_info', 'manage_script']);
         expect((await client.callTool({ name: 'platform_info', arguments: {} })).isError).toBeFalsy();
       }
     } finally {
