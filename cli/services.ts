@@ -83,7 +83,7 @@ export async function startApiRole(opts: {
     log,
     tools: [
       ...toolkits.tools,
-      ...(resources ? [manageResourceTool(resources, { config })] : []),
+      ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config) })] : []),
       ...(scripts ? [manageScriptTool(scripts, { config, ...(runner ? { runner } : {}) })] : []),
     ],
     elicitationTriggers: toolkits.elicitationTriggers,
@@ -134,7 +134,7 @@ export async function startApiRole(opts: {
  * MCP callers act as agents: writer records name their session; they cannot move files between
  * libraries. A saved script's run (principal script:<name>) is recorded as that script.
  */
-export function agentActor(config: PlatformConfig) {
+function agentActor(config: PlatformConfig) {
   return (caller: CallerContext, sessionId?: string): ResourceActor => {
     const actor = resourceActor(caller, { config, ...(sessionId ? { sessionId } : {}), origin: 'agent' });
     const script = runningScript(caller);

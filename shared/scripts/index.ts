@@ -30,6 +30,7 @@ export { createSandbox, defaultConsoleLimitBytes, importedNames, isLibraryName, 
 // Runs (issue 16, items 3 and 4): the platform object, the run's principal and MCP session, draft runs.
 export {
   CONSOLE_EXCERPT_BYTES,
+  consoleExcerpt,
   fetchRefusal,
   runningScript,
   SCRIPT_RUN_AUDIT_TOOL,
