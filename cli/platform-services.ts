@@ -3,13 +3,13 @@ import type { Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { createMetrics, type Metrics } from '../shared/metrics/index.js';
 import { createResourceService, type ResourceService } from '../shared/resources/index.js';
-import { ScriptStore } from '../shared/scripts/index.js';
+import { createSandbox, ScriptStore, type Sandbox } from '../shared/scripts/index.js';
 import { buildToolkits, type Toolkits } from './toolkits.js';
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
 
 /**
  * The services the api and the worker roles share: the toolkits (SQL, object storage), managed
- * resources, inbound webhooks and the metrics registry. `platform dev` opens them once for both
+ * resources, inbound webhooks, managed scripts and their sandbox, and the metrics registry. `platform dev` opens them once for both
  * roles (one process may hold an embedded DuckDB file only once); `serve` and `worker` each open
  * their own.
  */
@@ -22,6 +22,8 @@ export interface PlatformServices {
   webhooks?: WebhookServices;
   /** Managed scripts and libraries; needs the platform database. */
   scripts?: ScriptStore;
+  /** Runs scripts (one per process, at most `scripts.max_concurrent_runs` at once); its threads start on first run. */
+  sandbox: Sandbox;
   /** The api's public base URL, known once it listens (presigned filesystem URLs). */
   publicUrl: { current: string };
   close(): Promise<void>;
@@ -38,6 +40,7 @@ export async function openPlatformServices(opts: {
   const metrics = createMetrics();
   const publicUrl = { current: '' };
   const toolkits = await buildToolkits(config, log, { publicUrl: () => publicUrl.current, ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) });
+  const sandbox = createSandbox({ maxConcurrent: config.scripts.max_concurrent_runs });
   try {
     const resources =
       db && Object.keys(config.toolkits.objstore).length > 0
@@ -53,10 +56,15 @@ export async function openPlatformServices(opts: {
       ...(resources ? { resources } : {}),
       ...(webhooks ? { webhooks } : {}),
       ...(db ? { scripts: new ScriptStore({ db, config }) } : {}),
+      sandbox,
       publicUrl,
-      close: () => toolkits.close(),
+      async close() {
+        await sandbox.close();
+        await toolkits.close();
+      },
     };
   } catch (error) {
+    await sandbox.close().catch(() => undefined);
     await toolkits.close().catch(() => undefined);
     throw error;
   }

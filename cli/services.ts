@@ -4,15 +4,16 @@ import { connectTemporal, temporalReachable, type TemporalHandle } from '../shar
 import { databaseApiKeys } from '../shared/identity/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { buildMcpSurface } from '../api/mcp/surface.js';
+import { buildMcpServer, type McpSurface } from '../api/mcp/server.js';
 import { databaseGatingStore, memoryGatingStore } from '../shared/workflow-gating/index.js';
 import { toolCallAudit } from './audit.js';
 import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
 import { objstoreRoutes } from '../api/objstore/routes.js';
 import { resourceRoutes, type ResourceRoutesOptions } from '../api/resources/index.js';
 import { scriptRoutes } from '../api/portal/scripts.js';
-import { manageScriptTool } from '../shared/scripts/index.js';
+import { manageScriptTool, runningScript, ScriptRunner } from '../shared/scripts/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
-import { followResourceChanges, manageResourceTool, resourceActor, type ResourceService } from '../shared/resources/index.js';
+import { followResourceChanges, manageResourceTool, resourceActor, type ResourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { startMetricsListener } from '../api/http/app.js';
@@ -55,20 +56,35 @@ export async function startApiRole(opts: {
   if (db) readinessChecks.database = () => pingDb(db, 2000);
   if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
   const services = opts.services ?? (await openPlatformServices({ config, log, ...(db ? { db } : {}), ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) }));
-  const { metrics, toolkits, resources, webhooks, scripts } = services;
+  const { metrics, toolkits, resources, webhooks, scripts, sandbox } = services;
   const { log: audit, middleware: auditCalls, onRefused: refusals } = toolCallAudit({ config, log, ...(db ? { db } : {}), metrics });
   // Every replica's changes reach this one's sessions (one LISTEN connection, closed on stop).
   const resourceChanges =
     resources && config.database.dsn
       ? await followResourceChanges({ service: resources, dsn: config.database.dsn, log: log.child({ component: 'resource-changes' }) })
       : undefined;
+  // A run's platform.* calls go through this api's own MCP surface (built below; runs start after it is).
+  const served: { surface?: McpSurface } = {};
+  const runner =
+    scripts && db
+      ? new ScriptRunner({
+          db,
+          config,
+          store: scripts,
+          sandbox,
+          serverFor(caller, sessionId) {
+            if (!served.surface) throw new Error('the MCP surface is not built yet');
+            return buildMcpServer(served.surface, { caller, sessionId });
+          },
+        })
+      : undefined;
   const surface = buildMcpSurface({
     config,
     log,
     tools: [
       ...toolkits.tools,
-      ...(resources ? [manageResourceTool(resources, { config })] : []),
-      ...(scripts ? [manageScriptTool(scripts, { config })] : []),
+      ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config) })] : []),
+      ...(scripts ? [manageScriptTool(scripts, { config, ...(runner ? { runner } : {}) })] : []),
     ],
     elicitationTriggers: toolkits.elicitationTriggers,
     descriptionOverrides: toolkits.descriptionOverrides,
@@ -81,6 +97,7 @@ export async function startApiRole(opts: {
     ...(resources ? { resources: { service: resources, actorOf: agentActor(config) } } : {}),
     ...(resourceChanges ? { resourceChanges } : {}),
   });
+  served.surface = surface;
   const api = await startApi({
     config,
     log,
@@ -94,7 +111,9 @@ export async function startApiRole(opts: {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
       if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
-      if (scripts) await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate });
+      if (scripts) {
+        await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}) });
+      }
     },
   });
   services.publicUrl.current = api.url;
@@ -111,9 +130,16 @@ export async function startApiRole(opts: {
   };
 }
 
-/** MCP callers act as agents: writer records name their session; they cannot move files between libraries. */
+/**
+ * MCP callers act as agents: writer records name their session; they cannot move files between
+ * libraries. A saved script's run (principal script:<name>) is recorded as that script.
+ */
 function agentActor(config: PlatformConfig) {
-  return (caller: CallerContext, sessionId?: string) => resourceActor(caller, { config, ...(sessionId ? { sessionId } : {}), origin: 'agent' });
+  return (caller: CallerContext, sessionId?: string): ResourceActor => {
+    const actor = resourceActor(caller, { config, ...(sessionId ? { sessionId } : {}), origin: 'agent' });
+    const script = runningScript(caller);
+    return script ? { ...actor, writer: { kind: 'script', scriptId: script.id, name: script.name } } : actor;
+  };
 }
 
 /** The resource REST routes authenticate as every REST surface does (RouteContext); their callers act as persons. */

@@ -6,6 +6,7 @@
  * shared/scripts; errors are `{error, message, ...details}` (a syntax error adds line and column).
  */
 import type { FastifyError, FastifyRequest } from 'fastify';
+import type { CallerContext } from '../../shared/identity/index.js';
 import { z } from 'zod';
 import type { App } from '../http/app.js';
 import { sendRestRefusal, unauthenticated, type RestAuthenticator } from '../http/rest-auth.js';
@@ -21,6 +22,7 @@ import {
   scriptActor,
   type ScriptActor,
   type ScriptErrorCode,
+  type ScriptRunner,
   type ScriptStore,
 } from '../../shared/scripts/index.js';
 
@@ -28,6 +30,8 @@ export interface ScriptRoutesOptions {
   store: ScriptStore;
   config: Pick<PlatformConfig, 'personas' | 'admin'>;
   authenticate: RestAuthenticator;
+  /** Draft runs (POST /run, /{id}/run); absent without a sandbox. */
+  runner?: ScriptRunner;
 }
 
 const tags = ['portal: scripts'];
@@ -106,13 +110,25 @@ const sourceField = z.string().describe(`The source: an ES module (at most ${MAX
 const createBody = z.object({ name: z.string().describe('Lowercase letters, digits, - and _, starting with a letter; at most 63'), source: sourceField });
 const updateBody = z.object({ source: sourceField });
 const supersedeBody = z.object({ superseded_by: z.string().describe('Id (or name) of the active script of the same kind that replaces this one') });
+const runBody = z.object({ source: sourceField.describe('The unsaved source to run: its main() runs as the caller, with the caller\'s roles') });
+const runSchema = z
+  .object({
+    run_id: z.string().describe('The run record (script_runs)'),
+    status: z.enum(['ok', 'error', 'timeout', 'memory', 'busy']).describe('busy: every run slot of this replica was taken (scripts.max_concurrent_runs)'),
+    result: z.unknown().optional().describe("main()'s result as JSON, when ok"),
+    error: z.string().optional().describe('What stopped the run, otherwise'),
+    console: z.string().describe('Console output, bounded by scripts.console_limit_bytes'),
+    duration_ms: z.number(),
+  })
+  .describe('Run');
 const idParams = z.object({ id: z.string().describe('Script id') });
 const getQuery = z.object({ version: z.coerce.number().int().min(1).optional().describe('The version whose source to return (default: the current one)') });
 
 export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise<void> {
   const { store } = opts;
-  const actors = new WeakMap<FastifyRequest, ScriptActor>();
-  const actor = (request: FastifyRequest): ScriptActor => actors.get(request)!;
+  const actors = new WeakMap<FastifyRequest, { actor: ScriptActor; caller: CallerContext }>();
+  const actor = (request: FastifyRequest): ScriptActor => actors.get(request)!.actor;
+  const callerOf = (request: FastifyRequest): CallerContext => actors.get(request)!.caller;
 
   app.addHook('onRequest', async (request, reply) => {
     const decision = await opts.authenticate(request);
@@ -122,7 +138,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     if (!mayManageScripts(caller, opts.config)) {
       return reply.code(403).send({ error: 'forbidden', message: `scripts are for callers whose persona allows the ${MANAGE_SCRIPT_TOOL} tool` });
     }
-    actors.set(request, scriptActor(caller, opts.config));
+    actors.set(request, { actor: scriptActor(caller, opts.config), caller });
   });
 
   app.setErrorHandler((error: FastifyError, _request, reply) => {
@@ -207,6 +223,39 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     },
     async (request) => store.changeState(actor(request), request.params.id, 'supersede', request.body.superseded_by),
   );
+
+  const { runner } = opts;
+  if (runner) {
+    const runDescription =
+      'Runs main() in a fresh sandbox context (scripts.run_memory_bytes, scripts.run_deadline) and answers its result, error, console and ' +
+      'duration; the run is recorded and audited (script_run). The answer is 200 whatever the run\'s status.';
+    app.post(
+      '/run',
+      {
+        schema: {
+          tags,
+          summary: 'Draft-run an unsaved source, as the caller with the caller\'s roles',
+          description: runDescription,
+          body: runBody,
+          response: { 200: runSchema, ...writeErrors },
+        },
+      },
+      async (request) => runner.runUnsaved(callerOf(request), request.body.source),
+    );
+    app.post(
+      '/:id/run',
+      {
+        schema: {
+          tags,
+          summary: "Draft-run a script's current version, as principal script:<name> with its author's roles",
+          description: `${runDescription} The owner and administrators only (403); a disabled, deprecated or superseded script does not run (409 state).`,
+          params: idParams,
+          response: { 200: runSchema, ...writeErrors },
+        },
+      },
+      async (request) => runner.runSaved(callerOf(request), request.params.id),
+    );
+  }
 
   app.delete(
     '/:id',

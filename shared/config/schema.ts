@@ -33,6 +33,7 @@
  * - schema-mcp.ts        tools, elicitation, icons, tuning, workflow, knowledge, mcpapps
  * - schema-resources.ts  resources, portal, admin
  * - schema-webhooks.ts   webhooks
+ * - schema-scripts.ts    scripts (managed scripts' runs)
  *
  * Keys this implementation adds (not in the spec; documented in platform.example.yaml) are
  * listed in the header of their section's module. The one at the root:
@@ -47,6 +48,7 @@ import { admin, portal, resources } from './schema-resources.js';
 import { audit, metrics, secrets, server, temporal } from './schema-server.js';
 import { injection, query, semantic, storage, toolkits } from './schema-toolkits.js';
 import { webhooks } from './schema-webhooks.js';
+import { scripts } from './schema-scripts.js';
 
 export { decodeBase64Key, decodeHmacKey } from './schema-fields.js';
 
@@ -77,6 +79,7 @@ export const configObjectSchema = obj({
   knowledge: knowledge.prefault({}),
   mcpapps: mcpapps.prefault({}),
   webhooks: webhooks.prefault({}),
+  scripts: scripts.prefault({}),
   temporal: temporal.prefault({}),
   data_dir: str().min(1, 'must not be empty').default('./.data'),
   secrets: secrets.prefault({}),

@@ -2,9 +2,10 @@ import { anonymousSubject, localOperatorSubject, oidcSubject } from './subjects.
 
 /**
  * How a caller proved who it is: an OIDC bearer token, an API key, a token from the platform's own
- * OAuth server, the portal's browser-session cookie, nothing (anonymous HTTP), or the local process.
+ * OAuth server, the portal's browser-session cookie, nothing (anonymous HTTP), the local process, or
+ * a managed script's run acting as principal `script:<name>` (shared/scripts/runs/principal.ts).
  */
-export type AuthType = 'oidc' | 'apikey' | 'oauth' | 'browser_session' | 'anonymous' | 'local';
+export type AuthType = 'oidc' | 'apikey' | 'oauth' | 'browser_session' | 'anonymous' | 'local' | 'script';
 
 /** The identity every request carries past authentication (spec document 1, "Caller context"). */
 export interface CallerContext {

@@ -10,6 +10,7 @@
  */
 import { z } from 'zod';
 import type { PlatformConfig } from '../config/index.js';
+import type { CallerContext } from '../identity/index.js';
 import { defineTool, jsonResult, type CallToolResult, type ToolDefinition } from '../mcp-tools/index.js';
 import { isTextContent, readAll, toReadable } from '../objstore/index.js';
 import { resourceActor } from './actor.js';
@@ -23,6 +24,8 @@ export interface ManageResourceToolOptions {
   config: Pick<PlatformConfig, 'personas' | 'admin'>;
   /** Content the read action inlines (default 1 MB, as search `fetch`); above it, details only. */
   readInlineBytes?: number;
+  /** The actor of a call (default: the caller as an agent, its session the writer); the api's also records a script's run as the script. */
+  actorOf?: (caller: CallerContext, sessionId?: string) => ResourceActor;
 }
 
 export const manageResourceActions = ['create', 'replace_content', 'update', 'delete', 'read', 'extract'] as const;
@@ -230,7 +233,9 @@ export function manageResourceTool(service: ResourceService, opts: ManageResourc
     contentArguments: ['content', 'content_base64'],
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
-      const actor = resourceActor(ctx.caller, { config: opts.config, ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}), origin: 'agent' });
+      const actor = opts.actorOf
+        ? opts.actorOf(ctx.caller, ctx.sessionId)
+        : resourceActor(ctx.caller, { config: opts.config, ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}), origin: 'agent' });
       try {
         switch (args.action) {
           case 'create':

@@ -14,6 +14,7 @@ export {
   type EntryPoint,
   type LibraryResolver,
   type ResolvedLibrary,
+  type RunTarget,
   type ScriptActions,
   type ScriptActor,
   type ScriptDetail,
@@ -26,3 +27,17 @@ export {
 } from './types.js';
 // The sandbox (issue 16, item 2): runs a script's main()/handle(req) in a fresh QuickJS runtime on a worker thread.
 export { createSandbox, defaultConsoleLimitBytes, importedNames, isLibraryName, type Sandbox, type SandboxOptions, type SandboxOutcome, type SandboxRun } from './sandbox/index.js';
+// Runs (issue 16, items 3 and 4): the platform object, the run's principal and MCP session, draft runs.
+export {
+  CONSOLE_EXCERPT_BYTES,
+  consoleExcerpt,
+  fetchRefusal,
+  runningScript,
+  SCRIPT_RUN_AUDIT_TOOL,
+  scriptPrincipal,
+  ScriptRunner,
+  type McpServerFor,
+  type RunAnswer,
+  type RunningScript,
+  type ScriptCaller,
+} from './runs/index.js';

@@ -18,6 +18,7 @@ import {
   type EntryPoint,
   type LibraryResolver,
   type ResolvedLibrary,
+  type RunTarget,
   type ScriptActor,
   type ScriptDetail,
   type ScriptKind,
@@ -228,6 +229,23 @@ export class ScriptStore implements LibraryResolver {
       await this.record(client, actor, { scriptId: row.id, name: row.name, action: 'delete', from: row.state }, new Date(this.clock()));
       return view;
     });
+  }
+
+  /** What a run of the script `ref` needs: its identity, owner, state and current version (source, author's roles). */
+  async runTarget(ref: string): Promise<RunTarget> {
+    const row = await this.row(this.db, ref);
+    const version = await this.versionRow(this.db, row.id, row.current_version);
+    return {
+      id: row.id,
+      name: row.name,
+      kind: row.kind,
+      state: row.state,
+      ownerSubject: row.owner_subject,
+      version: row.current_version,
+      source: version.source,
+      authorRoles: version.author_roles,
+      entryPoints: version.entry_points,
+    };
   }
 
   /**

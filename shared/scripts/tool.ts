@@ -1,25 +1,27 @@
 /**
- * The `manage_script` agent tool (issue 16): create, update (a new version), get, list, disable,
- * enable, deprecate, supersede and delete managed scripts. Running and scheduling arrive with runs,
- * so their actions are not offered yet. Whether a caller may use the tool at all is the persona
+ * The `manage_script` agent tool (issue 16): create, update (a new version), get, list, run (a draft
+ * run, of a saved script or of an unsaved source), disable, enable, deprecate, supersede and delete
+ * managed scripts. Scheduling arrives with scheduled runs. Whether a caller may use the tool at all is the persona
  * rule (`tools.allow` must allow `manage_script`), applied by the MCP surface like every tool's;
  * calls are audited by the audit middleware, and each change also as a `script_change` row.
  * Results are JSON; refusals are tool errors whose structured content is `{error, message, ...details}`.
  */
 import { z } from 'zod';
 import type { PlatformConfig } from '../config/index.js';
+import type { CallerContext } from '../identity/index.js';
 import { defineTool, jsonResult, type CallToolResult, type ToolDefinition } from '../mcp-tools/index.js';
 import { MANAGE_SCRIPT_TOOL, scriptActor } from './authority.js';
 import type { StateAction } from './states.js';
+import type { ScriptRunner } from './runs/index.js';
 import type { ScriptStore } from './store.js';
 import { ScriptError, type ScriptActor } from './types.js';
 
-export const manageScriptActions = ['create', 'update', 'get', 'list', 'disable', 'enable', 'deprecate', 'supersede', 'delete'] as const;
+export const manageScriptActions = ['create', 'update', 'get', 'list', 'run', 'disable', 'enable', 'deprecate', 'supersede', 'delete'] as const;
 
 const input = z.object({
   action: z.enum(manageScriptActions).describe('The operation.'),
   script: z.string().optional().describe("The script: its id or its name (names never look like ids). For create: the new script's name."),
-  source: z.string().optional().describe('The source (an ES module), for create and update.'),
+  source: z.string().optional().describe('The source (an ES module), for create and update; for run without script: the unsaved source to run.'),
   version: z.number().int().min(1).optional().describe('get: the version whose source to return (default: the current one).'),
   superseded_by: z.string().optional().describe('supersede: the id or name of the active script of the same kind that replaces this one.'),
 });
@@ -35,6 +37,7 @@ Actions (script = id or name):
 - update: script, source. Saves the next version (none when the source is unchanged: outcome unchanged).
 - get: script, optional version. The script with its versions (author, roles at save time, SHA-256) and the source when you may read it.
 - list: every script's name, kind, state and owner.
+- run: script (a draft run of its current version's main(), as principal script:<name> with the roles of that version's author; its owner and administrators, active scripts only), or source instead (an unsaved source, run as you with your roles). Result {run_id, status: ok|error|timeout|memory|busy, result | error, console, duration_ms}.
 - disable / enable / deprecate: script. Only active scripts run; enable restores a disabled, deprecated or superseded script.
 - supersede: script, superseded_by (an active script of the same kind).
 - delete: script. Refused while it is bound to an endpoint, supersedes others, or (a library) is imported.
@@ -51,7 +54,21 @@ function required<K extends 'script' | 'source'>(args: Args, field: K): string {
   return value;
 }
 
-async function answer(store: ScriptStore, actor: ScriptActor, args: Args): Promise<CallToolResult> {
+interface Context {
+  store: ScriptStore;
+  runner: ScriptRunner | undefined;
+  caller: CallerContext;
+}
+
+async function run({ runner, caller }: Context, args: Args): Promise<CallToolResult> {
+  if (!runner) throw new ScriptError('invalid', 'runs are not available on this server (no sandbox)');
+  if (args.script !== undefined && args.source !== undefined) throw new ScriptError('invalid', 'run takes script (a saved script) or source (an unsaved one), not both');
+  if (args.script !== undefined) return jsonResult({ ...(await runner.runSaved(caller, args.script)) });
+  return jsonResult({ ...(await runner.runUnsaved(caller, required(args, 'source'))) });
+}
+
+async function answer(context: Context, actor: ScriptActor, args: Args): Promise<CallToolResult> {
+  const { store } = context;
   switch (args.action) {
     case 'create':
       return jsonResult({ ...(await store.create(actor, { name: required(args, 'script'), source: required(args, 'source') })) });
@@ -61,6 +78,8 @@ async function answer(store: ScriptStore, actor: ScriptActor, args: Args): Promi
       return jsonResult({ script: await store.get(actor, required(args, 'script'), args.version !== undefined ? { version: args.version } : {}) });
     case 'list':
       return jsonResult({ scripts: await store.list(actor) });
+    case 'run':
+      return run(context, args);
     case 'delete':
       return jsonResult({ deleted: true, script: await store.delete(actor, required(args, 'script')) });
     case 'disable':
@@ -71,7 +90,7 @@ async function answer(store: ScriptStore, actor: ScriptActor, args: Args): Promi
   }
 }
 
-export function manageScriptTool(store: ScriptStore, opts: { config: Pick<PlatformConfig, 'personas' | 'admin'> }): ToolDefinition {
+export function manageScriptTool(store: ScriptStore, opts: { config: Pick<PlatformConfig, 'personas' | 'admin'>; runner?: ScriptRunner }): ToolDefinition {
   return defineTool({
     name: MANAGE_SCRIPT_TOOL,
     toolkit: 'platform',
@@ -82,7 +101,7 @@ export function manageScriptTool(store: ScriptStore, opts: { config: Pick<Platfo
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       try {
-        return await answer(store, scriptActor(ctx.caller, opts.config, ctx.sessionId), args);
+        return await answer({ store, runner: opts.runner, caller: ctx.caller }, scriptActor(ctx.caller, opts.config, ctx.sessionId), args);
       } catch (error) {
         if (error instanceof ScriptError) return errorResult(error);
         throw error;

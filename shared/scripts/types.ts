@@ -104,3 +104,17 @@ export interface LibraryResolver {
   /** Throws ScriptError not_found (no library of that name) or state (disabled or superseded). */
   resolveLibrary(name: string): Promise<ResolvedLibrary>;
 }
+
+/** The current version of a script as a run takes it (ScriptStore.runTarget). */
+export interface RunTarget {
+  id: string;
+  name: string;
+  kind: ScriptKind;
+  state: ScriptState;
+  ownerSubject: string;
+  version: number;
+  source: string;
+  /** The version's author's roles at save time: the run's principal holds them. */
+  authorRoles: string[];
+  entryPoints: EntryPoint[];
+}

@@ -1,0 +1,24 @@
+/**
+ * platform.yaml section of managed scripts (issue 16; docs/scripts.md). Every key is ours:
+ * - scripts.max_concurrent_runs   runs at once per replica (one sandbox worker thread each); the next is refused busy
+ * - scripts.run_memory_bytes      memory ceiling of one run (the QuickJS module's whole linear memory)
+ * - scripts.run_deadline          wall-clock budget of one run, enforced by interrupting it
+ * - scripts.console_limit_bytes   console output a run keeps; what follows is "[truncated]"
+ * - scripts.fetch.allow_hosts     hosts platform.fetch may reach (none by default)
+ * - scripts.fetch.timeout / max_response_bytes   bounds of one platform.fetch
+ */
+
+import { dur, int, obj, strArray } from './schema-fields.js';
+
+export const scripts = obj({
+  max_concurrent_runs: int({ min: 1 }).default(32),
+  // The sandbox's floor is 16 MiB (the QuickJS build's initial memory).
+  run_memory_bytes: int({ min: 16 * 1024 * 1024 }).default(64 * 1024 * 1024),
+  run_deadline: dur('30s'),
+  console_limit_bytes: int({ min: 1 }).default(64 * 1024),
+  fetch: obj({
+    allow_hosts: strArray().default([]),
+    timeout: dur('10s'),
+    max_response_bytes: int({ min: 1 }).default(4 * 1024 * 1024),
+  }).prefault({}),
+});

@@ -1,0 +1,92 @@
+/**
+ * `platform.fetch(url, init)`: the host process makes the request for the script, which never
+ * opens sockets. Only hosts on `scripts.fetch.allow_hosts` are reached (exact host names, case
+ * insensitive; none by default), over http or https; redirects are followed here, each target
+ * checked against the same list; one timeout bounds the whole exchange and the body is cut off
+ * (refused) past `max_response_bytes`. The answer is `{status, headers, body}` with the body as text.
+ */
+import { z } from 'zod';
+
+export interface FetchPolicy {
+  allowHosts: readonly string[];
+  timeoutMs: number;
+  maxResponseBytes: number;
+}
+
+export interface FetchAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+const maxRedirects = 5;
+
+export const fetchInit = z
+  .strictObject({
+    method: z.string().regex(/^[A-Za-z]+$/).optional(),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.string().optional(),
+  })
+  .optional();
+
+export type FetchInit = z.output<typeof fetchInit>;
+
+/** Why `url` may not be fetched, or undefined when its host is allowed (pure). */
+export function fetchRefusal(url: URL, allowHosts: readonly string[]): string | undefined {
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `platform.fetch: only http and https URLs are fetched, not ${url.protocol}`;
+  const host = url.hostname.toLowerCase();
+  if (!allowHosts.some((allowed) => allowed.toLowerCase() === host)) {
+    return `platform.fetch: the host ${host} is not on scripts.fetch.allow_hosts`;
+  }
+  return undefined;
+}
+
+function parseUrl(text: string, base?: URL): URL {
+  try {
+    return new URL(text, base);
+  } catch {
+    throw new Error(`platform.fetch: not a URL: ${text}`);
+  }
+}
+
+async function readCapped(response: Response, max: number, url: URL): Promise<string> {
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    if (size > max) throw new Error(`platform.fetch: the response of ${url.host} is larger than ${max} bytes (scripts.fetch.max_response_bytes)`);
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function scriptFetch(policy: FetchPolicy, urlText: string, init: FetchInit): Promise<FetchAnswer> {
+  let url = parseUrl(urlText);
+  const signal = AbortSignal.timeout(policy.timeoutMs);
+  let method = (init?.method ?? 'GET').toUpperCase();
+  let body = init?.body;
+  try {
+    for (let hop = 0; ; hop++) {
+      const refusal = fetchRefusal(url, policy.allowHosts);
+      if (refusal) throw new Error(refusal);
+      const response = await fetch(url, { method, ...(init?.headers ? { headers: init.headers } : {}), ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location) {
+        await response.body?.cancel();
+        if (hop >= maxRedirects) throw new Error(`platform.fetch: more than ${maxRedirects} redirects`);
+        url = parseUrl(location, url);
+        // As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
+        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+          method = 'GET';
+          body = undefined;
+        }
+        continue;
+      }
+      return { status: response.status, headers: Object.fromEntries(response.headers), body: await readCapped(response, policy.maxResponseBytes, url) };
+    }
+  } catch (error) {
+    if (signal.aborted) throw new Error(`platform.fetch: no complete answer from ${url.host} within ${policy.timeoutMs} ms`);
+    throw error;
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Draft runs (docs/scripts.md, "Runs"): `main()` of a saved script's current version, run as its
+ * principal `script:<name>` with its author's roles, or of an unsaved source, run as the caller
+ * with the caller's roles. Each run gets its own MCP session (session.ts) for its platform calls,
+ * a fresh sandbox context bounded by `scripts.*`, and one record plus audit row (records.ts).
+ * Who may draft-run: a saved script, its owner and administrators; an unsaved source, anyone
+ * admitted to manage_script (the surfaces check that persona rule).
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { PlatformConfig } from '../../config/index.js';
+import type { Db } from '../../db/index.js';
+import type { CallerContext } from '../../identity/index.js';
+import { requireChange, scriptActor } from '../authority.js';
+import type { Sandbox, SandboxOutcome } from '../sandbox/index.js';
+import { analyzeSource } from '../source.js';
+import { runs } from '../states.js';
+import type { ScriptStore } from '../store.js';
+import { ScriptError, type EntryPoint } from '../types.js';
+import { platformHost } from './host.js';
+import { scriptPrincipal } from './principal.js';
+import { recordScriptRun, type RunStarter, type RunTrigger } from './records.js';
+import { openPlatformSession, type McpServerFor } from './session.js';
+
+export interface ScriptRunnerOptions {
+  db: Db;
+  config: PlatformConfig;
+  store: ScriptStore;
+  sandbox: Sandbox;
+  /** The platform's MCP server for a run's principal (each run's platform.* calls go through it). */
+  serverFor: McpServerFor;
+  /** Milliseconds since the epoch. */
+  clock?: () => number;
+}
+
+/** What a run answers (draft runs return it; the result and console as the sandbox gave them). */
+export interface RunAnswer {
+  run_id: string;
+  status: SandboxOutcome['status'];
+  result?: unknown;
+  error?: string;
+  console: string;
+  duration_ms: number;
+}
+
+/** One run to execute: its source, the principal it acts as, and how it is recorded. */
+export interface RunSpec {
+  source: string;
+  principal: CallerContext;
+  script?: { id: string; name: string; version: number };
+  trigger: RunTrigger;
+  scheduledAt?: Date;
+  starter: RunStarter;
+}
+
+function requireMain(entryPoints: readonly EntryPoint[], what: string): void {
+  if (!entryPoints.includes('main')) throw new ScriptError('invalid', `${what} does not export main(): a run calls main()`);
+}
+
+export class ScriptRunner {
+  private readonly clock: () => number;
+
+  constructor(private readonly opts: ScriptRunnerOptions) {
+    this.clock = opts.clock ?? Date.now;
+  }
+
+  /** A draft run of the current version of the script `ref` (id or name): its owner and administrators; active scripts only. */
+  async runSaved(caller: CallerContext, ref: string): Promise<RunAnswer> {
+    const actor = scriptActor(caller, this.opts.config);
+    const target = await this.opts.store.runTarget(ref);
+    requireChange(actor, target, 'run');
+    if (!runs(target.state)) throw new ScriptError('state', `"${target.name}" is ${target.state}: only active scripts run`, { state: target.state });
+    requireMain(target.entryPoints, `"${target.name}"`);
+    return this.run({
+      source: target.source,
+      principal: scriptPrincipal(target, target.authorRoles),
+      script: { id: target.id, name: target.name, version: target.version },
+      trigger: 'draft',
+      starter: starterOf(actor),
+    });
+  }
+
+  /** A draft run of a source that is not saved: it acts as the caller, with the caller's roles. */
+  async runUnsaved(caller: CallerContext, source: string): Promise<RunAnswer> {
+    const actor = scriptActor(caller, this.opts.config);
+    requireMain(analyzeSource(source).entryPoints, 'the source');
+    return this.run({ source, principal: caller, trigger: 'draft', starter: starterOf(actor) });
+  }
+
+  /** Runs `main()` in a fresh sandbox context with its own MCP session, then records and audits the run. */
+  async run(spec: RunSpec): Promise<RunAnswer> {
+    const { config, sandbox, store, serverFor } = this.opts;
+    const id = uuidv7();
+    const startedAt = new Date(this.clock());
+    const session = await openPlatformSession(serverFor, spec.principal, `script-run:${id}`);
+    let outcome: SandboxOutcome;
+    try {
+      outcome = await sandbox.run({
+        source: spec.source,
+        entry: 'main',
+        args: [],
+        memoryBytes: config.scripts.run_memory_bytes,
+        deadlineMs: config.scripts.run_deadline,
+        consoleLimitBytes: config.scripts.console_limit_bytes,
+        resolveLibrary: (name) => resolveLibrarySource(store, name),
+        host: platformHost(session.client, {
+          allowHosts: config.scripts.fetch.allow_hosts,
+          timeoutMs: config.scripts.fetch.timeout,
+          maxResponseBytes: config.scripts.fetch.max_response_bytes,
+        }),
+      });
+    } finally {
+      await session.close();
+    }
+    const finishedAt = new Date(this.clock());
+    await recordScriptRun(this.opts.db, config, {
+      id,
+      ...(spec.script ? { script: spec.script } : {}),
+      trigger: spec.trigger,
+      ...(spec.scheduledAt ? { scheduledAt: spec.scheduledAt } : {}),
+      outcome,
+      startedAt,
+      finishedAt,
+      starter: spec.starter,
+      principal: spec.principal.subject,
+    });
+    return {
+      run_id: id,
+      status: outcome.status,
+      ...(outcome.status === 'ok' ? { result: outcome.result } : { error: outcome.error }),
+      console: outcome.console,
+      duration_ms: outcome.durationMs,
+    };
+  }
+}
+
+function starterOf(actor: { subject: string; email?: string; authType: string; persona?: string }): RunStarter {
+  return { subject: actor.subject, ...(actor.email ? { email: actor.email } : {}), authType: actor.authType, ...(actor.persona ? { persona: actor.persona } : {}) };
+}
+
+/** A library's source for the sandbox: undefined when there is none; a library that may not be imported is an error naming why. */
+async function resolveLibrarySource(store: ScriptStore, name: string): Promise<string | undefined> {
+  try {
+    return (await store.resolveLibrary(name)).source;
+  } catch (error) {
+    if (error instanceof ScriptError && error.code === 'not_found') return undefined;
+    throw error instanceof ScriptError ? new Error(error.message) : error;
+  }
+}

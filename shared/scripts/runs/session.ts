@@ -1,0 +1,37 @@
+/**
+ * A run's MCP session: an SDK Client connected over an in-memory transport pair to the platform's
+ * own MCP server built for the run's principal, so every platform.* call passes the same listing
+ * rules, persona access, middleware (audit, metrics, gating) and refusal hooks as any caller's.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallerContext } from '../../identity/index.js';
+
+/** Builds the platform's MCP server for one caller and session (api/mcp/server.ts buildMcpServer over the api's surface). */
+export type McpServerFor = (caller: CallerContext, sessionId: string) => Server;
+
+export interface PlatformSession {
+  client: Client;
+  close(): Promise<void>;
+}
+
+export async function openPlatformSession(serverFor: McpServerFor, caller: CallerContext, sessionId: string): Promise<PlatformSession> {
+  const server = serverFor(caller, sessionId);
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: `script-run ${caller.subject}`, version: '1.0.0' });
+  try {
+    await client.connect(clientTransport);
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+  return {
+    client,
+    async close() {
+      await client.close();
+      await server.close();
+    },
+  };
+}

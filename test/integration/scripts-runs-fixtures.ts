@@ -1,0 +1,147 @@
+/**
+ * Set-up of the script-run tests: the production api role (cli/services.ts startApiRole) over a
+ * fresh Postgres database, with the embedded DuckDB, a filesystem object store for managed
+ * resources, tool-call auditing, and a local HTTP server the fetch allow-list names (127.0.0.1 only).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RunningApi } from '../../api/start.js';
+import { openDatabase, startApiRole } from '../../cli/services.js';
+import type { Db } from '../../shared/db/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { connectMcp, testConfig } from '../support/api.js';
+import { createTestDatabase } from '../support/postgres.js';
+
+export const keys = {
+  /** staff: manage_*, sql_* and platform_info. */
+  alice: 'alice-key-0123456789',
+  /** staff: another owner. */
+  bob: 'bob-key-0123456789',
+  /** limited: manage_script and platform_info only (no sql_query). */
+  lim: 'lim-key-0123456789',
+} as const;
+export type User = keyof typeof keys;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read parsed JSON freely
+export type Json = any;
+
+export interface RunsRig {
+  db: Db;
+  api: RunningApi;
+  /** The local HTTP server's port (fetch targets: http://127.0.0.1:<port>/…). */
+  httpPort: number;
+  connect(user: User): Promise<Client>;
+  rest(user: User, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }>;
+  stop(): Promise<void>;
+}
+
+/** /hello answers text; /to-localhost redirects to the same server under a host not on the list. */
+function startHttpServer(): Promise<Server> {
+  const server = createServer((request, response) => {
+    const port = (server.address() as AddressInfo).port;
+    if (request.url === '/hello') {
+      response.writeHead(200, { 'content-type': 'text/plain', 'x-seen-host': request.headers.host ?? '' });
+      response.end('hello from the allowed host');
+    } else if (request.url === '/to-localhost') {
+      response.writeHead(302, { location: `http://localhost:${port}/hello` });
+      response.end();
+    } else {
+      response.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+export async function startRunsRig(): Promise<RunsRig> {
+  const dir = await mkdtemp(join(tmpdir(), 'script-runs-'));
+  const database = await createTestDatabase();
+  const http = await startHttpServer();
+  const clients: Client[] = [];
+  let db: Db | undefined;
+  let api: RunningApi | undefined;
+  const stop = async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    await api?.stop();
+    await db?.end();
+    await database.drop();
+    await new Promise((resolve) => http.close(resolve));
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    const config = testConfig(`
+data_dir: ${JSON.stringify(dir)}
+server:
+  address: "127.0.0.1:0"
+  transport: http
+  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
+database:
+  dsn: ${JSON.stringify(database.dsn)}
+audit:
+  enabled: true
+  log_tool_calls: true
+auth:
+  api_keys:
+    enabled: true
+    keys:
+      - { key: ${keys.alice}, name: alice, roles: [staff] }
+      - { key: ${keys.bob}, name: bob, roles: [staff] }
+      - { key: ${keys.lim}, name: lim, roles: [limited] }
+personas:
+  definitions:
+    staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "sql_*", "platform_info"] } }
+    limited: { roles: [limited], priority: 1, tools: { allow: ["manage_script", "platform_info"] } }
+toolkits:
+  objstore:
+    local:
+      driver: filesystem
+      root: ${JSON.stringify(join(dir, 'objects'))}
+  sql:
+    local:
+      engine: duckdb
+scripts:
+  max_concurrent_runs: 4
+  run_deadline: 20s
+  fetch:
+    allow_hosts: [127.0.0.1]
+    timeout: 5s
+`);
+    const log = silentLogger();
+    db = (await openDatabase(config, log))!;
+    api = await startApiRole({ config, log, db });
+    const running = api;
+    return {
+      db,
+      api: running,
+      httpPort: (http.address() as AddressInfo).port,
+      async connect(user) {
+        const client = await connectMcp(running.url, keys[user]);
+        clients.push(client);
+        return client;
+      },
+      async rest(user, method, path, body) {
+        const response = await fetch(`${running.url}/api/v1/portal/scripts${path}`, {
+          method,
+          headers: { authorization: `Bearer ${keys[user]}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        });
+        return { status: response.status, body: await response.json() };
+      },
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A manage_script call: the structured body and whether it failed. */
+export async function manageScript(client: Client, args: Record<string, unknown>): Promise<{ isError: boolean; body: Json; text: string }> {
+  const result = (await client.callTool({ name: 'manage_script', arguments: args })) as CallToolResult;
+  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+  return { isError: result.isError === true, body: result.structuredContent ?? JSON.parse(text || '{}'), text };
+}

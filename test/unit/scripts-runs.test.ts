@@ -1,0 +1,36 @@
+/** The pure rules of script runs: the fetch allow-list, the console excerpt kept on a run's row, and the principal. */
+import { describe, expect, it } from 'vitest';
+import { consoleExcerpt, fetchRefusal, runningScript, scriptPrincipal } from '../../shared/scripts/index.js';
+
+describe('fetchRefusal', () => {
+  const allow = ['api.example.com', '127.0.0.1'];
+  it('allows exactly the listed host names, case-insensitively, on any port', () => {
+    expect(fetchRefusal(new URL('https://API.example.com/x'), allow)).toBeUndefined();
+    expect(fetchRefusal(new URL('http://127.0.0.1:8080/'), allow)).toBeUndefined();
+  });
+  it('refuses other hosts, sub-domains and non-http schemes, naming the host', () => {
+    expect(fetchRefusal(new URL('https://evil.example.com/'), allow)).toMatch(/the host evil\.example\.com is not on scripts\.fetch\.allow_hosts/);
+    expect(fetchRefusal(new URL('https://x.api.example.com/'), allow)).toMatch(/x\.api\.example\.com/);
+    expect(fetchRefusal(new URL('file:///etc/passwd'), allow)).toMatch(/only http and https/);
+  });
+  it('refuses everything with the default, empty list', () => {
+    expect(fetchRefusal(new URL('https://api.example.com/'), [])).toMatch(/not on scripts\.fetch\.allow_hosts/);
+  });
+});
+
+describe('consoleExcerpt', () => {
+  it('keeps short output whole and cuts long output on a character boundary', () => {
+    expect(consoleExcerpt('short', 10)).toBe('short');
+    expect(consoleExcerpt('aé€', 4)).toBe('aé');
+    expect(Buffer.byteLength(consoleExcerpt('x'.repeat(20_000)))).toBe(8 * 1024);
+  });
+});
+
+describe('scriptPrincipal', () => {
+  it("is script:<name> with the author's roles, and names its script", () => {
+    const caller = scriptPrincipal({ id: 'id-1', name: 'nightly' }, ['staff']);
+    expect(caller).toMatchObject({ subject: 'script:nightly', roles: ['staff'], authType: 'script' });
+    expect(runningScript(caller)).toEqual({ id: 'id-1', name: 'nightly' });
+    expect(runningScript({ subject: 'apikey:a', roles: [], authType: 'apikey' })).toBeUndefined();
+  });
+});
