@@ -50,6 +50,12 @@ function startHttpServer(): Promise<Server> {
     } else if (request.url === '/to-localhost') {
       response.writeHead(302, { location: `http://localhost:${port}/hello` });
       response.end();
+    } else if (request.url?.startsWith('/redirect?to=')) {
+      response.writeHead(302, { location: decodeURIComponent(request.url.slice('/redirect?to='.length)) });
+      response.end();
+    } else if (request.url === '/echo-auth') {
+      response.writeHead(200, { 'content-type': 'text/plain' });
+      response.end(`authorization: ${request.headers.authorization ?? 'none'}`);
     } else {
       response.writeHead(404).end();
     }

@@ -4,6 +4,8 @@
  * the embedded DuckDB, resource writes recorded as the script, the fetch allow-list, draft runs of
  * saved and unsaved sources over the tool and REST, their records and audit rows, and refusals.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manageScript, startRunsRig, type Json, type RunsRig } from './scripts-runs-fixtures.js';
 
@@ -109,6 +111,27 @@ describe('platform.fetch', () => {
     expect(allowed.headers['content-type']).toBe('text/plain');
     expect(other.refused).toMatch(/the host localhost is not on scripts\.fetch\.allow_hosts/);
     expect(redirected.refused).toMatch(/the host localhost is not on scripts\.fetch\.allow_hosts/);
+  });
+
+  it('follows a redirect to another allowed origin without the credentials written for the first (as browsers do)', async () => {
+    const other = createServer((request, response) => response.end(`authorization: ${request.headers.authorization ?? 'none'}`));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${rig.httpPort}`;
+      const elsewhere = `http://127.0.0.1:${(other.address() as AddressInfo).port}/`;
+      const run = await rig.rest('alice', 'POST', '/run', {
+        source: `export async function main() {
+          const init = { headers: { authorization: 'Bearer s3cret', 'x-kept': 'yes' } };
+          return {
+            same: (await platform.fetch('${base}/redirect?to=' + encodeURIComponent('/echo-auth'), init)).body,
+            other: (await platform.fetch('${base}/redirect?to=' + encodeURIComponent('${elsewhere}'), init)).body,
+          };
+        }`,
+      });
+      expect(run.body).toMatchObject({ status: 'ok', result: { same: 'authorization: Bearer s3cret', other: 'authorization: none' } });
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 });
 

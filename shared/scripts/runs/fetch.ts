@@ -61,21 +61,31 @@ async function readCapped(response: Response, max: number, url: URL): Promise<st
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const credentialHeaders = new Set(['authorization', 'cookie', 'proxy-authorization']);
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => !credentialHeaders.has(name.toLowerCase())));
+}
+
 export async function scriptFetch(policy: FetchPolicy, urlText: string, init: FetchInit): Promise<FetchAnswer> {
   let url = parseUrl(urlText);
   const signal = AbortSignal.timeout(policy.timeoutMs);
   let method = (init?.method ?? 'GET').toUpperCase();
   let body = init?.body;
+  let headers = init?.headers;
   try {
     for (let hop = 0; ; hop++) {
       const refusal = fetchRefusal(url, policy.allowHosts);
       if (refusal) throw new Error(refusal);
-      const response = await fetch(url, { method, ...(init?.headers ? { headers: init.headers } : {}), ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
+      const response = await fetch(url, { method, ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel();
         if (hop >= maxRedirects) throw new Error(`platform.fetch: more than ${maxRedirects} redirects`);
+        const from = url;
         url = parseUrl(location, url);
+        // As browsers do: credentials go to the origin they were written for, not to where it redirects.
+        if (headers && url.origin !== from.origin) headers = withoutCredentials(headers);
         // As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
         if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
           method = 'GET';
