@@ -120,9 +120,17 @@ describe('capacity', () => {
   it('keeps keepIdle threads after a burst; the idle ones beyond end after idleMs, and runs start threads again', async () => {
     const bursty = createSandbox({ maxConcurrent: 4, keepIdle: 1, idleMs: 50 });
     try {
-      const outcomes = await Promise.all([0, 1, 2, 3].map(() => bursty.run(mainRun('export async function main() { return await platform.pause() }', { host: { pause: () => new Promise((r) => setTimeout(() => r('paused'), 100)) } }))));
-      for (const outcome of outcomes) expect(outcome).toMatchObject({ status: 'ok', result: 'paused' });
+      let release: () => void = () => undefined;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let entered = 0;
+      let allIn: () => void = () => undefined;
+      const allEntered = new Promise<void>((resolve) => (allIn = resolve));
+      const host = { hold: async () => { if (++entered === 4) allIn(); await held; return 'released'; } };
+      const burst = [0, 1, 2, 3].map(() => bursty.run(mainRun('export async function main() { return await platform.hold() }', { host })));
+      await allEntered;
       expect(bursty.threads).toBe(4);
+      release();
+      for (const outcome of await Promise.all(burst)) expect(outcome).toMatchObject({ status: 'ok', result: 'released' });
       for (let tries = 0; bursty.threads > 1 && tries < 100; tries++) await new Promise((r) => setTimeout(r, 20));
       expect(bursty.threads).toBe(1);
       await expectHealthy(bursty);
