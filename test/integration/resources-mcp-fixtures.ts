@@ -10,7 +10,6 @@ import { Readable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PlatformConfig } from '../../shared/config/index.js';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import type { CallerContext } from '../../shared/identity/index.js';
@@ -27,7 +26,7 @@ import {
 // Not (yet) re-exported by the domain's index.ts, which this task does not own.
 import { manageResourceTool } from '../../shared/resources/tool.js';
 import type { RunningApi } from '../../api/start.js';
-import { startTestApi, testConfig } from '../support/api.js';
+import { callToolJson, startTestApi, testConfig, type Json } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 /** API keys (bearer tokens) of the test callers; the caller's subject is `apikey:<key name>`. */
@@ -187,12 +186,7 @@ export async function startResourcesMcp(opts: {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read parsed JSON freely
-export type Json = any;
+export type { Json };
 
 /** A manage_resource call: the structured body and whether it failed. */
-export async function manage(client: Client, args: Record<string, unknown>): Promise<{ isError: boolean; body: Json; text: string }> {
-  const result = (await client.callTool({ name: 'manage_resource', arguments: args })) as CallToolResult;
-  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-  return { isError: result.isError === true, body: result.structuredContent ?? {}, text };
-}
+export const manage = (client: Client, args: Record<string, unknown>) => callToolJson(client, 'manage_resource', args);

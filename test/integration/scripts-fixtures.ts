@@ -5,7 +5,6 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { PlatformConfig } from '../../shared/config/index.js';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import type { CallerContext } from '../../shared/identity/index.js';
@@ -17,7 +16,7 @@ import { buildMcpSurface } from '../../api/mcp/surface.js';
 import { scriptRoutes } from '../../api/portal/scripts.js';
 import { startApi, type RunningApi } from '../../api/start.js';
 import { toolCallAudit } from '../../cli/audit.js';
-import { testConfig } from '../support/api.js';
+import { callToolJson, restJson, testConfig, type Json } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 /** API keys of the test callers; a caller's subject is `apikey:<name>`. */
@@ -134,14 +133,7 @@ export async function startScriptsRig(): Promise<ScriptsRig> {
         clients.push(client);
         return client;
       },
-      async rest(user, method, path, body) {
-        const response = await fetch(`${running.url}/api/v1/portal/scripts${path}`, {
-          method,
-          headers: { authorization: `Bearer ${keys[user]}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: response.status, body: await response.json() };
-      },
+      rest: (user, method, path, body) => restJson(`${running.url}/api/v1/portal/scripts${path}`, keys[user], method, body),
       flushAudit: () => auditLog.flush(),
       stop,
     };
@@ -151,12 +143,7 @@ export async function startScriptsRig(): Promise<ScriptsRig> {
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read parsed JSON freely
-export type Json = any;
+export type { Json };
 
 /** A manage_script call: the structured body and whether it failed. */
-export async function manageScript(client: Client, args: Record<string, unknown>): Promise<{ isError: boolean; body: Json; text: string }> {
-  const result = (await client.callTool({ name: 'manage_script', arguments: args })) as CallToolResult;
-  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
-  return { isError: result.isError === true, body: result.structuredContent ?? {}, text };
-}
+export const manageScript = (client: Client, args: Record<string, unknown>) => callToolJson(client, 'manage_script', args);

@@ -14,7 +14,7 @@ import type { RunningApi } from '../../api/start.js';
 import { openDatabase, startApiRole } from '../../cli/services.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { connectMcp, testConfig } from '../support/api.js';
+import { connectMcp, restJson, testConfig } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 export const keys = {
@@ -129,14 +129,7 @@ scripts:
         clients.push(client);
         return client;
       },
-      async rest(user, method, path, body) {
-        const response = await fetch(`${running.url}/api/v1/portal/scripts${path}`, {
-          method,
-          headers: { authorization: `Bearer ${keys[user]}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-          ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        });
-        return { status: response.status, body: await response.json() };
-      },
+      rest: (user, method, path, body) => restJson(`${running.url}/api/v1/portal/scripts${path}`, keys[user], method, body),
       stop,
     };
   } catch (error) {

@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import { silentLogger, type Logger } from '../../shared/logging/index.js';
@@ -105,4 +106,24 @@ export async function connectMcp(apiUrl: string, token: string = testApiKey): Pr
   const client = new Client({ name: 'platform-test', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${apiUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return client;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read parsed JSON freely
+export type Json = any;
+
+/** A tool call as tests read it: the structured body, the first text and whether it failed. */
+export async function callToolJson(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: Json; text: string }> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = result.content[0]?.type === 'text' ? result.content[0].text : '';
+  return { isError: result.isError === true, body: result.structuredContent ?? {}, text };
+}
+
+/** A JSON REST call with a bearer key: the status and the parsed body. */
+export async function restJson(url: string, key: string, method: string, body?: unknown): Promise<{ status: number; body: Json }> {
+  const response = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: response.status, body: await response.json() };
 }
