@@ -23,8 +23,10 @@ import {
   type ScriptActor,
   type ScriptErrorCode,
   type ScriptRunner,
+  type ScriptSchedules,
   type ScriptStore,
 } from '../../shared/scripts/index.js';
+import { scheduleRoutes } from './script-schedules.js';
 
 export interface ScriptRoutesOptions {
   store: ScriptStore;
@@ -32,6 +34,8 @@ export interface ScriptRoutesOptions {
   authenticate: RestAuthenticator;
   /** Draft runs (POST /run, /{id}/run); absent without a sandbox. */
   runner?: ScriptRunner;
+  /** Schedules (/{id}/schedule); absent without a database. */
+  schedules?: ScriptSchedules;
 }
 
 const tags = ['portal: scripts'];
@@ -223,6 +227,8 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     },
     async (request) => store.changeState(actor(request), request.params.id, 'supersede', request.body.superseded_by),
   );
+
+  if (opts.schedules) scheduleRoutes(app, { schedules: opts.schedules, actor, errors: writeErrors });
 
   const { runner } = opts;
   if (runner) {
