@@ -63,7 +63,8 @@ export async function startApiRole(opts: {
     resources && config.database.dsn
       ? await followResourceChanges({ service: resources, dsn: config.database.dsn, log: log.child({ component: 'resource-changes' }) })
       : undefined;
-  const schedules = scripts && db ? new ScriptSchedules({ db, config, ...(temporal ? { sync: scheduleClient(config, temporal, log) } : {}) }) : undefined;
+  const scheduling = temporal ? scheduleClient(config, temporal, log) : undefined;
+  const schedules = scripts && db ? new ScriptSchedules({ db, config, ...(scheduling ? { sync: scheduling } : {}) }) : undefined;
   const { surface, runner } = buildPlatformSurface({
     config,
     log,
@@ -88,7 +89,7 @@ export async function startApiRole(opts: {
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
       if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
       if (scripts) {
-        await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}) });
+        await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}) });
       }
     },
   });

@@ -35,9 +35,35 @@ const idParams = z.object({ id: z.string().describe('Script id') });
 
 export function scheduleRoutes(
   app: App,
-  opts: { schedules: ScriptSchedules; actor: (request: FastifyRequest) => ScriptActor; errors: Record<number, z.ZodType> },
+  opts: {
+    schedules: ScriptSchedules;
+    actor: (request: FastifyRequest) => ScriptActor;
+    errors: Record<number, z.ZodType>;
+    /** Starts a failed scheduled run again on Temporal; absent without a Temporal client. */
+    retry?: (run: { scriptId: string; scriptName: string; runId: string; scheduledAt: Date }) => Promise<{ workflowId: string }>;
+  },
 ): void {
-  const { schedules, actor, errors } = opts;
+  const { schedules, actor, errors, retry } = opts;
+  if (retry) {
+    app.post(
+      '/:id/runs/:runId/retry',
+      {
+        schema: {
+          tags,
+          summary: 'Retry a failed scheduled run (administrators)',
+          description:
+            'Starts runScript again as workflow script-run:{id}-retry-{runId}; the new run is recorded with retry_of naming the failed one. ' +
+            '409 state for a run that is not a failed scheduled run.',
+          params: idParams.extend({ runId: z.string().describe('The failed run') }),
+          response: { 202: z.object({ workflow_id: z.string() }), ...errors },
+        },
+      },
+      async (request, reply) => {
+        const run = await schedules.failedRun(actor(request), request.params.id, request.params.runId);
+        return reply.code(202).send({ workflow_id: (await retry(run)).workflowId });
+      },
+    );
+  }
   app.get(
     '/:id/schedule',
     { schema: { tags, summary: "A script's schedule (404 when it has none)", params: idParams, response: { 200: scheduleSchema, ...errors } } },

@@ -36,6 +36,8 @@ export interface ScriptRoutesOptions {
   runner?: ScriptRunner;
   /** Schedules (/{id}/schedule); absent without a database. */
   schedules?: ScriptSchedules;
+  /** An administrator's retry of a failed scheduled run (/{id}/runs/{runId}/retry); absent without Temporal. */
+  retryRun?: Parameters<typeof scheduleRoutes>[1]['retry'];
 }
 
 const tags = ['portal: scripts'];
@@ -228,7 +230,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     async (request) => store.changeState(actor(request), request.params.id, 'supersede', request.body.superseded_by),
   );
 
-  if (opts.schedules) scheduleRoutes(app, { schedules: opts.schedules, actor, errors: writeErrors });
+  if (opts.schedules) scheduleRoutes(app, { schedules: opts.schedules, actor, errors: writeErrors, ...(opts.retryRun ? { retry: opts.retryRun } : {}) });
 
   const { runner } = opts;
   if (runner) {

@@ -150,6 +150,25 @@ export class ScriptSchedules {
     return rows[0] ? view(rows[0]) : undefined;
   }
 
+  /**
+   * A failed scheduled run an administrator may retry: of the script `ref`, trigger schedule, not ok.
+   * Only administrators retry (a retry runs as the script, outside its schedule).
+   */
+  async failedRun(actor: ScriptActor, ref: string, runId: string): Promise<{ scriptId: string; scriptName: string; runId: string; scheduledAt: Date }> {
+    if (!actor.platformAdmin) throw new ScriptError('forbidden', 'only administrators retry a scheduled run');
+    const target = await this.target(this.opts.db, ref);
+    const { rows } = await this.opts.db.query<{ id: string; trigger: string; status: string; scheduled_at: Date | null }>(
+      'SELECT id, trigger, status, scheduled_at FROM script_runs WHERE id = $1 AND script_id = $2',
+      [runId, target.id],
+    );
+    const run = rows[0];
+    if (!run) throw new ScriptError('not_found', `"${target.name}" has no run "${runId}"`);
+    if (run.trigger !== 'schedule' || run.status === 'ok') {
+      throw new ScriptError('state', `run "${runId}" is a ${run.trigger} run with status ${run.status}: only a failed scheduled run is retried`, { status: run.status });
+    }
+    return { scriptId: target.id, scriptName: target.name, runId: run.id, scheduledAt: run.scheduled_at! };
+  }
+
   /** Every schedule, for the reconcile pass. */
   async all(): Promise<ScheduledScript[]> {
     const { rows } = await this.opts.db.query<ScheduleRow>(`${selectSchedule} ORDER BY c.script_id`);

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ScheduleNotFoundError, type Client } from '@temporalio/client';
+import { ScheduleNotFoundError, WorkflowFailedError, type Client } from '@temporalio/client';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningApi } from '../../api/start.js';
@@ -22,6 +22,7 @@ import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
 
 const ALICE = 'alice-key-0123456789';
 const BOB = 'bob-key-0123456789';
+const ADMIN = 'admin-key-0123456789';
 
 let temporal: TestTemporal;
 let handle: TemporalHandle;
@@ -53,9 +54,11 @@ auth:
     keys:
       - { key: ${ALICE}, name: alice, roles: [staff] }
       - { key: ${BOB}, name: bob, roles: [staff] }
+      - { key: ${ADMIN}, name: root, roles: [admin] }
 personas:
   definitions:
     staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "platform_info"] } }
+    admin: { roles: [admin], priority: 2, tools: { allow: ["manage_*", "platform_info"] } }
 toolkits:
   objstore:
     local: { driver: filesystem, root: ${JSON.stringify(join(dir, 'objects'))} }
@@ -170,5 +173,24 @@ describe('script schedules', () => {
     expect((await result).deleted).toBeGreaterThanOrEqual(1);
     expect((await handle.client.schedule.getHandle(`script-schedule:${id}`).describe()).spec.intervals).toHaveLength(1);
     await expect(handle.client.schedule.getHandle(`script-schedule:${orphan}`).describe()).rejects.toBeInstanceOf(ScheduleNotFoundError);
+  });
+
+  it('an administrator retries a failed scheduled run: a new run, linked to the failed one (the owner may not)', async () => {
+    const id = await create('flaky', `export function main() { throw new Error('upstream down') }`);
+    expect((await rest(ALICE, 'PUT', `/${id}/schedule`, { every: '1h' })).status).toBe(200);
+    const { workflowId, result } = await fire(handle.client, `script-schedule:${id}`);
+    await expect(result).rejects.toBeInstanceOf(WorkflowFailedError);
+    expect((await handle.client.workflow.getHandle(workflowId).describe()).status.name).toBe('FAILED');
+    const failed = (await db.query("SELECT id, scheduled_at FROM script_runs WHERE script_id = $1 AND status = 'error'", [id])).rows[0];
+
+    expect((await rest(ALICE, 'POST', `/${id}/runs/${failed.id}/retry`)).status).toBe(403);
+    expect((await rest(ALICE, 'PUT', `/${id}`, { source: tick })).status).toBe(200);
+    const retried = await rest(ADMIN, 'POST', `/${id}/runs/${failed.id}/retry`);
+    expect(retried.status).toBe(202);
+    expect(retried.body.workflow_id).toBe(`script-run:${id}-retry-${failed.id}`);
+    const outcome = await handle.client.workflow.getHandle(retried.body.workflow_id).result();
+    const { rows } = await db.query('SELECT trigger, status, retry_of, scheduled_at, version FROM script_runs WHERE id = $1', [outcome.run_id]);
+    expect(rows[0]).toMatchObject({ trigger: 'schedule', status: 'ok', retry_of: failed.id, scheduled_at: failed.scheduled_at, version: 2 });
+    expect((await rest(ADMIN, 'POST', `/${id}/runs/${outcome.run_id}/retry`)).status).toBe(409);
   });
 });
