@@ -226,8 +226,9 @@ export interface WorkerRole extends PlatformWorker {
 
 /**
  * The worker role: Temporal worker plus Schedules; needs the database and a Temporal address. With
- * the platform services (its own unless given: `platform dev` shares the api's) it also compacts
- * webhook windows when `webhooks.compactor.enabled`. Run on its own (`platform worker`) with
+ * the platform services (its own unless given: `platform dev` shares the api's) it runs scheduled
+ * script runs (a ScriptRunner over its own MCP surface) and reconciles their Schedules, and
+ * compacts webhook windows when `webhooks.compactor.enabled`. Run on its own (`platform worker`) with
  * `metrics.address` set, it serves its /metrics there (the compaction metrics live in this
  * process); sharing the api's services, the api serves them.
  */
