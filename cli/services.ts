@@ -11,14 +11,14 @@ import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
 import { objstoreRoutes } from '../api/objstore/routes.js';
 import { resourceRoutes, type ResourceRoutesOptions } from '../api/resources/index.js';
 import { scriptRoutes } from '../api/portal/scripts.js';
-import { manageScriptTool, runningScript, ScriptRunner } from '../shared/scripts/index.js';
+import { manageScriptTool, runningScript, ScriptRunner, ScriptSchedules } from '../shared/scripts/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
 import { followResourceChanges, manageResourceTool, resourceActor, type ResourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { startMetricsListener } from '../api/http/app.js';
 import { createMetrics } from '../shared/metrics/index.js';
-import { createPlatformWorker, webhookJobs, type PlatformWorker } from '../worker/index.js';
+import { createPlatformWorker, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
 import { webhookActivityDeps } from './webhooks.js';
 
@@ -56,14 +56,79 @@ export async function startApiRole(opts: {
   if (db) readinessChecks.database = () => pingDb(db, 2000);
   if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
   const services = opts.services ?? (await openPlatformServices({ config, log, ...(db ? { db } : {}), ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) }));
-  const { metrics, toolkits, resources, webhooks, scripts, sandbox } = services;
+  const { metrics, toolkits, resources, webhooks, scripts } = services;
   const { log: audit, middleware: auditCalls, onRefused: refusals } = toolCallAudit({ config, log, ...(db ? { db } : {}), metrics });
   // Every replica's changes reach this one's sessions (one LISTEN connection, closed on stop).
   const resourceChanges =
     resources && config.database.dsn
       ? await followResourceChanges({ service: resources, dsn: config.database.dsn, log: log.child({ component: 'resource-changes' }) })
       : undefined;
-  // A run's platform.* calls go through this api's own MCP surface (built below; runs start after it is).
+  const scheduling = temporal ? scheduleClient(config, temporal, log) : undefined;
+  const schedules = scripts && db ? new ScriptSchedules({ db, config, ...(scheduling ? { sync: scheduling } : {}) }) : undefined;
+  const { surface, runner } = buildPlatformSurface({
+    config,
+    log,
+    services,
+    middlewares: [auditCalls, toolMetricsMiddleware(metrics)],
+    ...(refusals ? { onRefused: refusals } : {}),
+    ...(db ? { db } : {}),
+    ...(schedules ? { schedules } : {}),
+    ...(resourceChanges ? { resourceChanges } : {}),
+  });
+  const api = await startApi({
+    config,
+    log,
+    metrics,
+    surface,
+    ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
+    readinessChecks,
+    // Retries and deletions start their workflows at once through this api's Temporal client.
+    ...(webhooks ? { webhooks: temporal ? { ...webhooks, jobs: webhookJobs(temporal.client, config) } : webhooks } : {}),
+    routes: async (app, ctx) => {
+      // The tools' view: presigned URLs never reach internal connections or platform buckets.
+      await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
+      if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
+      if (scripts) {
+        await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}) });
+      }
+    },
+  });
+  services.publicUrl.current = api.url;
+  return {
+    ...api,
+    async stop() {
+      await api.stop();
+      surface.close?.();
+      await resourceChanges?.close();
+      // After the drain, so calls that finished during it are written too.
+      await audit.close();
+      if (!opts.services) await services.close();
+    },
+  };
+}
+
+/** The Temporal side of script schedules, through this process's client. */
+function scheduleClient(config: PlatformConfig, temporal: TemporalHandle, log: Logger) {
+  return scriptScheduleClient(temporal.client, { taskQueue: config.temporal.task_queue, runDeadlineMs: config.scripts.run_deadline }, log.child({ component: 'script-schedules' }));
+}
+
+/**
+ * The platform's MCP surface over the services, and the ScriptRunner whose runs call the platform
+ * through it (each run's platform.* calls are tool calls on this surface, audited and gated).
+ */
+function buildPlatformSurface(opts: {
+  config: PlatformConfig;
+  log: Logger;
+  services: PlatformServices;
+  db?: Db;
+  middlewares: Parameters<typeof buildMcpSurface>[0]['middlewares'];
+  onRefused?: Parameters<typeof buildMcpSurface>[0]['onRefused'];
+  schedules?: ScriptSchedules;
+  resourceChanges?: Parameters<typeof buildMcpSurface>[0]['resourceChanges'];
+}): { surface: McpSurface; runner?: ScriptRunner } {
+  const { config, log, db, services } = opts;
+  const { toolkits, resources, scripts, sandbox } = services;
+  // Runs start after the surface below is built.
   const served: { surface?: McpSurface } = {};
   const runner =
     scripts && db
@@ -84,50 +149,21 @@ export async function startApiRole(opts: {
     tools: [
       ...toolkits.tools,
       ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config) })] : []),
-      ...(scripts ? [manageScriptTool(scripts, { config, ...(runner ? { runner } : {}) })] : []),
+      ...(scripts ? [manageScriptTool(scripts, { config, ...(runner ? { runner } : {}), ...(opts.schedules ? { schedules: opts.schedules } : {}) })] : []),
     ],
     elicitationTriggers: toolkits.elicitationTriggers,
     descriptionOverrides: toolkits.descriptionOverrides,
     // Audit outermost so its duration and outcome cover gating and elicitation too.
-    middlewares: [auditCalls, toolMetricsMiddleware(metrics)],
-    ...(refusals ? { onRefused: refusals } : {}),
+    middlewares: opts.middlewares,
+    ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
     ...(db && config.sessions.store === 'database'
       ? { gatingStore: databaseGatingStore(db, memoryGatingStore(config.sessions.idle_timeout)) }
       : {}),
     ...(resources ? { resources: { service: resources, actorOf: agentActor(config) } } : {}),
-    ...(resourceChanges ? { resourceChanges } : {}),
+    ...(opts.resourceChanges ? { resourceChanges: opts.resourceChanges } : {}),
   });
   served.surface = surface;
-  const api = await startApi({
-    config,
-    log,
-    metrics,
-    surface,
-    ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
-    readinessChecks,
-    // Retries and deletions start their workflows at once through this api's Temporal client.
-    ...(webhooks ? { webhooks: temporal ? { ...webhooks, jobs: webhookJobs(temporal.client, config) } : webhooks } : {}),
-    routes: async (app, ctx) => {
-      // The tools' view: presigned URLs never reach internal connections or platform buckets.
-      await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
-      if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
-      if (scripts) {
-        await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}) });
-      }
-    },
-  });
-  services.publicUrl.current = api.url;
-  return {
-    ...api,
-    async stop() {
-      await api.stop();
-      surface.close?.();
-      await resourceChanges?.close();
-      // After the drain, so calls that finished during it are written too.
-      await audit.close();
-      if (!opts.services) await services.close();
-    },
-  };
+  return { surface, ...(runner ? { runner } : {}) };
 }
 
 /**
@@ -157,6 +193,32 @@ function resourceRouteOptions(config: PlatformConfig, service: ResourceService, 
   };
 }
 
+/**
+ * What the worker's scheduled runs need: a ScriptRunner over the worker's own MCP surface (calls
+ * inside a run audited like the api's), and the reconcile of the schedules through its client.
+ */
+function workerScripts(opts: { config: PlatformConfig; log: Logger; db: Db; temporal: TemporalHandle; services: PlatformServices }) {
+  const { config, log, db, services } = opts;
+  const { log: audit, middleware: auditCalls, onRefused: refusals } = toolCallAudit({ config, log, db, metrics: services.metrics });
+  const { surface, runner } = buildPlatformSurface({
+    config,
+    log,
+    services,
+    db,
+    middlewares: [auditCalls, toolMetricsMiddleware(services.metrics)],
+    ...(refusals ? { onRefused: refusals } : {}),
+  });
+  const schedules = new ScriptSchedules({ db, config });
+  const client = scheduleClient(config, opts.temporal, log);
+  return {
+    deps: { runner: runner!, reconcile: async () => client.reconcile(await schedules.all()) },
+    async close() {
+      surface.close?.();
+      await audit.close();
+    },
+  };
+}
+
 /** A worker role started: the worker, and the URL of its /metrics listener when it serves one. */
 export interface WorkerRole extends PlatformWorker {
   metricsUrl?: string;
@@ -164,8 +226,9 @@ export interface WorkerRole extends PlatformWorker {
 
 /**
  * The worker role: Temporal worker plus Schedules; needs the database and a Temporal address. With
- * the platform services (its own unless given: `platform dev` shares the api's) it also compacts
- * webhook windows when `webhooks.compactor.enabled`. Run on its own (`platform worker`) with
+ * the platform services (its own unless given: `platform dev` shares the api's) it runs scheduled
+ * script runs (a ScriptRunner over its own MCP surface) and reconciles their Schedules, and
+ * compacts webhook windows when `webhooks.compactor.enabled`. Run on its own (`platform worker`) with
  * `metrics.address` set, it serves its /metrics there (the compaction metrics live in this
  * process); sharing the api's services, the api serves them.
  */
@@ -178,19 +241,31 @@ export async function startWorkerRole(opts: {
 }): Promise<WorkerRole> {
   const { config, db, temporal } = opts;
   const log = opts.log.child({ role: 'worker' });
-  const owned = opts.services ? undefined : config.webhooks.compactor.enabled ? await openPlatformServices({ config, log, db }) : undefined;
-  const services = opts.services ?? owned;
+  // Scheduled script runs need the services (scripts, sandbox, tools), so the worker always has them.
+  const owned = opts.services ? undefined : await openPlatformServices({ config, log, db });
+  const services = (opts.services ?? owned)!;
   const webhooks =
-    services?.webhooks && services.resources
+    services.webhooks && services.resources
       ? webhookActivityDeps({ config, webhooks: services.webhooks, resources: services.resources, metrics: services.metrics, jobs: webhookJobs(temporal.client, config) })
       : undefined;
-  const worker = await createPlatformWorker({
-    config,
-    db,
-    temporal: { connection: temporal.connection, client: temporal.client },
-    log,
-    ...(webhooks ? { webhooks } : {}),
-  });
+  const scripts = services.scripts ? workerScripts({ config, log, db, temporal, services }) : undefined;
+  let worker: PlatformWorker;
+  try {
+    worker = await createPlatformWorker({
+      config,
+      db,
+      temporal: { connection: temporal.connection, client: temporal.client },
+      log,
+      ...(webhooks ? { webhooks } : {}),
+      ...(scripts ? { scripts: scripts.deps } : {}),
+    });
+  } catch (error) {
+    await scripts?.close();
+    await owned?.close();
+    throw error;
+  }
+  // A change whose push to Temporal was lost (a crash, Temporal away) is pushed now, not at the first pass.
+  if (scripts) void scripts.deps.reconcile().catch((error: unknown) => log.warn({ err: error }, 'script schedules not reconciled at start'));
   void worker.run().catch((error: unknown) => log.error({ err: error }, 'temporal worker stopped with an error'));
   const metricsListener =
     !opts.services && config.metrics.address ? await startMetricsListener(owned?.metrics ?? createMetrics(), config.metrics.address, log) : undefined;
@@ -200,6 +275,7 @@ export async function startWorkerRole(opts: {
     async shutdown() {
       await metricsListener?.close();
       await worker.shutdown();
+      await scripts?.close();
       await owned?.close();
     },
   };

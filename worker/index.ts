@@ -14,3 +14,13 @@ export {
   type CompactorConfig,
   type CompactorWorkerConfig,
 } from './webhooks.js';
+export {
+  registerScriptSearchAttributes,
+  scriptActivityQueue,
+  scriptReconcileSchedule,
+  scriptReconcileScheduleId,
+  scriptRunSettings,
+  scriptScheduleClient,
+  type ScriptScheduleClient,
+  type ScriptScheduleConfig,
+} from './script-schedules.js';

@@ -14,6 +14,8 @@ import { installTemporalRuntime } from './runtime.js';
 import { platformSchedules, registerSchedules } from './schedules.js';
 import { registerWebhookSearchAttributes, webhookActivityQueue } from './webhooks.js';
 import { createWebhookActivities, type WebhookActivityDeps } from '../activities/webhooks.js';
+import { createScriptActivities, type ScriptActivityDeps } from '../activities/scripts.js';
+import { registerScriptSearchAttributes, scriptActivityQueue, scriptReconcileSchedule } from './script-schedules.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -22,6 +24,8 @@ export interface PlatformWorkerDeps {
   log: Logger;
   /** Webhook window compaction: with these (and `webhooks.compactor.enabled`) the worker compacts. */
   webhooks?: WebhookActivityDeps;
+  /** Scheduled script runs: with these the worker runs scripts and reconciles their Schedules. */
+  scripts?: ScriptActivityDeps;
 }
 
 export interface PlatformWorker {
@@ -45,7 +49,12 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
     // and shutting it down. A schedule registered before its worker exists simply waits in the queue.
     const compacts = deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true;
     if (compacts) await registerWebhookSearchAttributes(deps.temporal.connection, config.temporal.namespace);
-    await registerSchedules(deps.temporal.client, platformSchedules(config, { webhooks: compacts }), log);
+    const schedules = platformSchedules(config, { webhooks: compacts });
+    if (deps.scripts) {
+      await registerScriptSearchAttributes(deps.temporal.connection, config.temporal.namespace);
+      schedules.push(scriptReconcileSchedule(config.temporal.task_queue));
+    }
+    await registerSchedules(deps.temporal.client, schedules, log);
     const activityLog = log.child({ component: 'activities' });
     workers.push(
       await Worker.create({
@@ -68,12 +77,23 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
         }),
       );
     }
+    // The scripts' activities likewise: only a worker with a ScriptRunner takes their tasks.
+    if (deps.scripts) {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace: config.temporal.namespace,
+          taskQueue: scriptActivityQueue(config.temporal.task_queue),
+          activities: createScriptActivities(deps.scripts),
+        }),
+      );
+    }
   } catch (err) {
     await Promise.all(workers.map((w) => drain(w)));
     await connection.close().catch(() => undefined);
     throw err;
   }
-  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: workers.length > 1 }, 'temporal worker ready');
+  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined }, 'temporal worker ready');
 
   let running: Promise<void> | undefined;
   let closed: Promise<void> | undefined;

@@ -25,3 +25,5 @@ export type {
   WebhookSweepInput,
   WebhookSweepResult,
 } from './webhooks.js';
+export { reconcileScriptSchedules, runScript, scriptNameAttribute } from './scripts.js';
+export type { ReconcileScriptSchedulesInput, RunScriptInput, ScriptRunSettings } from './scripts.js';

@@ -23,8 +23,10 @@ import {
   type ScriptActor,
   type ScriptErrorCode,
   type ScriptRunner,
+  type ScriptSchedules,
   type ScriptStore,
 } from '../../shared/scripts/index.js';
+import { scheduleRoutes } from './script-schedules.js';
 
 export interface ScriptRoutesOptions {
   store: ScriptStore;
@@ -32,6 +34,10 @@ export interface ScriptRoutesOptions {
   authenticate: RestAuthenticator;
   /** Draft runs (POST /run, /{id}/run); absent without a sandbox. */
   runner?: ScriptRunner;
+  /** Schedules (/{id}/schedule); absent without a database. */
+  schedules?: ScriptSchedules;
+  /** An administrator's retry of a failed scheduled run (/{id}/runs/{runId}/retry); absent without Temporal. */
+  retryRun?: Parameters<typeof scheduleRoutes>[1]['retry'];
 }
 
 const tags = ['portal: scripts'];
@@ -223,6 +229,8 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     },
     async (request) => store.changeState(actor(request), request.params.id, 'supersede', request.body.superseded_by),
   );
+
+  if (opts.schedules) scheduleRoutes(app, { schedules: opts.schedules, actor, errors: writeErrors, ...(opts.retryRun ? { retry: opts.retryRun } : {}) });
 
   const { runner } = opts;
   if (runner) {

@@ -11,7 +11,7 @@ import type { ScriptActor, ScriptState } from './types.js';
 
 export const SCRIPT_AUDIT_TOOL = 'script_change';
 
-export type ScriptChangeAction = 'create' | 'update' | 'disable' | 'enable' | 'deprecate' | 'supersede' | 'delete';
+export type ScriptChangeAction = 'create' | 'update' | 'disable' | 'enable' | 'deprecate' | 'supersede' | 'delete' | 'schedule' | 'unschedule' | 'pause' | 'resume';
 
 export interface ScriptChange {
   scriptId: string;
@@ -22,6 +22,8 @@ export interface ScriptChange {
   from?: ScriptState;
   to?: ScriptState;
   supersededBy?: string;
+  /** The schedule a schedule action set (cron or interval_ms, time_zone). */
+  schedule?: Record<string, unknown>;
 }
 
 export function scriptChangeEntry(actor: ScriptActor, change: ScriptChange, at: Date): AuditEntry {
@@ -40,6 +42,7 @@ export function scriptChangeEntry(actor: ScriptActor, change: ScriptChange, at: 
       ...(change.from ? { from: change.from } : {}),
       ...(change.to ? { to: change.to } : {}),
       ...(change.supersededBy ? { superseded_by: change.supersededBy } : {}),
+      ...(change.schedule ? { schedule: change.schedule } : {}),
     },
     durationMs: 0,
     outcome: 'ok',

@@ -6,6 +6,16 @@ export { MANAGE_SCRIPT_TOOL, mayManageScripts, requireChange, requireCreate, scr
 export { manageScriptActions, manageScriptTool } from './tool.js';
 export { recordScriptChange, scriptChangeEntry, SCRIPT_AUDIT_TOOL, type ScriptChange, type ScriptChangeAction } from './events.js';
 export { ScriptStore, type SaveOutcome, type ScriptStoreOptions } from './store.js';
+export { ScriptSchedules, type ScheduledScript, type ScheduleSync, type ScheduleView, type ScriptSchedulesOptions } from './schedules.js';
+export {
+  MIN_SCHEDULE_INTERVAL_MS,
+  scheduleSpec,
+  scriptRunWorkflowPrefix,
+  scriptScheduleId,
+  SCRIPT_SCHEDULE_PREFIX,
+  type ScheduleInput,
+  type ScheduleSpec,
+} from './schedule-rules.js';
 export {
   ENTRY_POINTS,
   SCRIPT_KINDS,

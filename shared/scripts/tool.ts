@@ -1,7 +1,7 @@
 /**
  * The `manage_script` agent tool (issue 16): create, update (a new version), get, list, run (a draft
  * run, of a saved script or of an unsaved source), disable, enable, deprecate, supersede and delete
- * managed scripts. Scheduling arrives with scheduled runs. Whether a caller may use the tool at all is the persona
+ * managed scripts, and schedule / unschedule / pause / resume their scheduled runs. Whether a caller may use the tool at all is the persona
  * rule (`tools.allow` must allow `manage_script`), applied by the MCP surface like every tool's;
  * calls are audited by the audit middleware, and each change also as a `script_change` row.
  * Results are JSON; refusals are tool errors whose structured content is `{error, message, ...details}`.
@@ -13,10 +13,11 @@ import { defineTool, jsonResult, type CallToolResult, type ToolDefinition } from
 import { MANAGE_SCRIPT_TOOL, scriptActor } from './authority.js';
 import type { StateAction } from './states.js';
 import type { ScriptRunner } from './runs/index.js';
+import type { ScriptSchedules } from './schedules.js';
 import type { ScriptStore } from './store.js';
 import { ScriptError, type ScriptActor } from './types.js';
 
-export const manageScriptActions = ['create', 'update', 'get', 'list', 'run', 'disable', 'enable', 'deprecate', 'supersede', 'delete'] as const;
+export const manageScriptActions = ['create', 'update', 'get', 'list', 'run', 'disable', 'enable', 'deprecate', 'supersede', 'delete', 'schedule', 'unschedule', 'pause', 'resume'] as const;
 
 const input = z.object({
   action: z.enum(manageScriptActions).describe('The operation.'),
@@ -24,6 +25,9 @@ const input = z.object({
   source: z.string().optional().describe('The source (an ES module), for create and update; for run without script: the unsaved source to run.'),
   version: z.number().int().min(1).optional().describe('get: the version whose source to return (default: the current one).'),
   superseded_by: z.string().optional().describe('supersede: the id or name of the active script of the same kind that replaces this one.'),
+  cron: z.string().optional().describe('schedule: a cron expression (minute hour day-of-month month day-of-week, or @hourly, @daily, …).'),
+  every: z.string().optional().describe('schedule: instead of cron, an interval like 15m or 6h (at least 1m).'),
+  time_zone: z.string().optional().describe('schedule: the IANA time zone the cron is read in (default UTC).'),
 });
 
 type Args = z.output<typeof input>;
@@ -40,6 +44,8 @@ Actions (script = id or name):
 - run: script (a draft run of its current version's main(), as principal script:<name> with the roles of that version's author; its owner and administrators, active scripts only), or source instead (an unsaved source, run as you with your roles). Result {run_id, status: ok|error|timeout|memory|busy, result | error, console, duration_ms}.
 - disable / enable / deprecate: script. Only active scripts run; enable restores a disabled, deprecated or superseded script.
 - supersede: script, superseded_by (an active script of the same kind).
+- schedule: script, cron or every, optional time_zone. Creates or replaces the script's one schedule: each run calls main() as script:<name>, recorded and audited; only while the script is active.
+- unschedule / pause / resume: script. Removes the schedule, or stops and restarts its runs keeping it.
 - delete: script. Refused while it is bound to an endpoint, supersedes others, or (a library) is imported.
 Only the owner and administrators change a script; a script's source is shown to them, a library's to everyone.
 Syntax errors are answered with line:column.`;
@@ -58,6 +64,23 @@ interface Context {
   store: ScriptStore;
   runner: ScriptRunner | undefined;
   caller: CallerContext;
+  schedules: ScriptSchedules | undefined;
+}
+
+async function schedule({ schedules }: Context, actor: ScriptActor, args: Args): Promise<CallToolResult> {
+  if (!schedules) throw new ScriptError('invalid', 'schedules are not available on this server');
+  const script = required(args, 'script');
+  switch (args.action) {
+    case 'unschedule':
+      return jsonResult({ ...(await schedules.remove(actor, script)) });
+    case 'pause':
+    case 'resume':
+      return jsonResult({ schedule: await schedules.setPaused(actor, script, args.action === 'pause') });
+    default: {
+      const input = { ...(args.cron !== undefined ? { cron: args.cron } : {}), ...(args.every !== undefined ? { every: args.every } : {}), ...(args.time_zone !== undefined ? { time_zone: args.time_zone } : {}) };
+      return jsonResult({ schedule: await schedules.set(actor, script, input) });
+    }
+  }
 }
 
 async function run({ runner, caller }: Context, args: Args): Promise<CallToolResult> {
@@ -87,10 +110,15 @@ async function answer(context: Context, actor: ScriptActor, args: Args): Promise
     case 'deprecate':
     case 'supersede':
       return jsonResult({ script: await store.changeState(actor, required(args, 'script'), args.action satisfies StateAction, args.superseded_by) });
+    case 'schedule':
+    case 'unschedule':
+    case 'pause':
+    case 'resume':
+      return schedule(context, actor, args);
   }
 }
 
-export function manageScriptTool(store: ScriptStore, opts: { config: Pick<PlatformConfig, 'personas' | 'admin'>; runner?: ScriptRunner }): ToolDefinition {
+export function manageScriptTool(store: ScriptStore, opts: { config: Pick<PlatformConfig, 'personas' | 'admin'>; runner?: ScriptRunner; schedules?: ScriptSchedules }): ToolDefinition {
   return defineTool({
     name: MANAGE_SCRIPT_TOOL,
     toolkit: 'platform',
@@ -101,7 +129,7 @@ export function manageScriptTool(store: ScriptStore, opts: { config: Pick<Platfo
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       try {
-        return await answer({ store, runner: opts.runner, caller: ctx.caller }, scriptActor(ctx.caller, opts.config, ctx.sessionId), args);
+        return await answer({ store, runner: opts.runner, schedules: opts.schedules, caller: ctx.caller }, scriptActor(ctx.caller, opts.config, ctx.sessionId), args);
       } catch (error) {
         if (error instanceof ScriptError) return errorResult(error);
         throw error;

@@ -31,6 +31,8 @@ export interface ScriptRunRecord {
   trigger: RunTrigger;
   /** When the schedule fired (trigger schedule). */
   scheduledAt?: Date;
+  /** The failed scheduled run an administrator's retry repeats. */
+  retryOf?: string;
   outcome: SandboxOutcome;
   startedAt: Date;
   finishedAt: Date;
@@ -66,6 +68,7 @@ export function scriptRunEntry(record: ScriptRunRecord): AuditEntry {
       run_id: record.id,
       ...(record.script ? { script_id: record.script.id, name: record.script.name, version: record.script.version } : { unsaved: true }),
       trigger: record.trigger,
+      ...(record.retryOf ? { retry_of: record.retryOf } : {}),
       principal: record.principal,
       status: record.outcome.status,
     },
@@ -78,8 +81,8 @@ export function scriptRunEntry(record: ScriptRunRecord): AuditEntry {
 async function insertRun(client: pg.PoolClient, record: ScriptRunRecord): Promise<void> {
   await client.query(
     `INSERT INTO script_runs (id, script_id, script_name, version, trigger, scheduled_at, status, error, duration_ms, console_excerpt,
-                              started_at, finished_at, caller_subject, principal)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+                              started_at, finished_at, caller_subject, principal, retry_of)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
       record.id,
       record.script?.id ?? null,
@@ -95,6 +98,7 @@ async function insertRun(client: pg.PoolClient, record: ScriptRunRecord): Promis
       record.finishedAt,
       record.starter.subject,
       record.principal,
+      record.retryOf ?? null,
     ],
   );
 }

@@ -49,6 +49,7 @@ export interface RunSpec {
   script?: { id: string; name: string; version: number };
   trigger: RunTrigger;
   scheduledAt?: Date;
+  retryOf?: string;
   starter: RunStarter;
 }
 
@@ -76,6 +77,32 @@ export class ScriptRunner {
       script: { id: target.id, name: target.name, version: target.version },
       trigger: 'draft',
       starter: starterOf(actor),
+    });
+  }
+
+  /**
+   * A scheduled run (or an administrator's retry of one) of the script's current version, as its
+   * principal; undefined, not run nor recorded, when the script is gone or not active (docs/scripts.md, "Schedules").
+   */
+  async runScheduled(scriptId: string, scheduledAt: Date, retryOf?: string): Promise<RunAnswer | { skipped: string }> {
+    let target;
+    try {
+      target = await this.opts.store.runTarget(scriptId);
+    } catch (error) {
+      if (error instanceof ScriptError && error.code === 'not_found') return { skipped: 'deleted' };
+      throw error;
+    }
+    if (!runs(target.state)) return { skipped: target.state };
+    if (!target.entryPoints.includes('main')) return { skipped: 'no main()' };
+    const principal = scriptPrincipal(target, target.authorRoles);
+    return this.run({
+      source: target.source,
+      principal,
+      script: { id: target.id, name: target.name, version: target.version },
+      trigger: 'schedule',
+      scheduledAt,
+      ...(retryOf ? { retryOf } : {}),
+      starter: { subject: principal.subject, authType: principal.authType },
     });
   }
 
@@ -117,6 +144,7 @@ export class ScriptRunner {
       ...(spec.script ? { script: spec.script } : {}),
       trigger: spec.trigger,
       ...(spec.scheduledAt ? { scheduledAt: spec.scheduledAt } : {}),
+      ...(spec.retryOf ? { retryOf: spec.retryOf } : {}),
       outcome,
       startedAt,
       finishedAt,
