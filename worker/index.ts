@@ -15,7 +15,6 @@ export {
   type CompactorWorkerConfig,
 } from './webhooks.js';
 export {
-  registerScriptSearchAttributes,
   scriptActivityQueue,
   scriptReconcileSchedule,
   scriptReconcileScheduleId,

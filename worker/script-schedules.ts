@@ -5,7 +5,7 @@
  * start and by its own Schedule), the admin retry of a failed run, and the `ScriptName` search
  * attribute's registration.
  */
-import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client, type Connection } from '@temporalio/client';
+import { ScheduleAlreadyRunning, ScheduleNotFoundError, ScheduleOverlapPolicy, type Client } from '@temporalio/client';
 import {
   SCRIPT_SCHEDULE_PREFIX,
   ScriptError,
@@ -46,16 +46,6 @@ export function scriptReconcileSchedule(taskQueue: string): PlatformSchedule {
     args: [{ activityQueue: scriptActivityQueue(taskQueue) }],
     taskQueue,
   };
-}
-
-/** temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD */
-const KEYWORD = 2;
-
-/** Adds `ScriptName` (Keyword) to the namespace when missing (an operator adds it where the worker may not). */
-export async function registerScriptSearchAttributes(connection: Connection, namespace: string): Promise<void> {
-  const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-  if (scriptNameAttribute.name in (customAttributes ?? {})) return;
-  await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: { [scriptNameAttribute.name]: KEYWORD } });
 }
 
 export interface ScriptScheduleClient extends ScheduleSync {

@@ -5,7 +5,7 @@
  * the client side of the webhook workflows (`webhookJobs`): the admin API's starts and the
  * removal's termination of a source's compactions.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client, type Connection } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { JobStart, WebhookJobs } from '../shared/webhooks/index.js';
 import {
   compactWindow,
@@ -73,21 +73,6 @@ export function webhookRetentionSchedule(config: CompactorWorkerConfig): Platfor
 
 /** The custom search attributes webhook workflows carry (workflows/webhooks.ts), as Keyword. */
 export const webhookSearchAttributes = ['WebhookSource', 'WebhookWindow'] as const;
-/** temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD */
-const KEYWORD = 2;
-
-/**
- * Adds the webhook search attributes to the namespace when missing, so an operator can find a
- * window's workflows by source and window (a cluster where the worker may not change the
- * namespace needs them added once by its operator: `temporal operator search-attribute create`).
- */
-export async function registerWebhookSearchAttributes(connection: Connection, namespace: string): Promise<void> {
-  const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-  const missing = webhookSearchAttributes.filter((name) => !(name in (customAttributes ?? {})));
-  if (missing.length === 0) return;
-  await connection.operatorService.addSearchAttributes({ namespace, searchAttributes: Object.fromEntries(missing.map((name) => [name, KEYWORD])) });
-}
-
 /**
  * The webhook workflows started and stopped through a Temporal client (the admin API's retries
  * and deletions, the removal's first step), with the same ids, search attributes and inputs the

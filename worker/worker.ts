@@ -12,10 +12,12 @@ import { workflowBundle } from './bundle.js';
 import type { WorkerConfig } from './config.js';
 import { installTemporalRuntime } from './runtime.js';
 import { platformSchedules, registerSchedules } from './schedules.js';
-import { registerWebhookSearchAttributes, webhookActivityQueue } from './webhooks.js';
+import { webhookActivityQueue, webhookSearchAttributes } from './webhooks.js';
+import { registerKeywordSearchAttributes } from './search-attributes.js';
 import { createWebhookActivities, type WebhookActivityDeps } from '../activities/webhooks.js';
 import { createScriptActivities, type ScriptActivityDeps } from '../activities/scripts.js';
-import { registerScriptSearchAttributes, scriptActivityQueue, scriptReconcileSchedule } from './script-schedules.js';
+import { scriptActivityQueue, scriptReconcileSchedule } from './script-schedules.js';
+import { scriptNameAttribute } from '../workflows/scripts.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -48,10 +50,10 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
     // Before Worker.create: once a Worker holds the connection it can only be released by running
     // and shutting it down. A schedule registered before its worker exists simply waits in the queue.
     const compacts = deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true;
-    if (compacts) await registerWebhookSearchAttributes(deps.temporal.connection, config.temporal.namespace);
+    if (compacts) await registerKeywordSearchAttributes(deps.temporal.connection, config.temporal.namespace, webhookSearchAttributes);
     const schedules = platformSchedules(config, { webhooks: compacts });
     if (deps.scripts) {
-      await registerScriptSearchAttributes(deps.temporal.connection, config.temporal.namespace);
+      await registerKeywordSearchAttributes(deps.temporal.connection, config.temporal.namespace, [scriptNameAttribute.name]);
       schedules.push(scriptReconcileSchedule(config.temporal.task_queue));
     }
     await registerSchedules(deps.temporal.client, schedules, log);
