@@ -7,11 +7,11 @@ import { buildMcpSurface } from '../api/mcp/surface.js';
 import { buildMcpServer, type McpSurface } from '../api/mcp/server.js';
 import { databaseGatingStore, memoryGatingStore } from '../shared/workflow-gating/index.js';
 import { toolCallAudit } from './audit.js';
-import { toolMetricsMiddleware } from '../shared/mcp-tools/index.js';
+import { ToolRegistry, toolMetricsMiddleware, type ToolDefinition } from '../shared/mcp-tools/index.js';
 import { objstoreRoutes } from '../api/objstore/routes.js';
 import { resourceRoutes, type ResourceRoutesOptions } from '../api/resources/index.js';
 import { scriptRoutes } from '../api/portal/scripts.js';
-import { manageScriptTool, runningScript, ScriptRunner, ScriptSchedules } from '../shared/scripts/index.js';
+import { manageScriptTool, RUN_TOOLS_PERMISSION, runningScript, runTools, ScriptRunner, ScriptSchedules } from '../shared/scripts/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
 import { followResourceChanges, manageResourceTool, resourceActor, type ResourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
@@ -40,6 +40,11 @@ export async function openTemporal(config: PlatformConfig): Promise<TemporalHand
   return config.temporal.address ? connectTemporal(config.temporal) : undefined;
 }
 
+/** The running api role; its script runner (endpoint requests and tests call handlers through it). */
+export interface RunningApiRole extends RunningApi {
+  scriptRunner?: ScriptRunner;
+}
+
 /** The api role: HTTP surfaces over the platform services (its own unless `services` are given). */
 export async function startApiRole(opts: {
   config: PlatformConfig;
@@ -50,7 +55,7 @@ export async function startApiRole(opts: {
   services?: PlatformServices;
   /** Buckets created on first use, per objstore connection (the embedded default bucket). */
   seedBuckets?: Record<string, readonly string[]>;
-}): Promise<RunningApi> {
+}): Promise<RunningApiRole> {
   const { config, log, db, temporal } = opts;
   const readinessChecks: Record<string, () => Promise<boolean>> = {};
   if (db) readinessChecks.database = () => pingDb(db, 2000);
@@ -96,6 +101,7 @@ export async function startApiRole(opts: {
   services.publicUrl.current = api.url;
   return {
     ...api,
+    ...(runner ? { scriptRunner: runner } : {}),
     async stop() {
       await api.stop();
       surface.close?.();
@@ -129,7 +135,7 @@ function buildPlatformSurface(opts: {
   const { config, log, db, services } = opts;
   const { toolkits, resources, scripts, sandbox } = services;
   // Runs start after the surface below is built.
-  const served: { surface?: McpSurface } = {};
+  const served: { surface?: McpSurface; mainRuns?: McpSurface } = {};
   const runner =
     scripts && db
       ? new ScriptRunner({
@@ -137,9 +143,9 @@ function buildPlatformSurface(opts: {
           config,
           store: scripts,
           sandbox,
-          serverFor(caller, sessionId) {
+          serverFor(caller, sessionId, entry) {
             if (!served.surface) throw new Error('the MCP surface is not built yet');
-            return buildMcpServer(served.surface, { caller, sessionId });
+            return buildMcpServer(entry === 'main' && served.mainRuns ? served.mainRuns : served.surface, { caller, sessionId });
           },
         })
       : undefined;
@@ -163,7 +169,28 @@ function buildPlatformSurface(opts: {
     ...(opts.resourceChanges ? { resourceChanges: opts.resourceChanges } : {}),
   });
   served.surface = surface;
+  if (resources && runner) {
+    const fetch = config.scripts.fetch;
+    served.mainRuns = withRunTools(surface, runTools({ resources, actorOf: agentActor(config), fetchPolicy: { allowHosts: fetch.allow_hosts, timeoutMs: fetch.timeout } }));
+  }
   return { surface, ...(runner ? { runner } : {}) };
+}
+
+/**
+ * The surface of a main() run's session: every tool plus the run tools (platform.export,
+ * platform.publish_data), which whoever may call manage_resource may call.
+ */
+function withRunTools(surface: McpSurface, tools: ToolDefinition[]): McpSurface {
+  const names = new Set(tools.map((t) => t.name));
+  const permission = surface.registry.get(RUN_TOOLS_PERMISSION);
+  return {
+    ...surface,
+    registry: new ToolRegistry().register(...surface.registry.all(), ...tools),
+    access: {
+      ...surface.access,
+      mayUse: (tool, caller) => (names.has(tool.name) ? permission !== undefined && surface.access.mayUse(permission, caller) : surface.access.mayUse(tool, caller)),
+    },
+  };
 }
 
 /**

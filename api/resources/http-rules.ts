@@ -23,6 +23,7 @@ export const statusByResourceCode: Record<ResourceErrorCode, number> = {
   invalid: 400,
   too_large: 413,
   unsupported: 415,
+  upstream: 502,
 };
 
 /** The REST error body of a ResourceError: `{error: code, message, ...details}`. */

@@ -59,7 +59,7 @@ export { MAX_CHANGE_SUMMARY_CHARS } from './input.js';
 export { listSorts, isListSort, isLastReadSort, encodeCursor, decodeCursor } from './cursor.js';
 export { countsHoldingDelete, holdsDelete } from './delete-rule.js';
 export { buildFacets, type FacetScope, type FolderCount, type FolderRow } from './facets.js';
-export { manageResourceTool, type ManageResourceToolOptions } from './tool.js';
+export { manageResourceTool, resourceRefusal, type ManageResourceToolOptions } from './tool.js';
 export {
   followResourceChanges,
   localResourceChanges,
@@ -72,3 +72,4 @@ export {
   type ResourceChangeNotice,
   type ResourceChangeSource,
 } from './change-feed.js';
+export { exportIntoResource, upstreamAccepted, type ExportTarget, type UpstreamAnswer } from './export.js';

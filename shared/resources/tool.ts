@@ -18,7 +18,7 @@ import { folderActions } from './authority.js';
 import { normalizeFolderPath } from './folders.js';
 import { formatLibrary, LibraryTextError, parseLibrary, sameLibrary } from './library.js';
 import { canonicalUri } from './uri.js';
-import { ResourceError, type Library, type ResourceActor, type ResourceService, type ResourceView } from './types.js';
+import { ResourceError, type Library, type ResourceActor, type ResourceService, type ResourceView, type WriteOrigin } from './types.js';
 
 export interface ManageResourceToolOptions {
   config: Pick<PlatformConfig, 'personas' | 'admin'>;
@@ -85,6 +85,13 @@ function errorResult(code: string, message: string, details?: Record<string, unk
   return { content: [{ type: 'text', text: message }], structuredContent: { error: code, message, ...details }, isError: true };
 }
 
+/** The tool result of a resource refusal (a ResourceError, bad library text); undefined for any other error. */
+export function resourceRefusal(error: unknown): CallToolResult | undefined {
+  if (error instanceof ResourceError) return errorResult(error.code, error.message, error.details);
+  if (error instanceof LibraryTextError) return errorResult('invalid', error.message);
+  return undefined;
+}
+
 function invalid(message: string): ResourceError {
   return new ResourceError('invalid', message);
 }
@@ -118,6 +125,11 @@ async function target(service: ResourceService, actor: ResourceActor, args: Args
   throw invalid(`${args.action} needs its target: reference (mcp:resource:<id> or an address), or library, path and filename`);
 }
 
+/** A managed script's writes are the script's, every other MCP caller's the agent's (index rules tell them apart). */
+function writeOrigin(actor: ResourceActor): WriteOrigin {
+  return actor.writer.kind === 'script' ? 'script' : 'agent';
+}
+
 async function create(service: ResourceService, actor: ResourceActor, args: Args): Promise<CallToolResult> {
   if (args.filename === undefined) throw invalid('create needs filename');
   const body = contentOf(args, 'create');
@@ -132,7 +144,7 @@ async function create(service: ResourceService, actor: ResourceActor, args: Args
     ...(args.search_setting !== undefined ? { search_setting: args.search_setting } : {}),
     if_exists: args.if_exists ?? 'fail',
     ...(args.change_summary !== undefined ? { change_summary: args.change_summary } : {}),
-    origin: 'agent',
+    origin: writeOrigin(actor),
     body: toReadable(body),
   });
   return jsonResult({ outcome: result.outcome, resource: result.resource });
@@ -145,7 +157,7 @@ async function replaceContent(service: ResourceService, actor: ResourceActor, ar
     body: toReadable(body),
     ...(args.content_type !== undefined ? { content_type: args.content_type } : {}),
     ...(args.change_summary !== undefined ? { change_summary: args.change_summary } : {}),
-    origin: 'agent',
+    origin: writeOrigin(actor),
   });
   return jsonResult({ resource });
 }
@@ -255,8 +267,8 @@ export function manageResourceTool(service: ResourceService, opts: ManageResourc
             );
         }
       } catch (error) {
-        if (error instanceof ResourceError) return errorResult(error.code, error.message, error.details);
-        if (error instanceof LibraryTextError) return errorResult('invalid', error.message);
+        const refusal = resourceRefusal(error);
+        if (refusal) return refusal;
         throw error;
       }
     },

@@ -338,9 +338,10 @@ export interface ResourceService {
 /**
  * Errors every surface maps the same way: REST status, MCP error text. `code` is stable.
  * not_found 404, forbidden 403, conflict 409 (address taken, collision, folder not empty,
- * referenced), invalid 400 (folder rule, bad input), too_large 413, unsupported 415 (executables).
+ * referenced), invalid 400 (folder rule, bad input), too_large 413, unsupported 415 (executables),
+ * upstream 502 (an export's upstream answered an error or broke off: nothing stored).
  */
-export type ResourceErrorCode = 'not_found' | 'forbidden' | 'conflict' | 'invalid' | 'too_large' | 'unsupported';
+export type ResourceErrorCode = 'not_found' | 'forbidden' | 'conflict' | 'invalid' | 'too_large' | 'unsupported' | 'upstream';
 
 export class ResourceError extends Error {
   constructor(

@@ -106,7 +106,7 @@ function cellText(value: unknown): string {
   return String(value);
 }
 
-function csvCell(value: unknown): string {
+export function csvCell(value: unknown): string {
   const text = cellText(value);
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -1,8 +1,10 @@
 /**
  * Set-up of the script-run tests: the production api role (cli/services.ts startApiRole) over a
- * fresh Postgres database, with the embedded DuckDB, a filesystem object store for managed
- * resources, tool-call auditing, and a local HTTP server the fetch allow-list names (127.0.0.1 only).
+ * fresh Postgres database, with the embedded DuckDB, managed resources on either storage driver
+ * (a filesystem object store, or the run's MinIO under a bucket prefix of the rig's own),
+ * tool-call auditing, and a local HTTP server the fetch allow-list names (127.0.0.1 only).
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,11 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { RunningApi } from '../../api/start.js';
+import type { RunningApiRole } from '../../cli/services.js';
 import { openDatabase, startApiRole } from '../../cli/services.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { connectMcp, restJson, testConfig } from '../support/api.js';
+import { sharedMinio } from '../support/minio.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 export const keys = {
@@ -32,7 +35,7 @@ export type Json = any;
 
 export interface RunsRig {
   db: Db;
-  api: RunningApi;
+  api: RunningApiRole;
   /** The local HTTP server's port (fetch targets: http://127.0.0.1:<port>/…). */
   httpPort: number;
   connect(user: User): Promise<Client>;
@@ -40,11 +43,23 @@ export interface RunsRig {
   stop(): Promise<void>;
 }
 
-/** /hello answers text; /to-localhost redirects to the same server under a host not on the list. */
+/**
+ * /hello answers text; /to-localhost redirects to the same server under a host not on the list;
+ * /export/<text> answers <text> as CSV, /export-fail a 500, /export-broken breaks off mid-body.
+ */
 function startHttpServer(): Promise<Server> {
   const server = createServer((request, response) => {
     const port = (server.address() as AddressInfo).port;
-    if (request.url === '/hello') {
+    if (request.url?.startsWith('/export/')) {
+      response.writeHead(200, { 'content-type': 'text/csv' });
+      response.end(`n,text\n1,${decodeURIComponent(request.url.slice('/export/'.length))}\n`);
+    } else if (request.url === '/export-fail') {
+      response.writeHead(500, { 'content-type': 'text/plain' });
+      response.end('upstream is down');
+    } else if (request.url === '/export-broken') {
+      response.writeHead(200, { 'content-type': 'text/csv', 'content-length': '1000000' });
+      response.write('n,text\n1,partial\n', () => response.destroy());
+    } else if (request.url === '/hello') {
       response.writeHead(200, { 'content-type': 'text/plain', 'x-seen-host': request.headers.host ?? '' });
       response.end('hello from the allowed host');
     } else if (request.url === '/to-localhost') {
@@ -63,13 +78,19 @@ function startHttpServer(): Promise<Server> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-export async function startRunsRig(): Promise<RunsRig> {
+export type Driver = 'filesystem' | 's3';
+
+export async function startRunsRig(driver: Driver = 'filesystem'): Promise<RunsRig> {
   const dir = await mkdtemp(join(tmpdir(), 'script-runs-'));
+  const storage =
+    driver === 's3'
+      ? (await sharedMinio()).instanceYaml(6, [`bucket_prefix: sr${randomBytes(4).toString('hex')}-`])
+      : `      driver: filesystem\n      root: ${JSON.stringify(join(dir, 'objects'))}`;
   const database = await createTestDatabase();
   const http = await startHttpServer();
   const clients: Client[] = [];
   let db: Db | undefined;
-  let api: RunningApi | undefined;
+  let api: RunningApiRole | undefined;
   const stop = async () => {
     await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
     await api?.stop();
@@ -104,8 +125,7 @@ personas:
 toolkits:
   objstore:
     local:
-      driver: filesystem
-      root: ${JSON.stringify(join(dir, 'objects'))}
+${storage}
   sql:
     local:
       engine: duckdb

@@ -41,11 +41,11 @@ export function fetchRefusal(url: URL, allowHosts: readonly string[]): string | 
   return undefined;
 }
 
-function parseUrl(text: string, base?: URL): URL {
+function parseUrl(text: string, what: string, base?: URL): URL {
   try {
     return new URL(text, base);
   } catch {
-    throw new Error(`platform.fetch: not a URL: ${text}`);
+    throw new Error(`${what}: not a URL: ${text}`);
   }
 }
 
@@ -67,8 +67,21 @@ function withoutCredentials(headers: Record<string, string>): Record<string, str
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !credentialHeaders.has(name.toLowerCase())));
 }
 
-export async function scriptFetch(policy: FetchPolicy, urlText: string, init: FetchInit): Promise<FetchAnswer> {
-  let url = parseUrl(urlText);
+/** An upstream's answer whose body is still unread (the caller reads or cancels it), and where it came from. */
+export interface OpenedFetch {
+  response: Response;
+  url: URL;
+  /** Aborts at the policy's timeout: the body's reads fail past it. */
+  signal: AbortSignal;
+}
+
+/**
+ * Makes the request under the policy: the allow-list checked for the URL and every redirect
+ * target, redirects followed here. One timeout bounds the exchange, body included. `what` names
+ * the platform function in errors.
+ */
+export async function openFetch(policy: Pick<FetchPolicy, 'allowHosts' | 'timeoutMs'>, urlText: string, init: FetchInit, what = 'platform.fetch'): Promise<OpenedFetch> {
+  let url = parseUrl(urlText, what);
   const signal = AbortSignal.timeout(policy.timeoutMs);
   let method = (init?.method ?? 'GET').toUpperCase();
   let body = init?.body;
@@ -76,14 +89,14 @@ export async function scriptFetch(policy: FetchPolicy, urlText: string, init: Fe
   try {
     for (let hop = 0; ; hop++) {
       const refusal = fetchRefusal(url, policy.allowHosts);
-      if (refusal) throw new Error(refusal);
+      if (refusal) throw new Error(refusal.replace('platform.fetch', what));
       const response = await fetch(url, { method, ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location) {
         await response.body?.cancel();
-        if (hop >= maxRedirects) throw new Error(`platform.fetch: more than ${maxRedirects} redirects`);
+        if (hop >= maxRedirects) throw new Error(`${what}: more than ${maxRedirects} redirects`);
         const from = url;
-        url = parseUrl(location, url);
+        url = parseUrl(location, what, url);
         // As browsers do: credentials go to the origin they were written for, not to where it redirects.
         if (headers && url.origin !== from.origin) headers = withoutCredentials(headers);
         // As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
@@ -93,10 +106,23 @@ export async function scriptFetch(policy: FetchPolicy, urlText: string, init: Fe
         }
         continue;
       }
-      return { status: response.status, headers: Object.fromEntries(response.headers), body: await readCapped(response, policy.maxResponseBytes, url) };
+      return { response, url, signal };
     }
   } catch (error) {
-    if (signal.aborted) throw new Error(`platform.fetch: no complete answer from ${url.host} within ${policy.timeoutMs} ms`);
-    throw error;
+    throw timedOut(signal, error, what, url, policy.timeoutMs);
+  }
+}
+
+/** The error to throw for a failed exchange: the timeout's own message when it was the timeout. */
+export function timedOut(signal: AbortSignal, error: unknown, what: string, url: URL, timeoutMs: number): unknown {
+  return signal.aborted ? new Error(`${what}: no complete answer from ${url.host} within ${timeoutMs} ms`) : error;
+}
+
+export async function scriptFetch(policy: FetchPolicy, urlText: string, init: FetchInit): Promise<FetchAnswer> {
+  const { response, url, signal } = await openFetch(policy, urlText, init);
+  try {
+    return { status: response.status, headers: Object.fromEntries(response.headers), body: await readCapped(response, policy.maxResponseBytes, url) };
+  } catch (error) {
+    throw timedOut(signal, error, 'platform.fetch', url, policy.timeoutMs);
   }
 }

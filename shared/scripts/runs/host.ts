@@ -12,11 +12,21 @@
  *                               manage_resource create (if_exists default replace: the first write creates, later ones
  *                               add versions): {outcome, resource}; the writer recorded is the script
  * - fetch(url, {method?, headers?, body?})   the host's request under scripts.fetch (fetch.ts): {status, headers, body}
+ * - export({destination: 'resources', path, filename, library?, content_type?, description?, tags?, change_summary?},
+ *          {url, method?, headers?, body?})
+ *                               platform_export (run-tools.ts): the upstream's answer streams into the file; {outcome, resource, upstream_status}
+ * - publish_data({name, path?, library?, format?: 'ndjson' | 'csv', description?, tags?, change_summary?}, rows)
+ *                               platform_publish_data (run-tools.ts): {outcome, resource, rows, columns}
+ *
+ * export and publish_data belong to main() runs: inside a handler (entry `handle`) they throw,
+ * and the handler's session has no such tools for platform.call to reach.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { EntryPoint } from '../types.js';
 import { fetchInit, scriptFetch, type FetchPolicy } from './fetch.js';
+import { EXPORT_TOOL, PUBLISH_DATA_TOOL } from './run-tools.js';
 
 export type HostFunctions = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
@@ -56,7 +66,18 @@ export async function callTool(client: Client, tool: string, args: Record<string
   return result.structuredContent ?? textOf(result);
 }
 
-export function platformHost(client: Client, fetchPolicy: FetchPolicy): HostFunctions {
+const plainObject = z.record(z.string(), z.unknown());
+const exportDestination = plainObject.refine((d) => d.destination === 'resources', { message: "destination must be 'resources'" });
+
+/** The function a handler gets in place of one that only main() runs may call. */
+function mainOnly(name: string): () => Promise<never> {
+  return async () => {
+    throw new Error(`platform.${name} is not available inside a handler (handle(req)): it belongs to main() runs, draft or scheduled`);
+  };
+}
+
+export function platformHost(client: Client, fetchPolicy: FetchPolicy, entry: EntryPoint): HostFunctions {
+  const mainRun = entry === 'main';
   return {
     call: async (tool, args) => callTool(client, parse(z.string().min(1), tool, 'platform.call tool'), parse(toolArgs, args, 'platform.call args')),
     sql: async (query, options) => {
@@ -69,5 +90,12 @@ export function platformHost(client: Client, fetchPolicy: FetchPolicy): HostFunc
       return callTool(client, 'manage_resource', { action: 'create', filename: file_name, ...rest });
     },
     fetch: async (url, init) => scriptFetch(fetchPolicy, parse(z.string(), url, 'platform.fetch url'), parse(fetchInit, init, 'platform.fetch init')),
+    export: mainRun
+      ? async (destination, source) =>
+          callTool(client, EXPORT_TOOL, { ...parse(exportDestination, destination, 'platform.export destination'), source: parse(plainObject, source, 'platform.export source') })
+      : mainOnly('export'),
+    publish_data: mainRun
+      ? async (spec, rows) => callTool(client, PUBLISH_DATA_TOOL, { ...parse(plainObject, spec, 'platform.publish_data'), rows: parse(z.array(plainObject), rows, 'platform.publish_data rows') })
+      : mainOnly('publish_data'),
   };
 }

@@ -42,7 +42,19 @@ export interface RunAnswer {
   duration_ms: number;
 }
 
-/** One run to execute: its source, the principal it acts as, and how it is recorded. */
+/** One call of a script's entry: its source, the principal it acts as, its session, and limits other than `scripts.*`. */
+export interface ExecuteSpec {
+  source: string;
+  principal: CallerContext;
+  entry: EntryPoint;
+  args: unknown[];
+  /** The run's MCP session id (platform calls are audited under it). */
+  sessionId: string;
+  memoryBytes?: number;
+  deadlineMs?: number;
+}
+
+/** One run of `main()` to execute: its source, the principal it acts as, and how it is recorded. */
 export interface RunSpec {
   source: string;
   principal: CallerContext;
@@ -113,33 +125,41 @@ export class ScriptRunner {
     return this.run({ source, principal: caller, trigger: 'draft', starter: starterOf(actor) });
   }
 
-  /** Runs `main()` in a fresh sandbox context with its own MCP session, then records and audits the run. */
-  async run(spec: RunSpec): Promise<RunAnswer> {
+  /**
+   * Calls `entry` in a fresh sandbox context bounded by `scripts.*` (or the spec's own limits),
+   * with its own MCP session, and answers the outcome unrecorded: draft and scheduled runs
+   * record theirs (run), an endpoint request its own records.
+   */
+  async execute(spec: ExecuteSpec): Promise<SandboxOutcome> {
     const { config, sandbox, store, serverFor } = this.opts;
-    const id = uuidv7();
-    const startedAt = new Date(this.clock());
-    const session = await openPlatformSession(serverFor, spec.principal, `script-run:${id}`);
-    let outcome: SandboxOutcome;
+    const session = await openPlatformSession(serverFor, spec.principal, spec.sessionId, spec.entry);
     try {
-      outcome = await sandbox.run({
+      return await sandbox.run({
         source: spec.source,
-        entry: 'main',
-        args: [],
-        memoryBytes: config.scripts.run_memory_bytes,
-        deadlineMs: config.scripts.run_deadline,
+        entry: spec.entry,
+        args: spec.args,
+        memoryBytes: spec.memoryBytes ?? config.scripts.run_memory_bytes,
+        deadlineMs: spec.deadlineMs ?? config.scripts.run_deadline,
         consoleLimitBytes: config.scripts.console_limit_bytes,
         resolveLibrary: (name) => resolveLibrarySource(store, name),
-        host: platformHost(session.client, {
-          allowHosts: config.scripts.fetch.allow_hosts,
-          timeoutMs: config.scripts.fetch.timeout,
-          maxResponseBytes: config.scripts.fetch.max_response_bytes,
-        }),
+        host: platformHost(
+          session.client,
+          { allowHosts: config.scripts.fetch.allow_hosts, timeoutMs: config.scripts.fetch.timeout, maxResponseBytes: config.scripts.fetch.max_response_bytes },
+          spec.entry,
+        ),
       });
     } finally {
       await session.close();
     }
+  }
+
+  /** Runs `main()` (execute), then records and audits the run. */
+  async run(spec: RunSpec): Promise<RunAnswer> {
+    const id = uuidv7();
+    const startedAt = new Date(this.clock());
+    const outcome = await this.execute({ source: spec.source, principal: spec.principal, entry: 'main', args: [], sessionId: `script-run:${id}` });
     const finishedAt = new Date(this.clock());
-    await recordScriptRun(this.opts.db, config, {
+    await recordScriptRun(this.opts.db, this.opts.config, {
       id,
       ...(spec.script ? { script: spec.script } : {}),
       trigger: spec.trigger,

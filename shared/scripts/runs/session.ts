@@ -7,17 +7,21 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallerContext } from '../../identity/index.js';
+import type { EntryPoint } from '../types.js';
 
-/** Builds the platform's MCP server for one caller and session (api/mcp/server.ts buildMcpServer over the api's surface). */
-export type McpServerFor = (caller: CallerContext, sessionId: string) => Server;
+/**
+ * Builds the platform's MCP server for one caller and session (api/mcp/server.ts buildMcpServer
+ * over the api's surface); a session of a main() run also has the run tools (run-tools.ts).
+ */
+export type McpServerFor = (caller: CallerContext, sessionId: string, entry: EntryPoint) => Server;
 
 export interface PlatformSession {
   client: Client;
   close(): Promise<void>;
 }
 
-export async function openPlatformSession(serverFor: McpServerFor, caller: CallerContext, sessionId: string): Promise<PlatformSession> {
-  const server = serverFor(caller, sessionId);
+export async function openPlatformSession(serverFor: McpServerFor, caller: CallerContext, sessionId: string, entry: EntryPoint): Promise<PlatformSession> {
+  const server = serverFor(caller, sessionId, entry);
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const client = new Client({ name: `script-run ${caller.subject}`, version: '1.0.0' });

@@ -1,0 +1,87 @@
+/**
+ * Export into a resource (spec document 2, "Agent tools", export paragraph): an upstream's
+ * answer streams into the file at `library/path/file_name`. The path is the identity: the first
+ * export creates the file, each later one records its next version. An upstream that answered
+ * an error is refused before a byte is stored, and one that fails mid-body stores nothing (the
+ * upload is discarded), so the file keeps its last version either way. The export tools and
+ * scripts' `platform.export` share this.
+ */
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { ResourceError, type CreateResult, type Library, type ResourceActor, type ResourceService, type WriteOrigin } from './types.js';
+
+/** Where an export lands and what the version says. */
+export interface ExportTarget {
+  library: Library;
+  /** Folder path inside the library ('' for the root). */
+  path: string;
+  file_name: string;
+  content_type?: string;
+  description?: string;
+  tags?: string[];
+  change_summary?: string;
+}
+
+/** An upstream's answer, its body not yet read. */
+export interface UpstreamAnswer {
+  status: number;
+  statusText?: string;
+  /** The upstream's Content-Type, used when the target names none. */
+  contentType?: string;
+  body: ReadableStream<Uint8Array> | null;
+  /** What the upstream is, for messages (a host, a connection). */
+  name: string;
+}
+
+/** Whether an upstream status is an answer worth storing: 2xx only (a 204 stores an empty file). */
+export function upstreamAccepted(status: number): boolean {
+  return status >= 200 && status < 300;
+}
+
+/** The Content-Type's media type with its parameters, or undefined when it is missing or generic. */
+function declaredType(contentType: string | undefined): string | undefined {
+  const value = contentType?.trim();
+  return value && value.toLowerCase() !== 'application/octet-stream' ? value : undefined;
+}
+
+export async function exportIntoResource(
+  service: ResourceService,
+  actor: ResourceActor,
+  target: ExportTarget,
+  upstream: UpstreamAnswer,
+  origin: WriteOrigin,
+): Promise<CreateResult> {
+  const where = `${target.path ? `${target.path}/` : ''}${target.file_name}`;
+  if (!upstreamAccepted(upstream.status)) {
+    await upstream.body?.cancel().catch(() => undefined);
+    throw new ResourceError(
+      'upstream',
+      `${upstream.name} answered ${upstream.status}${upstream.statusText ? ` ${upstream.statusText}` : ''}: nothing was exported, and ${where} keeps its last version`,
+      { upstream_status: upstream.status },
+    );
+  }
+  const contentType = target.content_type ?? declaredType(upstream.contentType);
+  const body = upstream.body ? Readable.fromWeb(upstream.body as WebReadableStream<Uint8Array>) : Readable.from([]);
+  // fromWeb reads ahead at once: an upstream that breaks off before the store starts reading
+  // errors this stream with nobody listening yet (an uncaught exception). The store still sees
+  // the error (the stream is destroyed with it) and keeps nothing.
+  body.on('error', () => undefined);
+  try {
+    return await service.create(actor, {
+      library: target.library,
+      path: target.path,
+      file_name: target.file_name,
+      ...(target.description !== undefined ? { description: target.description } : {}),
+      ...(target.tags !== undefined ? { tags: target.tags } : {}),
+      ...(contentType !== undefined ? { content_type: contentType } : {}),
+      if_exists: 'replace',
+      change_summary: target.change_summary ?? `export from ${upstream.name}`,
+      origin,
+      body,
+    });
+  } catch (error) {
+    if (error instanceof ResourceError) throw error;
+    // The upstream broke off (or timed out) mid-body: the store kept nothing.
+    throw new ResourceError('upstream', `${upstream.name} failed while sending: ${error instanceof Error ? error.message : String(error)}; ${where} keeps its last version`);
+  }
+}
