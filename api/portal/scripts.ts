@@ -5,7 +5,7 @@
  * any body is read; the caller's persona must allow `manage_script`, as on MCP. The rules live in
  * shared/scripts; errors are `{error, message, ...details}` (a syntax error adds line and column).
  */
-import type { FastifyError, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { CallerContext } from '../../shared/identity/index.js';
 import { z } from 'zod';
 import type { App } from '../http/app.js';
@@ -21,6 +21,7 @@ import {
   ScriptError,
   scriptActor,
   type ScriptActor,
+  type RunAnswer,
   type ScriptErrorCode,
   type ScriptRunner,
   type ScriptSchedules,
@@ -127,6 +128,12 @@ const runSchema = z
     duration_ms: z.number(),
   })
   .describe('Run');
+/** A draft run's answer: 200 whatever the script did; 503 with Retry-After when it could not start (busy). */
+function runAnswer(reply: FastifyReply, answer: RunAnswer): RunAnswer {
+  if (answer.status === 'busy') reply.code(503).header('retry-after', '1');
+  return answer;
+}
+
 const idParams = z.object({ id: z.string().describe('Script id') });
 const getQuery = z.object({ version: z.coerce.number().int().min(1).optional().describe('The version whose source to return (default: the current one)') });
 
@@ -236,7 +243,8 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
   if (runner) {
     const runDescription =
       'Runs main() in a fresh sandbox context (scripts.run_memory_bytes, scripts.run_deadline) and answers its result, error, console and ' +
-      'duration; the run is recorded and audited (script_run). The answer is 200 whatever the run\'s status.';
+      'duration; the run is recorded and audited (script_run). The answer is 200 whatever the run\'s status, except busy: 503 with Retry-After ' +
+      '(every run slot of this replica was taken; the run did not start).';
     app.post(
       '/run',
       {
@@ -245,10 +253,10 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
           summary: 'Draft-run an unsaved source, as the caller with the caller\'s roles',
           description: runDescription,
           body: runBody,
-          response: { 200: runSchema, ...writeErrors },
+          response: { 200: runSchema, 503: runSchema, ...writeErrors },
         },
       },
-      async (request) => runner.runUnsaved(callerOf(request), request.body.source),
+      async (request, reply) => runAnswer(reply, await runner.runUnsaved(callerOf(request), request.body.source)),
     );
     app.post(
       '/:id/run',
@@ -258,10 +266,10 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
           summary: "Draft-run a script's current version, as principal script:<name> with its author's roles",
           description: `${runDescription} The owner and administrators only (403); a disabled, deprecated or superseded script does not run (409 state).`,
           params: idParams,
-          response: { 200: runSchema, ...writeErrors },
+          response: { 200: runSchema, 503: runSchema, ...writeErrors },
         },
       },
-      async (request) => runner.runSaved(callerOf(request), request.params.id),
+      async (request, reply) => runAnswer(reply, await runner.runSaved(callerOf(request), request.params.id)),
     );
   }
 

@@ -39,18 +39,24 @@ export interface RunsRig {
   /** The local HTTP server's port (fetch targets: http://127.0.0.1:<port>/…). */
   httpPort: number;
   connect(user: User): Promise<Client>;
-  rest(user: User, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }>;
+  rest(user: User, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json; headers: Headers }>;
+  /** Resolves once `count` requests wait at /hold, with the function that answers them all. */
+  holdRequests(count: number): Promise<() => void>;
   stop(): Promise<void>;
 }
 
 /**
  * /hello answers text; /to-localhost redirects to the same server under a host not on the list;
- * /export/<text> answers <text> as CSV, /export-fail a 500, /export-broken breaks off mid-body.
+ * /export/<text> answers <text> as CSV, /export-fail a 500, /export-broken breaks off mid-body;
+ * /hold answers once `release()` is called (and tells `held` each time one arrives).
  */
-function startHttpServer(): Promise<Server> {
+function startHttpServer(held: { arrived: () => void; waiting: Array<() => void> }): Promise<Server> {
   const server = createServer((request, response) => {
     const port = (server.address() as AddressInfo).port;
-    if (request.url?.startsWith('/export/')) {
+    if (request.url === '/hold') {
+      held.waiting.push(() => response.end('released'));
+      held.arrived();
+    } else if (request.url?.startsWith('/export/')) {
       response.writeHead(200, { 'content-type': 'text/csv' });
       response.end(`n,text\n1,${decodeURIComponent(request.url.slice('/export/'.length))}\n`);
     } else if (request.url === '/export-fail') {
@@ -87,7 +93,8 @@ export async function startRunsRig(driver: Driver = 'filesystem'): Promise<RunsR
       ? (await sharedMinio()).instanceYaml(6, [`bucket_prefix: sr${randomBytes(4).toString('hex')}-`])
       : `      driver: filesystem\n      root: ${JSON.stringify(join(dir, 'objects'))}`;
   const database = await createTestDatabase();
-  const http = await startHttpServer();
+  const held = { arrived: () => undefined as void, waiting: [] as Array<() => void> };
+  const http = await startHttpServer(held);
   const clients: Client[] = [];
   let db: Db | undefined;
   let api: RunningApiRole | undefined;
@@ -148,6 +155,13 @@ scripts:
         const client = await connectMcp(running.url, keys[user]);
         clients.push(client);
         return client;
+      },
+      holdRequests(count) {
+        return new Promise<() => void>((resolve) => {
+          held.arrived = () => {
+            if (held.waiting.length >= count) resolve(() => held.waiting.splice(0).forEach((answer) => answer()));
+          };
+        });
       },
       rest: (user, method, path, body) => restJson(`${running.url}/api/v1/portal/scripts${path}`, keys[user], method, body),
       stop,

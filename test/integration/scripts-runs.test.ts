@@ -172,6 +172,21 @@ describe('draft runs', () => {
     expect(rows[0]).toEqual({ script_id: null, version: null, principal: 'apikey:bob' });
   });
 
+  it('answers 503 with Retry-After when every run slot of the replica is taken, the run recorded as busy', async () => {
+    const id = await create('alice', 'holder', `export async function main() { return (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body; }`);
+    const holding = rig.holdRequests(4);
+    const slots = Array.from({ length: 4 }, () => rig.rest('alice', 'POST', `/${id}/run`));
+    const release = await holding;
+    const busy = await rig.rest('alice', 'POST', `/${id}/run`);
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect(busy.body).toMatchObject({ status: 'busy', error: expect.stringMatching(/all 4 script runs of this replica are in use/) });
+    release();
+    for (const done of await Promise.all(slots)) expect(done).toMatchObject({ status: 200, body: { status: 'ok', result: 'released' } });
+    const recorded = await rig.db.query(`SELECT status FROM script_runs WHERE id = $1`, [busy.body.run_id]);
+    expect(recorded.rows).toEqual([{ status: 'busy' }]);
+  });
+
   it('answers a failing script with its error, recorded as such', async () => {
     const run = await rig.rest('alice', 'POST', '/run', { source: "export function main() { throw new Error('broken on purpose') }" });
     expect(run.body).toMatchObject({ status: 'error' });

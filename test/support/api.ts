@@ -119,11 +119,11 @@ export async function callToolJson(client: Client, name: string, args: Record<st
 }
 
 /** A JSON REST call with a bearer key: the status and the parsed body. */
-export async function restJson(url: string, key: string, method: string, body?: unknown): Promise<{ status: number; body: Json }> {
+export async function restJson(url: string, key: string, method: string, body?: unknown): Promise<{ status: number; body: Json; headers: Headers }> {
   const response = await fetch(url, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: await response.json(), headers: response.headers };
 }
