@@ -1,0 +1,91 @@
+/**
+ * The per-request read (spec document 3, "Endpoint and script": binding and script write times
+ * are read each request): one query for the binding and its script's current version, so a
+ * save or a binding change is seen by the next request on every replica.
+ */
+import type { Db } from '../db/index.js';
+import type { EntryPoint, ScriptState } from '../scripts/index.js';
+import type { AuthMode, EndpointBinding, EndpointMethod, EndpointTarget } from './types.js';
+
+export interface BindingRow {
+  endpoint: string;
+  script_id: string;
+  methods: string[];
+  path: string;
+  auth_mode: string;
+  open_reads: boolean;
+  timeout_seconds: number;
+  max_memory_bytes: string;
+  max_body_bytes: number;
+  allowed_origins: string[];
+  rate_limit: number;
+  caller_rate_limit: number;
+  enabled: boolean;
+  created_by: string;
+  created_at: Date;
+  updated_by: string;
+  updated_at: Date;
+}
+
+export const BINDING_COLUMNS =
+  'b.endpoint, b.script_id, b.methods, b.path, b.auth_mode, b.open_reads, b.timeout_seconds, b.max_memory_bytes, b.max_body_bytes, ' +
+  'b.allowed_origins, b.rate_limit, b.caller_rate_limit, b.enabled, b.created_by, b.created_at, b.updated_by, b.updated_at';
+
+export function bindingOf(row: BindingRow): EndpointBinding {
+  return {
+    endpoint: row.endpoint,
+    scriptId: row.script_id,
+    methods: row.methods as EndpointMethod[],
+    path: row.path,
+    authMode: row.auth_mode as AuthMode,
+    openReads: row.open_reads,
+    timeoutSeconds: row.timeout_seconds,
+    maxMemoryBytes: Number(row.max_memory_bytes),
+    maxBodyBytes: row.max_body_bytes,
+    allowedOrigins: row.allowed_origins,
+    rateLimit: row.rate_limit,
+    callerRateLimit: row.caller_rate_limit,
+    enabled: row.enabled,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedBy: row.updated_by,
+    updatedAt: row.updated_at,
+  };
+}
+
+interface TargetRow extends BindingRow {
+  name: string;
+  state: string;
+  current_version: number;
+  script_updated_at: Date;
+  source: string;
+  author_roles: string[];
+  entry_points: string[];
+}
+
+/** The endpoint `name`'s binding and script, or undefined when no binding has that name (enabled or not). */
+export async function readEndpointTarget(db: Db, name: string): Promise<EndpointTarget | undefined> {
+  const { rows } = await db.query<TargetRow>(
+    `SELECT ${BINDING_COLUMNS}, s.name, s.state, s.current_version, s.updated_at AS script_updated_at, v.source, v.author_roles, v.entry_points
+       FROM endpoint_bindings b
+       JOIN scripts s ON s.id = b.script_id
+       JOIN script_versions v ON v.script_id = s.id AND v.number = s.current_version
+      WHERE b.endpoint = $1`,
+    [name],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    binding: bindingOf(row),
+    script: {
+      id: row.script_id,
+      name: row.name,
+      state: row.state as ScriptState,
+      version: row.current_version,
+      source: row.source,
+      authorRoles: row.author_roles,
+      entryPoints: row.entry_points as EntryPoint[],
+      updatedAt: row.script_updated_at,
+    },
+  };
+}
