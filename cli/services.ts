@@ -21,6 +21,8 @@ import { createMetrics } from '../shared/metrics/index.js';
 import { createPlatformWorker, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
 import { webhookActivityDeps } from './webhooks.js';
+import { endpointRoutes } from '../api/endpoints/routes.js';
+import { endpointAuditLog, endpointMetrics, EndpointRecords, type BotCheckGate } from '../shared/endpoints/index.js';
 
 /** The platform database: pool sized by config, migrations applied (under the advisory lock) before use. */
 export async function openDatabase(config: PlatformConfig, log: Logger): Promise<Db | undefined> {
@@ -43,6 +45,8 @@ export async function openTemporal(config: PlatformConfig): Promise<TemporalHand
 /** The running api role; its script runner (endpoint requests and tests call handlers through it). */
 export interface RunningApiRole extends RunningApi {
   scriptRunner?: ScriptRunner;
+  /** The records of endpoint requests (audit rows, failed requests); flush() writes what is queued. */
+  endpointRecords?: EndpointRecords;
 }
 
 /** The api role: HTTP surfaces over the platform services (its own unless `services` are given). */
@@ -55,6 +59,8 @@ export async function startApiRole(opts: {
   services?: PlatformServices;
   /** Buckets created on first use, per objstore connection (the embedded default bucket). */
   seedBuckets?: Record<string, readonly string[]>;
+  /** The bot check of public endpoints; absent, their checked requests answer 503. */
+  botCheck?: BotCheckGate;
 }): Promise<RunningApiRole> {
   const { config, log, db, temporal } = opts;
   const readinessChecks: Record<string, () => Promise<boolean>> = {};
@@ -80,6 +86,8 @@ export async function startApiRole(opts: {
     ...(schedules ? { schedules } : {}),
     ...(resourceChanges ? { resourceChanges } : {}),
   });
+  // Scripted endpoints answer on every replica with a database and a sandbox (docs/endpoints.md, "Requests").
+  const endpointRecords = runner && db ? new EndpointRecords({ db, audit: endpointAuditLog({ config, db, log, metrics }), log }) : undefined;
   const api = await startApi({
     config,
     log,
@@ -96,14 +104,29 @@ export async function startApiRole(opts: {
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}) });
       }
+      if (endpointRecords && runner && db) {
+        const publicBaseUrl = config.portal.public_base_url || config.oauth.issuer;
+        await app.register(endpointRoutes, {
+          db,
+          runner,
+          records: endpointRecords,
+          metrics: endpointMetrics(metrics.registry),
+          log: log.child({ component: 'endpoints' }),
+          authenticate: ctx.authenticate,
+          ...(opts.botCheck ? { botCheck: opts.botCheck } : {}),
+          ...(publicBaseUrl ? { publicBaseUrl } : {}),
+        });
+      }
     },
   });
   services.publicUrl.current = api.url;
   return {
     ...api,
     ...(runner ? { scriptRunner: runner } : {}),
+    ...(endpointRecords ? { endpointRecords } : {}),
     async stop() {
       await api.stop();
+      await endpointRecords?.close();
       surface.close?.();
       await resourceChanges?.close();
       // After the drain, so calls that finished during it are written too.

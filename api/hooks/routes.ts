@@ -11,6 +11,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../http/app.js';
 import type { HookAnswer, WebhookReceiver } from '../../shared/webhooks/index.js';
+import { readBodyWithin } from '../http/raw-body.js';
 
 export interface HookRoutesOptions {
   receiver: WebhookReceiver;
@@ -107,31 +108,5 @@ export function continueHooksOnRead(server: Pick<Server, 'on' | 'emit'>): void {
 /** The body, or undefined as soon as it passes `limit` bytes (the rest is left unread). */
 function readBody(raw: IncomingMessage, response: ServerResponse, limit: number): Promise<Uint8Array | undefined> {
   if (/100-continue/i.test(raw.headers.expect ?? '')) response.writeContinue();
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const stop = () => {
-      raw.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        stop();
-        raw.pause();
-        resolve(undefined);
-      } else {
-        chunks.push(chunk);
-      }
-    };
-    const onEnd = () => {
-      stop();
-      resolve(Buffer.concat(chunks, size));
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    const onAborted = () => onError(new Error('the sender closed the connection before the body ended'));
-    raw.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
-  });
+  return readBodyWithin(raw, limit);
 }

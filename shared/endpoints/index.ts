@@ -2,3 +2,13 @@
 export * from './types.js';
 export { readEndpointTarget, bindingOf, BINDING_COLUMNS, type BindingRow } from './target.js';
 export { recordEndpointFailure, listEndpointFailures, purgeEndpointFailures, retentionCutoff, type EndpointFailure } from './failures.js';
+// Requests at /endpoints/{name}/{rest...} (issue 17, items 2-4 and 6; docs/endpoints.md, "Requests").
+export { EndpointRequests, type BotCheckGate, type EndpointAuthentication, type EndpointAuthenticator, type EndpointRequest, type EndpointRequestsDeps } from './requests.js';
+export { refusal, REFUSALS, type EndpointAnswer, type RefusalCode } from './answers.js';
+export { matchTemplate } from './template.js';
+export { CREDENTIAL_HEADERS, handlerHeaders, handlerRequest, isJsonMediaType, mediaTypeOf, type ArrivedRequest, type HandlerCaller, type HandlerRequest } from './request.js';
+export { handlerAnswer, isForbiddenResponseHeader, protectiveHeaders, type HandlerAnswer } from './response.js';
+export { answeredMethods, corsHeaders, isPreflight, preflightAnswer, PREFLIGHT_ALLOWED_HEADERS } from './cors.js';
+export { EndpointRateLimits, HandlerSlots, MAX_RATE_BUCKETS } from './limits.js';
+export { ENDPOINT_ROUTE, endpointMetrics, statusClass, type EndpointMetrics } from './metrics.js';
+export { EndpointRecords, endpointAuditLog, endpointAuditTool, endpointRequestEntry, ENDPOINT_AUDIT_SOURCE, ENDPOINT_REQUEST_EVENT, type EndpointRequestRecord } from './records.js';

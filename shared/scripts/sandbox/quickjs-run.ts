@@ -35,10 +35,20 @@ const prelude = `(function (write, hostCall, hostNamesJson) {
     platform[name] = async (...args) => parse(await hostCall(name, stringify(args)));
   }
   globalThis.platform = Object.freeze(platform);
+  // The entry's arguments arrive deep-frozen (an endpoint's req is a frozen dict), with the
+  // prelude's own Object functions: a script's module code runs before the call.
+  const { freeze, isFrozen, keys } = Object;
+  const deepFreeze = (value) => {
+    if (value !== null && typeof value === 'object' && !isFrozen(value)) {
+      freeze(value);
+      for (const key of keys(value)) deepFreeze(value[key]);
+    }
+    return value;
+  };
   return (namespace, entry, argsJson) => Promise.resolve().then(() => {
     const fn = namespace[entry];
     if (typeof fn !== 'function') throw new TypeError('the script does not export ' + entry + '()');
-    return fn(...parse(argsJson));
+    return fn(...parse(argsJson).map(deepFreeze));
   }).then((result) => {
     const text = stringify(result);
     return text === undefined ? 'null' : text;

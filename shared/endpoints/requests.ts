@@ -1,0 +1,254 @@
+/**
+ * One request at `/endpoints/{name}/{rest...}` (spec document 3, "Scripted endpoints"), from the
+ * binding read to the answer. The binding and its script's current version are read on every
+ * request (target.ts), so a save or a binding change is seen by the next request on any replica.
+ *
+ * Order of the checks (each stops the request):
+ *   1. an enabled endpoint of that name, and the path matches its template — else 404 (one answer
+ *      for unknown, disabled and mismatched);
+ *   2. a CORS preflight is answered here (listed origin 204, any other 403);
+ *   3. the method is answered — else 405 with Allow;
+ *   4. rate_limit of the endpoint on this replica — else 429 with Retry-After;
+ *   5. the script is active — else 503;
+ *   6. signed_in: a signed-in caller (401), a session's write with its CSRF token (403), a session
+ *      only from the platform's own origin (403), then caller_rate_limit (429);
+ *   7. the body within max_body_bytes (413, never buffered past it), and JSON when it claims to be (400);
+ *   8. public: the bot check in X-Bot-Check unless open_reads covers GET/HEAD (403; 503 when it
+ *      could not be made) — last before the run, so an answer is spent only on a request that runs;
+ *   9. a free handler slot of this replica — else 503 with Retry-After;
+ *  10. handle(req) as principal script:<name> with its author's roles, within timeout_seconds (504)
+ *      and max_memory_bytes (503); a failure or a non-response is 500.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { Db } from '../db/index.js';
+import type { CallerContext } from '../identity/index.js';
+import type { Logger } from '../logging/index.js';
+import { runs, scriptPrincipal, type ScriptRunner } from '../scripts/index.js';
+import { refusal, type EndpointAnswer, type RefusalCode } from './answers.js';
+import { answeredMethods, corsHeaders, isPreflight, preflightAnswer } from './cors.js';
+import { EndpointRateLimits, HandlerSlots } from './limits.js';
+import { statusClass, type EndpointMetrics } from './metrics.js';
+import type { EndpointRecords } from './records.js';
+import { handlerRequest, type HandlerRequest } from './request.js';
+import { handlerAnswer, protectiveHeaders } from './response.js';
+import { readEndpointTarget } from './target.js';
+import { matchTemplate } from './template.js';
+import { ENDPOINT_NAME, type EndpointTarget } from './types.js';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** The bot check as the request pipeline calls it (shared/botcheck implements it). */
+export interface BotCheckGate {
+  verify(input: { endpoint: string; header: string | undefined; remoteIp?: string }): Promise<{ ok: true } | { ok: false; status: 403 | 503; reason: string }>;
+}
+
+/** A request's authentication (api/http/rest-auth.ts: header credentials, else the browser session with its CSRF rule). */
+export type EndpointAuthentication =
+  | { ok: true; caller: CallerContext; viaSession: boolean }
+  | { ok: false; status: 401 | 403; error: 'unauthorized' | 'csrf_required' | 'csrf_invalid' };
+
+export type EndpointAuthenticator = (request: { method: string; headers: Headers }) => Promise<EndpointAuthentication>;
+
+/** What the route hands in: the request as it arrived, its body still unread. */
+export interface EndpointRequest {
+  /** The endpoint name (the first segment under /endpoints/). */
+  name: string;
+  /** The raw path under the name: '' or starting with '/'. */
+  rest: string;
+  /** Upper-case. */
+  method: string;
+  /** The request path as sent, without the query. */
+  path: string;
+  rawQuery: string;
+  headers: Headers;
+  rawHeaders: readonly string[];
+  /** The platform's own origin (a browser session is accepted from it only). */
+  ownOrigin: string | undefined;
+  remoteIp?: string;
+  /** The body, or undefined as soon as it passes `limit` bytes (the rest is left unread). */
+  readBody(limit: number): Promise<Uint8Array | undefined>;
+}
+
+export interface EndpointRequestsDeps {
+  db: Db;
+  runner: Pick<ScriptRunner, 'execute'>;
+  authenticate: EndpointAuthenticator;
+  /** Absent: public endpoints' checked requests answer 503 (the check cannot be made). */
+  botCheck?: BotCheckGate;
+  records: EndpointRecords;
+  metrics: EndpointMetrics;
+  log: Logger;
+  limits?: EndpointRateLimits;
+  slots?: HandlerSlots;
+  /** Milliseconds since the epoch. */
+  clock?: () => number;
+}
+
+/** What one request came to, for its records. */
+interface Progress {
+  caller: CallerContext | null;
+  /** The handler ran (metrics count it). */
+  ran: boolean;
+  /** The platform answered 500, 503 or 504: kept as a failed request. */
+  failed: boolean;
+  error?: string;
+}
+
+function header(headers: Headers, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function withVary(headers: Record<string, string>, cors: Record<string, string>): Record<string, string> {
+  const vary = [headers.vary, cors.vary].filter((v): v is string => v !== undefined).join(', ');
+  return { ...headers, ...cors, ...(vary ? { vary } : {}) };
+}
+
+export class EndpointRequests {
+  readonly #deps: EndpointRequestsDeps;
+  readonly #limits: EndpointRateLimits;
+  readonly #slots: HandlerSlots;
+  readonly #clock: () => number;
+
+  constructor(deps: EndpointRequestsDeps) {
+    this.#deps = deps;
+    this.#limits = deps.limits ?? new EndpointRateLimits();
+    this.#slots = deps.slots ?? new HandlerSlots();
+    this.#clock = deps.clock ?? Date.now;
+  }
+
+  async answer(request: EndpointRequest): Promise<EndpointAnswer> {
+    const startedAt = this.#clock();
+    const started = performance.now();
+    const target = ENDPOINT_NAME.test(request.name) ? await readEndpointTarget(this.#deps.db, request.name) : undefined;
+    if (!target?.binding.enabled) {
+      const notFound = refusal('not_found');
+      return { ...notFound, headers: protectiveHeaders(notFound.headers) };
+    }
+    const { binding, script } = target;
+    const progress: Progress = { caller: null, ran: false, failed: false };
+    const sessionId = `endpoint:${binding.endpoint}:${uuidv7()}`;
+    let answer: EndpointAnswer;
+    try {
+      answer = await this.#serve(request, target, sessionId, progress);
+    } catch (error) {
+      this.#deps.log.error({ err: { message: (error as Error).message }, endpoint: binding.endpoint }, 'endpoint request failed');
+      answer = this.#failure(progress, 'handler_failed', (error as Error).message);
+    }
+    const durationMs = performance.now() - started;
+    this.#deps.records.request(
+      {
+        endpoint: binding.endpoint,
+        script: { id: script.id, name: script.name, version: script.version },
+        method: request.method,
+        status: answer.status,
+        authMode: binding.authMode,
+        caller: progress.caller,
+        sessionId,
+        startedAt,
+        durationMs,
+        outcome: progress.failed ? 'error' : progress.ran || answer.status < 400 ? 'ok' : 'denied',
+        ...(progress.error !== undefined ? { error: progress.error } : {}),
+      },
+      progress.failed,
+    );
+    if (progress.ran) {
+      this.#deps.metrics.requests.inc({ endpoint: binding.endpoint, status_class: statusClass(answer.status) });
+      this.#deps.metrics.duration.observe({ endpoint: binding.endpoint }, durationMs / 1000);
+    }
+    return { ...answer, headers: protectiveHeaders(withVary(answer.headers, corsHeaders(binding, header(request.headers, 'origin')))) };
+  }
+
+  async #serve(request: EndpointRequest, target: EndpointTarget, sessionId: string, progress: Progress): Promise<EndpointAnswer> {
+    const { binding, script } = target;
+    const { method, headers } = request;
+    const params = matchTemplate(binding.path, request.rest);
+    if (!params) return refusal('not_found');
+    const origin = header(headers, 'origin');
+    if (isPreflight(method, headers)) {
+      const preflight = preflightAnswer(binding, origin);
+      return preflight.ok ? { status: 204, headers: preflight.headers, body: Buffer.alloc(0) } : refusal('origin_not_allowed');
+    }
+    const methods = answeredMethods(binding);
+    if (!methods.includes(method)) return refusal('method_not_allowed', { allow: methods.join(', ') });
+    const now = this.#clock();
+    const endpointRate = this.#limits.endpoint(binding.endpoint, binding.rateLimit, now);
+    if (!endpointRate.ok) return this.#rateLimited(endpointRate.retryAfterSeconds);
+    if (!runs(script.state)) return this.#failure(progress, 'unavailable', `the script "${script.name}" is ${script.state}: only active scripts answer`);
+
+    let caller: CallerContext | null = null;
+    if (binding.authMode === 'signed_in') {
+      const auth = await this.#deps.authenticate({ method, headers });
+      if (!auth.ok) return refusal(auth.error, auth.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
+      if (auth.caller.authType === 'anonymous') return refusal('unauthorized', { 'www-authenticate': 'Bearer' });
+      if (auth.viaSession && origin !== undefined && origin !== request.ownOrigin) return refusal('cross_origin_session');
+      caller = progress.caller = auth.caller;
+      const callerRate = this.#limits.caller(binding.endpoint, caller.subject, binding.callerRateLimit, now);
+      if (!callerRate.ok) return this.#rateLimited(callerRate.retryAfterSeconds);
+    }
+
+    const declared = Number(header(headers, 'content-length'));
+    const body = Number.isFinite(declared) && declared > binding.maxBodyBytes ? undefined : await request.readBody(binding.maxBodyBytes);
+    if (!body) return { ...refusal('payload_too_large'), close: true };
+    const built = handlerRequest({ method, path: request.path, params, rawQuery: request.rawQuery, rawHeaders: request.rawHeaders, body, caller });
+    if (!built.ok) return refusal('invalid_json');
+
+    if (binding.authMode === 'public' && !(binding.openReads && (method === 'GET' || method === 'HEAD'))) {
+      const presented = header(headers, 'x-bot-check');
+      const check = this.#deps.botCheck
+        ? await this.#deps.botCheck.verify({ endpoint: binding.endpoint, header: presented, ...(request.remoteIp ? { remoteIp: request.remoteIp } : {}) })
+        : ({ ok: false, status: 503, reason: 'no bot check is configured on this replica' } as const);
+      if (!check.ok && check.status === 503) return this.#failure(progress, 'bot_check_unavailable', `bot check: ${check.reason}`, { 'retry-after': '5' });
+      if (!check.ok) return refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused');
+    }
+
+    if (!this.#slots.take()) return this.#failure(progress, 'busy', `all ${this.#slots.max} handlers of this replica are running`, { 'retry-after': '1' });
+    try {
+      return await this.#run(target, built.req, sessionId, progress);
+    } finally {
+      this.#slots.release();
+    }
+  }
+
+  async #run(target: EndpointTarget, req: HandlerRequest, sessionId: string, progress: Progress): Promise<EndpointAnswer> {
+    const { binding, script } = target;
+    progress.ran = true;
+    const outcome = await this.#deps.runner.execute({
+      source: script.source,
+      principal: scriptPrincipal({ id: script.id, name: script.name }, script.authorRoles),
+      entry: 'handle',
+      args: [req],
+      sessionId,
+      memoryBytes: binding.maxMemoryBytes,
+      deadlineMs: binding.timeoutSeconds * 1000,
+    });
+    switch (outcome.status) {
+      case 'ok': {
+        const answered = handlerAnswer(outcome.result);
+        if (!answered.ok) return this.#failure(progress, 'handler_failed', `the handler returned a non-response: ${answered.reason}`);
+        return answered.answer;
+      }
+      case 'timeout':
+        return this.#failure(progress, 'timeout', outcome.error);
+      case 'memory':
+        return this.#failure(progress, 'unavailable', outcome.error);
+      case 'busy':
+        // The sandbox had no run slot (draft runs share it): the handler never started.
+        progress.ran = false;
+        return this.#failure(progress, 'busy', outcome.error, { 'retry-after': '1' });
+      case 'error':
+        return this.#failure(progress, 'handler_failed', outcome.error);
+    }
+  }
+
+  #failure(progress: Progress, code: RefusalCode, error: string, headers: Record<string, string> = {}): EndpointAnswer {
+    progress.failed = true;
+    progress.error = error;
+    return refusal(code, headers);
+  }
+
+  #rateLimited(retryAfterSeconds: number): EndpointAnswer {
+    this.#deps.metrics.rateLimited.inc({ limiter: 'endpoint' });
+    return refusal('rate_limited', { 'retry-after': String(retryAfterSeconds) });
+  }
+}
