@@ -99,9 +99,14 @@ function header(headers: Headers, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function withVary(headers: Record<string, string>, cors: Record<string, string>): Record<string, string> {
-  const vary = [headers.vary, cors.vary].filter((v): v is string => v !== undefined).join(', ');
-  return { ...headers, ...cors, ...(vary ? { vary } : {}) };
+/** The answer's headers with the CORS ones; a Vary the handler set keeps its names beside Origin. */
+function withCors(headers: Record<string, string>, cors: Record<string, string>): Record<string, string> {
+  const names = new Map<string, string>();
+  for (const name of [headers.vary, cors.vary].flatMap((v) => (v === undefined ? [] : v.split(',')))) {
+    const trimmed = name.trim();
+    if (trimmed) names.set(trimmed.toLowerCase(), trimmed);
+  }
+  return { ...headers, ...cors, ...(names.size > 0 ? { vary: [...names.values()].join(', ') } : {}) };
 }
 
 export class EndpointRequests {
@@ -156,7 +161,7 @@ export class EndpointRequests {
       this.#deps.metrics.requests.inc({ endpoint: binding.endpoint, status_class: statusClass(answer.status) });
       this.#deps.metrics.duration.observe({ endpoint: binding.endpoint }, durationMs / 1000);
     }
-    return { ...answer, headers: protectiveHeaders(withVary(answer.headers, corsHeaders(binding, header(request.headers, 'origin')))) };
+    return { ...answer, headers: protectiveHeaders(withCors(answer.headers, corsHeaders(binding, header(request.headers, 'origin')))) };
   }
 
   async #serve(request: EndpointRequest, target: EndpointTarget, sessionId: string, progress: Progress): Promise<EndpointAnswer> {

@@ -102,7 +102,7 @@ function startHttpServer(held: { arrived: () => void; waiting: Array<() => void>
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function configYaml(dsn: string, signingKey: string, extra: string): string {
+function configYaml(dsn: string, signingKey: string, opts: { allowAnonymous?: boolean }): string {
   return `
 server:
   address: "127.0.0.1:0"
@@ -114,6 +114,7 @@ audit:
   enabled: true
   log_tool_calls: true
 auth:
+  allow_anonymous: ${opts.allowAnonymous === true}
   oidc:
     enabled: true
     issuer: ${idpIssuer}
@@ -135,15 +136,16 @@ scripts:
   fetch:
     allow_hosts: [127.0.0.1]
     timeout: 30s
-${extra}`;
+`;
 }
 
-export async function startEndpointRig(opts: { extraYaml?: string } = {}): Promise<EndpointRig> {
+/** `allowAnonymous`: auth.allow_anonymous (signed_in endpoints still refuse anonymous callers). */
+export async function startEndpointRig(opts: { allowAnonymous?: boolean } = {}): Promise<EndpointRig> {
   const database = await createTestDatabase();
   const signingKey = randomBytes(32).toString('base64');
   const held = { arrived: () => undefined as void, waiting: [] as Array<() => void> };
   const http = await startHttpServer(held);
-  const config = testConfig(configYaml(database.dsn, signingKey, opts.extraYaml ?? ''));
+  const config = testConfig(configYaml(database.dsn, signingKey, opts));
   const log = silentLogger();
   const replicas: RunningApiRole[] = [];
   let db: Db | undefined;

@@ -1,0 +1,138 @@
+/**
+ * Spec document 3, "Endpoint identity", "Audit row per endpoint request", "Failed-request record"
+ * and "Metrics": a handler runs as script:<name> with its author's roles, its platform calls audited
+ * under the request's session id; one audit row per request and no script run row; failed requests
+ * kept with the script's error; the endpoint series and the HTTP series labelled by route template.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENDPOINT_ROUTE } from '../../shared/endpoints/index.js';
+import { BOT_PASS, jsonOf, startEndpointRig, type EndpointRig, type Json } from './endpoint-requests-fixtures.js';
+
+let rig: EndpointRig;
+
+beforeAll(async () => {
+  rig = await startEndpointRig();
+});
+
+afterAll(async () => {
+  await rig?.stop();
+});
+
+async function auditRows(endpoint: string): Promise<Json[]> {
+  await rig.api.endpointRecords!.flush();
+  const { rows } = await rig.db.query('SELECT subject, email, auth_type, tool, parameters, outcome, error_text, session_id FROM audit_log WHERE tool = $1 ORDER BY occurred_at, id', [`endpoint:${endpoint}`]);
+  return rows;
+}
+
+async function metricsText(): Promise<string> {
+  return (await fetch(`${rig.api.url}/metrics`)).text();
+}
+
+/** The value of one series line, 0 when absent. */
+function sample(text: string, series: string): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line ? Number(line.slice(series.length + 1)) : 0;
+}
+
+describe('identity', () => {
+  it("runs as script:<name> with its author's roles; platform calls are audited under the request's session id", async () => {
+    const id = await rig.endpoint('who', "export async function handle(req) { const info = await platform.call('platform_info', {}); return { json: { ok: info !== null } } }", { auth_mode: 'signed_in' });
+    const response = await rig.call('/endpoints/who', { user: 'bob' });
+    expect(await jsonOf(response)).toEqual({ ok: true });
+    const [row] = await auditRows('who');
+    expect(row.session_id).toMatch(/^endpoint:who:[0-9a-f-]{36}$/);
+    const calls = async () => (await rig.db.query("SELECT subject, auth_type, session_id, outcome FROM audit_log WHERE tool = 'platform_info' AND subject = 'script:who'")).rows;
+    await expect.poll(calls, { timeout: 10_000 }).toHaveLength(1);
+    expect((await calls())[0]).toEqual({ subject: 'script:who', auth_type: 'script', session_id: row.session_id, outcome: 'ok' });
+    const runs = await rig.db.query('SELECT count(*)::int AS n FROM script_runs WHERE script_id = $1', [id]);
+    expect(runs.rows[0].n).toBe(0);
+  });
+
+  it('refuses platform.export and platform.publish_data inside a handler', async () => {
+    await rig.endpoint('exporter', `export async function handle() {
+      const tried = [];
+      for (const call of [() => platform.export({ destination: 'resources', path: 'x', filename: 'y.csv' }, { url: 'http://127.0.0.1/' }), () => platform.publish_data({ name: 'n' }, [])]) {
+        try { await call(); tried.push('ran') } catch (e) { tried.push(e.message) }
+      }
+      return { json: tried };
+    }`, { open_reads: true });
+    const tried = (await jsonOf(await rig.call('/endpoints/exporter'))) as string[];
+    expect(tried).toHaveLength(2);
+    for (const message of tried) expect(message).toMatch(/not available inside a handler/);
+  });
+});
+
+describe('records', () => {
+  it('writes one audit row per request: endpoint, script, version, method, status, auth mode, caller', async () => {
+    const id = await rig.endpoint('audited', 'export function handle(req) { return { status: 201, json: req.method } }', { methods: ['POST'], auth_mode: 'signed_in' });
+    await rig.rest('alice', 'PUT', `/${id}`, { source: 'export function handle(req) { return { status: 202, json: req.method } }' });
+    expect((await rig.call('/endpoints/audited', { method: 'POST', user: 'alice' })).status).toBe(202);
+    expect((await rig.call('/endpoints/audited', { method: 'POST' })).status).toBe(401);
+    const rows = await auditRows('audited');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toMatchObject({
+      subject: 'apikey:alice',
+      auth_type: 'apikey',
+      tool: 'endpoint:audited',
+      outcome: 'ok',
+      error_text: null,
+      parameters: {
+        source: 'endpoint',
+        event_kind: 'endpoint_request',
+        endpoint: 'audited',
+        script: 'audited',
+        script_id: id,
+        version: 2,
+        method: 'POST',
+        status: 202,
+        auth_mode: 'signed_in',
+        caller: { user_id: 'apikey:alice', email: null, auth_type: 'apikey' },
+      },
+    });
+    expect(rows[1]).toMatchObject({ subject: 'anonymous:anonymous', auth_type: 'anonymous', outcome: 'denied', parameters: { status: 401, caller: null } });
+    expect(rows[0].session_id).not.toBe(rows[1].session_id);
+  });
+
+  it('keeps a failed request (500, 503, 504) with status, the script error and duration, never a refusal', async () => {
+    const id = await rig.endpoint('fails', "export function handle(req) { if (req.query.slow) for (;;) {} throw new Error('the database said no') }", { methods: ['GET', 'POST'], timeout_seconds: 1 });
+    expect((await rig.call('/endpoints/fails', { headers: { 'x-bot-check': BOT_PASS } })).status).toBe(500);
+    expect((await rig.call('/endpoints/fails?slow=1', { headers: { 'x-bot-check': BOT_PASS } })).status).toBe(504);
+    expect((await rig.call('/endpoints/fails', { method: 'POST' })).status).toBe(403);
+    await rig.rest('alice', 'POST', `/${id}/disable`);
+    expect((await rig.call('/endpoints/fails', { headers: { 'x-bot-check': BOT_PASS } })).status).toBe(503);
+    await rig.api.endpointRecords!.flush();
+    const { rows } = await rig.db.query('SELECT script_id, version, method, status, error, duration_ms, session_id FROM endpoint_failures WHERE endpoint = $1 ORDER BY occurred_at', ['fails']);
+    expect(rows.map((r) => r.status)).toEqual([500, 504, 503]);
+    expect(rows[0]).toMatchObject({ script_id: id, version: 1, method: 'GET', error: expect.stringMatching(/the database said no/) });
+    expect(rows[1].duration_ms).toBeGreaterThanOrEqual(1000);
+    expect(rows[2].error).toMatch(/is disabled/);
+    const audited = await auditRows('fails');
+    expect(audited.map((r) => [r.parameters.status, r.outcome])).toEqual([[500, 'error'], [504, 'error'], [403, 'denied'], [503, 'error']]);
+    expect(audited[0].session_id).toBe(rows[0].session_id);
+  });
+
+  it('writes no row for a name no endpoint has', async () => {
+    expect((await rig.call('/endpoints/nobody-here')).status).toBe(404);
+    expect(await auditRows('nobody-here')).toEqual([]);
+  });
+});
+
+describe('metrics', () => {
+  it('counts requests a handler ran for by endpoint and status class, every request by route template, rate limits by limiter', async () => {
+    await rig.endpoint('counted', "export function handle(req) { if (req.query.fail) throw new Error('x'); return { json: 1 } }", { open_reads: true, rate_limit: 3 });
+    const before = await metricsText();
+    const route = `http_server_request_duration_seconds_count{route="${ENDPOINT_ROUTE}"}`;
+    const statuses = [];
+    for (const path of ['/endpoints/counted', '/endpoints/counted?fail=1', '/endpoints/counted', '/endpoints/counted', '/endpoints/never-bound-name', '/endpoints/counted/extra'])
+      statuses.push((await rig.call(path)).status);
+    expect(statuses).toEqual([200, 500, 200, 429, 404, 404]);
+    const after = await metricsText();
+    expect(sample(after, 'endpoint_requests_total{endpoint="counted",status_class="2xx"}')).toBe(2);
+    expect(sample(after, 'endpoint_requests_total{endpoint="counted",status_class="5xx"}')).toBe(1);
+    expect(sample(after, 'endpoint_request_duration_seconds_count{endpoint="counted"}')).toBe(3);
+    expect(sample(after, route) - sample(before, route)).toBe(6);
+    expect(sample(after, 'http_rate_limited_total{limiter="endpoint"}') - sample(before, 'http_rate_limited_total{limiter="endpoint"}')).toBe(1);
+    expect(after).not.toContain('never-bound-name');
+    expect(after).not.toContain('/endpoints/counted');
+  });
+});

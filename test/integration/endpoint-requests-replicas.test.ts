@@ -1,0 +1,67 @@
+/**
+ * Spec document 3, "Endpoint and script" and "Limits": the binding and the script are read on every
+ * request, so a save (or a binding change) made through one replica is answered by another on its
+ * next request; each replica runs at most 32 handlers at once and answers the next 503 with
+ * Retry-After, then serves again once they finish.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningApiRole } from '../../cli/services.js';
+import { BINDING_LIMITS } from '../../shared/endpoints/index.js';
+import { jsonOf, startEndpointRig, type EndpointRig } from './endpoint-requests-fixtures.js';
+
+let rig: EndpointRig;
+let second: RunningApiRole;
+
+beforeAll(async () => {
+  rig = await startEndpointRig();
+  second = await rig.replica();
+});
+
+afterAll(async () => {
+  await rig?.stop();
+});
+
+describe('replicas', () => {
+  it('a save through one replica is answered by another on its next request', async () => {
+    const id = await rig.endpoint('versioned', 'export function handle() { return { json: "v1" } }', { open_reads: true });
+    expect(await jsonOf(await rig.call('/endpoints/versioned', {}, second.url))).toBe('v1');
+    const saved = await rig.rest('alice', 'PUT', `/${id}`, { source: 'export function handle() { return { json: "v2" } }' });
+    expect(saved.body.outcome).toBe('revised');
+    expect(await jsonOf(await rig.call('/endpoints/versioned', {}, second.url))).toBe('v2');
+    expect(await jsonOf(await rig.call('/endpoints/versioned'))).toBe('v2');
+  });
+
+  it('a binding change is answered by every replica on its next request', async () => {
+    await rig.endpoint('moving', 'export function handle(req) { return { json: req.params } }', { open_reads: true });
+    expect((await rig.call('/endpoints/moving/a', {}, second.url)).status).toBe(404);
+    await rig.db.query("UPDATE endpoint_bindings SET path = '/{slug}', updated_at = now() WHERE endpoint = 'moving'");
+    expect(await jsonOf(await rig.call('/endpoints/moving/a', {}, second.url))).toEqual({ slug: 'a' });
+    await rig.db.query("UPDATE endpoint_bindings SET enabled = false, updated_at = now() WHERE endpoint = 'moving'");
+    expect((await rig.call('/endpoints/moving/a', {}, second.url)).status).toBe(404);
+  });
+});
+
+describe('handler cap', () => {
+  it(`answers 503 with Retry-After past ${BINDING_LIMITS.concurrentHandlers} running handlers, then serves again`, async () => {
+    const cap = BINDING_LIMITS.concurrentHandlers;
+    await rig.endpoint('holder', `export async function handle() { return { body: (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body } }`, { open_reads: true, timeout_seconds: 30, rate_limit: 1000 });
+    await rig.endpoint('quick', 'export function handle() { return { json: "quick" } }', { open_reads: true });
+    const holding = rig.holdRequests(cap);
+    const held = Array.from({ length: cap }, () => rig.call('/endpoints/holder'));
+    const release = await holding;
+    const busy = await rig.call('/endpoints/quick');
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect((await jsonOf(busy)).error).toBe('busy');
+    // The cap is the replica's own: another replica still serves.
+    expect(await jsonOf(await rig.call('/endpoints/quick', {}, second.url))).toBe('quick');
+    release();
+    const answers = await Promise.all(held);
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: cap }, () => 200));
+    expect(await Promise.all(answers.map((a) => a.text()))).toEqual(Array.from({ length: cap }, () => 'released'));
+    expect(await jsonOf(await rig.call('/endpoints/quick'))).toBe('quick');
+    await rig.api.endpointRecords!.flush();
+    const { rows } = await rig.db.query("SELECT status, error FROM endpoint_failures WHERE endpoint = 'quick'");
+    expect(rows).toEqual([{ status: 503, error: `all ${cap} handlers of this replica are running` }]);
+  });
+});
