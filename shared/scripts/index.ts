@@ -43,6 +43,7 @@ export {
   consoleExcerpt,
   EXPORT_TOOL,
   fetchRefusal,
+  lazyPlatformSession,
   PUBLISH_DATA_TOOL,
   RUN_TOOLS_PERMISSION,
   runningScript,

@@ -115,11 +115,11 @@ describe('req', () => {
     expect(await response.text()).toBe('');
   });
 
-  it('arrives deep-frozen in the sandbox whatever the module did to Object first', async () => {
+  it('arrives deep-frozen in the sandbox whatever the module did to Object and Array first', async () => {
     const sandbox = createSandbox({ maxConcurrent: 1 });
     try {
       const outcome = await sandbox.run({
-        source: 'Object.freeze = (o) => o; export function handle(req) { return [Object.isFrozen(req), Object.isFrozen(req.a), Object.isFrozen(req.a.b)] }',
+        source: 'Object.freeze = (o) => o; Array.prototype.map = () => []; export function handle(req) { return [Object.isFrozen(req), Object.isFrozen(req.a), Object.isFrozen(req.a.b)] }',
         entry: 'handle',
         args: [{ a: { b: [1] } }],
         memoryBytes: 32 * 1024 * 1024,

@@ -30,6 +30,9 @@ import { EXPORT_TOOL, PUBLISH_DATA_TOOL } from './run-tools.js';
 
 export type HostFunctions = Record<string, (...args: unknown[]) => Promise<unknown>>;
 
+/** What the host functions need of the run's MCP session: its tool calls. */
+export type ToolCaller = Pick<Client, 'callTool'>;
+
 const toolArgs = z.record(z.string(), z.unknown()).optional();
 const sqlOptions = z.strictObject({ connection: z.string().optional(), limit: z.number().int().positive().optional() }).optional();
 const resourceWrite = z.strictObject({
@@ -60,7 +63,7 @@ function textOf(result: CallToolResult): string {
 }
 
 /** One tool call on the session: what the script receives, or an exception with the refusal's or error's text. */
-export async function callTool(client: Client, tool: string, args: Record<string, unknown> | undefined): Promise<unknown> {
+export async function callTool(client: ToolCaller, tool: string, args: Record<string, unknown> | undefined): Promise<unknown> {
   const result = (await client.callTool({ name: tool, arguments: args ?? {} })) as CallToolResult;
   if (result.isError) throw new Error(textOf(result) || `${tool} failed`);
   return result.structuredContent ?? textOf(result);
@@ -76,7 +79,7 @@ function mainOnly(name: string): () => Promise<never> {
   };
 }
 
-export function platformHost(client: Client, fetchPolicy: FetchPolicy, entry: EntryPoint): HostFunctions {
+export function platformHost(client: ToolCaller, fetchPolicy: FetchPolicy, entry: EntryPoint): HostFunctions {
   const mainRun = entry === 'main';
   return {
     call: async (tool, args) => callTool(client, parse(z.string().min(1), tool, 'platform.call tool'), parse(toolArgs, args, 'platform.call args')),

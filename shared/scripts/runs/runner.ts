@@ -19,7 +19,7 @@ import { ScriptError, type EntryPoint } from '../types.js';
 import { platformHost } from './host.js';
 import { scriptPrincipal } from './principal.js';
 import { recordScriptRun, type RunStarter, type RunTrigger } from './records.js';
-import { openPlatformSession, type McpServerFor } from './session.js';
+import { lazyPlatformSession, type McpServerFor } from './session.js';
 
 export interface ScriptRunnerOptions {
   db: Db;
@@ -127,12 +127,12 @@ export class ScriptRunner {
 
   /**
    * Calls `entry` in a fresh sandbox context bounded by `scripts.*` (or the spec's own limits),
-   * with its own MCP session, and answers the outcome unrecorded: draft and scheduled runs
-   * record theirs (run), an endpoint request its own records.
+   * with its own MCP session (opened on its first platform call), and answers the outcome
+   * unrecorded: draft and scheduled runs record theirs (run), an endpoint request its own records.
    */
   async execute(spec: ExecuteSpec): Promise<SandboxOutcome> {
     const { config, sandbox, store, serverFor } = this.opts;
-    const session = await openPlatformSession(serverFor, spec.principal, spec.sessionId, spec.entry);
+    const session = lazyPlatformSession(serverFor, spec.principal, spec.sessionId, spec.entry);
     try {
       return await sandbox.run({
         source: spec.source,

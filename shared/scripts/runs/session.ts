@@ -39,3 +39,24 @@ export async function openPlatformSession(serverFor: McpServerFor, caller: Calle
     },
   };
 }
+
+/**
+ * A session opened on its first tool call: a run that calls no platform.* tool (most endpoint
+ * handlers) pays nothing for it. A session that could not open fails that call (the script sees
+ * the error). close() closes it when it was opened.
+ */
+export function lazyPlatformSession(serverFor: McpServerFor, caller: CallerContext, sessionId: string, entry: EntryPoint): { client: Pick<Client, 'callTool'>; close(): Promise<void> } {
+  let opened: Promise<PlatformSession> | undefined;
+  return {
+    client: {
+      async callTool(...args: Parameters<Client['callTool']>) {
+        opened ??= openPlatformSession(serverFor, caller, sessionId, entry);
+        return (await opened).client.callTool(...args);
+      },
+    },
+    async close() {
+      const session = await opened?.catch(() => undefined);
+      await session?.close();
+    },
+  };
+}

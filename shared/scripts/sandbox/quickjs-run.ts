@@ -35,8 +35,8 @@ const prelude = `(function (write, hostCall, hostNamesJson) {
     platform[name] = async (...args) => parse(await hostCall(name, stringify(args)));
   }
   globalThis.platform = Object.freeze(platform);
-  // The entry's arguments arrive deep-frozen (an endpoint's req is a frozen dict), with the
-  // prelude's own Object functions: a script's module code runs before the call.
+  // handle(req) gets its request deep-frozen (spec: a frozen dict), with the prelude's own
+  // Object functions: a script's module code runs before the call.
   const { freeze, isFrozen, keys } = Object;
   const deepFreeze = (value) => {
     if (value !== null && typeof value === 'object' && !isFrozen(value)) {
@@ -48,7 +48,9 @@ const prelude = `(function (write, hostCall, hostNamesJson) {
   return (namespace, entry, argsJson) => Promise.resolve().then(() => {
     const fn = namespace[entry];
     if (typeof fn !== 'function') throw new TypeError('the script does not export ' + entry + '()');
-    return fn(...parse(argsJson).map(deepFreeze));
+    const args = parse(argsJson);
+    if (entry === 'handle') for (let i = 0; i < args.length; i++) deepFreeze(args[i]);
+    return fn(...args);
   }).then((result) => {
     const text = stringify(result);
     return text === undefined ? 'null' : text;

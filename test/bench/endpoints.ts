@@ -1,0 +1,202 @@
+/**
+ * Benchmark (a script, not a test) of scripted endpoints (issue 17): GET requests from concurrent
+ * keep-alive clients to a trivial handler at `/endpoints/{name}` of the api role — binding read from
+ * Postgres, its own MCP session, a fresh QuickJS runtime on a sandbox thread, audit row — against a
+ * bare Fastify route answering the same JSON in the same process, measured in the same run with the
+ * same clients. Prints requests/s, p50/p99 latency of each and their ratio (goal ≥ 0.25), and —
+ * for scale — the sandbox alone: the same handler run with as many runs at once, no HTTP at all.
+ *
+ *   npm run bench:endpoints
+ *   BENCH_SECONDS=10 BENCH_CLIENTS=32 BENCH_WARMUP_SECONDS=2   (the defaults)
+ *
+ * The clients run in a forked process of this script (`--clients`), so their work never shares the
+ * servers' event loop. The platform uses real Postgres (test/support/postgres.ts) and logs nothing.
+ */
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import http from 'node:http';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { openDatabase, startApiRole } from '../../cli/services.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { createSandbox } from '../../shared/scripts/index.js';
+import { restJson, testConfig } from '../support/api.js';
+import { createTestDatabase } from '../support/postgres.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const clients = Number(process.env.BENCH_CLIENTS ?? 32);
+const ratioGoal = 0.25;
+const apiKey = 'bench-key-0123456789';
+const source = "export function handle(req) { return { json: { hello: 'world' } } }";
+
+interface Round {
+  url: string;
+  seconds: number;
+  warmupSeconds: number;
+  clients: number;
+}
+
+interface RoundResult {
+  /** Answers by status ("error" for a failed request) within the window. */
+  statuses: Record<string, number>;
+  /** Milliseconds from sending to the end of the answer, of the 200s in the window. */
+  latencies: number[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// The clients (forked process)
+
+function get(agent: http.Agent, url: URL): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get({ host: url.hostname, port: url.port, path: url.pathname, agent }, (response) => {
+        response.resume().on('end', () => resolve(response.statusCode ?? 0)).on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+async function runRound(round: Round): Promise<RoundResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: round.clients });
+  const url = new URL(round.url);
+  const result: RoundResult = { statuses: {}, latencies: [] };
+  const windowStart = performance.now() + round.warmupSeconds * 1000;
+  const windowEnd = windowStart + round.seconds * 1000;
+  try {
+    await Promise.all(
+      Array.from({ length: round.clients }, async () => {
+        while (performance.now() < windowEnd) {
+          const sentAt = performance.now();
+          let status: string;
+          try {
+            status = String(await get(agent, url));
+          } catch {
+            status = 'error';
+          }
+          const doneAt = performance.now();
+          // Only requests sent and answered inside the window count.
+          if (sentAt < windowStart || doneAt > windowEnd) continue;
+          result.statuses[status] = (result.statuses[status] ?? 0) + 1;
+          if (status === '200') result.latencies.push(doneAt - sentAt);
+        }
+      }),
+    );
+  } finally {
+    agent.destroy();
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The orchestrator
+
+async function measure(url: string): Promise<RoundResult> {
+  const child = fork(fileURLToPath(import.meta.url), ['--clients'], { execArgv: ['--import', 'tsx'] });
+  await once(child, 'spawn');
+  child.send({ url, seconds, warmupSeconds, clients } satisfies Round);
+  const [message] = (await once(child, 'message')) as [{ result?: RoundResult; error?: string }];
+  child.disconnect();
+  if (!message.result) throw new Error(message.error);
+  return message.result;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+}
+
+function report(label: string, result: RoundResult): number {
+  const sorted = [...result.latencies].sort((a, b) => a - b);
+  const perSecond = sorted.length / seconds;
+  const others = Object.entries(result.statuses).filter(([status]) => status !== '200');
+  console.log(
+    `${label.padEnd(34)} ${perSecond.toFixed(0).padStart(7)} req/s   p50 ${percentile(sorted, 0.5).toFixed(2)} ms   p99 ${percentile(sorted, 0.99).toFixed(2)} ms` +
+      (others.length ? `   other answers: ${JSON.stringify(Object.fromEntries(others))}` : ''),
+  );
+  return perSecond;
+}
+
+async function main(): Promise<void> {
+  const database = await createTestDatabase();
+  const config = testConfig(`
+server:
+  address: "127.0.0.1:0"
+  transport: http
+  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
+database:
+  dsn: ${JSON.stringify(database.dsn)}
+audit:
+  enabled: true
+  log_tool_calls: true
+auth:
+  api_keys:
+    enabled: true
+    keys:
+      - { key: ${apiKey}, name: bench, roles: [staff] }
+personas:
+  definitions:
+    staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "platform_info"] } }
+`);
+  const log = silentLogger();
+  const db = (await openDatabase(config, log))!;
+  const api = await startApiRole({ config, log, db });
+  const bare = Fastify();
+  bare.get('/bare', async () => ({ hello: 'world' }));
+  const bareUrl = await bare.listen({ host: '127.0.0.1', port: 0 });
+  try {
+    const created = await restJson(`${api.url}/api/v1/portal/scripts`, apiKey, 'POST', { name: 'hello', source });
+    if (created.status !== 201) throw new Error(JSON.stringify(created.body));
+    // Public with open reads: no bot check; a rate limit past anything one replica can answer.
+    await db.query(
+      `INSERT INTO endpoint_bindings (endpoint, script_id, auth_mode, open_reads, rate_limit) VALUES ('hello', $1, 'public', true, 100000000)`,
+      [created.body.script.id],
+    );
+    // Every sandbox thread (a QuickJS module each) starts before measuring, as in bench:scripts.
+    for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: clients }, async () => (await fetch(`${api.url}/endpoints/hello`)).text()));
+    console.log(`scripted endpoints: ${clients} concurrent keep-alive clients, ${seconds} s each after ${warmupSeconds} s of warm-up; load average before ${loadavg()[0]!.toFixed(2)}`);
+    const bareRate = report('bare Fastify route', await measure(`${bareUrl}/bare`));
+    const endpointRate = report('trivial handler at /endpoints/hello', await measure(`${api.url}/endpoints/hello`));
+    const ratio = endpointRate / bareRate;
+    console.log(`ratio endpoint / bare: ${ratio.toFixed(3)} (goal ≥ ${ratioGoal}: ${ratio >= ratioGoal ? 'met' : 'not met'})`);
+  } finally {
+    await bare.close();
+    await api.stop();
+    await db.end();
+    await database.drop();
+  }
+  const sandboxRate = await sandboxAlone();
+  console.log(`${'sandbox alone (no HTTP, no session)'.padEnd(34)} ${sandboxRate.toFixed(0).padStart(7)} runs/s`);
+}
+
+/** Runs/s of the trivial handler straight through a sandbox of `clients` threads, as many runs at once. */
+async function sandboxAlone(): Promise<number> {
+  const sandbox = createSandbox({ maxConcurrent: clients });
+  const run = () =>
+    sandbox.run({ source, entry: 'handle', args: [{}], memoryBytes: 64 * 1024 * 1024, deadlineMs: 10_000, resolveLibrary: async () => undefined, host: {} });
+  try {
+    for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: clients }, run));
+    let runs = 0;
+    const end = performance.now() + seconds * 1000;
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (performance.now() < end) if ((await run()).status === 'ok') runs++;
+      }),
+    );
+    return runs / seconds;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+if (process.argv.includes('--clients')) {
+  process.once('message', (round: Round) => {
+    runRound(round).then(
+      (result) => process.send!({ result }),
+      (error: unknown) => process.send!({ error: error instanceof Error ? error.message : String(error) }),
+    );
+  });
+} else {
+  await main();
+}
