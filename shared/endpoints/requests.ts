@@ -109,6 +109,11 @@ function withCors(headers: Record<string, string>, cors: Record<string, string>)
   return { ...headers, ...cors, ...(names.size > 0 ? { vary: [...names.values()].join(', ') } : {}) };
 }
 
+/** An answer given before any endpoint was found: the protective headers only. */
+function bare(answer: EndpointAnswer): EndpointAnswer {
+  return { ...answer, headers: protectiveHeaders(answer.headers) };
+}
+
 export class EndpointRequests {
   readonly #deps: EndpointRequestsDeps;
   readonly #limits: EndpointRateLimits;
@@ -125,11 +130,15 @@ export class EndpointRequests {
   async answer(request: EndpointRequest): Promise<EndpointAnswer> {
     const startedAt = this.#clock();
     const started = performance.now();
-    const target = ENDPOINT_NAME.test(request.name) ? await readEndpointTarget(this.#deps.db, request.name) : undefined;
-    if (!target?.binding.enabled) {
-      const notFound = refusal('not_found');
-      return { ...notFound, headers: protectiveHeaders(notFound.headers) };
+    let target: EndpointTarget | undefined;
+    try {
+      target = ENDPOINT_NAME.test(request.name) ? await readEndpointTarget(this.#deps.db, request.name) : undefined;
+    } catch (error) {
+      // The database is away: no endpoint can be told apart, none answers.
+      this.#deps.log.error({ err: { message: (error as Error).message } }, 'endpoint binding not read');
+      return bare(refusal('unavailable', { 'retry-after': '5' }));
     }
+    if (!target?.binding.enabled) return bare(refusal('not_found'));
     const { binding, script } = target;
     const progress: Progress = { caller: null, ran: false, failed: false };
     const sessionId = `endpoint:${binding.endpoint}:${uuidv7()}`;

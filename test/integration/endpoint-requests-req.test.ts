@@ -99,6 +99,12 @@ describe('req', () => {
     expect(text.req).toMatchObject({ body: 'a,b\n1,ü\n', json: null, form: null });
   });
 
+  it('takes a Content-Type that is not a media type as bytes like any other', async () => {
+    const response = await rig.call('/endpoints/echo/items/1/2', { method: 'POST', headers: { 'x-bot-check': BOT_PASS, 'content-type': 'not a media type' }, body: '{"a":1}' });
+    expect(response.status).toBe(200);
+    expect((await jsonOf(response)).req).toMatchObject({ body: '{"a":1}', json: null, form: null, headers: { 'content-type': 'not a media type' } });
+  });
+
   it('holds the caller on a signed_in endpoint from the authentication, never from the body', async () => {
     const byKey = await jsonOf(await rig.call('/endpoints/echo-in', { method: 'POST', user: 'alice', headers: { 'content-type': 'application/json' }, body: '{"caller":{"user_id":"root"}}' }));
     expect(byKey.req.caller).toEqual({ user_id: 'apikey:alice', email: null, auth_type: 'apikey' });
