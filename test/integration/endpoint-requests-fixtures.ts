@@ -102,7 +102,7 @@ function startHttpServer(held: { arrived: () => void; waiting: Array<() => void>
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
 
-function configYaml(dsn: string, signingKey: string, opts: { allowAnonymous?: boolean }): string {
+function configYaml(dsn: string, signingKey: string, opts: RigOptions): string {
   return `
 server:
   address: "127.0.0.1:0"
@@ -131,7 +131,7 @@ personas:
   definitions:
     staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "platform_info"] } }
 scripts:
-  max_concurrent_runs: 40
+  max_concurrent_runs: ${opts.maxConcurrentRuns ?? 40}
   run_deadline: 30s
   fetch:
     allow_hosts: [127.0.0.1]
@@ -139,8 +139,14 @@ scripts:
 `;
 }
 
-/** `allowAnonymous`: auth.allow_anonymous (signed_in endpoints still refuse anonymous callers). */
-export async function startEndpointRig(opts: { allowAnonymous?: boolean } = {}): Promise<EndpointRig> {
+export interface RigOptions {
+  /** auth.allow_anonymous (signed_in endpoints still refuse anonymous callers). */
+  allowAnonymous?: boolean;
+  /** scripts.max_concurrent_runs: the sandbox's run slots (default 40, above the 32-handler cap). */
+  maxConcurrentRuns?: number;
+}
+
+export async function startEndpointRig(opts: RigOptions = {}): Promise<EndpointRig> {
   const database = await createTestDatabase();
   const signingKey = randomBytes(32).toString('base64');
   const held = { arrived: () => undefined as void, waiting: [] as Array<() => void> };

@@ -65,3 +65,26 @@ describe('handler cap', () => {
     expect(rows).toEqual([{ status: 503, error: `all ${cap} handlers of this replica are running` }]);
   });
 });
+
+describe('sandbox run slots', () => {
+  it('answers 503 with Retry-After when the sandbox has no free run slot (draft runs share it)', async () => {
+    const small = await startEndpointRig({ maxConcurrentRuns: 2 });
+    try {
+      await small.endpoint('holder', `export async function handle() { return { body: (await platform.fetch('http://127.0.0.1:${small.httpPort}/hold')).body } }`, { open_reads: true });
+      await small.endpoint('quick', 'export function handle() { return { json: "quick" } }', { open_reads: true });
+      const holding = small.holdRequests(2);
+      const held = [small.call('/endpoints/holder'), small.call('/endpoints/holder')];
+      const release = await holding;
+      const busy = await small.call('/endpoints/quick');
+      expect([busy.status, busy.headers.get('retry-after'), (await jsonOf(busy)).error]).toEqual([503, '1', 'busy']);
+      release();
+      expect((await Promise.all(held)).map((a) => a.status)).toEqual([200, 200]);
+      expect(await jsonOf(await small.call('/endpoints/quick'))).toBe('quick');
+      await small.api.endpointRecords!.flush();
+      const { rows } = await small.db.query("SELECT status, error FROM endpoint_failures WHERE endpoint = 'quick'");
+      expect(rows).toEqual([{ status: 503, error: expect.stringMatching(/all 2 script runs of this replica are in use/) }]);
+    } finally {
+      await small.stop();
+    }
+  });
+});
