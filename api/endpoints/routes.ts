@@ -47,6 +47,7 @@ function originOf(url: string | undefined): string | undefined {
 
 export async function endpointRoutes(app: App, opts: EndpointRoutesOptions): Promise<void> {
   const requests = new EndpointRequests({ ...opts, authenticate: endpointAuthenticator(opts.authenticate) });
+  const configuredOrigin = originOf(opts.publicBaseUrl);
   // Bodies are read by the pipeline, after the binding is known, within its own limit and as raw bytes.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
@@ -62,7 +63,7 @@ export async function endpointRoutes(app: App, opts: EndpointRoutesOptions): Pro
       rawQuery: query,
       headers: request.headers,
       rawHeaders: request.raw.rawHeaders,
-      ownOrigin: originOf(opts.publicBaseUrl) ?? publicBaseOf(undefined, request),
+      ownOrigin: configuredOrigin ?? publicBaseOf(undefined, request),
       remoteIp: request.ip,
       readBody: (limit) => readBodyWithin(request.raw, limit),
     });
