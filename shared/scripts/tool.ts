@@ -82,13 +82,13 @@ Actions (script = id or name):
 - unschedule / pause / resume: script. Removes the schedule, or stops and restarts its runs keeping it.
 - delete: script. Refused while it is bound to an endpoint, supersedes others, or (a library) is imported.
 Only the owner and administrators change a script; a script's source is shown to them, a library's to everyone.
+Syntax errors are answered with line:column.
 
 Endpoints (a script's handle(req) answering HTTP at /endpoints/{endpoint}/...; name = the script's name, optional owner_email = its owner's email):
 - endpoint_set: name, endpoint, auth_mode (signed_in | public), optional methods, path, open_reads, timeout_seconds, max_memory_bytes, max_body_bytes, allowed_origins, rate_limit, caller_rate_limit. Creates or replaces the script's one binding (fields left out take their defaults). Only a script whose current version defines handle(req) is bound, never a library.
 - endpoint_enable / endpoint_disable: name. A disabled endpoint answers 404; the script is untouched.
 - endpoint_list: with name, that script's binding and its recent failed requests (kept seven days); without, every binding of your scripts (an administrator's: all).
-Binding, enabling and disabling are platform administrators' acts (owners too are refused), never a script run's; the owner and administrators read a binding.
-Syntax errors are answered with line:column.`;
+Binding, enabling and disabling are platform administrators' acts (owners too are refused), never a script run's; the owner and administrators read a binding.`;
 
 function errorResult(error: ScriptError): CallToolResult {
   return { content: [{ type: 'text', text: error.message }], structuredContent: { error: error.code, message: error.message, ...error.details }, isError: true };
