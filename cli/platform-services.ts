@@ -3,6 +3,7 @@ import type { Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { createMetrics, type Metrics } from '../shared/metrics/index.js';
 import { createResourceService, type ResourceService } from '../shared/resources/index.js';
+import { EndpointStore } from '../shared/endpoints/index.js';
 import { createSandbox, ScriptStore, type Sandbox } from '../shared/scripts/index.js';
 import { buildToolkits, type Toolkits } from './toolkits.js';
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
@@ -22,6 +23,11 @@ export interface PlatformServices {
   webhooks?: WebhookServices;
   /** Managed scripts and libraries; needs the platform database. */
   scripts?: ScriptStore;
+  /**
+   * Scripts' endpoint bindings; needs the platform database. Built without the bot-check settings'
+   * `publicEndpointRefusal` for now, so public endpoints are refused until those are wired here.
+   */
+  endpoints?: EndpointStore;
   /** Runs scripts (one per process, at most `scripts.max_concurrent_runs` at once); its threads start on first run. */
   sandbox: Sandbox;
   /** The api's public base URL, known once it listens (presigned filesystem URLs). */
@@ -55,7 +61,7 @@ export async function openPlatformServices(opts: {
       toolkits,
       ...(resources ? { resources } : {}),
       ...(webhooks ? { webhooks } : {}),
-      ...(db ? { scripts: new ScriptStore({ db, config }) } : {}),
+      ...(db ? { scripts: new ScriptStore({ db, config }), endpoints: new EndpointStore({ db, config }) } : {}),
       sandbox,
       publicUrl,
       async close() {

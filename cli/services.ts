@@ -12,6 +12,7 @@ import { objstoreRoutes } from '../api/objstore/routes.js';
 import { resourceRoutes, type ResourceRoutesOptions } from '../api/resources/index.js';
 import { scriptRoutes } from '../api/portal/scripts.js';
 import { manageScriptTool, RUN_TOOLS_PERMISSION, runningScript, runTools, ScriptRunner, ScriptSchedules } from '../shared/scripts/index.js';
+import { endpointCommands } from '../shared/endpoints/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
 import { followResourceChanges, manageResourceTool, resourceActor, type ResourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
@@ -61,7 +62,7 @@ export async function startApiRole(opts: {
   if (db) readinessChecks.database = () => pingDb(db, 2000);
   if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
   const services = opts.services ?? (await openPlatformServices({ config, log, ...(db ? { db } : {}), ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) }));
-  const { metrics, toolkits, resources, webhooks, scripts } = services;
+  const { metrics, toolkits, resources, webhooks, scripts, endpoints } = services;
   const { log: audit, middleware: auditCalls, onRefused: refusals } = toolCallAudit({ config, log, ...(db ? { db } : {}), metrics });
   // Every replica's changes reach this one's sessions (one LISTEN connection, closed on stop).
   const resourceChanges =
@@ -94,7 +95,7 @@ export async function startApiRole(opts: {
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
       if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
       if (scripts) {
-        await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}) });
+        await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
     },
   });
@@ -133,7 +134,7 @@ function buildPlatformSurface(opts: {
   resourceChanges?: Parameters<typeof buildMcpSurface>[0]['resourceChanges'];
 }): { surface: McpSurface; runner?: ScriptRunner } {
   const { config, log, db, services } = opts;
-  const { toolkits, resources, scripts, sandbox } = services;
+  const { toolkits, resources, scripts, endpoints, sandbox } = services;
   // Runs start after the surface below is built.
   const served: { surface?: McpSurface; mainRuns?: McpSurface } = {};
   const runner =
@@ -155,7 +156,16 @@ function buildPlatformSurface(opts: {
     tools: [
       ...toolkits.tools,
       ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config) })] : []),
-      ...(scripts ? [manageScriptTool(scripts, { config, ...(runner ? { runner } : {}), ...(opts.schedules ? { schedules: opts.schedules } : {}) })] : []),
+      ...(scripts
+        ? [
+            manageScriptTool(scripts, {
+              config,
+              ...(runner ? { runner } : {}),
+              ...(opts.schedules ? { schedules: opts.schedules } : {}),
+              ...(endpoints ? { endpoints: endpointCommands(endpoints) } : {}),
+            }),
+          ]
+        : []),
     ],
     elicitationTriggers: toolkits.elicitationTriggers,
     descriptionOverrides: toolkits.descriptionOverrides,
