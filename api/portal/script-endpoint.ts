@@ -103,6 +103,19 @@ export function endpointRoutes(app: App, opts: { endpoints: EndpointStore; actor
     },
     async (request) => endpoints.set(actor(request), request.params.id, request.body),
   );
+  app.delete(
+    '/:id/endpoint',
+    {
+      schema: {
+        tags,
+        summary: 'Unbind a script: its endpoint answers 404 and the name is free again (administrators)',
+        description: 'Platform administrators only (403); 404 when the script is not bound. A bound script cannot be deleted until it is unbound. Answers the removed binding.',
+        params: idParams,
+        response: { 200: bindingSchema, ...errors },
+      },
+    },
+    async (request) => endpoints.remove(actor(request), request.params.id),
+  );
   for (const action of ['enable', 'disable'] as const) {
     app.post(
       `/:id/endpoint/${action}`,

@@ -154,6 +154,22 @@ export class EndpointStore {
     return this.switch(actor, ref, naming, false);
   }
 
+  /**
+   * Unbinds the script `ref` (ours: the spec names no way; a bound script cannot be deleted):
+   * its endpoint answers 404 from the next request and the name is free. Administrators only.
+   */
+  async remove(actor: ScriptActor, ref: string, naming: ScriptNaming = {}): Promise<BindingView> {
+    requireBindingAuthority(actor, 'remove');
+    return withTransaction(this.db, async (client) => {
+      const script = await this.target(client, ref, naming, true);
+      const binding = await this.bindingOn(client, script.id);
+      if (!binding) throw new ScriptError('not_found', `"${script.name}" is not bound to an endpoint: nothing to remove`);
+      await client.query('DELETE FROM endpoint_bindings WHERE script_id = $1', [script.id]);
+      await this.record(client, actor, script, 'endpoint_remove', binding.endpoint, new Date(this.clock()));
+      return binding;
+    });
+  }
+
   /** The binding of the script `ref` and its recent failed requests: the owner and administrators; not_found when unbound. */
   async get(actor: ScriptActor, ref: string, naming: ScriptNaming = {}): Promise<BindingDetail> {
     const script = await this.target(this.db, ref, naming, false);

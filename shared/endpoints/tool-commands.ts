@@ -1,7 +1,7 @@
 /**
  * The endpoint commands of the `manage_script` tool (spec document 3, "Scripted endpoints": tool
- * commands; docs/endpoints.md, "Binding"): endpoint_set, endpoint_list, endpoint_enable and
- * endpoint_disable. shared/scripts/tool.ts declares their fields and dispatches to these, handed in
+ * commands; docs/endpoints.md, "Binding"): endpoint_set, endpoint_list, endpoint_enable,
+ * endpoint_disable, and endpoint_remove (ours: unbinding, so a bound script can be deleted). shared/scripts/tool.ts declares their fields and dispatches to these, handed in
  * by the composition root (cli/services.ts), so the scripts domain needs no runtime import of this one.
  * A script is named by `name` (the spec's field) or `script` (as the tool's other actions), with
  * `owner_email` optionally naming its owner too.
@@ -10,7 +10,7 @@ import { ScriptError, type ScriptActor } from '../scripts/index.js';
 import type { BindingInput } from './rules.js';
 import type { EndpointStore, ScriptNaming } from './store.js';
 
-export const ENDPOINT_COMMANDS = ['endpoint_set', 'endpoint_list', 'endpoint_enable', 'endpoint_disable'] as const;
+export const ENDPOINT_COMMANDS = ['endpoint_set', 'endpoint_list', 'endpoint_enable', 'endpoint_disable', 'endpoint_remove'] as const;
 export type EndpointCommand = (typeof ENDPOINT_COMMANDS)[number];
 
 export interface EndpointCommandArgs extends BindingInput {
@@ -54,6 +54,8 @@ export function endpointCommands(store: EndpointStore): EndpointCommands {
           return { binding: await store.enable(actor, required(ref, args.action), naming) };
         case 'endpoint_disable':
           return { binding: await store.disable(actor, required(ref, args.action), naming) };
+        case 'endpoint_remove':
+          return { removed: await store.remove(actor, required(ref, args.action), naming) };
       }
     },
   };

@@ -25,7 +25,8 @@ export type ScriptChangeAction =
   | 'resume'
   | 'endpoint_set'
   | 'endpoint_enable'
-  | 'endpoint_disable';
+  | 'endpoint_disable'
+  | 'endpoint_remove';
 
 export interface ScriptChange {
   scriptId: string;

@@ -20,7 +20,7 @@ import type { ScriptSchedules } from './schedules.js';
 import type { ScriptStore } from './store.js';
 import { ScriptError, type ScriptActor } from './types.js';
 
-const endpointActions = ['endpoint_set', 'endpoint_list', 'endpoint_enable', 'endpoint_disable'] as const satisfies readonly EndpointCommand[];
+const endpointActions = ['endpoint_set', 'endpoint_list', 'endpoint_enable', 'endpoint_disable', 'endpoint_remove'] as const satisfies readonly EndpointCommand[];
 
 export const manageScriptActions = [
   'create',
@@ -87,6 +87,7 @@ Syntax errors are answered with line:column.
 Endpoints (a script's handle(req) answering HTTP at /endpoints/{endpoint}/...; name = the script's name, optional owner_email = its owner's email):
 - endpoint_set: name, endpoint, auth_mode (signed_in | public), optional methods, path, open_reads, timeout_seconds, max_memory_bytes, max_body_bytes, allowed_origins, rate_limit, caller_rate_limit. Creates or replaces the script's one binding (fields left out take their defaults). Only a script whose current version defines handle(req) is bound, never a library.
 - endpoint_enable / endpoint_disable: name. A disabled endpoint answers 404; the script is untouched.
+- endpoint_remove: name. Unbinds the script (its endpoint answers 404; the name is free again); a bound script cannot be deleted until then.
 - endpoint_list: with name, that script's binding and its recent failed requests (kept seven days); without, every binding of your scripts (an administrator's: all).
 Binding, enabling and disabling are platform administrators' acts (owners too are refused), never a script run's; the owner and administrators read a binding.`;
 
@@ -160,6 +161,7 @@ async function answer(context: Context, actor: ScriptActor, args: Args): Promise
     case 'endpoint_list':
     case 'endpoint_enable':
     case 'endpoint_disable':
+    case 'endpoint_remove':
       if (!context.endpoints) throw new ScriptError('invalid', 'endpoints are not available on this server');
       return jsonResult(await context.endpoints.run(actor, { ...args, action: args.action }));
   }

@@ -327,6 +327,24 @@ describe("the script model's binding hook against real bindings", () => {
     expect(await manageScript(alice, { action: 'delete', script: 'hooked' })).toMatchObject({ isError: true, body: { error: 'bound', endpoint: 'hook-endpoint' } });
     expect((await rig.rest('alice', 'DELETE', `/${id}`)).status).toBe(409);
   });
+
+  it('unbinds by an administrator only (tool endpoint_remove or DELETE …/endpoint), audited, after which the name is free and the script can be deleted', async () => {
+    const id = await create('alice', 'unbound-later');
+    await rig.rest('root', 'PUT', `/${id}/endpoint`, { endpoint: 'unbind-me', auth_mode: 'signed_in' });
+    expect(await rig.rest('alice', 'DELETE', `/${id}/endpoint`)).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    const alice = await rig.connect('alice');
+    expect(await manageScript(alice, { action: 'endpoint_remove', name: 'unbound-later' })).toMatchObject({ isError: true, body: { error: 'forbidden' } });
+    expect(await rig.rest('root', 'DELETE', `/${id}/endpoint`)).toMatchObject({ status: 200, body: { endpoint: 'unbind-me', script: { id } } });
+    expect(await rig.rest('root', 'DELETE', `/${id}/endpoint`)).toMatchObject({ status: 404, body: { error: 'not_found' } });
+    expect((await rig.rest('alice', 'GET', `/${id}/endpoint`)).status).toBe(404);
+    expect((await endpointChanges(id)).map((c) => c.parameters.action)).toEqual(['endpoint_set', 'endpoint_remove']);
+    // The name is free for another script; the unbound one can be deleted.
+    const other = await create('alice', 'takes-the-name');
+    const root = await rig.connect('root');
+    expect(await manageScript(root, { action: 'endpoint_set', name: 'takes-the-name', endpoint: 'unbind-me', auth_mode: 'signed_in' })).toMatchObject({ isError: false });
+    expect(await manageScript(root, { action: 'endpoint_remove', name: 'takes-the-name' })).toMatchObject({ isError: false, body: { removed: { endpoint: 'unbind-me', script: { id: other } } } });
+    expect((await rig.rest('alice', 'DELETE', `/${id}`)).status).toBe(200);
+  });
 });
 
 describe('surfaces', () => {
