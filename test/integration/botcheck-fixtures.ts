@@ -141,7 +141,8 @@ export interface SiteverifyCall {
  */
 export class SiteverifyStandIn {
   readonly calls: SiteverifyCall[] = [];
-  answer: (form: Record<string, string>) => { status: number; body: string } = () => ({ status: 200, body: JSON.stringify({ success: true, 'error-codes': [] }) });
+  /** The reply to one request; `hang` never replies (a provider that does not answer). */
+  answer: (form: Record<string, string>) => { status: number; body: string; hang?: boolean } = () => ({ status: 200, body: JSON.stringify({ success: true, 'error-codes': [] }) });
   #server: Server | undefined;
 
   async start(): Promise<string> {
@@ -151,8 +152,8 @@ export class SiteverifyStandIn {
       request.on('end', () => {
         const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
         this.calls.push({ contentType: request.headers['content-type'], form });
-        const { status, body } = this.answer(form);
-        response.writeHead(status, { 'content-type': 'application/json' }).end(body);
+        const { status, body, hang } = this.answer(form);
+        if (!hang) response.writeHead(status, { 'content-type': 'application/json' }).end(body);
       });
     });
     await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
@@ -160,6 +161,7 @@ export class SiteverifyStandIn {
   }
 
   async close(): Promise<void> {
+    this.#server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
   }
 }
