@@ -31,7 +31,7 @@
   // Runs inside each worker (serialised with toString): tries counters start, start + step, …,
   // keeping a batch of digests in flight so WebCrypto's thread is never idle.
   function worker() {
-    var BATCH = 64;
+    var BATCH = 16;
     function zeroBits(bytes) {
       var bits = 0;
       for (var i = 0; i < bytes.length; i++) {
