@@ -57,7 +57,7 @@ describe.skipIf(!haveChromium)('bot-check solver in a browser', () => {
     await migrate(db);
     dataDir = await mkdtemp(join(tmpdir(), 'botcheck-browser-'));
     const verifyUrl = await siteverify.start();
-    platform = await startBotCheckApi({ config: botCheckConfig({ dataDir, botCheck: `bot_check:\n  hosted_a_verify_url: ${verifyUrl}` }), db, endpoints });
+    platform = await startBotCheckApi({ config: botCheckConfig({ dataDir, extra: `bot_check:\n  hosted_a_verify_url: ${verifyUrl}` }), db, endpoints });
     partner = createServer((_request, response) => response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(pageHtml()));
     await new Promise<void>((resolve) => partner.listen(0, '127.0.0.1', resolve));
     partnerOrigin = `http://127.0.0.1:${(partner.address() as AddressInfo).port}`;

@@ -47,7 +47,8 @@ export function solve(challenge: string, difficulty: number): string {
   }
 }
 
-export function botCheckConfig(opts: { dataDir: string; signingKey?: string | null; botCheck?: string; encryptionKey?: string }): PlatformConfig {
+/** A replica's config: one admin and one analyst key, a signing key (unless null), `extra` YAML at the top level. */
+export function botCheckConfig(opts: { dataDir: string; signingKey?: string | null; extra?: string; encryptionKey?: string }): PlatformConfig {
   const signingKey = opts.signingKey === undefined ? randomBytes(32).toString('base64') : opts.signingKey;
   return parseConfig(
     `
@@ -71,7 +72,7 @@ admin:
   enabled: true
 secrets:
   encryption_key: ${opts.encryptionKey ?? randomBytes(32).toString('base64')}
-${opts.botCheck ?? ''}
+${opts.extra ?? ''}
 `,
     {},
   ).config;

@@ -63,7 +63,7 @@ beforeAll(async () => {
   await migrate(db);
   dataDir = await mkdtemp(join(tmpdir(), 'botcheck-hosted-'));
   const [a, b] = [await turnstile.start(), await hcaptcha.start()];
-  config = botCheckConfig({ dataDir, botCheck: `bot_check:\n  hosted_a_verify_url: ${a}\n  hosted_b_verify_url: ${b}\n  verify_timeout: 1s` });
+  config = botCheckConfig({ dataDir, extra: `bot_check:\n  hosted_a_verify_url: ${a}\n  hosted_b_verify_url: ${b}\n  verify_timeout: 1s` });
   replica = await startBotCheckApi({ config, db, endpoints, log: logged.log });
   expect((await admin('PUT', '/secrets/turnstile', { value: SECRET, allow_connections: ['bot_check'] })).status).toBe(201);
   expect((await admin('PUT', '/secrets/hcaptcha', { value: HCAPTCHA_SECRET, allow_connections: ['bot_check'] })).status).toBe(201);
@@ -151,7 +151,7 @@ describe('hosted_a (Cloudflare Turnstile)', () => {
   it('the provider unreachable: 503', async () => {
     const port = await closedPort();
     const unreachable = await startBotCheckApi({
-      config: botCheckConfig({ dataDir, encryptionKey: config.secrets.encryption_key!, botCheck: `bot_check:\n  hosted_a_verify_url: http://127.0.0.1:${port}/siteverify` }),
+      config: botCheckConfig({ dataDir, encryptionKey: config.secrets.encryption_key!, extra: `bot_check:\n  hosted_a_verify_url: http://127.0.0.1:${port}/siteverify` }),
       db,
       endpoints,
       log: logged.log,
