@@ -22,6 +22,7 @@ import { createMetrics } from '../shared/metrics/index.js';
 import { createPlatformWorker, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
 import { webhookActivityDeps } from './webhooks.js';
+import { createBotCheckServices, registerBotCheckRoutes } from './botcheck.js';
 
 /** The platform database: pool sized by config, migrations applied (under the advisory lock) before use. */
 export async function openDatabase(config: PlatformConfig, log: Logger): Promise<Db | undefined> {
@@ -71,6 +72,8 @@ export async function startApiRole(opts: {
       : undefined;
   const scheduling = temporal ? scheduleClient(config, temporal, log) : undefined;
   const schedules = scripts && db ? new ScriptSchedules({ db, config, ...(scheduling ? { sync: scheduling } : {}) }) : undefined;
+  // The endpoint bindings pass `endpoints` here to get the BotCheck and the challenge route (docs/botcheck.md).
+  const botCheck = db ? await createBotCheckServices({ config, db, log }) : undefined;
   const { surface, runner } = buildPlatformSurface({
     config,
     log,
@@ -97,6 +100,7 @@ export async function startApiRole(opts: {
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
+      if (botCheck) await registerBotCheckRoutes(app, ctx, { config, services: botCheck });
     },
   });
   services.publicUrl.current = api.url;
