@@ -12,7 +12,7 @@ import { objstoreRoutes } from '../api/objstore/routes.js';
 import { resourceRoutes, type ResourceRoutesOptions } from '../api/resources/index.js';
 import { scriptRoutes } from '../api/portal/scripts.js';
 import { manageScriptTool, RUN_TOOLS_PERMISSION, runningScript, runTools, ScriptRunner, ScriptSchedules } from '../shared/scripts/index.js';
-import { endpointCommands } from '../shared/endpoints/index.js';
+import { endpointCommands, readPublicEndpoint } from '../shared/endpoints/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
 import { followResourceChanges, manageResourceTool, resourceActor, type ResourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
@@ -72,8 +72,8 @@ export async function startApiRole(opts: {
       : undefined;
   const scheduling = temporal ? scheduleClient(config, temporal, log) : undefined;
   const schedules = scripts && db ? new ScriptSchedules({ db, config, ...(scheduling ? { sync: scheduling } : {}) }) : undefined;
-  // The endpoint bindings pass `endpoints` here to get the BotCheck and the challenge route (docs/botcheck.md).
-  const botCheck = db ? await createBotCheckServices({ config, db, log }) : undefined;
+  // The bot check of public endpoints and its challenge route read the bindings (docs/botcheck.md).
+  const botCheck = db ? await createBotCheckServices({ config, db, log, endpoints: { publicEndpoint: (name) => readPublicEndpoint(db, name) } }) : undefined;
   const { surface, runner } = buildPlatformSurface({
     config,
     log,

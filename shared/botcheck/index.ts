@@ -10,6 +10,7 @@ export {
   botCheckSettingsSchema,
   botCheckSettingsSection,
   isHosted,
+  publicBindingRefusal,
   type BotCheckProvider,
   type BotCheckSettings,
   type HostedProvider,

@@ -26,6 +26,13 @@ export const MAX_RATE_THRESHOLD = 1_000_000;
 /** The connection name a hosted provider's stored secret must allow. */
 export const BOT_CHECK_CONNECTION = 'bot_check';
 
+/** Why a public endpoint may not be bound under these settings, or undefined when it may (provider none without allow_public_without_check). */
+export function publicBindingRefusal(settings: Pick<BotCheckSettings, 'provider' | 'allow_public_without_check'>): string | undefined {
+  return settings.provider === 'none' && !settings.allow_public_without_check
+    ? 'the bot check\'s provider is none and allow_public_without_check is off (PUT /api/v1/admin/settings/bot-check)'
+    : undefined;
+}
+
 export function isHosted(provider: BotCheckProvider): provider is HostedProvider {
   return provider === 'hosted_a' || provider === 'hosted_b';
 }
