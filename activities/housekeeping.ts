@@ -5,6 +5,7 @@
  */
 import { ApplicationFailure } from '@temporalio/activity';
 import { purgeAuditLog } from '../shared/audit/index.js';
+import { purgeUsedAnswers } from '../shared/botcheck/index.js';
 import type { Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { databaseOAuthStore, type RetentionPolicy } from '../shared/oauth/index.js';
@@ -34,8 +35,16 @@ export interface PurgeOAuthRecordsTask extends RetentionPolicy {
   name: 'purgeOAuthRecords';
 }
 
+/**
+ * Remove the bot check's used answers once expired (plus USED_ANSWER_GRACE_SECONDS, for replicas'
+ * clocks): an expired answer is refused for its expiry, so its row is no longer needed.
+ */
+export interface PurgeBotCheckAnswersTask {
+  name: 'purgeBotCheckAnswers';
+}
+
 /** Every retention task the workflow knows; discriminated by `name` (= activity name). */
-export type HousekeepingTask = PurgeExpiredSessionsTask | PurgeAuditLogTask | PurgeOAuthRecordsTask;
+export type HousekeepingTask = PurgeExpiredSessionsTask | PurgeAuditLogTask | PurgeOAuthRecordsTask | PurgeBotCheckAnswersTask;
 
 export interface TaskOutcome {
   /** Rows (or objects) removed by this pass. */
@@ -100,6 +109,11 @@ export function createHousekeepingActivities({ db, log }: ActivityDeps): Houseke
       // The records carry their own expiry; this worker's clock decides, as the api's does.
       const removed = await databaseOAuthStore(db).purgeExpired(Date.now(), retention);
       if (removed > 0) log.info({ task: task.name, removed }, 'housekeeping removed expired OAuth records');
+      return { removed };
+    },
+    async purgeBotCheckAnswers(task) {
+      const removed = await purgeUsedAnswers(db);
+      if (removed > 0) log.info({ task: task.name, removed }, 'housekeeping removed expired bot-check answers');
       return { removed };
     },
   };

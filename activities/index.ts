@@ -5,7 +5,7 @@ export type { WebhookActivities, WebhookActivityDeps, WebhookWindowRef, Compacte
 
 /** The webhook activities run on a task queue of their own (worker/worker.ts), so they are not among these. */
 export type ActivityDeps = HousekeepingDeps;
-export type { HousekeepingActivities, HousekeepingTask, PurgeExpiredSessionsTask, PurgeOAuthRecordsTask, TaskOutcome } from './housekeeping.js';
+export type { HousekeepingActivities, HousekeepingTask, PurgeBotCheckAnswersTask, PurgeExpiredSessionsTask, PurgeOAuthRecordsTask, TaskOutcome } from './housekeeping.js';
 
 export type PlatformActivities = HousekeepingActivities;
 

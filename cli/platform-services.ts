@@ -3,6 +3,9 @@ import type { Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { createMetrics, type Metrics } from '../shared/metrics/index.js';
 import { createResourceService, type ResourceService } from '../shared/resources/index.js';
+import { EndpointStore } from '../shared/endpoints/index.js';
+import { botCheckSettingsSection, publicBindingRefusal } from '../shared/botcheck/index.js';
+import { PlatformSettings } from '../shared/settings/index.js';
 import { createSandbox, ScriptStore, type Sandbox } from '../shared/scripts/index.js';
 import { buildToolkits, type Toolkits } from './toolkits.js';
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
@@ -22,6 +25,8 @@ export interface PlatformServices {
   webhooks?: WebhookServices;
   /** Managed scripts and libraries; needs the platform database. */
   scripts?: ScriptStore;
+  /** Scripts' endpoint bindings; needs the platform database. A public one is bound as the bot-check settings allow. */
+  endpoints?: EndpointStore;
   /** Runs scripts (one per process, at most `scripts.max_concurrent_runs` at once); its threads start on first run. */
   sandbox: Sandbox;
   /** The api's public base URL, known once it listens (presigned filesystem URLs). */
@@ -55,7 +60,7 @@ export async function openPlatformServices(opts: {
       toolkits,
       ...(resources ? { resources } : {}),
       ...(webhooks ? { webhooks } : {}),
-      ...(db ? { scripts: new ScriptStore({ db, config }) } : {}),
+      ...(db ? { scripts: new ScriptStore({ db, config }), endpoints: endpointStore(db, config) } : {}),
       sandbox,
       publicUrl,
       async close() {
@@ -68,4 +73,10 @@ export async function openPlatformServices(opts: {
     await toolkits.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** The binding store, refusing a public endpoint while the bot-check settings cannot protect it. */
+function endpointStore(db: Db, config: PlatformConfig): EndpointStore {
+  const settings = new PlatformSettings(db);
+  return new EndpointStore({ db, config, publicEndpointRefusal: async () => publicBindingRefusal(await settings.read(botCheckSettingsSection)) });
 }

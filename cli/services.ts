@@ -12,6 +12,7 @@ import { objstoreRoutes } from '../api/objstore/routes.js';
 import { resourceRoutes, type ResourceRoutesOptions } from '../api/resources/index.js';
 import { scriptRoutes } from '../api/portal/scripts.js';
 import { manageScriptTool, RUN_TOOLS_PERMISSION, runningScript, runTools, ScriptRunner, ScriptSchedules } from '../shared/scripts/index.js';
+import { endpointCommands, readPublicEndpoint } from '../shared/endpoints/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
 import { followResourceChanges, manageResourceTool, resourceActor, type ResourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
@@ -21,6 +22,7 @@ import { createMetrics } from '../shared/metrics/index.js';
 import { createPlatformWorker, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
 import { webhookActivityDeps } from './webhooks.js';
+import { createBotCheckServices, registerBotCheckRoutes } from './botcheck.js';
 import { endpointRoutes } from '../api/endpoints/routes.js';
 import { endpointAuditLog, endpointMetrics, EndpointRecords, type BotCheckGate } from '../shared/endpoints/index.js';
 
@@ -59,7 +61,7 @@ export async function startApiRole(opts: {
   services?: PlatformServices;
   /** Buckets created on first use, per objstore connection (the embedded default bucket). */
   seedBuckets?: Record<string, readonly string[]>;
-  /** The bot check of public endpoints; absent, their checked requests answer 503. */
+  /** The bot check of public endpoints (default: the deployment's, cli/botcheck.ts); none, their checked requests answer 503. */
   botCheck?: BotCheckGate;
 }): Promise<RunningApiRole> {
   const { config, log, db, temporal } = opts;
@@ -67,7 +69,7 @@ export async function startApiRole(opts: {
   if (db) readinessChecks.database = () => pingDb(db, 2000);
   if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
   const services = opts.services ?? (await openPlatformServices({ config, log, ...(db ? { db } : {}), ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) }));
-  const { metrics, toolkits, resources, webhooks, scripts } = services;
+  const { metrics, toolkits, resources, webhooks, scripts, endpoints } = services;
   const { log: audit, middleware: auditCalls, onRefused: refusals } = toolCallAudit({ config, log, ...(db ? { db } : {}), metrics });
   // Every replica's changes reach this one's sessions (one LISTEN connection, closed on stop).
   const resourceChanges =
@@ -76,6 +78,8 @@ export async function startApiRole(opts: {
       : undefined;
   const scheduling = temporal ? scheduleClient(config, temporal, log) : undefined;
   const schedules = scripts && db ? new ScriptSchedules({ db, config, ...(scheduling ? { sync: scheduling } : {}) }) : undefined;
+  // The bot check of public endpoints and its challenge route read the bindings (docs/botcheck.md).
+  const botCheck = db ? await createBotCheckServices({ config, db, log, endpoints: { publicEndpoint: (name) => readPublicEndpoint(db, name) } }) : undefined;
   const { surface, runner } = buildPlatformSurface({
     config,
     log,
@@ -88,6 +92,7 @@ export async function startApiRole(opts: {
   });
   // Scripted endpoints answer on every replica with a database and a sandbox (docs/endpoints.md, "Requests").
   const endpointRecords = runner && db ? new EndpointRecords({ db, audit: endpointAuditLog({ config, db, log, metrics }), log }) : undefined;
+  const gate = opts.botCheck ?? botCheck?.check;
   const api = await startApi({
     config,
     log,
@@ -102,8 +107,9 @@ export async function startApiRole(opts: {
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
       if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
       if (scripts) {
-        await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}) });
+        await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
+      if (botCheck) await registerBotCheckRoutes(app, ctx, { config, services: botCheck });
       if (endpointRecords && runner && db) {
         const publicBaseUrl = config.portal.public_base_url || config.oauth.issuer;
         await app.register(endpointRoutes, {
@@ -113,7 +119,7 @@ export async function startApiRole(opts: {
           metrics: endpointMetrics(metrics.registry),
           log: log.child({ component: 'endpoints' }),
           authenticate: ctx.authenticate,
-          ...(opts.botCheck ? { botCheck: opts.botCheck } : {}),
+          ...(gate ? { botCheck: gate } : {}),
           ...(publicBaseUrl ? { publicBaseUrl } : {}),
         });
       }
@@ -156,7 +162,7 @@ function buildPlatformSurface(opts: {
   resourceChanges?: Parameters<typeof buildMcpSurface>[0]['resourceChanges'];
 }): { surface: McpSurface; runner?: ScriptRunner } {
   const { config, log, db, services } = opts;
-  const { toolkits, resources, scripts, sandbox } = services;
+  const { toolkits, resources, scripts, endpoints, sandbox } = services;
   // Runs start after the surface below is built.
   const served: { surface?: McpSurface; mainRuns?: McpSurface } = {};
   const runner =
@@ -178,7 +184,16 @@ function buildPlatformSurface(opts: {
     tools: [
       ...toolkits.tools,
       ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config) })] : []),
-      ...(scripts ? [manageScriptTool(scripts, { config, ...(runner ? { runner } : {}), ...(opts.schedules ? { schedules: opts.schedules } : {}) })] : []),
+      ...(scripts
+        ? [
+            manageScriptTool(scripts, {
+              config,
+              ...(runner ? { runner } : {}),
+              ...(opts.schedules ? { schedules: opts.schedules } : {}),
+              ...(endpoints ? { endpoints: endpointCommands(endpoints) } : {}),
+            }),
+          ]
+        : []),
     ],
     elicitationTriggers: toolkits.elicitationTriggers,
     descriptionOverrides: toolkits.descriptionOverrides,

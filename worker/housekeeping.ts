@@ -35,6 +35,8 @@ export function housekeepingTasks(config: HousekeepingConfig): HousekeepingTask[
   if (config.oauth?.enabled && config.database?.dsn !== undefined) {
     tasks.push({ name: 'purgeOAuthRecords', ...oauthRetention });
   }
+  // The bot check records the answers it accepted in the platform database (docs/botcheck.md).
+  if (config.database?.dsn !== undefined) tasks.push({ name: 'purgeBotCheckAnswers' });
   return tasks;
 }
 

@@ -27,6 +27,8 @@ import {
   type ScriptSchedules,
   type ScriptStore,
 } from '../../shared/scripts/index.js';
+import type { EndpointStore } from '../../shared/endpoints/index.js';
+import { endpointRoutes } from './script-endpoint.js';
 import { scheduleRoutes } from './script-schedules.js';
 
 export interface ScriptRoutesOptions {
@@ -39,6 +41,8 @@ export interface ScriptRoutesOptions {
   schedules?: ScriptSchedules;
   /** An administrator's retry of a failed scheduled run (/{id}/runs/{runId}/retry); absent without Temporal. */
   retryRun?: Parameters<typeof scheduleRoutes>[1]['retry'];
+  /** Endpoint bindings (/{id}/endpoint); absent without a database. */
+  endpoints?: EndpointStore;
 }
 
 const tags = ['portal: scripts'];
@@ -238,6 +242,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
   );
 
   if (opts.schedules) scheduleRoutes(app, { schedules: opts.schedules, actor, errors: writeErrors, ...(opts.retryRun ? { retry: opts.retryRun } : {}) });
+  if (opts.endpoints) endpointRoutes(app, { endpoints: opts.endpoints, actor, errors: writeErrors });
 
   const { runner } = opts;
   if (runner) {

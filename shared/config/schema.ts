@@ -34,6 +34,7 @@
  * - schema-resources.ts  resources, portal, admin
  * - schema-webhooks.ts   webhooks
  * - schema-scripts.ts    scripts (managed scripts' runs)
+ * - schema-botcheck.ts   bot_check (the bot check's siteverify URLs)
  *
  * Keys this implementation adds (not in the spec; documented in platform.example.yaml) are
  * listed in the header of their section's module. The one at the root:
@@ -49,6 +50,7 @@ import { audit, metrics, secrets, server, temporal } from './schema-server.js';
 import { injection, query, semantic, storage, toolkits } from './schema-toolkits.js';
 import { webhooks } from './schema-webhooks.js';
 import { scripts } from './schema-scripts.js';
+import { botCheck } from './schema-botcheck.js';
 
 export { decodeBase64Key, decodeHmacKey } from './schema-fields.js';
 
@@ -80,6 +82,7 @@ export const configObjectSchema = obj({
   mcpapps: mcpapps.prefault({}),
   webhooks: webhooks.prefault({}),
   scripts: scripts.prefault({}),
+  bot_check: botCheck.prefault({}),
   temporal: temporal.prefault({}),
   data_dir: str().min(1, 'must not be empty').default('./.data'),
   secrets: secrets.prefault({}),

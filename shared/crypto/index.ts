@@ -1,2 +1,2 @@
-export { purposeKey } from './keys.js';
+export { deriveKey, purposeKey } from './keys.js';
 export { createSecretBox, SecretBoxError, type SecretBox } from './secret-box.js';

@@ -9,9 +9,7 @@ import { join } from 'node:path';
  * machine across restarts.
  */
 export async function purposeKey(opts: { encryptionKey?: string; dataDir: string; purpose: string }): Promise<Uint8Array> {
-  if (opts.encryptionKey) {
-    return new Uint8Array(hkdfSync('sha256', Buffer.from(opts.encryptionKey, 'base64'), Buffer.alloc(0), `platform:${opts.purpose}`, 32));
-  }
+  if (opts.encryptionKey) return deriveKey(Buffer.from(opts.encryptionKey, 'base64'), opts.purpose);
   const dir = join(opts.dataDir, 'secrets');
   const file = join(dir, `${opts.purpose}.key`);
   try {
@@ -27,4 +25,12 @@ export async function purposeKey(opts: { encryptionKey?: string; dataDir: string
     if (error.code !== 'EEXIST') throw error;
   });
   return new Uint8Array(await readFile(file));
+}
+
+/**
+ * A 32-byte key for one purpose derived from key material the deployment configures (HKDF-SHA256,
+ * info `platform:<purpose>`): keys for different purposes never equal each other or the material.
+ */
+export function deriveKey(material: Uint8Array, purpose: string): Uint8Array {
+  return new Uint8Array(hkdfSync('sha256', material, Buffer.alloc(0), `platform:${purpose}`, 32));
 }

@@ -63,6 +63,16 @@ interface TargetRow extends BindingRow {
   entry_points: string[];
 }
 
+/** The enabled public endpoint `name` as the bot check sees it (its challenge bucket and origins), else undefined. */
+export async function readPublicEndpoint(db: Db, name: string): Promise<{ rateLimit: number; allowedOrigins: string[] } | undefined> {
+  const { rows } = await db.query<{ rate_limit: number; allowed_origins: string[] }>(
+    `SELECT rate_limit, allowed_origins FROM endpoint_bindings WHERE endpoint = $1 AND enabled AND auth_mode = 'public'`,
+    [name],
+  );
+  const row = rows[0];
+  return row ? { rateLimit: row.rate_limit, allowedOrigins: row.allowed_origins } : undefined;
+}
+
 /** The endpoint `name`'s binding and script, or undefined when no binding has that name (enabled or not). */
 export async function readEndpointTarget(db: Db, name: string): Promise<EndpointTarget | undefined> {
   const { rows } = await db.query<TargetRow>(

@@ -14,10 +14,18 @@ export type EndpointMethod = (typeof ENDPOINT_METHODS)[number];
 /** Defaults and maxima of the binding's fields (spec: "Endpoint binding" and "Limits"). */
 export const BINDING_LIMITS = {
   timeoutSeconds: { default: 10, max: 60 },
-  maxMemoryBytes: { default: 64 * 1024 * 1024 },
+  /**
+   * Ours beyond the spec's default: at least the sandbox's floor (the QuickJS build's initial 16 MiB
+   * memory), at most 256 MiB, so 32 handlers at their ceilings stay within 8 GiB on one replica.
+   */
+  maxMemoryBytes: { default: 64 * 1024 * 1024, min: 16 * 1024 * 1024, max: 256 * 1024 * 1024 },
   maxBodyBytes: { default: 1024 * 1024, max: 10 * 1024 * 1024 },
-  rateLimit: { default: 600 },
-  callerRateLimit: { default: 120 },
+  /** Per minute per replica; the maxima (ours) keep a typo from turning a limit off. */
+  rateLimit: { default: 600, max: 100_000 },
+  callerRateLimit: { default: 120, max: 100_000 },
+  /** Ours: the longest path template and the most allowed origins a binding holds. */
+  maxPathLength: 256,
+  maxAllowedOrigins: 50,
   /** Handlers running at once on one replica. */
   concurrentHandlers: 32,
   /** Days a failed request is kept. */

@@ -11,7 +11,22 @@ import type { ScriptActor, ScriptState } from './types.js';
 
 export const SCRIPT_AUDIT_TOOL = 'script_change';
 
-export type ScriptChangeAction = 'create' | 'update' | 'disable' | 'enable' | 'deprecate' | 'supersede' | 'delete' | 'schedule' | 'unschedule' | 'pause' | 'resume';
+export type ScriptChangeAction =
+  | 'create'
+  | 'update'
+  | 'disable'
+  | 'enable'
+  | 'deprecate'
+  | 'supersede'
+  | 'delete'
+  | 'schedule'
+  | 'unschedule'
+  | 'pause'
+  | 'resume'
+  | 'endpoint_set'
+  | 'endpoint_enable'
+  | 'endpoint_disable'
+  | 'endpoint_remove';
 
 export interface ScriptChange {
   scriptId: string;
@@ -24,6 +39,10 @@ export interface ScriptChange {
   supersededBy?: string;
   /** The schedule a schedule action set (cron or interval_ms, time_zone). */
   schedule?: Record<string, unknown>;
+  /** The endpoint an endpoint_* action changed (shared/endpoints). */
+  endpoint?: string;
+  /** The settings an endpoint_set wrote (field names as the surfaces take them). */
+  binding?: Record<string, unknown>;
 }
 
 export function scriptChangeEntry(actor: ScriptActor, change: ScriptChange, at: Date): AuditEntry {
@@ -43,6 +62,8 @@ export function scriptChangeEntry(actor: ScriptActor, change: ScriptChange, at: 
       ...(change.to ? { to: change.to } : {}),
       ...(change.supersededBy ? { superseded_by: change.supersededBy } : {}),
       ...(change.schedule ? { schedule: change.schedule } : {}),
+      ...(change.endpoint ? { endpoint: change.endpoint } : {}),
+      ...(change.binding ? { binding: change.binding } : {}),
     },
     durationMs: 0,
     outcome: 'ok',

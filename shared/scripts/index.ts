@@ -1,6 +1,6 @@
 // Managed scripts (issue 16; docs/scripts.md). The model: scripts and their versions, the rules a
 // source is read by (syntax, kind, imports), states, authority, the store and the manage_script tool.
-export { analyzeSource, checkName, nameProblem, specifierProblem, MAX_SCRIPT_NAME_LENGTH, MAX_SOURCE_BYTES, SCRIPT_NAME_PATTERN } from './source.js';
+export { analyzeSource, checkName, nameProblem, specifierProblem, MAX_SCRIPT_NAME_LENGTH, MAX_SOURCE_BYTES, SCRIPT_NAME_PATTERN, UUID_PATTERN } from './source.js';
 export { importable, runs, transition, STATE_ACTIONS, type Replacement, type StateAction, type Transition } from './states.js';
 export { MANAGE_SCRIPT_TOOL, mayManageScripts, requireChange, requireCreate, scriptActions, scriptActor } from './authority.js';
 export { manageScriptActions, manageScriptTool } from './tool.js';

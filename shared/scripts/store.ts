@@ -216,7 +216,7 @@ export class ScriptStore implements LibraryResolver {
       const row = await this.row(client, ref, 'update');
       requireChange(actor, this.owned(row), 'delete');
       const endpoint = await this.endpointOf(client, row.id);
-      if (endpoint) throw new ScriptError('bound', `"${row.name}" is bound to the endpoint "${endpoint}": unbind it before deleting the script`, { endpoint });
+      if (endpoint) throw new ScriptError('bound', `"${row.name}" is bound to the endpoint "${endpoint}": unbind it (manage_script endpoint_remove, DELETE …/endpoint) before deleting the script`, { endpoint });
       const { rows: replaced } = await client.query<{ name: string }>('SELECT name FROM scripts WHERE superseded_by = $1 ORDER BY name', [row.id]);
       if (replaced.length > 0) {
         const names = replaced.map((r) => r.name);

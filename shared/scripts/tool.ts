@@ -1,13 +1,16 @@
 /**
  * The `manage_script` agent tool (issue 16): create, update (a new version), get, list, run (a draft
  * run, of a saved script or of an unsaved source), disable, enable, deprecate, supersede and delete
- * managed scripts, and schedule / unschedule / pause / resume their scheduled runs. Whether a caller may use the tool at all is the persona
+ * managed scripts, schedule / unschedule / pause / resume their scheduled runs, and bind their handle(req)
+ * to endpoints (endpoint_set / endpoint_list / endpoint_enable / endpoint_disable, served by
+ * shared/endpoints/tool-commands.ts and handed in as `endpoints`). Whether a caller may use the tool at all is the persona
  * rule (`tools.allow` must allow `manage_script`), applied by the MCP surface like every tool's;
  * calls are audited by the audit middleware, and each change also as a `script_change` row.
  * Results are JSON; refusals are tool errors whose structured content is `{error, message, ...details}`.
  */
 import { z } from 'zod';
 import type { PlatformConfig } from '../config/index.js';
+import type { EndpointCommand, EndpointCommands } from '../endpoints/index.js';
 import type { CallerContext } from '../identity/index.js';
 import { defineTool, jsonResult, type CallToolResult, type ToolDefinition } from '../mcp-tools/index.js';
 import { MANAGE_SCRIPT_TOOL, scriptActor } from './authority.js';
@@ -17,7 +20,25 @@ import type { ScriptSchedules } from './schedules.js';
 import type { ScriptStore } from './store.js';
 import { ScriptError, type ScriptActor } from './types.js';
 
-export const manageScriptActions = ['create', 'update', 'get', 'list', 'run', 'disable', 'enable', 'deprecate', 'supersede', 'delete', 'schedule', 'unschedule', 'pause', 'resume'] as const;
+const endpointActions = ['endpoint_set', 'endpoint_list', 'endpoint_enable', 'endpoint_disable', 'endpoint_remove'] as const satisfies readonly EndpointCommand[];
+
+export const manageScriptActions = [
+  'create',
+  'update',
+  'get',
+  'list',
+  'run',
+  'disable',
+  'enable',
+  'deprecate',
+  'supersede',
+  'delete',
+  'schedule',
+  'unschedule',
+  'pause',
+  'resume',
+  ...endpointActions,
+] as const;
 
 const input = z.object({
   action: z.enum(manageScriptActions).describe('The operation.'),
@@ -28,6 +49,19 @@ const input = z.object({
   cron: z.string().optional().describe('schedule: a cron expression (minute hour day-of-month month day-of-week, or @hourly, @daily, …).'),
   every: z.string().optional().describe('schedule: instead of cron, an interval like 15m or 6h (at least 1m).'),
   time_zone: z.string().optional().describe('schedule: the IANA time zone the cron is read in (default UTC).'),
+  name: z.string().optional().describe("endpoint_*: the script's name (or give script)."),
+  owner_email: z.string().optional().describe("endpoint_*: the email of the script's owner, naming the script together with name (must match)."),
+  endpoint: z.string().optional().describe('endpoint_set: the name in /endpoints/{name}: lowercase letters, digits, - and _; unique across the deployment.'),
+  methods: z.array(z.string()).optional().describe('endpoint_set: methods answered, of GET, POST, PUT, PATCH, DELETE (default [GET]; HEAD is answered wherever GET is).'),
+  path: z.string().optional().describe('endpoint_set: template under the name, e.g. /items/{id} ({id} takes one segment, read as req.params.id); default empty.'),
+  auth_mode: z.string().optional().describe('endpoint_set: signed_in (a browser session or an API key) or public (a bot check); required.'),
+  open_reads: z.boolean().optional().describe('endpoint_set: on a public endpoint, GET and HEAD need no bot check (default false).'),
+  timeout_seconds: z.number().optional().describe('endpoint_set: time one request may run (default 10, at most 60).'),
+  max_memory_bytes: z.number().optional().describe('endpoint_set: memory one request may hold (default 64 MiB, 16 to 256 MiB).'),
+  max_body_bytes: z.number().optional().describe('endpoint_set: largest request body (default 1 MiB, at most 10 MiB).'),
+  allowed_origins: z.array(z.string()).optional().describe('endpoint_set: browser origins (scheme://host[:port]) allowed cross-origin (default none).'),
+  rate_limit: z.number().optional().describe('endpoint_set: requests per minute for the endpoint, per replica (default 600).'),
+  caller_rate_limit: z.number().optional().describe('endpoint_set: requests per minute for one signed-in caller, per replica (default 120).'),
 });
 
 type Args = z.output<typeof input>;
@@ -48,7 +82,14 @@ Actions (script = id or name):
 - unschedule / pause / resume: script. Removes the schedule, or stops and restarts its runs keeping it.
 - delete: script. Refused while it is bound to an endpoint, supersedes others, or (a library) is imported.
 Only the owner and administrators change a script; a script's source is shown to them, a library's to everyone.
-Syntax errors are answered with line:column.`;
+Syntax errors are answered with line:column.
+
+Endpoints (a script's handle(req) answering HTTP at /endpoints/{endpoint}/...; name = the script's name, optional owner_email = its owner's email):
+- endpoint_set: name, endpoint, auth_mode (signed_in | public), optional methods, path, open_reads, timeout_seconds, max_memory_bytes, max_body_bytes, allowed_origins, rate_limit, caller_rate_limit. Creates or replaces the script's one binding (fields left out take their defaults). Only a script whose current version defines handle(req) is bound, never a library.
+- endpoint_enable / endpoint_disable: name. A disabled endpoint answers 404; the script is untouched.
+- endpoint_remove: name. Unbinds the script (its endpoint answers 404; the name is free again); a bound script cannot be deleted until then.
+- endpoint_list: with name, that script's binding and its recent failed requests (kept seven days); without, every binding of your scripts (an administrator's: all).
+Binding, enabling and disabling are platform administrators' acts (owners too are refused), never a script run's; the owner and administrators read a binding.`;
 
 function errorResult(error: ScriptError): CallToolResult {
   return { content: [{ type: 'text', text: error.message }], structuredContent: { error: error.code, message: error.message, ...error.details }, isError: true };
@@ -65,6 +106,7 @@ interface Context {
   runner: ScriptRunner | undefined;
   caller: CallerContext;
   schedules: ScriptSchedules | undefined;
+  endpoints: EndpointCommands | undefined;
 }
 
 async function schedule({ schedules }: Context, actor: ScriptActor, args: Args): Promise<CallToolResult> {
@@ -115,10 +157,20 @@ async function answer(context: Context, actor: ScriptActor, args: Args): Promise
     case 'pause':
     case 'resume':
       return schedule(context, actor, args);
+    case 'endpoint_set':
+    case 'endpoint_list':
+    case 'endpoint_enable':
+    case 'endpoint_disable':
+    case 'endpoint_remove':
+      if (!context.endpoints) throw new ScriptError('invalid', 'endpoints are not available on this server');
+      return jsonResult(await context.endpoints.run(actor, { ...args, action: args.action }));
   }
 }
 
-export function manageScriptTool(store: ScriptStore, opts: { config: Pick<PlatformConfig, 'personas' | 'admin'>; runner?: ScriptRunner; schedules?: ScriptSchedules }): ToolDefinition {
+export function manageScriptTool(
+  store: ScriptStore,
+  opts: { config: Pick<PlatformConfig, 'personas' | 'admin'>; runner?: ScriptRunner; schedules?: ScriptSchedules; endpoints?: EndpointCommands },
+): ToolDefinition {
   return defineTool({
     name: MANAGE_SCRIPT_TOOL,
     toolkit: 'platform',
@@ -129,7 +181,8 @@ export function manageScriptTool(store: ScriptStore, opts: { config: Pick<Platfo
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     async handler(args, ctx) {
       try {
-        return await answer({ store, runner: opts.runner, schedules: opts.schedules, caller: ctx.caller }, scriptActor(ctx.caller, opts.config, ctx.sessionId), args);
+        const context = { store, runner: opts.runner, schedules: opts.schedules, endpoints: opts.endpoints, caller: ctx.caller };
+        return await answer(context, scriptActor(ctx.caller, opts.config, ctx.sessionId), args);
       } catch (error) {
         if (error instanceof ScriptError) return errorResult(error);
         throw error;

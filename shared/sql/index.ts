@@ -51,3 +51,4 @@ export {
   type SqlToolkitDeps,
 } from './toolkit.js';
 export { ensureSampleData, SAMPLE_SCHEMA } from './sample-data.js';
+export { csvCell } from './format.js';

@@ -23,8 +23,8 @@ export {
   type WebhookSourcesOptions,
   type WebhookTables,
 } from './sources.js';
+export { TokenBucket, capacityOf, type RateDecision, type RateLimit } from './rate-limit.js';
 export { WebhookReceiver, type ActiveSource, type HookAnswer, type HookRequest, type WebhookReceiverDeps } from './receiver.js';
-export { TokenBucket, type RateDecision, type RateLimit } from './rate-limit.js';
 export { WEBHOOK_OUTCOMES, webhookMetrics, type WebhookMetrics, type WebhookOutcome } from './metrics.js';
 export { WebhookTableCatalog } from './table.js';
 export {

@@ -13,6 +13,7 @@
  * servers' event loop. The platform uses real Postgres (test/support/postgres.ts) and logs nothing.
  */
 import { fork } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
 import http from 'node:http';
 import { loadavg } from 'node:os';
@@ -92,14 +93,28 @@ async function runRound(round: Round): Promise<RoundResult> {
 // ---------------------------------------------------------------------------------------------
 // The orchestrator
 
-async function measure(url: string): Promise<RoundResult> {
+/** What this process (the servers, the sandbox threads) used over a round, warm-up included. */
+interface Usage {
+  /** CPU time of every thread of this process per second of the round (cores in use). */
+  cores: number;
+  /** The share of the round the main thread's event loop was busy. */
+  loopBusy: number;
+}
+
+async function measure(url: string): Promise<RoundResult & Usage> {
   const child = fork(fileURLToPath(import.meta.url), ['--clients'], { execArgv: ['--import', 'tsx'] });
   await once(child, 'spawn');
+  const cpu = process.cpuUsage();
+  const loop = performance.eventLoopUtilization();
+  const started = performance.now();
   child.send({ url, seconds, warmupSeconds, clients } satisfies Round);
   const [message] = (await once(child, 'message')) as [{ result?: RoundResult; error?: string }];
+  const used = process.cpuUsage(cpu);
+  const loopBusy = performance.eventLoopUtilization(loop).utilization;
+  const elapsedMs = performance.now() - started;
   child.disconnect();
   if (!message.result) throw new Error(message.error);
-  return message.result;
+  return { ...message.result, cores: (used.user + used.system) / 1000 / elapsedMs, loopBusy };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -107,12 +122,13 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
 }
 
-function report(label: string, result: RoundResult): number {
+function report(label: string, result: RoundResult & Usage): number {
   const sorted = [...result.latencies].sort((a, b) => a - b);
   const perSecond = sorted.length / seconds;
   const others = Object.entries(result.statuses).filter(([status]) => status !== '200');
   console.log(
     `${label.padEnd(34)} ${perSecond.toFixed(0).padStart(7)} req/s   p50 ${percentile(sorted, 0.5).toFixed(2)} ms   p99 ${percentile(sorted, 0.99).toFixed(2)} ms` +
+      `   server process ${result.cores.toFixed(2)} cores, main loop ${(result.loopBusy * 100).toFixed(0)}% busy` +
       (others.length ? `   other answers: ${JSON.stringify(Object.fromEntries(others))}` : ''),
   );
   return perSecond;
@@ -150,7 +166,7 @@ personas:
     if (created.status !== 201) throw new Error(JSON.stringify(created.body));
     // Public with open reads: no bot check; a rate limit past anything one replica can answer.
     await db.query(
-      `INSERT INTO endpoint_bindings (endpoint, script_id, auth_mode, open_reads, rate_limit) VALUES ('hello', $1, 'public', true, 100000000)`,
+      `INSERT INTO endpoint_bindings (endpoint, script_id, auth_mode, open_reads, rate_limit) VALUES ('hello', $1, 'public', true, 100000)`,
       [created.body.script.id],
     );
     // Every sandbox thread (a QuickJS module each) starts before measuring, as in bench:scripts.

@@ -12,21 +12,21 @@ describe('housekeepingTasks and audit retention', () => {
   it('adds purgeAuditLog with audit.retention_days when audit is active (enabled + database)', () => {
     const c = config('database:\n  dsn: postgresql://db/platform\naudit:\n  enabled: true\n  log_tool_calls: true\n  retention_days: 30\n');
     const tasks = housekeepingTasks(c);
-    expect(tasks.map((t) => t.name)).toEqual(['purgeExpiredSessions', 'purgeAuditLog']);
+    expect(tasks.map((t) => t.name)).toEqual(['purgeExpiredSessions', 'purgeAuditLog', 'purgeBotCheckAnswers']);
     expect(tasks[1]).toEqual({ name: 'purgeAuditLog', retentionDays: 30 });
     expect(housekeepingSchedule(c).args).toEqual([{ tasks }]);
   });
 
   it('keeps pruning old rows when log_tool_calls is switched off but audit stays enabled', () => {
     const c = config('database:\n  dsn: postgresql://db/platform\naudit:\n  enabled: true\n');
-    expect(housekeepingTasks(c).at(-1)).toEqual({ name: 'purgeAuditLog', retentionDays: 90 });
+    expect(housekeepingTasks(c)).toContainEqual({ name: 'purgeAuditLog', retentionDays: 90 });
   });
 
   it.each([
     ['audit disabled', 'database:\n  dsn: postgresql://db/platform\n'],
     ['no database', 'audit:\n  enabled: true\n  log_tool_calls: true\n'],
   ])('no audit task with %s', (_name, yaml) => {
-    expect(housekeepingTasks(config(yaml)).map((t) => t.name)).toEqual(['purgeExpiredSessions']);
+    expect(housekeepingTasks(config(yaml)).map((t) => t.name)).not.toContain('purgeAuditLog');
   });
 
   it('a worker config without audit keys has no audit task', () => {
@@ -41,7 +41,7 @@ describe('housekeepingTasks and OAuth retention', () => {
   it('adds purgeOAuthRecords, with the DCR retention windows, when the OAuth server keeps its records in the database', () => {
     const c = config(`database:\n  dsn: postgresql://db/platform\n${oauth}`);
     const tasks = housekeepingTasks(c);
-    expect(tasks.map((t) => t.name)).toEqual(['purgeExpiredSessions', 'purgeOAuthRecords']);
+    expect(tasks.map((t) => t.name)).toEqual(['purgeExpiredSessions', 'purgeOAuthRecords', 'purgeBotCheckAnswers']);
     // Unused registrations a day after registration, used ones 90 days after their last use.
     expect(tasks[1]).toEqual({ name: 'purgeOAuthRecords', unusedClientMs: 86_400_000, idleClientMs: 90 * 86_400_000 });
     expect(housekeepingSchedule(c).args).toEqual([{ tasks }]);
@@ -51,6 +51,19 @@ describe('housekeepingTasks and OAuth retention', () => {
     ['the OAuth server disabled', 'database:\n  dsn: postgresql://db/platform\n'],
     ['no database (records in memory, swept by the api)', oauth],
   ])('no OAuth task with %s', (_name, yaml) => {
-    expect(housekeepingTasks(config(yaml)).map((t) => t.name)).toEqual(['purgeExpiredSessions']);
+    expect(housekeepingTasks(config(yaml)).map((t) => t.name)).not.toContain('purgeOAuthRecords');
+  });
+});
+
+describe('housekeepingTasks and the bot check', () => {
+  it('adds purgeBotCheckAnswers with a database (where the bot check records the answers it accepted)', () => {
+    expect(housekeepingTasks(config('database:\n  dsn: postgresql://db/platform\n'))).toEqual([
+      { name: 'purgeExpiredSessions', ttlMs: 1_800_000, idleTimeoutMs: 1_800_000 },
+      { name: 'purgeBotCheckAnswers' },
+    ]);
+  });
+
+  it('no bot-check task without a database', () => {
+    expect(housekeepingTasks(config('audit:\n  enabled: false\n')).map((t) => t.name)).toEqual(['purgeExpiredSessions']);
   });
 });

@@ -193,6 +193,10 @@ const otherDefaults: Array<[string, unknown]> = [
   ['scripts.fetch.allow_hosts', []],
   ['scripts.fetch.timeout', 10_000],
   ['scripts.fetch.max_response_bytes', 4 * 1024 * 1024],
+  // bot_check (ours; docs/botcheck.md)
+  ['bot_check.hosted_a_verify_url', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'],
+  ['bot_check.hosted_b_verify_url', 'https://api.hcaptcha.com/siteverify'],
+  ['bot_check.verify_timeout', 5_000],
   ['temporal.address', undefined],
   ['temporal.namespace', 'default'],
   ['temporal.task_queue', 'platform'],

@@ -5,7 +5,7 @@
  * empty cell, and a text cell that a spreadsheet would run as a formula (starting with =, +, -,
  * @, tab or carriage return) prefixed with ' — as the export tools write CSV.
  */
-import { csvCell } from '../../sql/format.js';
+import { csvCell } from '../../sql/index.js';
 
 export const publishFormats = ['ndjson', 'csv'] as const;
 export type PublishFormat = (typeof publishFormats)[number];

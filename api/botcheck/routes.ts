@@ -1,0 +1,92 @@
+/**
+ * The bot check's public routes (spec document 3): `GET /botcheck/challenge?endpoint=<name>`
+ * issues a challenge for a public endpoint (shared/botcheck BotCheck.challenge) and
+ * `GET /botcheck/solver.js` serves the browser script that answers it (api/botcheck/solver.js, a
+ * static file). No authentication: anyone may ask for a challenge, within the endpoint's challenge
+ * bucket. The platform's CORS layer (the /mcp guard) is not involved: the challenge answers
+ * cross-origin requests from the endpoint's own allowed_origins, like the endpoint itself, and
+ * never allows credentials.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import type { App } from '../http/app.js';
+import type { BotCheck } from '../../shared/botcheck/index.js';
+
+export interface BotCheckRoutesOptions {
+  /** Absent until the endpoint bindings are composed: then only solver.js is served. */
+  botCheck?: BotCheck;
+}
+
+const tags = ['bot check'];
+
+const errorSchema = z.object({ error: z.string().describe('not_found, rate_limited, unavailable, invalid_request'), message: z.string() }).describe('Error');
+
+const challengeSchema = z
+  .object({
+    provider: z.enum(['pow', 'hosted_a', 'hosted_b', 'none']).describe('What answers the check: pow (solve challenge), a hosted widget (site_key), or none (no header needed)'),
+    header: z.string().describe('The request header the answer goes in: X-Bot-Check'),
+    challenge: z.string().optional().describe('pow: the signed challenge; the answer is "<challenge>:<counter>" (docs/botcheck.md)'),
+    difficulty: z.number().int().optional().describe('pow: leading zero bits the SHA-256 of the answer must have'),
+    expires_at: z.string().optional().describe('pow: when the challenge can no longer be answered'),
+    site_key: z.string().optional().describe('hosted providers: the site key for their widget'),
+  })
+  .describe('A bot-check challenge');
+
+/**
+ * The solver's path: beside this module in the sources; a compiled build (dist/) has only the
+ * compiled modules, so there it is found under the package root, as the migrations are.
+ */
+function solverPath(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  for (let dir = here; ; dir = dirname(dir)) {
+    const candidate = dir === here ? join(dir, 'solver.js') : join(dir, 'api', 'botcheck', 'solver.js');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) throw new Error(`api/botcheck/solver.js not found above ${here}`);
+  }
+}
+
+export async function botCheckRoutes(app: App, opts: BotCheckRoutesOptions): Promise<void> {
+  const solver = await readFile(solverPath(), 'utf8');
+
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('x-content-type-options', 'nosniff');
+  });
+
+  app.get(
+    '/botcheck/solver.js',
+    { schema: { tags, summary: 'The browser script exposing PlatformBotCheck.answer(endpoint_name, {container}) and PlatformBotCheck.header' } },
+    async (_request, reply) => reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(solver),
+  );
+
+  const { botCheck } = opts;
+  if (!botCheck) return;
+  app.get(
+    '/botcheck/challenge',
+    {
+      schema: {
+        tags,
+        summary: 'Issue a bot-check challenge for a public endpoint',
+        description:
+          'Counted in a bucket of the endpoint\'s own, the size of its rate_limit, on each replica (429 with Retry-After past it). 404 for a name that is not an enabled public endpoint; ' +
+          '503 when no challenge can be issued (no auth.browser_session.signing_key for proof of work). Cross-origin requests are answered for the endpoint\'s allowed_origins.',
+        querystring: z.object({ endpoint: z.string().regex(/^[a-z0-9_-]{1,128}$/, 'an endpoint name: lowercase letters, digits, "-" and "_"') }),
+        response: { 200: challengeSchema, 400: errorSchema, 404: errorSchema, 429: errorSchema, 503: errorSchema },
+      },
+    },
+    async (request, reply) => {
+      void reply.header('cache-control', 'no-store').header('vary', 'Origin');
+      const outcome = await botCheck.challenge(request.query.endpoint);
+      if (!outcome.ok) {
+        if (outcome.status === 429) void reply.header('retry-after', String(outcome.retryAfterSeconds));
+        const error = outcome.status === 404 ? 'not_found' : outcome.status === 429 ? 'rate_limited' : 'unavailable';
+        return reply.code(outcome.status).send({ error, message: outcome.reason });
+      }
+      const origin = request.headers.origin;
+      if (origin && outcome.allowedOrigins.includes(origin)) void reply.header('access-control-allow-origin', origin);
+      return outcome.body;
+    },
+  );
+}

@@ -1,0 +1,181 @@
+/**
+ * The bot check of public endpoints (spec document 3, "Bot-check answer"): the one entry point
+ * the endpoint request pipeline calls (`verify`), and the challenges `GET /botcheck/challenge`
+ * issues (`challenge`).
+ *
+ *   none ──challenge(endpoint)──▶ issued (signed, bound to the endpoint, valid challenge_ttl_seconds;
+ *                                  counted in the endpoint's challenge bucket on this replica)
+ *   issued ──verify, valid, unexpired, right endpoint, unused──▶ used (a row in Postgres)
+ *   issued or used ──verify, altered, expired, other endpoint or already used──▶ refused (403)
+ *
+ * The settings section `bot_check` is read on every call, so a change applies on every replica's
+ * next request. Anything that keeps the check from being made — no signing key, the database or
+ * the hosted provider unreachable, the provider's secret missing or not allowed — is 503, never a
+ * pass; its detail goes to the log, not to the caller.
+ */
+import type { Logger } from '../logging/index.js';
+import type { SecretStore } from '../secrets/index.js';
+import type { PlatformSettings } from '../settings/index.js';
+import { TokenBucket } from '../webhooks/index.js';
+import { challengeDifficulty } from './difficulty.js';
+import { HOSTED_TOKEN_LIFETIME_SECONDS, siteverify, type SiteverifyTarget } from './hosted.js';
+import { BOT_CHECK_HEADER, checkAnswer, issueChallenge, MAX_ANSWER_LENGTH, powRefusalReasons } from './pow.js';
+import { BOT_CHECK_CONNECTION, botCheckSettingsSection, isHosted, type BotCheckSettings, type HostedProvider } from './settings.js';
+import type { UsedAnswers } from './used-answers.js';
+
+/** What the bot check needs to know of a public endpoint (the binding's fields). */
+export interface PublicEndpoint {
+  /** The binding's rate_limit: requests a minute on each replica; challenges get a bucket of this size of their own. */
+  rateLimit: number;
+  /** The binding's allowed_origins: browser origins the challenge answers cross-origin, like the endpoint does. */
+  allowedOrigins: readonly string[];
+}
+
+/** The endpoint bindings, as the bot check sees them (supplied by the endpoint bindings). */
+export interface BotCheckEndpoints {
+  /** The enabled endpoint of that name whose auth_mode is public; undefined for any other name. */
+  publicEndpoint(name: string): Promise<PublicEndpoint | undefined>;
+}
+
+export type ChallengeBody =
+  | { provider: 'pow'; header: string; challenge: string; difficulty: number; expires_at: string }
+  | { provider: HostedProvider; header: string; site_key: string }
+  | { provider: 'none'; header: string };
+
+export type ChallengeOutcome =
+  | { ok: true; body: ChallengeBody; allowedOrigins: readonly string[] }
+  | { ok: false; status: 404 | 503; reason: string }
+  | { ok: false; status: 429; reason: string; retryAfterSeconds: number };
+
+export type BotCheckVerdict = { ok: true } | { ok: false; status: 403 | 503; reason: string };
+
+export interface BotCheckRequest {
+  /** The public endpoint the request is for. */
+  endpoint: string;
+  /** The X-Bot-Check header's value, if the request has one. */
+  header: string | undefined;
+  /** The caller's address, passed to a hosted provider (its `remoteip`). */
+  remoteIp?: string | undefined;
+}
+
+export interface BotCheckOptions {
+  settings: PlatformSettings;
+  answers: UsedAnswers;
+  secrets: Pick<SecretStore, 'secretFor'>;
+  endpoints: BotCheckEndpoints;
+  /** The bot-check key (deriveKey of auth.browser_session.signing_key, purpose bot-check); absent: no proof-of-work challenge can be issued. */
+  powKey?: Uint8Array | undefined;
+  /** Where each hosted provider's tokens are verified. */
+  siteverify: Record<HostedProvider, SiteverifyTarget>;
+  log: Pick<Logger, 'warn'>;
+  /** Milliseconds since the epoch. */
+  clock?: () => number;
+}
+
+const cannotCheck = 'bot check could not be made';
+const minuteMs = 60_000;
+
+export class BotCheck {
+  readonly #opts: BotCheckOptions;
+  readonly #clock: () => number;
+  /** Per endpoint, this replica's bucket of challenge requests. */
+  readonly #buckets = new Map<string, TokenBucket>();
+
+  constructor(opts: BotCheckOptions) {
+    this.#opts = opts;
+    this.#clock = opts.clock ?? Date.now;
+  }
+
+  /** A challenge for a public endpoint: 404 for any other name, 429 past its bucket, 503 when none can be issued. */
+  async challenge(endpointName: string): Promise<ChallengeOutcome> {
+    const nowMs = this.#clock();
+    let endpoint: PublicEndpoint | undefined;
+    let settings: BotCheckSettings;
+    try {
+      endpoint = await this.#opts.endpoints.publicEndpoint(endpointName);
+      if (!endpoint) return { ok: false, status: 404, reason: `no public endpoint named ${endpointName}` };
+      const taken = this.#bucket(endpointName, endpoint.rateLimit, nowMs).take(nowMs);
+      if (!taken.ok) return { ok: false, status: 429, reason: `past the challenge rate of endpoint ${endpointName}`, retryAfterSeconds: taken.retryAfterSeconds };
+      settings = await this.#opts.settings.read(botCheckSettingsSection);
+      const header = BOT_CHECK_HEADER;
+      if (isHosted(settings.provider)) return { ok: true, body: { provider: settings.provider, header, site_key: settings.site_key! }, allowedOrigins: endpoint.allowedOrigins };
+      if (settings.provider === 'none') return { ok: true, body: { provider: 'none', header }, allowedOrigins: endpoint.allowedOrigins };
+      if (!this.#opts.powKey) return { ok: false, status: 503, reason: 'cannot issue challenges: auth.browser_session.signing_key is not configured' };
+      // Counting more than the ceiling needs changes nothing, so the count stops there.
+      const atMost = settings.rate_threshold * 2 ** (settings.max_difficulty - settings.difficulty);
+      const recent = await this.#opts.answers.acceptedSince(endpointName, new Date(nowMs - minuteMs), atMost);
+      const difficulty = challengeDifficulty(settings, recent);
+      const { challenge, expiresAtMs } = issueChallenge(this.#opts.powKey, { endpoint: endpointName, difficulty, ttlSeconds: settings.challenge_ttl_seconds, nowMs });
+      return { ok: true, body: { provider: 'pow', header, challenge, difficulty, expires_at: new Date(expiresAtMs).toISOString() }, allowedOrigins: endpoint.allowedOrigins };
+    } catch (error) {
+      this.#opts.log.warn({ err: error, endpoint: endpointName }, 'bot-check challenge could not be issued');
+      return { ok: false, status: 503, reason: 'cannot issue a challenge now' };
+    }
+  }
+
+  /** Whether a request to a public endpoint passes the bot check: ok, 403 (missing or refused), or 503 (could not be made). */
+  async verify(request: BotCheckRequest): Promise<BotCheckVerdict> {
+    let settings: BotCheckSettings;
+    try {
+      settings = await this.#opts.settings.read(botCheckSettingsSection);
+    } catch (error) {
+      return this.#unavailable(error, request.endpoint, 'bot-check settings could not be read');
+    }
+    if (settings.provider === 'none') {
+      if (settings.allow_public_without_check) return { ok: true };
+      this.#opts.log.warn({ endpoint: request.endpoint }, 'bot-check provider is none and allow_public_without_check is off: public endpoints are refused');
+      return { ok: false, status: 503, reason: cannotCheck };
+    }
+    const answer = request.header?.trim();
+    if (!answer) return { ok: false, status: 403, reason: `bot check missing: send the ${BOT_CHECK_HEADER} header` };
+    if (answer.length > MAX_ANSWER_LENGTH) return { ok: false, status: 403, reason: 'bot-check answer too long' };
+    return isHosted(settings.provider) ? this.#verifyHosted(settings.provider, settings, answer, request) : this.#verifyPow(answer, request);
+  }
+
+  async #verifyPow(answer: string, request: BotCheckRequest): Promise<BotCheckVerdict> {
+    if (!this.#opts.powKey) return this.#unavailable(undefined, request.endpoint, 'proof-of-work answers cannot be checked: auth.browser_session.signing_key is not configured');
+    const nowMs = this.#clock();
+    const checked = checkAnswer(this.#opts.powKey, answer, { endpoint: request.endpoint, nowMs });
+    if (!checked.ok) return { ok: false, status: 403, reason: powRefusalReasons[checked.refusal] };
+    return this.#recordUse({ kind: 'pow', text: checked.challenge, endpoint: request.endpoint, acceptedAt: new Date(nowMs), expiresAt: new Date(checked.expiresAtMs) });
+  }
+
+  async #verifyHosted(provider: HostedProvider, settings: BotCheckSettings, token: string, request: BotCheckRequest): Promise<BotCheckVerdict> {
+    let result;
+    try {
+      const secret = await this.#opts.secrets.secretFor(settings.secret_name!, BOT_CHECK_CONNECTION);
+      result = await siteverify(provider, this.#opts.siteverify[provider], { secret, token, remoteIp: request.remoteIp, siteKey: settings.site_key });
+    } catch (error) {
+      // The secret missing or not allowed (SecretError), the provider unreachable (SiteverifyUnavailable), …
+      return this.#unavailable(error, request.endpoint, `${provider} token could not be verified`);
+    }
+    if (!result.ok) return { ok: false, status: 403, reason: `the ${provider} token was refused${result.errorCodes.length ? ` (${result.errorCodes.join(', ')})` : ''}` };
+    const nowMs = this.#clock();
+    return this.#recordUse({ kind: provider, text: token, endpoint: request.endpoint, acceptedAt: new Date(nowMs), expiresAt: new Date(nowMs + HOSTED_TOKEN_LIFETIME_SECONDS * 1000) });
+  }
+
+  async #recordUse(answer: Parameters<UsedAnswers['record']>[0]): Promise<BotCheckVerdict> {
+    try {
+      if (await this.#opts.answers.record(answer)) return { ok: true };
+    } catch (error) {
+      return this.#unavailable(error, answer.endpoint, 'bot-check answer could not be recorded as used');
+    }
+    return { ok: false, status: 403, reason: 'the bot-check answer was already used' };
+  }
+
+  #unavailable(error: unknown, endpoint: string, message: string): BotCheckVerdict {
+    this.#opts.log.warn({ ...(error !== undefined ? { err: error } : {}), endpoint }, message);
+    return { ok: false, status: 503, reason: cannotCheck };
+  }
+
+  #bucket(endpoint: string, perMinute: number, nowMs: number): TokenBucket {
+    const existing = this.#buckets.get(endpoint);
+    if (existing) {
+      existing.settings = { perMinute };
+      return existing;
+    }
+    const bucket = new TokenBucket({ perMinute }, nowMs);
+    this.#buckets.set(endpoint, bucket);
+    return bucket;
+  }
+}
