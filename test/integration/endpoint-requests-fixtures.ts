@@ -144,6 +144,8 @@ export interface RigOptions {
   allowAnonymous?: boolean;
   /** scripts.max_concurrent_runs: the sandbox's run slots (default 40, above the 32-handler cap). */
   maxConcurrentRuns?: number;
+  /** `deployment`: the api's own bot check (proof of work, cli/botcheck.ts) instead of the fixed answer. */
+  botCheck?: 'fixed' | 'deployment';
 }
 
 export async function startEndpointRig(opts: RigOptions = {}): Promise<EndpointRig> {
@@ -165,7 +167,7 @@ export async function startEndpointRig(opts: RigOptions = {}): Promise<EndpointR
     db = (await openDatabase(config, log))!;
     const opened = db;
     const start = async () => {
-      const replica = await startApiRole({ config, log, db: opened, botCheck: fixedBotCheck });
+      const replica = await startApiRole({ config, log, db: opened, ...(opts.botCheck === 'deployment' ? {} : { botCheck: fixedBotCheck }) });
       replicas.push(replica);
       return replica;
     };
