@@ -85,17 +85,33 @@ const isOutOfMemory = (dumped: unknown) => dumped === null || /out of memory/i.t
  * the module instance.
  */
 export async function runInQuickJS(quickjs: QuickJSWASMModule, request: RunRequest & { deadlineAt: number }, io: RunIo): Promise<{ done: RunDone; engineHealthy: boolean }> {
+  // The deadline also covers waiting: for libraries, and for host calls while the script awaits them.
+  let timer: NodeJS.Timeout | undefined;
+  const untilDeadline = new Promise<'deadline'>((resolve) => {
+    timer = setTimeout(() => resolve('deadline'), Math.max(0, request.deadlineAt - Date.now()));
+    timer.unref();
+  });
+  try {
+    return await runUntil(quickjs, request, io, untilDeadline);
+  } finally {
+    // A pending timer keeps its promise, and through the waits raced against it the whole run
+    // (runtime, context, console), alive until the deadline: 30 s of every run on a busy thread.
+    clearTimeout(timer);
+  }
+}
+
+async function runUntil(
+  quickjs: QuickJSWASMModule,
+  request: RunRequest & { deadlineAt: number },
+  io: RunIo,
+  untilDeadline: Promise<'deadline'>,
+): Promise<{ done: RunDone; engineHealthy: boolean }> {
   const captured = new ConsoleCapture(request.consoleLimitBytes);
   const done = (fields: Omit<RunDone, 'type' | 'console'>): RunDone => ({ type: 'done', ...fields, console: captured.text() });
   const timeoutMessage = 'the run passed its deadline';
   const memoryMessage = `the run reached its memory ceiling of ${request.memoryBytes} bytes`;
-
-  // The deadline also covers waiting: for libraries, and for host calls while the script awaits them.
+  /** Wakes `settle` when a host call is answered. */
   let wake: () => void = () => undefined;
-  const untilDeadline = new Promise<'deadline'>((resolve) => {
-    const timer = setTimeout(() => { resolve('deadline'); wake(); }, Math.max(0, request.deadlineAt - Date.now()));
-    timer.unref();
-  });
 
   let libraries: Map<string, string>;
   try {
