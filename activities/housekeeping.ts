@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/activity';
 import { purgeAuditLog } from '../shared/audit/index.js';
 import { purgeUsedAnswers } from '../shared/botcheck/index.js';
 import type { Db } from '../shared/db/index.js';
+import { purgeEndpointFailures } from '../shared/endpoints/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { databaseOAuthStore, type RetentionPolicy } from '../shared/oauth/index.js';
 
@@ -43,8 +44,13 @@ export interface PurgeBotCheckAnswersTask {
   name: 'purgeBotCheckAnswers';
 }
 
+/** Remove scripted endpoints' failed-request records past their seven days (docs/endpoints.md). */
+export interface PurgeEndpointFailuresTask {
+  name: 'purgeEndpointFailures';
+}
+
 /** Every retention task the workflow knows; discriminated by `name` (= activity name). */
-export type HousekeepingTask = PurgeExpiredSessionsTask | PurgeAuditLogTask | PurgeOAuthRecordsTask | PurgeBotCheckAnswersTask;
+export type HousekeepingTask = PurgeExpiredSessionsTask | PurgeAuditLogTask | PurgeOAuthRecordsTask | PurgeBotCheckAnswersTask | PurgeEndpointFailuresTask;
 
 export interface TaskOutcome {
   /** Rows (or objects) removed by this pass. */
@@ -114,6 +120,11 @@ export function createHousekeepingActivities({ db, log }: ActivityDeps): Houseke
     async purgeBotCheckAnswers(task) {
       const removed = await purgeUsedAnswers(db);
       if (removed > 0) log.info({ task: task.name, removed }, 'housekeeping removed expired bot-check answers');
+      return { removed };
+    },
+    async purgeEndpointFailures(task) {
+      const removed = await purgeEndpointFailures(db, new Date());
+      if (removed > 0) log.info({ task: task.name, removed }, 'housekeeping removed endpoint failed-request records past seven days');
       return { removed };
     },
   };

@@ -36,7 +36,8 @@ export function housekeepingTasks(config: HousekeepingConfig): HousekeepingTask[
     tasks.push({ name: 'purgeOAuthRecords', ...oauthRetention });
   }
   // The bot check records the answers it accepted in the platform database (docs/botcheck.md).
-  if (config.database?.dsn !== undefined) tasks.push({ name: 'purgeBotCheckAnswers' });
+  // So do scripted endpoints their failed requests, kept seven days (docs/endpoints.md).
+  if (config.database?.dsn !== undefined) tasks.push({ name: 'purgeBotCheckAnswers' }, { name: 'purgeEndpointFailures' });
   return tasks;
 }
 

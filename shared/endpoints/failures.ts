@@ -40,18 +40,7 @@ export async function recordEndpointFailure(db: Db, failure: EndpointFailure): P
 
 /** The endpoint's failed requests of the retention window, newest first. */
 export async function listEndpointFailures(db: Db, endpoint: string, opts: { limit: number; now: Date }): Promise<EndpointFailureView[]> {
-  const { rows } = await db.query<{
-    id: string;
-    endpoint: string;
-    script_id: string | null;
-    version: number | null;
-    method: string;
-    status: number;
-    error: string;
-    duration_ms: number;
-    session_id: string;
-    occurred_at: Date;
-  }>(
+  const { rows } = await db.query<Omit<EndpointFailureView, 'occurred_at'> & { occurred_at: Date }>(
     `SELECT id, endpoint, script_id, version, method, status, error, duration_ms, session_id, occurred_at
        FROM endpoint_failures
       WHERE endpoint = $1 AND occurred_at > $2

@@ -22,7 +22,7 @@ import Fastify from 'fastify';
 import { openDatabase, startApiRole } from '../../cli/services.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createSandbox } from '../../shared/scripts/index.js';
-import { restJson, testConfig } from '../support/api.js';
+import { auditedApiYaml, restJson, testConfig } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -136,22 +136,7 @@ function report(label: string, result: RoundResult & Usage): number {
 
 async function main(): Promise<void> {
   const database = await createTestDatabase();
-  const config = testConfig(`
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
-database:
-  dsn: ${JSON.stringify(database.dsn)}
-audit:
-  enabled: true
-  log_tool_calls: true
-auth:
-  api_keys:
-    enabled: true
-    keys:
-      - { key: ${apiKey}, name: bench, roles: [staff] }
-personas:
+  const config = testConfig(`${auditedApiYaml({ dsn: database.dsn, keys: [{ key: apiKey, name: 'bench', roles: ['staff'] }] })}personas:
   definitions:
     staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "platform_info"] } }
 `);

@@ -13,7 +13,7 @@ import type { PlatformConfig } from '../../shared/config/index.js';
 import type { Db } from '../../shared/db/index.js';
 import { EndpointStore } from '../../shared/endpoints/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { callToolJson, connectMcp, restJson, testConfig, type Json } from '../support/api.js';
+import { auditedApiYaml, callToolJson, connectMcp, restJson, testConfig, type Json } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 export const keys = {
@@ -53,25 +53,15 @@ export async function startBindingsRig(): Promise<BindingsRig> {
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    const config = testConfig(`
-data_dir: ${JSON.stringify(dir)}
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
-database:
-  dsn: ${JSON.stringify(database.dsn)}
-audit:
-  enabled: true
-  log_tool_calls: true
-auth:
-  api_keys:
-    enabled: true
-    keys:
-      - { key: ${keys.alice}, name: alice, roles: [staff] }
-      - { key: ${keys.bob}, name: bob, roles: [staff] }
-      - { key: ${keys.root}, name: root, roles: [admin] }
-personas:
+    const config = testConfig(`${auditedApiYaml({
+      dsn: database.dsn,
+      dataDir: dir,
+      keys: [
+        { key: keys.alice, name: 'alice', roles: ['staff'] },
+        { key: keys.bob, name: 'bob', roles: ['staff'] },
+        { key: keys.root, name: 'root', roles: ['admin'] },
+      ],
+    })}personas:
   definitions:
     staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "platform_info"] } }
     admin: { roles: [admin], priority: 2 }

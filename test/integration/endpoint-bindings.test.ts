@@ -6,7 +6,9 @@
  * (save without handle, delete) against real bindings.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHousekeepingActivities } from '../../activities/housekeeping.js';
 import { EndpointStore, recordEndpointFailure } from '../../shared/endpoints/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
 import { ScriptError, scriptActor } from '../../shared/scripts/index.js';
 import { manageScript, startBindingsRig, type BindingsRig, type Json, type User } from './endpoint-bindings-fixtures.js';
 
@@ -311,6 +313,12 @@ describe('reading and listing', () => {
 
     expect(await rig.rest('bob', 'GET', `/${id}/endpoint`)).toMatchObject({ status: 403, body: { error: 'forbidden' } });
     expect((await manageScript(await rig.connect('bob'), { action: 'endpoint_list', name: 'failing' })).body.error).toBe('forbidden');
+
+    // Housekeeping removes the records past their seven days, and only those.
+    const activities = createHousekeepingActivities({ db: rig.db, log: silentLogger() });
+    expect(await activities.purgeEndpointFailures({ name: 'purgeEndpointFailures' })).toEqual({ removed: 1 });
+    const left = await rig.db.query<{ error: string }>(`SELECT error FROM endpoint_failures WHERE endpoint IN ('failing', 'someone-else') ORDER BY error`);
+    expect(left.rows.map((r) => r.error)).toEqual(['another endpoint', 'middle', 'newest', 'older']);
   });
 });
 

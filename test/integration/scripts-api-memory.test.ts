@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callToolJson, connectMcp, restJson, type Json } from '../support/api.js';
+import { auditedApiYaml, callToolJson, connectMcp, restJson, type Json } from '../support/api.js';
 import { spawnPlatform, type PlatformChild } from '../support/platform-child.js';
 import { createTestDatabase } from '../support/postgres.js';
 
@@ -102,23 +102,7 @@ beforeAll(async () => {
   const configFile = join(dir, 'platform.yaml');
   await writeFile(
     configFile,
-    `
-data_dir: ${JSON.stringify(join(dir, 'data'))}
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
-database:
-  dsn: ${JSON.stringify(database.dsn)}
-audit:
-  enabled: true
-  log_tool_calls: true
-auth:
-  api_keys:
-    enabled: true
-    keys:
-      - { key: ${KEY}, name: runner, roles: [staff] }
-personas:
+    `${auditedApiYaml({ dsn: database.dsn, dataDir: join(dir, 'data'), keys: [{ key: KEY, name: 'runner', roles: ['staff'] }] })}personas:
   definitions:
     staff: { roles: [staff], priority: 1, tools: { allow: ["manage_script", "sql_*"] } }
 toolkits:

@@ -16,7 +16,7 @@ import type { RunningApiRole } from '../../cli/services.js';
 import { openDatabase, startApiRole } from '../../cli/services.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { connectMcp, restJson, testConfig } from '../support/api.js';
+import { auditedApiYaml, connectMcp, restJson, testConfig } from '../support/api.js';
 import { sharedMinio } from '../support/minio.js';
 import { createTestDatabase } from '../support/postgres.js';
 
@@ -107,25 +107,15 @@ export async function startRunsRig(driver: Driver = 'filesystem'): Promise<RunsR
     await rm(dir, { recursive: true, force: true });
   };
   try {
-    const config = testConfig(`
-data_dir: ${JSON.stringify(dir)}
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
-database:
-  dsn: ${JSON.stringify(database.dsn)}
-audit:
-  enabled: true
-  log_tool_calls: true
-auth:
-  api_keys:
-    enabled: true
-    keys:
-      - { key: ${keys.alice}, name: alice, roles: [staff] }
-      - { key: ${keys.bob}, name: bob, roles: [staff] }
-      - { key: ${keys.lim}, name: lim, roles: [limited] }
-personas:
+    const config = testConfig(`${auditedApiYaml({
+      dsn: database.dsn,
+      dataDir: dir,
+      keys: [
+        { key: keys.alice, name: 'alice', roles: ['staff'] },
+        { key: keys.bob, name: 'bob', roles: ['staff'] },
+        { key: keys.lim, name: 'lim', roles: ['limited'] },
+      ],
+    })}personas:
   definitions:
     staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "sql_*", "platform_info"] } }
     limited: { roles: [limited], priority: 1, tools: { allow: ["manage_script", "platform_info"] } }

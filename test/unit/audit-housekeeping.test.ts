@@ -12,7 +12,7 @@ describe('housekeepingTasks and audit retention', () => {
   it('adds purgeAuditLog with audit.retention_days when audit is active (enabled + database)', () => {
     const c = config('database:\n  dsn: postgresql://db/platform\naudit:\n  enabled: true\n  log_tool_calls: true\n  retention_days: 30\n');
     const tasks = housekeepingTasks(c);
-    expect(tasks.map((t) => t.name)).toEqual(['purgeExpiredSessions', 'purgeAuditLog', 'purgeBotCheckAnswers']);
+    expect(tasks.map((t) => t.name)).toEqual(['purgeExpiredSessions', 'purgeAuditLog', 'purgeBotCheckAnswers', 'purgeEndpointFailures']);
     expect(tasks[1]).toEqual({ name: 'purgeAuditLog', retentionDays: 30 });
     expect(housekeepingSchedule(c).args).toEqual([{ tasks }]);
   });
@@ -41,7 +41,7 @@ describe('housekeepingTasks and OAuth retention', () => {
   it('adds purgeOAuthRecords, with the DCR retention windows, when the OAuth server keeps its records in the database', () => {
     const c = config(`database:\n  dsn: postgresql://db/platform\n${oauth}`);
     const tasks = housekeepingTasks(c);
-    expect(tasks.map((t) => t.name)).toEqual(['purgeExpiredSessions', 'purgeOAuthRecords', 'purgeBotCheckAnswers']);
+    expect(tasks.map((t) => t.name)).toEqual(['purgeExpiredSessions', 'purgeOAuthRecords', 'purgeBotCheckAnswers', 'purgeEndpointFailures']);
     // Unused registrations a day after registration, used ones 90 days after their last use.
     expect(tasks[1]).toEqual({ name: 'purgeOAuthRecords', unusedClientMs: 86_400_000, idleClientMs: 90 * 86_400_000 });
     expect(housekeepingSchedule(c).args).toEqual([{ tasks }]);
@@ -56,14 +56,15 @@ describe('housekeepingTasks and OAuth retention', () => {
 });
 
 describe('housekeepingTasks and the bot check', () => {
-  it('adds purgeBotCheckAnswers with a database (where the bot check records the answers it accepted)', () => {
+  it('adds purgeBotCheckAnswers and purgeEndpointFailures with a database (where the bot check records the answers it accepted, and endpoints their failed requests)', () => {
     expect(housekeepingTasks(config('database:\n  dsn: postgresql://db/platform\n'))).toEqual([
       { name: 'purgeExpiredSessions', ttlMs: 1_800_000, idleTimeoutMs: 1_800_000 },
       { name: 'purgeBotCheckAnswers' },
+      { name: 'purgeEndpointFailures' },
     ]);
   });
 
-  it('no bot-check task without a database', () => {
+  it('no bot-check or endpoint task without a database', () => {
     expect(housekeepingTasks(config('audit:\n  enabled: false\n')).map((t) => t.name)).toEqual(['purgeExpiredSessions']);
   });
 });
