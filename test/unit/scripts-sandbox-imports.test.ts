@@ -12,6 +12,14 @@ describe('importedNames', () => {
   it('a syntax error names the module', () => {
     expect(() => importedNames('export function (', 'formatting')).toThrow(/^SyntaxError in formatting: /);
   });
+
+  it('answers a source scanned before the same way (remembered per thread): its names as a fresh array, its syntax error naming the module asked about', () => {
+    const source = "import x from 'again';\nexport function handle() { return x }";
+    const first = importedNames(source, 'script');
+    first.push('changed by the caller');
+    expect(importedNames(source, 'script')).toEqual(['again']);
+    expect(() => importedNames('export function (', 'other-module')).toThrow(/^SyntaxError in other-module: /);
+  });
 });
 
 describe('isLibraryName', () => {

@@ -17,13 +17,34 @@ export function isLibraryName(name: string): boolean {
   return name.length > 0 && !/^[./\\]/.test(name) && !name.includes(':') && !name.includes('\\');
 }
 
+/**
+ * Sources scanned lately, and what they import (or their syntax error): an endpoint runs the same
+ * source on every request, and parsing a sizeable one costs milliseconds. Bounded, least recently
+ * used first out; per thread.
+ */
+const scanned = new Map<string, string[] | { syntaxError: string }>();
+const scannedMax = 64;
+
 /** The module names a source imports, in order of appearance; a syntax error names the module. */
 export function importedNames(source: string, moduleName: string): string[] {
+  let names = scanned.get(source);
+  if (names === undefined) {
+    names = scanImports(source);
+    if (scanned.size >= scannedMax) scanned.delete(scanned.keys().next().value!);
+  } else {
+    scanned.delete(source);
+  }
+  scanned.set(source, names);
+  if (!Array.isArray(names)) throw new ImportError(`SyntaxError in ${moduleName}: ${names.syntaxError}`);
+  return [...names];
+}
+
+function scanImports(source: string): string[] | { syntaxError: string } {
   let program: Node;
   try {
     program = parse(source, { ecmaVersion: 'latest', sourceType: 'module' });
   } catch (err) {
-    throw new ImportError(`SyntaxError in ${moduleName}: ${(err as Error).message}`);
+    return { syntaxError: (err as Error).message };
   }
   const names: string[] = [];
   const visit = (node: unknown): void => {
