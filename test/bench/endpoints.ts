@@ -3,8 +3,9 @@
  * keep-alive clients to a trivial handler at `/endpoints/{name}` of the api role — binding read from
  * Postgres, its own MCP session, a fresh QuickJS runtime on a sandbox thread, audit row — against a
  * bare Fastify route answering the same JSON in the same process, measured in the same run with the
- * same clients. Prints requests/s, p50/p99 latency of each and their ratio (goal ≥ 0.25), and —
- * for scale — the sandbox alone: the same handler run with as many runs at once, no HTTP at all.
+ * same clients. Prints requests/s, p50/p99 latency of each and their ratio (goal ≥ 0.25), the
+ * bot-check solver's times at difficulty 16 and 20 in Chromium (solver-timing.ts), and — for
+ * scale — the sandbox alone: the same handler run with as many runs at once, no HTTP at all.
  *
  *   npm run bench:endpoints
  *   BENCH_SECONDS=10 BENCH_CLIENTS=32 BENCH_WARMUP_SECONDS=2   (the defaults)
@@ -13,6 +14,7 @@
  * servers' event loop. The platform uses real Postgres (test/support/postgres.ts) and logs nothing.
  */
 import { fork } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
 import http from 'node:http';
@@ -24,6 +26,7 @@ import { silentLogger } from '../../shared/logging/index.js';
 import { createSandbox } from '../../shared/scripts/index.js';
 import { auditedApiYaml, restJson, testConfig } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
+import { reportSolverTimes } from './solver-timing.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -136,7 +139,10 @@ function report(label: string, result: RoundResult & Usage): number {
 
 async function main(): Promise<void> {
   const database = await createTestDatabase();
-  const config = testConfig(`${auditedApiYaml({ dsn: database.dsn, keys: [{ key: apiKey, name: 'bench', roles: ['staff'] }] })}personas:
+  // A browser-session signing key: the bot check derives its challenge key from it (the solver round).
+  const config = testConfig(`${auditedApiYaml({ dsn: database.dsn, keys: [{ key: apiKey, name: 'bench', roles: ['staff'] }] })}  browser_session:
+    signing_key: ${randomBytes(32).toString('base64')}
+personas:
   definitions:
     staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "platform_info"] } }
 `);
@@ -161,6 +167,7 @@ async function main(): Promise<void> {
     const endpointRate = report('trivial handler at /endpoints/hello', await measure(`${api.url}/endpoints/hello`));
     const ratio = endpointRate / bareRate;
     console.log(`ratio endpoint / bare: ${ratio.toFixed(3)} (goal ≥ ${ratioGoal}: ${ratio >= ratioGoal ? 'met' : 'not met'})`);
+    await reportSolverTimes(api.url, db, 'hello');
   } finally {
     await bare.close();
     await api.stop();
