@@ -16,7 +16,7 @@
 import type { Logger } from '../logging/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import type { PlatformSettings } from '../settings/index.js';
-import { TokenBucket } from '../webhooks/index.js';
+import { KeyedTokenBuckets } from '../webhooks/index.js';
 import { challengeDifficulty } from './difficulty.js';
 import { HOSTED_TOKEN_LIFETIME_SECONDS, siteverify, type SiteverifyTarget } from './hosted.js';
 import { BOT_CHECK_HEADER, checkAnswer, issueChallenge, MAX_ANSWER_LENGTH, powRefusalReasons } from './pow.js';
@@ -75,11 +75,14 @@ export interface BotCheckOptions {
 const cannotCheck = 'bot check could not be made';
 const minuteMs = 60_000;
 
+/** Challenge buckets one replica keeps (one per public endpoint asked about). */
+const MAX_CHALLENGE_BUCKETS = 10_000;
+
 export class BotCheck {
   readonly #opts: BotCheckOptions;
   readonly #clock: () => number;
-  /** Per endpoint, this replica's bucket of challenge requests. */
-  readonly #buckets = new Map<string, TokenBucket>();
+  /** Per endpoint, this replica's bucket of challenge requests (only public endpoints get one). */
+  readonly #challenges = new KeyedTokenBuckets(MAX_CHALLENGE_BUCKETS);
 
   constructor(opts: BotCheckOptions) {
     this.#opts = opts;
@@ -94,7 +97,7 @@ export class BotCheck {
     try {
       endpoint = await this.#opts.endpoints.publicEndpoint(endpointName);
       if (!endpoint) return { ok: false, status: 404, reason: `no public endpoint named ${endpointName}` };
-      const taken = this.#bucket(endpointName, endpoint.rateLimit, nowMs).take(nowMs);
+      const taken = this.#challenges.take(endpointName, { perMinute: endpoint.rateLimit }, nowMs);
       if (!taken.ok) return { ok: false, status: 429, reason: `past the challenge rate of endpoint ${endpointName}`, retryAfterSeconds: taken.retryAfterSeconds };
       settings = await this.#opts.settings.read(botCheckSettingsSection);
       const header = BOT_CHECK_HEADER;
@@ -168,14 +171,4 @@ export class BotCheck {
     return { ok: false, status: 503, reason: cannotCheck };
   }
 
-  #bucket(endpoint: string, perMinute: number, nowMs: number): TokenBucket {
-    const existing = this.#buckets.get(endpoint);
-    if (existing) {
-      existing.settings = { perMinute };
-      return existing;
-    }
-    const bucket = new TokenBucket({ perMinute }, nowMs);
-    this.#buckets.set(endpoint, bucket);
-    return bucket;
-  }
 }

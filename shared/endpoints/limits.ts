@@ -6,45 +6,31 @@
  * running at once. Pure apart from the memory they hold, which is bounded: the buckets least
  * recently used are forgotten past `maxBuckets` (a forgotten bucket starts full again).
  */
-import { TokenBucket, type RateDecision } from '../webhooks/index.js';
+import { KeyedTokenBuckets, type RateDecision } from '../webhooks/index.js';
 import { BINDING_LIMITS } from './types.js';
 
 /** Buckets one replica keeps (endpoints and callers together); about 200 bytes each. */
 export const MAX_RATE_BUCKETS = 50_000;
 
 export class EndpointRateLimits {
-  /** Insertion order is use order: the first entry is the least recently used. */
-  readonly #buckets = new Map<string, TokenBucket>();
+  readonly #buckets: KeyedTokenBuckets;
 
-  constructor(private readonly maxBuckets = MAX_RATE_BUCKETS) {}
+  constructor(maxBuckets = MAX_RATE_BUCKETS) {
+    this.#buckets = new KeyedTokenBuckets(maxBuckets);
+  }
 
   /** One request against the endpoint's rate_limit. */
   endpoint(endpoint: string, perMinute: number, nowMs: number): RateDecision {
-    return this.#take(`endpoint\0${endpoint}`, perMinute, nowMs);
+    return this.#buckets.take(`endpoint\0${endpoint}`, { perMinute, burst: perMinute }, nowMs);
   }
 
   /** One request of a signed-in caller (its subject) against the endpoint's caller_rate_limit. */
   caller(endpoint: string, subject: string, perMinute: number, nowMs: number): RateDecision {
-    return this.#take(`caller\0${endpoint}\0${subject}`, perMinute, nowMs);
+    return this.#buckets.take(`caller\0${endpoint}\0${subject}`, { perMinute, burst: perMinute }, nowMs);
   }
 
   get size(): number {
     return this.#buckets.size;
-  }
-
-  #take(key: string, perMinute: number, nowMs: number): RateDecision {
-    const limit = { perMinute, burst: perMinute };
-    let bucket = this.#buckets.get(key);
-    if (bucket) {
-      this.#buckets.delete(key);
-      // A changed binding takes effect from now.
-      bucket.settings = limit;
-    } else {
-      bucket = new TokenBucket(limit, nowMs);
-    }
-    this.#buckets.set(key, bucket);
-    if (this.#buckets.size > this.maxBuckets) this.#buckets.delete(this.#buckets.keys().next().value!);
-    return bucket.take(nowMs);
   }
 }
 

@@ -23,7 +23,7 @@ export {
   type WebhookSourcesOptions,
   type WebhookTables,
 } from './sources.js';
-export { TokenBucket, capacityOf, type RateDecision, type RateLimit } from './rate-limit.js';
+export { KeyedTokenBuckets, TokenBucket, capacityOf, type RateDecision, type RateLimit } from './rate-limit.js';
 export { WebhookReceiver, type ActiveSource, type HookAnswer, type HookRequest, type WebhookReceiverDeps } from './receiver.js';
 export { WEBHOOK_OUTCOMES, webhookMetrics, type WebhookMetrics, type WebhookOutcome } from './metrics.js';
 export { WebhookTableCatalog } from './table.js';

@@ -47,3 +47,32 @@ export class TokenBucket {
 export function capacityOf(limit: RateLimit): number {
   return limit.burst ?? Math.max(1, Math.ceil(limit.perMinute / 60));
 }
+
+/**
+ * Token buckets by key (a source, an endpoint, a caller), each under the limit its latest take
+ * gives (a changed limit takes effect from now). At most `maxKeys` are kept: the least recently
+ * used is forgotten first, and a forgotten bucket starts full again.
+ */
+export class KeyedTokenBuckets {
+  /** Insertion order is use order: the first entry is the least recently used. */
+  readonly #buckets = new Map<string, TokenBucket>();
+
+  constructor(private readonly maxKeys: number) {}
+
+  take(key: string, limit: RateLimit, nowMs: number): RateDecision {
+    let bucket = this.#buckets.get(key);
+    if (bucket) {
+      this.#buckets.delete(key);
+      bucket.settings = limit;
+    } else {
+      bucket = new TokenBucket(limit, nowMs);
+    }
+    this.#buckets.set(key, bucket);
+    if (this.#buckets.size > this.maxKeys) this.#buckets.delete(this.#buckets.keys().next().value!);
+    return bucket.take(nowMs);
+  }
+
+  get size(): number {
+    return this.#buckets.size;
+  }
+}

@@ -16,7 +16,7 @@ import { describeEvent, parseWebhookBody, splitEvents, type EventPaths } from '.
 import { parseJsonPath, type JsonPath } from './json-path.js';
 import type { Window, WebhookRow } from './layout.js';
 import type { WebhookMetrics, WebhookOutcome } from './metrics.js';
-import { TokenBucket, type RateLimit } from './rate-limit.js';
+import { KeyedTokenBuckets, type RateLimit } from './rate-limit.js';
 import type { WebhookRejectionOutcome } from './rejections.js';
 import { secretsAt, type ReceivingSource } from './sources.js';
 import type { WebhookTableSource } from './table.js';
@@ -80,7 +80,8 @@ export class WebhookReceiver {
   readonly #now: () => number;
   readonly #cache = new Map<string, { until: number; active: Promise<ActiveSource | undefined> }>();
   readonly #buffers = new Map<string, { sourceId: string; buffer: SourceBuffer }>();
-  readonly #buckets = new Map<string, TokenBucket>();
+  /** Per source (sources are few: the bound never forgets one in practice). */
+  readonly #buckets = new KeyedTokenBuckets(100_000);
   readonly #recording = new Map<string, number>();
   #sequence = 0;
 
@@ -152,7 +153,7 @@ export class WebhookReceiver {
     if (!auth.ok) return this.#refuse(active, 'unauthorized', 401, auth.reason, at);
 
     if (active.rateLimit) {
-      const decision = this.#bucket(source.id, active.rateLimit, at).take(at);
+      const decision = this.#buckets.take(source.id, active.rateLimit, at);
       if (!decision.ok) {
         return this.#refuse(active, 'rate_limited', 429, `past rate_limit_per_minute (${active.rateLimit.perMinute})`, at, { 'retry-after': String(decision.retryAfterSeconds) });
       }
@@ -229,17 +230,6 @@ export class WebhookReceiver {
       entry.buffer.settings = active.buffer;
     }
     return entry.buffer;
-  }
-
-  #bucket(sourceId: string, limit: RateLimit, nowMs: number): TokenBucket {
-    let bucket = this.#buckets.get(sourceId);
-    if (!bucket) {
-      bucket = new TokenBucket(limit, nowMs);
-      this.#buckets.set(sourceId, bucket);
-    } else {
-      bucket.settings = limit;
-    }
-    return bucket;
   }
 
   #refuse(active: ActiveSource, outcome: WebhookRejectionOutcome, status: number, reason: string, atMs: number, headers?: Record<string, string>): HookAnswer {

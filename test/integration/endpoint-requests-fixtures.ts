@@ -13,7 +13,7 @@ import { openDatabase, startApiRole, type RunningApiRole } from '../../cli/servi
 import type { PlatformConfig } from '../../shared/config/index.js';
 import { decodeBase64Key } from '../../shared/config/index.js';
 import type { Db } from '../../shared/db/index.js';
-import type { BotCheckGate } from '../../shared/endpoints/index.js';
+import type { AuthMode, BindingInput, BotCheckGate } from '../../shared/endpoints/index.js';
 import { BrowserSessions } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { restJson, testConfig, type Json } from '../support/api.js';
@@ -48,19 +48,7 @@ export const fixedBotCheck: BotCheckGate = {
 };
 
 /** A binding row's fields (defaults as migration 0019). */
-export interface BindingFields {
-  methods?: string[];
-  path?: string;
-  auth_mode?: 'signed_in' | 'public';
-  open_reads?: boolean;
-  timeout_seconds?: number;
-  max_memory_bytes?: number;
-  max_body_bytes?: number;
-  allowed_origins?: string[];
-  rate_limit?: number;
-  caller_rate_limit?: number;
-  enabled?: boolean;
-}
+export type BindingFields = Omit<BindingInput, 'endpoint' | 'auth_mode'> & { auth_mode?: AuthMode; enabled?: boolean };
 
 export interface EndpointRig {
   db: Db;
