@@ -71,7 +71,7 @@ const bindingBody = z.object({
 
 const idParams = z.object({ id: z.string().describe('Script id') });
 
-export function endpointRoutes(app: App, opts: { endpoints: EndpointStore; actor: (request: FastifyRequest) => ScriptActor; errors: Record<number, z.ZodType> }): void {
+export function endpointBindingRoutes(app: App, opts: { endpoints: EndpointStore; actor: (request: FastifyRequest) => ScriptActor; errors: Record<number, z.ZodType> }): void {
   const { endpoints, actor, errors } = opts;
   app.get(
     '/:id/endpoint',

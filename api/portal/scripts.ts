@@ -28,7 +28,7 @@ import {
   type ScriptStore,
 } from '../../shared/scripts/index.js';
 import type { EndpointStore } from '../../shared/endpoints/index.js';
-import { endpointRoutes } from './script-endpoint.js';
+import { endpointBindingRoutes } from './script-endpoint.js';
 import { scheduleRoutes } from './script-schedules.js';
 
 export interface ScriptRoutesOptions {
@@ -242,7 +242,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
   );
 
   if (opts.schedules) scheduleRoutes(app, { schedules: opts.schedules, actor, errors: writeErrors, ...(opts.retryRun ? { retry: opts.retryRun } : {}) });
-  if (opts.endpoints) endpointRoutes(app, { endpoints: opts.endpoints, actor, errors: writeErrors });
+  if (opts.endpoints) endpointBindingRoutes(app, { endpoints: opts.endpoints, actor, errors: writeErrors });
 
   const { runner } = opts;
   if (runner) {
