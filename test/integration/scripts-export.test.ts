@@ -77,6 +77,32 @@ describe.each(['filesystem', 's3'] as const)('platform.export and platform.publi
     expect((await rig.db.query(`SELECT count(*)::int AS n FROM resources WHERE file_name = 'x.csv'`)).rows[0].n).toBe(0);
   });
 
+  it("refuses malformed calls and another person's library with the reason, storing nothing", async () => {
+    const { body } = await saveAndRun(
+      'bad-exporter',
+      `async function attempt(f) { try { await f(); return 'stored'; } catch (e) { return String(e.message ?? e); } }
+      const source = { url: '${upstream('/export/bad')}' };
+      export async function main() {
+        return {
+          destination: await attempt(() => platform.export({ destination: 'elsewhere', path: 'bad', filename: 'b.csv' }, source)),
+          filename: await attempt(() => platform.export({ destination: 'resources', path: 'bad' }, source)),
+          otherPerson: await attempt(() => platform.export({ destination: 'resources', library: 'person:apikey:bob', path: 'bad', filename: 'b.csv' }, source)),
+          badPath: await attempt(() => platform.export({ destination: 'resources', path: '../up', filename: 'b.csv' }, source)),
+          rows: await attempt(() => platform.publish_data({ name: 'bad', path: 'bad' }, 'not rows')),
+        };
+      }`,
+    );
+    expect(body.status).toBe('ok');
+    expect(body.result).toEqual({
+      destination: expect.stringMatching(/platform\.export destination: .*destination must be 'resources'/),
+      filename: expect.stringMatching(/Invalid arguments for platform_export: filename/),
+      otherPerson: expect.stringMatching(/not allowed to add files to person:apikey:bob/),
+      badPath: expect.stringMatching(/folder name "\.\." breaks the rule/),
+      rows: expect.stringMatching(/platform\.publish_data rows: /),
+    });
+    expect((await rig.db.query(`SELECT count(*)::int AS n FROM resources WHERE file_name IN ('b.csv', 'bad.ndjson')`)).rows[0].n).toBe(0);
+  });
+
   it('publishes rows as NDJSON, then as CSV with formula cells made inert, each call a new version of the same file', async () => {
     const { body } = await saveAndRun(
       'publisher',
