@@ -336,6 +336,8 @@ export interface ResourceService {
   /**
    * Subscribes to this service's committed changes (create, replace, delete, move), announced in
    * process after commit. Every change is also published to the other replicas (change-feed.ts).
+   * For change notifications only: background work a write starts goes through the outbox
+   * (jobs/), which survives a crash after the commit; this hook does not.
    */
   onChange(listener: (event: ResourceChangeEvent) => void): () => void;
   /** Names this service in the changes it publishes, so its own replica can tell them apart. */

@@ -35,11 +35,11 @@ const MAX_ERROR_CHARS = 1000;
  * counts one more request). Returns the workflow ids, for the dispatch after commit.
  */
 export async function recordJobs(client: Queryable, requests: readonly JobRequest[], now: Date): Promise<string[]> {
-  const ids: string[] = [];
-  for (const request of requests) {
-    const workflowId = jobSpec(request.kind).workflowId(request);
-    if (ids.includes(workflowId)) continue;
-    ids.push(workflowId);
+  const byId = new Map(requests.map((request) => [jobSpec(request.kind).workflowId(request), request]));
+  // In id order: two writes that ask for the same jobs lock their rows in the same order.
+  const ids = [...byId.keys()].sort();
+  for (const workflowId of ids) {
+    const request = byId.get(workflowId)!;
     await client.query(
       `INSERT INTO resource_jobs (workflow_id, kind, resource_id, params, created_at, requested_at, due_at)
        VALUES ($1, $2, $3, $4::jsonb, $5, $5, $5)
