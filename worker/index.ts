@@ -23,3 +23,4 @@ export {
   type ScriptScheduleClient,
   type ScriptScheduleConfig,
 } from './script-schedules.js';
+export { temporalJobStarter } from './resource-jobs.js';
