@@ -113,7 +113,7 @@ describe('threads', () => {
     await withSandbox({ maxConcurrent: 4, maxThreads: 1, stallMs: 0 }, async (sandbox) => {
       const held = heldHost();
       held.release('go');
-      const spinning = sandbox.run(mainRun('export function main() { platform.hold(); for (;;) {} }', { host: held.host, deadlineMs: 30_000, memoryBytes: 16 * 1024 * 1024 }));
+      const spinning = sandbox.run(mainRun('export async function main() { await platform.hold(); for (;;) {} }', { host: held.host, deadlineMs: 30_000, memoryBytes: 16 * 1024 * 1024 }));
       await held.called;
       // The host's answer is posted once this turn's promise jobs have run.
       await new Promise((resolve) => setImmediate(resolve));

@@ -1,7 +1,8 @@
 /**
  * Messages between the sandbox pool (the api's thread) and a sandbox worker thread. Values cross as
  * JSON text, parsed on the side that uses them. A thread may hold several runs at once (each in its
- * own QuickJS module instance): run messages carry the run's id.
+ * own QuickJS module instance): run messages carry the run's id. Each side posts its messages in
+ * batches (an array per turn of its event loop), so a burst of runs wakes a thread once.
  */
 
 /** Pool → worker: start a run. */

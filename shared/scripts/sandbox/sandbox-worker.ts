@@ -52,6 +52,7 @@ export class SandboxWorker {
   readonly #ready: Promise<void>;
   #alive = true;
   readonly #runs = new Map<number, ThreadRun>();
+  #outbox: ToWorker[] = [];
   /** When the thread last sent anything, or was handed work while it had none (performance.now()). */
   #lastHeard = performance.now();
 
@@ -60,12 +61,14 @@ export class SandboxWorker {
     this.#worker.unref();
     this.#ready = new Promise((resolve, reject) => {
       this.#worker.once('error', reject);
-      this.#worker.on('message', (message: FromWorker) => {
+      this.#worker.on('message', (messages: FromWorker[]) => {
         this.#lastHeard = performance.now();
-        if (message.type === 'ready') resolve();
-        else if (message.type === 'done') this.#runs.get(message.runId)?.finish(message);
-        else if (message.type === 'started') this.#runs.get(message.runId)?.started();
-        else void this.#answer(message);
+        for (const message of messages) {
+          if (message.type === 'ready') resolve();
+          else if (message.type === 'done') this.#runs.get(message.runId)?.finish(message);
+          else if (message.type === 'started') this.#runs.get(message.runId)?.started();
+          else void this.#answer(message);
+        }
       });
     });
     this.#worker.on('error', (err) => this.#stopped(`the sandbox worker failed: ${err.message}`));
@@ -150,8 +153,17 @@ export class SandboxWorker {
     for (const run of [...this.#runs.values()]) run.finish({ type: 'done', status: 'error', error: reason, console: '' });
   }
 
+  /** Queues `message` for the thread: what one turn of the event loop sends goes as one batch (one wake-up of the thread). */
   #send(message: ToWorker): void {
-    if (this.#alive) this.#worker.postMessage(message);
+    if (!this.#alive) return;
+    this.#outbox.push(message);
+    if (this.#outbox.length === 1) setImmediate(() => this.#flush());
+  }
+
+  #flush(): void {
+    const batch = this.#outbox;
+    this.#outbox = [];
+    if (this.#alive && batch.length > 0) this.#worker.postMessage(batch);
   }
 
   async #answer(message: Ask): Promise<void> {

@@ -23,8 +23,8 @@ const retireAboveBytes = 32 * 1024 * 1024;
 /** Idle engines a thread keeps (each 16 MiB of linear memory at least). */
 const keptEngines = 8;
 
+if (!parentPort) throw new Error('sandbox worker: run as a worker thread');
 const port = parentPort;
-if (!port) throw new Error('sandbox worker: run as a worker thread');
 
 /** A QuickJS module instance with its own linear memory, and the warm handler instance in it. */
 interface Engine {
@@ -62,7 +62,17 @@ function park(engine: Engine): void {
 
 let nextAskId = 1;
 const asks = new Map<number, { runId: number; resolve: (value: string | null) => void; reject: (err: Error) => void }>();
-const send = (message: FromWorker) => port.postMessage(message);
+/** Messages for the api's thread: what one turn of this thread's loop produces goes as one batch (one wake-up). */
+let outbox: FromWorker[] = [];
+function send(message: FromWorker): void {
+  outbox.push(message);
+  if (outbox.length === 1)
+    setImmediate(() => {
+      const batch = outbox;
+      outbox = [];
+      port.postMessage(batch);
+    });
+}
 
 function ask(runId: number, message: { type: 'library'; name: string } | { type: 'host'; name: string; argsJson: string }): Promise<string | null> {
   const id = nextAskId++;
@@ -88,6 +98,8 @@ async function run(message: RunRequest): Promise<void> {
     engine = await takeEngine(message.memoryBytes, message.source);
     // The deadline starts once the engine is ready: a module compiled on a busy machine is not the script's time.
     send({ type: 'started', runId });
+    // This turn's batch (with `started`) leaves before the script may compute for long.
+    await new Promise((resolve) => setImmediate(resolve));
     const ran = await runInQuickJS(engine.module, { ...message, deadlineAt: Date.now() + message.deadlineMs }, {
       library: async (name) => (await ask(runId, { type: 'library', name })) ?? undefined,
       host: async (name, argsJson) => (await ask(runId, { type: 'host', name, argsJson })) ?? 'null',
@@ -104,9 +116,11 @@ async function run(message: RunRequest): Promise<void> {
   send({ ...done, runId });
 }
 
-port.on('message', (message: ToWorker) => {
-  if (message.type === 'reply') answer(message);
-  else void run(message);
+port.on('message', (messages: ToWorker[]) => {
+  for (const message of messages) {
+    if (message.type === 'reply') answer(message);
+    else void run(message);
+  }
 });
 
 send({ type: 'ready' });
