@@ -20,7 +20,7 @@
  *  10. handle(req) as principal script:<name> with its author's roles, within timeout_seconds (504)
  *      and max_memory_bytes (503); a failure or a non-response is 500.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.js';
 import type { CallerContext } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
@@ -144,7 +144,8 @@ export class EndpointRequests {
     if (!target?.binding.enabled) return bare(refusal('not_found'));
     const { binding, script } = target;
     const progress: Progress = { caller: null, ran: false, failed: false };
-    const sessionId = `endpoint:${binding.endpoint}:${uuidv7()}`;
+    // Node's randomUUID draws from a cached pool (a v7 id drew fresh random bytes per request).
+    const sessionId = `endpoint:${binding.endpoint}:${randomUUID()}`;
     let answer: EndpointAnswer;
     try {
       answer = await this.#serve(request, target, sessionId, progress);
