@@ -12,7 +12,7 @@ import { libraryKey, parseLibrary, ResourceError, type ResourceActor, type Resou
 import { extractText } from './extract/index.js';
 import { indexedState, MAX_INDEXED_CHARS, recordIndex, versionOrigin } from './index-store.js';
 import { tableColumns, TABLE_HEADER_BYTES } from './index-details.js';
-import { indexModeFor, MAX_CONTENT_INDEX_BYTES, type IndexMode, type IndexSubject } from './rules.js';
+import { indexModeFor, isTableOfValues, MAX_CONTENT_INDEX_BYTES, type IndexMode, type IndexSubject } from './rules.js';
 
 export interface IndexerDeps {
   config: Pick<PlatformConfig, 'resources'>;
@@ -70,9 +70,10 @@ function subjectOf(resource: ResourceView): IndexSubject {
   };
 }
 
-/** The text indexed beside the metadata: a table's column names (details), or a bounded text prefix (contents). */
+/** The text indexed beside the metadata: a table of values' column names (details), or a bounded text prefix (contents). */
 async function contentsFor(store: ObjectStore, resource: ResourceView, object: { bucket: string; key: string }, mode: IndexMode): Promise<string> {
   if (mode === 'details') {
+    if (!isTableOfValues(resource.content_type, resource.file_name)) return '';
     const bytes = await readPrefix(store, object, TABLE_HEADER_BYTES);
     return tableColumns(bytes, resource.content_type, resource.file_name).join(' ');
   }
