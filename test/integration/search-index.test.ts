@@ -15,6 +15,7 @@ import { createPlatformWorker, indexSweepSchedule, searchJobs, workflowBundle, t
 import { indexWorkflowId, type IndexResourceInput } from '../../workflows/index.js';
 import type { SearchIndexOutcome } from '../../activities/search.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
+import { docx, docxType, pdf } from '../fixtures/search/documents.js';
 import { body, globalLib, person, personaLib, personLib, startResourceEnv, type ResourceEnv } from './resources-core-fixtures.js';
 
 const rulesYaml = `resources:
@@ -124,6 +125,15 @@ describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) =>
     expect((await ids(alice, 'zeppelin')).slice(0, 2)).toEqual([named.id, file.id]);
     // A misspelt name still finds it by trigram similarity.
     expect(await ids(alice, 'zepelin')).toContain(named.id);
+  });
+
+  it('contents of a PDF and a docx are findable once indexed', async () => {
+    const report = await upload(alice, { file_name: 'report.pdf', content_type: 'application/pdf', text: pdf(['Migration of the ocelot population']) });
+    const memo = await upload(alice, { file_name: 'memo.docx', content_type: docxType, text: await docx(['Budget for the kinkajou enclosure']) });
+    expect(await indexed(report.id)).toMatchObject({ mode: 'contents' });
+    expect(await indexed(memo.id)).toMatchObject({ mode: 'contents' });
+    expect(await ids(alice, 'ocelot')).toEqual([report.id]);
+    expect(await ids(alice, 'kinkajou')).toEqual([memo.id]);
   });
 
   it('each search setting: Not indexed, Details only, Contents, Default', async () => {
