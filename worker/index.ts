@@ -24,3 +24,4 @@ export {
   type ScriptScheduleConfig,
 } from './script-schedules.js';
 export { indexSweepSchedule, indexSweepScheduleId, searchActivityQueue, searchJobs } from './search.js';
+export { temporalJobStarter } from './resource-jobs.js';
