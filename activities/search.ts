@@ -1,7 +1,9 @@
 /**
  * The activities of search indexing (workflows/search.ts): index one resource's latest state, and
- * the sweep's pass (rebuild the folder entries, start indexing of resources whose record lags).
+ * the sweep's pass (rebuild the folder entries; ask for indexing of resources whose record lags,
+ * through the resource job outbox like every write, so the dispatcher starts them).
  */
+import { recordJobs } from '../shared/resources/index.js';
 import { indexResource, laggingResources, refreshFolderEntries, type IndexerDeps, type IndexOutcome } from '../shared/search/index.js';
 
 export type SearchIndexOutcome = IndexOutcome;
@@ -9,8 +11,8 @@ export type SearchIndexOutcome = IndexOutcome;
 export interface IndexSweepOutcome {
   /** Folder entries after the pass. */
   entries: number;
-  /** Resources whose indexing was started (or signalled) because their record lagged their head. */
-  started: number;
+  /** Resources whose indexing was asked for (outbox rows) because their record lagged their head. */
+  requested: number;
 }
 
 export interface SearchActivities {
@@ -18,20 +20,15 @@ export interface SearchActivities {
   sweepSearchIndex(input: { batch: number }): Promise<IndexSweepOutcome>;
 }
 
-export interface SearchActivityDeps extends IndexerDeps {
-  /** Starts (or signals) the resource's `index:{id}` workflow. */
-  startIndexing(resourceId: string): Promise<void>;
-}
-
-export function createSearchActivities(deps: SearchActivityDeps): SearchActivities {
+export function createSearchActivities(deps: IndexerDeps): SearchActivities {
   const clock = deps.clock ?? (() => new Date());
   return {
     indexSearchResource: (resourceId) => indexResource(deps, resourceId),
     async sweepSearchIndex({ batch }) {
       const lagging = await laggingResources(deps.db, batch);
-      for (const id of lagging) await deps.startIndexing(id);
+      await recordJobs(deps.db, lagging.map((resourceId) => ({ kind: 'index' as const, resourceId, params: {} })), clock());
       const { entries } = await refreshFolderEntries(deps.db, clock());
-      return { entries, started: lagging.length };
+      return { entries, requested: lagging.length };
     },
   };
 }

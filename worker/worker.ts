@@ -20,7 +20,7 @@ import { scriptActivityQueue, scriptReconcileSchedule } from './script-schedules
 import { scriptNameAttribute } from '../workflows/scripts.js';
 import { createSearchActivities } from '../activities/search.js';
 import type { IndexerDeps } from '../shared/search/index.js';
-import { indexSweepSchedule, searchActivityQueue, searchJobs } from './search.js';
+import { indexSweepSchedule, searchActivityQueue } from './search.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -103,7 +103,7 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
           connection,
           namespace: config.temporal.namespace,
           taskQueue: searchActivityQueue(config.temporal.task_queue),
-          activities: createSearchActivities({ ...deps.search, ...searchJobs(deps.temporal.client, config.temporal.task_queue) }),
+          activities: createSearchActivities(deps.search),
         }),
       );
     }

@@ -80,6 +80,7 @@ export {
   resourceJobKinds,
   resourceJobMetrics,
   jobsForChange,
+  recordJobs,
   type JobKind,
   type JobKindSpec,
   type JobRequest,
