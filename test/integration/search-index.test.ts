@@ -216,8 +216,12 @@ describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) =>
     expect((await search(bob, 'storefront')).filter((h) => h.kind === 'folder')).toEqual([]);
 
     await env.service.describeFolder(alice, personLib('alice'), path, 'Weblog extracts');
-    await handle.client.workflow.execute('indexSweep', { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: sweep.args });
+    const sweepId = `sweep-${randomBytes(4).toString('hex')}`;
+    await handle.client.workflow.execute('indexSweep', { workflowId: sweepId, taskQueue, args: sweep.args });
     expect((await search(alice, 'weblog')).find((h) => h.kind === 'folder')).toMatchObject({ description: 'Weblog extracts' });
+    // indexSweep replays deterministically.
+    const history = await handle.client.workflow.getHandle(sweepId).fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, sweepId)).resolves.toBeUndefined();
   });
 
   it('a replacement is re-indexed; delete removes the file from results at once', async () => {
