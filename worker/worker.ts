@@ -18,6 +18,8 @@ import { createWebhookActivities, type WebhookActivityDeps } from '../activities
 import { createScriptActivities, type ScriptActivityDeps } from '../activities/scripts.js';
 import { scriptActivityQueue, scriptReconcileSchedule } from './script-schedules.js';
 import { scriptNameAttribute } from '../workflows/scripts.js';
+import { createThumbnailActivities, type ThumbnailActivityDeps } from '../activities/thumbnails.js';
+import { thumbnailActivityQueue } from '../workflows/thumbnails.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -28,6 +30,8 @@ export interface PlatformWorkerDeps {
   webhooks?: WebhookActivityDeps;
   /** Scheduled script runs: with these the worker runs scripts and reconciles their Schedules. */
   scripts?: ScriptActivityDeps;
+  /** Thumbnail drawing (`drawThumbnail`'s activities): with these the worker draws tiles. */
+  thumbnails?: ThumbnailActivityDeps;
 }
 
 export interface PlatformWorker {
@@ -90,12 +94,23 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
         }),
       );
     }
+    // Thumbnails likewise (CPU-heavy, and they need the object store): only a worker given their deps draws.
+    if (deps.thumbnails) {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace: config.temporal.namespace,
+          taskQueue: thumbnailActivityQueue(config.temporal.task_queue),
+          activities: createThumbnailActivities(deps.thumbnails),
+        }),
+      );
+    }
   } catch (err) {
     await Promise.all(workers.map((w) => drain(w)));
     await connection.close().catch(() => undefined);
     throw err;
   }
-  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined }, 'temporal worker ready');
+  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined, thumbnailActivities: deps.thumbnails !== undefined }, 'temporal worker ready');
 
   let running: Promise<void> | undefined;
   let closed: Promise<void> | undefined;

@@ -27,3 +27,5 @@ export type {
 } from './webhooks.js';
 export { reconcileScriptSchedules, runScript, scriptNameAttribute } from './scripts.js';
 export type { ReconcileScriptSchedulesInput, RunScriptInput, ScriptRunSettings } from './scripts.js';
+export { drawThumbnail, thumbnailActivityQueue } from './thumbnails.js';
+export type { DrawThumbnailInput, DrawThumbnailResult } from './thumbnails.js';

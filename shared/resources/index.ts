@@ -88,3 +88,4 @@ export {
   type ResourceJobDispatcherOptions,
   type ResourceJobMetrics,
 } from './jobs/index.js';
+export * from './thumbnails/index.js';
