@@ -30,7 +30,6 @@ export interface PageText {
 
 /** Tabs as spaces, control characters (and lone surrogates' replacement) dropped, cut to the page width. */
 function visibleLine(line: string): string {
-  // eslint-disable-next-line no-control-regex
   const clean = line.replace(/\t/g, '  ').replace(/[\u0000-\u001f\u007f-\u009f\ufffd]/g, '');
   return clean.length > PAGE_COLUMNS ? `${clean.slice(0, PAGE_COLUMNS - 1)}…` : clean;
 }
