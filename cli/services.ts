@@ -320,6 +320,8 @@ export async function startWorkerRole(opts: {
   const scripts = services.scripts ? workerScripts({ config, log, db, temporal, services }) : undefined;
   // Search indexing reads resource bytes from their store (resources.managed.connection).
   const search = services.resources ? { config, db, resources: services.resources, store: services.toolkits.objstore.get(resourceConnectionName(config)).store } : undefined;
+  // Thumbnails draw from and store beside the resource bytes likewise.
+  const thumbnails = services.resources ? { config, db, objstore: services.toolkits.objstore, log: log.child({ component: 'thumbnails' }) } : undefined;
   let worker: PlatformWorker;
   try {
     worker = await createPlatformWorker({
@@ -330,6 +332,7 @@ export async function startWorkerRole(opts: {
       ...(webhooks ? { webhooks } : {}),
       ...(scripts ? { scripts: scripts.deps } : {}),
       ...(search ? { search } : {}),
+      ...(thumbnails ? { thumbnails } : {}),
     });
   } catch (error) {
     await scripts?.close();

@@ -21,6 +21,8 @@ import { scriptNameAttribute } from '../workflows/scripts.js';
 import { createSearchActivities } from '../activities/search.js';
 import type { IndexerDeps } from '../shared/search/index.js';
 import { indexSweepSchedule, searchActivityQueue } from './search.js';
+import { createThumbnailActivities, type ThumbnailActivityDeps } from '../activities/thumbnails.js';
+import { thumbnailActivityQueue } from '../workflows/thumbnails.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -33,6 +35,8 @@ export interface PlatformWorkerDeps {
   scripts?: ScriptActivityDeps;
   /** Search indexing: with these the worker indexes resources and runs the index sweep. */
   search?: IndexerDeps;
+  /** Thumbnail drawing (`drawThumbnail`'s activities): with these the worker draws tiles. */
+  thumbnails?: ThumbnailActivityDeps;
 }
 
 export interface PlatformWorker {
@@ -107,12 +111,23 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
         }),
       );
     }
+    // Thumbnails likewise (CPU-heavy, and they need the object store): only a worker given their deps draws.
+    if (deps.thumbnails) {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace: config.temporal.namespace,
+          taskQueue: thumbnailActivityQueue(config.temporal.task_queue),
+          activities: createThumbnailActivities(deps.thumbnails),
+        }),
+      );
+    }
   } catch (err) {
     await Promise.all(workers.map((w) => drain(w)));
     await connection.close().catch(() => undefined);
     throw err;
   }
-  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined, searchActivities: deps.search !== undefined }, 'temporal worker ready');
+  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined, searchActivities: deps.search !== undefined, thumbnailActivities: deps.thumbnails !== undefined }, 'temporal worker ready');
 
   let running: Promise<void> | undefined;
   let closed: Promise<void> | undefined;

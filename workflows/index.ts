@@ -29,3 +29,5 @@ export { reconcileScriptSchedules, runScript, scriptNameAttribute } from './scri
 export type { ReconcileScriptSchedulesInput, RunScriptInput, ScriptRunSettings } from './scripts.js';
 export { indexResource, indexSweep, indexWorkflowId, reindexSignal } from './search.js';
 export type { IndexResourceInput, IndexSweepInput } from './search.js';
+export { drawThumbnail, thumbnailActivityQueue } from './thumbnails.js';
+export type { DrawThumbnailInput, DrawThumbnailResult } from './thumbnails.js';

@@ -48,6 +48,7 @@ import {
 import { readRawBody, readUploadForm, type StreamedUpload } from './upload-body.js';
 import { registerFolderRoutes } from './folder-routes.js';
 import { registerSearchRoute, type SearchRouteOptions } from './search.js';
+import { registerThumbnailRoutes } from './thumbnail-routes.js';
 
 export interface ResourceRoutesOptions {
   service: ResourceService;
@@ -247,6 +248,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
 
   registerFolderRoutes(app, service, actor);
   if (opts.search) registerSearchRoute(app, opts.search, actor);
+  registerThumbnailRoutes(app, service, actor);
 
   // ---- by id ------------------------------------------------------------------------------------
 
@@ -256,12 +258,16 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
       schema: {
         tags,
         summary: 'Read a resource\'s details',
-        description: 'The resource\'s metadata (no content; does not stamp last read). 404 when unknown or not readable by the caller.',
+        description: 'The resource\'s metadata and thumbnail state (no content; does not stamp last read). 404 when unknown or not readable by the caller.',
         params: idParams,
         response: { 200: resourceSchema, ...errorResponses(403, 404) },
       },
     },
-    async (request) => service.get(actor(request), request.params.id),
+    async (request) => {
+      const who = actor(request);
+      const resource = await service.get(who, request.params.id);
+      return { ...resource, thumbnail: await service.thumbnails.state(who, resource.id) };
+    },
   );
 
   const downloadHeaders = (reply: FastifyReply, r: { file_name: string; content_type: string; size: number; content_sha256: string | null; updated_at: string }) => {

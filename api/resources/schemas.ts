@@ -58,6 +58,24 @@ export const folderActionsSchema = z
   })
   .describe("The caller's allowed actions in the folder, by the rules the routes enforce");
 
+const thumbnailVariantSchema = z.enum(['light', 'dark', 'image']);
+
+/** docs/resources.md, "Thumbnails": the state table as the answer shows it. */
+export const thumbnailSchema = z
+  .object({
+    state: z.enum(['icon', 'none', 'drawing', 'drawn', 'failed', 'stale']).describe('icon: never drawn (family or bound); stale: the old tile shows until the new one lands'),
+    variants: z.array(thumbnailVariantSchema).describe('Variants GET …/thumbnail serves now: light and dark for documents, image for the others'),
+    drawn_from: z.object({ version: z.number().int(), at: z.string() }).optional().describe('The file version the tile was drawn from, and its moment'),
+    drawn_at: z.string().optional(),
+    failure: z.object({ reason: z.string(), variant: thumbnailVariantSchema }).optional().describe('state failed: why, and which variant'),
+    icon_reason: z.enum(['family', 'too_large']).optional(),
+  })
+  .describe('A resource\'s thumbnail');
+
+export const thumbnailQuerySchema = z.object({
+  variant: thumbnailVariantSchema.default('light').describe('light or dark for a document; image for SVG, PDF and raster images (light and dark answer it too)'),
+});
+
 export const resourceSchema = z
   .object({
     id: z.string().describe('Stable id (UUIDv7), unchanged by replace, move and rename'),
@@ -79,6 +97,7 @@ export const resourceSchema = z
     search_setting: searchSettingSchema,
     last_read_at: z.string().nullable().optional().describe('Last content read (platform administrators only)'),
     allowed_actions: resourceActionsSchema,
+    thumbnail: thumbnailSchema.optional().describe('Thumbnail state (GET by id only)'),
   })
   .describe('A managed resource');
 

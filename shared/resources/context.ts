@@ -125,7 +125,7 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     const result = await withTransaction(db, async (client) => {
       const value = await fn(client, (kind, row, before) => {
         events.push(changeEvent(kind, row, before));
-        jobs.push(...jobsForChange(kind, row.id));
+        jobs.push(...jobsForChange(kind, row));
       });
       workflowIds = await recordJobs(client, jobs, clock());
       await publishResourceChanges(client, changeOrigin, events, log);
@@ -134,6 +134,11 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     deps.jobs?.dispatch(workflowIds);
     for (const event of events) announce(event);
     return result;
+  }
+
+  /** Starts jobs recorded by a transaction of this service's own (a Recapture), after its commit. */
+  function dispatchJobs(workflowIds: readonly string[]): void {
+    deps.jobs?.dispatch(workflowIds);
   }
 
   function announce(event: ResourceChangeEvent): void {
@@ -324,6 +329,7 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     bucket,
     changeOrigin,
     changeTransaction,
+    dispatchJobs,
     onChange,
     removeObjects,
     check,

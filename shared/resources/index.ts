@@ -90,3 +90,4 @@ export {
   type ResourceJobDispatcherOptions,
   type ResourceJobMetrics,
 } from './jobs/index.js';
+export * from './thumbnails/index.js';

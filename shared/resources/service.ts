@@ -18,6 +18,7 @@ import { createResourceHistory } from './history.js';
 import { createResourceListing } from './listing.js';
 import { createMoveTargets } from './move-targets.js';
 import { createResourceReads } from './reads.js';
+import { createResourceThumbnails } from './thumbnails/service.js';
 import type { ResourceService } from './types.js';
 import { createResourceWrites } from './writes.js';
 
@@ -33,6 +34,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
     ...createResourceHistory(context),
     ...createFolderWrites(context),
     ...createMoveTargets(context),
+    thumbnails: createResourceThumbnails(context),
     onChange: context.onChange,
     changeOrigin: context.changeOrigin,
   };

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { ResourceThumbnails } from './thumbnails/service.js';
 
 /**
  * Managed resources (spec document 2): the shared vocabulary of the domain. The service
@@ -342,6 +343,8 @@ export interface ResourceService {
   onChange(listener: (event: ResourceChangeEvent) => void): () => void;
   /** Names this service in the changes it publishes, so its own replica can tell them apart. */
   readonly changeOrigin: string;
+  /** Thumbnail state, tile images and Recapture (thumbnails/service.ts). */
+  readonly thumbnails: ResourceThumbnails;
 }
 
 /**

@@ -346,8 +346,9 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
       checkChange(actor, locked);
       // Read under the lock: a replace that committed first has its version (and object) here.
       const versions = await client.query<{ object_bucket: string; object_key: string }>(
-        `SELECT object_bucket, object_key FROM resource_versions WHERE resource_id = $1`,
-        [id],
+        `SELECT object_bucket, object_key FROM resource_versions WHERE resource_id = $1
+         UNION ALL SELECT $2, unnest(tile_objects) FROM resource_thumbnails WHERE resource_id = $1`,
+        [id, await bucket()],
       );
       await client.query(`DELETE FROM resources WHERE id = $1`, [id]);
       await recordEvent(client, id, 'deleted', actor, { uri: rowUri(locked), force: opts.force, ...(opts.origin ? { origin: opts.origin } : {}), references: counts }, clock());

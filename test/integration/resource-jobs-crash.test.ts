@@ -122,7 +122,8 @@ toolkits:
     const later = new Date(Date.now() + RESOURCE_JOB_DEFAULTS.leaseMs + RESOURCE_JOB_DEFAULTS.backoff.maxMs);
     const sweeper = new ResourceJobDispatcher({ db, starter: temporalJobStarter(handle.client), platformQueue: QUEUE, log: silentLogger(), clock: () => later });
     try {
-      expect(await sweeper.sweep()).toEqual({ started: 1, failed: 0 });
+      // The file's index job and its thumbnail job (issue 19).
+      expect(await sweeper.sweep()).toEqual({ started: 2, failed: 0 });
     } finally {
       await sweeper.close();
     }

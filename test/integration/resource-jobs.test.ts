@@ -194,7 +194,8 @@ describe('resource jobs: the outbox, the dispatcher and the sweeper', () => {
     expect(await sweeper.sweep()).toEqual({ started: 0, failed: 0 });
     expect(await metrics.registry.getSingleMetricAsString('platform_resource_jobs_backlog')).toContain('platform_resource_jobs_backlog{kind="index"} 1');
     now = new Date(now.getTime() + 5_000);
-    expect(await sweeper.sweep()).toEqual({ started: 1, failed: 0 });
+    // The file's index job and its thumbnail job (issue 19).
+    expect(await sweeper.sweep()).toEqual({ started: 2, failed: 0 });
     expect((await handle.client.workflow.getHandle(workflowId).describe()).status.name).toBe('RUNNING');
     expect(await jobs()).not.toContainEqual(expect.objectContaining({ workflow_id: workflowId }));
     expect(await metrics.registry.getSingleMetricAsString('platform_resource_jobs_backlog')).toContain('platform_resource_jobs_backlog{kind="index"} 0');

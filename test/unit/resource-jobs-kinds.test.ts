@@ -1,6 +1,7 @@
 /**
  * The resource job registry (issue 18): the contract of kind `index` with the indexing workflow
- * (type, deterministic id, coalescing signal, input, queue), and which writes ask for which jobs.
+ * (type, deterministic id, coalescing signal, input, queue), kind `thumbnail` with drawThumbnail
+ * (issue 19), and which writes ask for which jobs.
  */
 import { describe, expect, it } from 'vitest';
 import { jobsForChange, resourceJobKinds } from '../../shared/resources/index.js';
@@ -16,10 +17,24 @@ describe('resource job kinds', () => {
     expect(spec.taskQueue('platform')).toBe('platform');
   });
 
-  it('a create, a new version and a details edit or move ask for indexing; a delete asks for nothing', () => {
-    for (const change of ['created', 'replaced', 'updated'] as const) {
-      expect(jobsForChange(change, 'r-1')).toEqual([{ kind: 'index', resourceId: 'r-1', params: {} }]);
-    }
-    expect(jobsForChange('deleted', 'r-1')).toEqual([]);
+  it('thumbnail: drawThumbnail as thumb:{resourceId}:v{n} (a Recapture adds :r{k}), started once per id, input { resourceId, version, recapture }', () => {
+    const spec = resourceJobKinds.thumbnail;
+    const request = { kind: 'thumbnail' as const, resourceId: 'r-1', params: { version: 3 } };
+    expect(spec.workflowType).toBe('drawThumbnail');
+    expect(spec.workflowId(request)).toBe('thumb:r-1:v3');
+    expect(spec.workflowId({ ...request, params: { version: 3, recapture: 2 } })).toBe('thumb:r-1:v3:r2');
+    expect('signal' in spec).toBe(false);
+    expect(spec.args(request)).toEqual([{ resourceId: 'r-1', version: 3, recapture: 0 }]);
+    expect(spec.taskQueue('platform')).toBe('platform');
+  });
+
+  it('a create, a new version and a details edit or move ask for indexing; new content (never a details edit) for a thumbnail of its version; a delete for nothing', () => {
+    const resource = { id: 'r-1', head_version: 4 };
+    const index = { kind: 'index', resourceId: 'r-1', params: {} };
+    const thumbnail = { kind: 'thumbnail', resourceId: 'r-1', params: { version: 4 } };
+    expect(jobsForChange('created', resource)).toEqual([index, thumbnail]);
+    expect(jobsForChange('replaced', resource)).toEqual([index, thumbnail]);
+    expect(jobsForChange('updated', resource)).toEqual([index]);
+    expect(jobsForChange('deleted', resource)).toEqual([]);
   });
 });

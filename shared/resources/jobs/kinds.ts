@@ -40,6 +40,16 @@ export const resourceJobKinds = {
     signal: 'reindex',
     args: (request) => [{ resourceId: request.resourceId }],
   },
+  /**
+   * `thumbnail` (docs/resources.md, "Thumbnails"): `drawThumbnail` of one file version, started
+   * once per id (`thumb:{resourceId}:v{n}`; the k-th Recapture of that version appends `:r{k}`).
+   */
+  thumbnail: {
+    workflowType: 'drawThumbnail',
+    workflowId: (request) => thumbnailWorkflowId(request.resourceId, thumbnailParams(request).version, thumbnailParams(request).recapture),
+    taskQueue: (platformQueue) => platformQueue,
+    args: (request) => [{ resourceId: request.resourceId, ...thumbnailParams(request) }],
+  },
 } as const satisfies Record<string, JobKindSpec>;
 
 export type JobKind = keyof typeof resourceJobKinds;
@@ -52,12 +62,29 @@ export function jobSpec(kind: JobKind): JobKindSpec {
   return resourceJobKinds[kind];
 }
 
+/** What a `thumbnail` job names: the file version, and which Recapture of it (0: the first draw). */
+export interface ThumbnailJobParams {
+  version: number;
+  recapture: number;
+}
+
+function thumbnailParams(request: JobRequest): ThumbnailJobParams {
+  return { version: Number(request.params['version']), recapture: Number(request.params['recapture'] ?? 0) };
+}
+
+export function thumbnailWorkflowId(resourceId: string, version: number, recapture = 0): string {
+  return `thumb:${resourceId}:v${version}${recapture > 0 ? `:r${recapture}` : ''}`;
+}
+
 /**
  * The jobs a committed change asks for: a new file, new content (replace, restore, a revision)
- * and a details edit or move are indexed again. A delete asks for none: its index entry goes in
- * the delete's own transaction.
+ * and a details edit or move are indexed again; new content (never a metadata-only edit) is drawn
+ * as a thumbnail of its version. A delete asks for none: its index entry goes in the delete's own
+ * transaction, its thumbnail with its row.
  */
-export function jobsForChange(change: ResourceChangeKind, resourceId: string): JobRequest[] {
+export function jobsForChange(change: ResourceChangeKind, resource: { id: string; head_version: number }): JobRequest[] {
   if (change === 'deleted') return [];
-  return [{ kind: 'index', resourceId, params: {} }];
+  const index: JobRequest = { kind: 'index', resourceId: resource.id, params: {} };
+  if (change === 'updated') return [index];
+  return [index, { kind: 'thumbnail', resourceId: resource.id, params: { version: resource.head_version } }];
 }
