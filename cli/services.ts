@@ -15,6 +15,7 @@ import { manageScriptTool, RUN_TOOLS_PERMISSION, runningScript, runTools, Script
 import { endpointCommands, readPublicEndpoint } from '../shared/endpoints/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
 import { followResourceChanges, manageResourceTool, resourceActor, type ResourceActor, type ResourceService } from '../shared/resources/index.js';
+import { fetchTool } from '../shared/search/tool-fetch.js';
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { startMetricsListener } from '../api/http/app.js';
@@ -184,6 +185,7 @@ function buildPlatformSurface(opts: {
     tools: [
       ...toolkits.tools,
       ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config) })] : []),
+      ...(resources ? [fetchTool(resources, { actorOf: agentActor(config) })] : []),
       ...(scripts
         ? [
             manageScriptTool(scripts, {
