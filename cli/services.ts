@@ -14,14 +14,14 @@ import { scriptRoutes } from '../api/portal/scripts.js';
 import { manageScriptTool, RUN_TOOLS_PERMISSION, runningScript, runTools, ScriptRunner, ScriptSchedules } from '../shared/scripts/index.js';
 import { endpointCommands, readPublicEndpoint } from '../shared/endpoints/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
-import { followResourceChanges, manageResourceTool, resourceActor, type ResourceActor, type ResourceService } from '../shared/resources/index.js';
-import { fetchTool } from '../shared/search/tool-fetch.js';
+import { followResourceChanges, manageResourceTool, resourceActor, resourceConnectionName, type ResourceActor, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { startMetricsListener } from '../api/http/app.js';
 import { createMetrics } from '../shared/metrics/index.js';
 import { createPlatformWorker, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
+import { fetchTool, searchTool } from '../shared/search/index.js';
 import { webhookActivityDeps } from './webhooks.js';
 import { createBotCheckServices, registerBotCheckRoutes } from './botcheck.js';
 import { endpointRoutes } from '../api/endpoints/routes.js';
@@ -106,7 +106,7 @@ export async function startApiRole(opts: {
     routes: async (app, ctx) => {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
-      if (resources) await app.register(resourceRoutes, resourceRouteOptions(config, resources, ctx.authenticate));
+      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined } } : {}) });
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
@@ -185,6 +185,7 @@ function buildPlatformSurface(opts: {
     tools: [
       ...toolkits.tools,
       ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config) })] : []),
+      ...(resources && db ? [searchTool({ config, db, actorOf: agentActor(config) })] : []),
       ...(resources ? [fetchTool(resources, { actorOf: agentActor(config) })] : []),
       ...(scripts
         ? [
@@ -316,6 +317,8 @@ export async function startWorkerRole(opts: {
       ? webhookActivityDeps({ config, webhooks: services.webhooks, resources: services.resources, metrics: services.metrics, jobs: webhookJobs(temporal.client, config) })
       : undefined;
   const scripts = services.scripts ? workerScripts({ config, log, db, temporal, services }) : undefined;
+  // Search indexing reads resource bytes from their store (resources.managed.connection).
+  const search = services.resources ? { config, db, resources: services.resources, store: services.toolkits.objstore.get(resourceConnectionName(config)).store } : undefined;
   let worker: PlatformWorker;
   try {
     worker = await createPlatformWorker({
@@ -325,6 +328,7 @@ export async function startWorkerRole(opts: {
       log,
       ...(webhooks ? { webhooks } : {}),
       ...(scripts ? { scripts: scripts.deps } : {}),
+      ...(search ? { search } : {}),
     });
   } catch (error) {
     await scripts?.close();

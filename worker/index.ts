@@ -23,3 +23,4 @@ export {
   type ScriptScheduleClient,
   type ScriptScheduleConfig,
 } from './script-schedules.js';
+export { indexSweepSchedule, indexSweepScheduleId, searchActivityQueue, searchJobs } from './search.js';

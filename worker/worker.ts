@@ -18,6 +18,9 @@ import { createWebhookActivities, type WebhookActivityDeps } from '../activities
 import { createScriptActivities, type ScriptActivityDeps } from '../activities/scripts.js';
 import { scriptActivityQueue, scriptReconcileSchedule } from './script-schedules.js';
 import { scriptNameAttribute } from '../workflows/scripts.js';
+import { createSearchActivities } from '../activities/search.js';
+import type { IndexerDeps } from '../shared/search/index.js';
+import { indexSweepSchedule, searchActivityQueue, searchJobs } from './search.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -28,6 +31,8 @@ export interface PlatformWorkerDeps {
   webhooks?: WebhookActivityDeps;
   /** Scheduled script runs: with these the worker runs scripts and reconciles their Schedules. */
   scripts?: ScriptActivityDeps;
+  /** Search indexing: with these the worker indexes resources and runs the index sweep. */
+  search?: IndexerDeps;
 }
 
 export interface PlatformWorker {
@@ -56,6 +61,7 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
       await registerKeywordSearchAttributes(deps.temporal.connection, config.temporal.namespace, [scriptNameAttribute.name]);
       schedules.push(scriptReconcileSchedule(config.temporal.task_queue));
     }
+    if (deps.search) schedules.push(indexSweepSchedule(config.temporal.task_queue));
     await registerSchedules(deps.temporal.client, schedules, log);
     const activityLog = log.child({ component: 'activities' });
     workers.push(
@@ -90,12 +96,23 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
         }),
       );
     }
+    // Search indexing likewise: only a worker with the resources and their storage takes its tasks.
+    if (deps.search) {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace: config.temporal.namespace,
+          taskQueue: searchActivityQueue(config.temporal.task_queue),
+          activities: createSearchActivities({ ...deps.search, ...searchJobs(deps.temporal.client, config.temporal.task_queue) }),
+        }),
+      );
+    }
   } catch (err) {
     await Promise.all(workers.map((w) => drain(w)));
     await connection.close().catch(() => undefined);
     throw err;
   }
-  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined }, 'temporal worker ready');
+  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined, searchActivities: deps.search !== undefined }, 'temporal worker ready');
 
   let running: Promise<void> | undefined;
   let closed: Promise<void> | undefined;

@@ -27,3 +27,5 @@ export type {
 } from './webhooks.js';
 export { reconcileScriptSchedules, runScript, scriptNameAttribute } from './scripts.js';
 export type { ReconcileScriptSchedulesInput, RunScriptInput, ScriptRunSettings } from './scripts.js';
+export { indexResource, indexSweep, indexWorkflowId, reindexSignal } from './search.js';
+export type { IndexResourceInput, IndexSweepInput } from './search.js';

@@ -47,6 +47,7 @@ import {
 } from './schemas.js';
 import { readRawBody, readUploadForm, type StreamedUpload } from './upload-body.js';
 import { registerFolderRoutes } from './folder-routes.js';
+import { registerSearchRoute, type SearchRouteOptions } from './search.js';
 
 export interface ResourceRoutesOptions {
   service: ResourceService;
@@ -54,6 +55,8 @@ export interface ResourceRoutesOptions {
   actorOf(request: FastifyRequest): Promise<{ ok: true; actor: ResourceActor } | RestRefusal>;
   /** resources.managed.max_upload_bytes */
   maxUploadBytes: number;
+  /** GET /api/v1/resources/search (needs the platform database). */
+  search?: SearchRouteOptions;
 }
 
 const tags = ['resources'];
@@ -243,6 +246,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
   );
 
   registerFolderRoutes(app, service, actor);
+  if (opts.search) registerSearchRoute(app, opts.search, actor);
 
   // ---- by id ------------------------------------------------------------------------------------
 

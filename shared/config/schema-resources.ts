@@ -24,21 +24,25 @@ const customResource = obj({
 
 /**
  * One resources.index rule. Document 2 names what a rule decides on (folder, file
- * type, size, library, origin of the write) but not the fields; these are ours.
+ * type, size, library, origin of the write) but not the fields; these are ours
+ * (docs/resources.md, "Search indexing", has examples; shared/search/rules.ts applies them).
  * Rules are tried in order; the first whose every given condition matches decides
- * the search setting. With no matching rule the spec's built-in behaviour applies
- * (tables of values on details, everything else on contents, > 8 MB metadata only).
+ * the search setting of a file whose own setting is Default. With no matching rule the
+ * spec's built-in behaviour applies (tables of values on details, everything else on
+ * contents); a file over 8 MB is indexed on metadata alone whatever a rule says.
  */
 const indexRule = obj({
-  /** Glob over the folder path (`templates/**`). */
+  /** Glob over the folder path inside the library (`templates/**`, `data/*`; '' = the library root). */
   folder: optStr(),
   /** MIME types or patterns (`text/*`, `application/pdf`) or file extensions (`.csv`). */
   types: strArray().optional(),
+  /** Size bounds of the head version, inclusive. */
   min_bytes: int64().optional(),
   max_bytes: int64().optional(),
-  library: z.array(oneOf(['person', 'persona', 'global'])).optional(),
-  /** Origin of the write: portal upload, agent tool, managed script, webhook compaction. */
-  origin: z.array(oneOf(['portal', 'agent', 'script', 'webhook'])).optional(),
+  /** Kinds of library (`person`, `persona`, `global`) or one persona's library (`persona:<name>`). */
+  library: z.array(str().regex(/^(person|persona|global|persona:.+)$/, 'expected person, persona, global or persona:<name>')).optional(),
+  /** Origin of the head version's write: portal upload, agent tool, managed script, export tool, webhook compaction. */
+  origin: z.array(oneOf(['portal', 'agent', 'script', 'export', 'webhook'])).optional(),
   /** The search setting applied: Contents, Details only, Not indexed. */
   index: oneOf(['contents', 'details_only', 'not_indexed']),
 });

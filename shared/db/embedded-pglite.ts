@@ -53,7 +53,9 @@ export async function startPglite(opts: {
     // Loaded lazily: the WASM module is large and unused when a real cluster is available.
     const { PGlite } = await import('@electric-sql/pglite');
     const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
-    const db = await PGlite.create(dir);
+    // Extensions the migrations create (pg_trgm: search's name similarity, migrations/0021).
+    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+    const db = await PGlite.create(dir, { extensions: { pg_trgm } });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: opts.maxConnections });
     try {
       await server.start();

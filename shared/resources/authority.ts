@@ -83,6 +83,19 @@ export function may(actor: ResourceActor, action: ResourceAction, target: Author
 }
 
 /**
+ * Every library the `read` row admits, for membership-scoped queries over many files (MCP
+ * resources/list, search ranking): the caller's own, the personas it is a member of, and global.
+ * Administrators get no more here; their wider reach is `dereference`, one named file at a time.
+ */
+export function readableLibraries(actor: ResourceActor): Library[] {
+  return [
+    ...(actor.authType === 'anonymous' ? [] : [{ kind: 'person', subject: actor.subject } as Library]),
+    ...[...new Set(actor.personas)].map((name): Library => ({ kind: 'persona', name })),
+    { kind: 'global' },
+  ];
+}
+
+/**
  * Moving a file out of its library: the caller may change the file and move into `to` (which is
  * another library). The service's move check and the offered move targets both ask this.
  */

@@ -15,6 +15,7 @@ export {
   mayMove,
   mayMoveToPeople,
   moveCandidates,
+  readableLibraries,
   resourceActions,
   folderActions,
   type ResourceAction,

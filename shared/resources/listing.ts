@@ -6,7 +6,7 @@
  */
 import type { PlatformConfig } from '../config/index.js';
 import type { Db } from '../db/index.js';
-import type { ResourceAction } from './authority.js';
+import { readableLibraries, type ResourceAction } from './authority.js';
 import { decodeCursor, encodeCursor, isLastReadSort, isListSort, sortSpecs } from './cursor.js';
 import { buildFacets, levelsOf } from './facets.js';
 import { MAX_FOLDER_DEPTH } from './folders.js';
@@ -116,7 +116,7 @@ export function createResourceListing(deps: {
       after = decoded.slice('readable:'.length);
     }
     // Membership-scoped for everyone (spec: MCP resources/read is membership-scoped).
-    const libs: Library[] = [{ kind: 'person', subject: actor.subject }, ...actor.personas.map((name): Library => ({ kind: 'persona', name })), { kind: 'global' }];
+    const libs = readableLibraries(actor);
     const res = await db.query<ResourceRow>(
       `SELECT r.* FROM resources r
        WHERE (r.library_kind, r.library_key) IN (SELECT * FROM unnest($1::text[], $2::text[])) AND r.id > $3

@@ -1,0 +1,73 @@
+/**
+ * The rows of search indexing (migrations/0021): what the indexer recorded per resource, the write
+ * origin of a version, and the resources whose record lags their head (for the sweep).
+ */
+import type { Db } from '../db/index.js';
+import type { WriteOrigin } from '../resources/index.js';
+import type { IndexMode } from './rules.js';
+
+/** Characters of extracted text kept per resource (the "bounded prefix" of document 2): 64 Ki. */
+export const MAX_INDEXED_CHARS = 65_536;
+
+export interface IndexRecord {
+  resourceId: string;
+  version: number;
+  mode: IndexMode;
+  /** Text indexed beside the metadata (at most MAX_INDEXED_CHARS; '' for metadata only). */
+  contents: string;
+  at: Date;
+}
+
+const writeOrigins: readonly string[] = ['portal', 'agent', 'script', 'export', 'webhook'] satisfies readonly (WriteOrigin | 'export')[];
+
+/**
+ * The origin of a version's write. Until every version records its own (resource_versions.origin,
+ * migration 0020), it is the origin the resource's first event recorded: the one place to switch.
+ */
+export async function versionOrigin(db: Db, resourceId: string, _version: number): Promise<WriteOrigin | undefined> {
+  const res = await db.query<{ origin: string | null }>(
+    `SELECT details->>'origin' AS origin FROM resource_events WHERE resource_id = $1 AND kind = 'created' ORDER BY id LIMIT 1`,
+    [resourceId],
+  );
+  const origin = res.rows[0]?.origin;
+  return origin && writeOrigins.includes(origin) ? (origin as WriteOrigin) : undefined;
+}
+
+/** What the indexer last recorded for the resource, if anything. */
+export async function indexedState(db: Db, resourceId: string): Promise<{ version: number; mode: IndexMode } | undefined> {
+  const res = await db.query<{ indexed_version: number; mode: IndexMode }>(`SELECT indexed_version, mode FROM resource_search_index WHERE resource_id = $1`, [resourceId]);
+  const row = res.rows[0];
+  return row ? { version: row.indexed_version, mode: row.mode } : undefined;
+}
+
+/**
+ * Records (or replaces) the resource's index row. Returns false when the resource is gone: a
+ * delete that committed meanwhile took its row away (ON DELETE CASCADE) and no new one may appear.
+ */
+export async function recordIndex(db: Db, record: IndexRecord): Promise<boolean> {
+  const res = await db
+    .query(
+    `INSERT INTO resource_search_index (resource_id, indexed_version, mode, contents, indexed_at)
+     SELECT id, $2, $3, $4, $5 FROM resources WHERE id = $1
+     ON CONFLICT (resource_id) DO UPDATE
+       SET indexed_version = EXCLUDED.indexed_version, mode = EXCLUDED.mode, contents = EXCLUDED.contents, indexed_at = EXCLUDED.indexed_at`,
+    [record.resourceId, record.version, record.mode, record.contents, record.at],
+    )
+    // Deleted between the SELECT and the foreign-key check.
+    .catch((error: unknown) => {
+      if ((error as { code?: string }).code === '23503') return undefined;
+      throw error;
+    });
+  return (res?.rowCount ?? 0) > 0;
+}
+
+/** Resources never indexed, or indexed at an older version than their head: oldest change first. */
+export async function laggingResources(db: Db, limit: number): Promise<string[]> {
+  const res = await db.query<{ id: string }>(
+    `SELECT r.id FROM resources r LEFT JOIN resource_search_index i ON i.resource_id = r.id
+      WHERE i.resource_id IS NULL OR i.indexed_version <> r.head_version
+      ORDER BY r.updated_at, r.id LIMIT $1`,
+    [limit],
+  );
+  return res.rows.map((r) => r.id);
+}

@@ -1,0 +1,198 @@
+/**
+ * Lexical search over managed resources (spec document 2: search ranking, membership-scoped for
+ * everyone, administrators included). Postgres full-text search, weighted — names and tags (A)
+ * above description (B) above folder path, library, content type and the folder's description (C)
+ * above contents (D) — plus trigram similarity of the query to the file's names. Any word of the
+ * query may match (OR); more and heavier matches rank higher.
+ *
+ * Metadata is read live from `resources` (and the folder's description from `resource_folders`),
+ * so a write is findable the moment it commits; contents come from `resource_search_index` once
+ * the indexer ran. Folders whose files are not indexed one by one answer as one entry each
+ * (`resource_search_folders`, refreshed by the sweep). Hybrid ranking (embeddings) fuses these
+ * hits with its own (shared/search/hybrid*).
+ */
+import type { Db } from '../db/index.js';
+import { formatLibrary, formatLibraryPath, libraryFromKey, libraryKey, referenceOf, canonicalUri, type Library } from '../resources/index.js';
+
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 50;
+/** Longest query text considered (characters). */
+export const MAX_QUERY_CHARS = 500;
+
+interface HitBase {
+  /** `<library text>`: person:<subject>, persona:<name>, global. */
+  library: string;
+  /** Folder path inside the library. */
+  path: string;
+  title: string;
+  description: string;
+  /** A short passage of the matching text (contents, else the description). */
+  snippet: string;
+  score: number;
+}
+
+export interface ResourceHit extends HitBase {
+  kind: 'resource';
+  /** The resource id. */
+  id: string;
+  reference: string;
+  uri: string;
+  file_name: string;
+  content_type: string;
+  size: number;
+  updated_at: string;
+}
+
+/** A folder whose files are not indexed one by one, as one entry. */
+export interface FolderHit extends HitBase {
+  kind: 'folder';
+  /** `folder:<library>/<path>` (the listing route takes `<library>/<path>` as its `path`). */
+  id: string;
+  file_count: number;
+  types: string[];
+  /** A few of its files' display names. */
+  names: string[];
+}
+
+export type SearchHit = ResourceHit | FolderHit;
+
+export interface SearchPage {
+  hits: SearchHit[];
+  /** Whether a further page (offset + limit) has hits. */
+  more: boolean;
+}
+
+/** Folder ids in hits: `folder:` + `<library>/<path>`. */
+export const FOLDER_ID_PREFIX = 'folder:';
+
+interface HitRow {
+  kind: 'resource' | 'folder';
+  id: string;
+  library_kind: string;
+  library_key: string;
+  path: string;
+  title: string;
+  file_name: string;
+  description: string;
+  content_type: string;
+  size: string | null;
+  updated_at: Date | null;
+  file_count: number | null;
+  types: string[] | null;
+  names: string[] | null;
+  snippet: string;
+  score: number;
+}
+
+/**
+ * The hits of `query` in the libraries of `scope` (readableLibraries of the caller), best first,
+ * paged by offset. An empty query finds nothing.
+ */
+export async function searchLexical(
+  db: Db,
+  scope: readonly Library[],
+  query: string,
+  page: { limit?: number; offset?: number } = {},
+): Promise<SearchPage> {
+  const text = query.trim().slice(0, MAX_QUERY_CHARS);
+  const limit = Math.min(Math.max(1, Math.trunc(page.limit ?? DEFAULT_SEARCH_LIMIT)), MAX_SEARCH_LIMIT);
+  const offset = Math.max(0, Math.trunc(page.offset ?? 0));
+  if (text === '' || scope.length === 0) return { hits: [], more: false };
+  const keys = scope.map((l) => libraryKey(l));
+  const res = await db.query<HitRow>(lexicalSql, [text, keys.map((k) => k.kind), keys.map((k) => k.key), limit + 1, offset]);
+  const rows = res.rows.slice(0, limit);
+  return { hits: rows.map(toHit), more: res.rows.length > limit };
+}
+
+function toHit(row: HitRow): SearchHit {
+  const library: Library = libraryFromKey(row.library_kind, row.library_key);
+  const base = { library: formatLibrary(library), path: row.path, title: row.title, description: row.description, snippet: row.snippet, score: Number(row.score) };
+  if (row.kind === 'folder') {
+    return { kind: 'folder', id: `${FOLDER_ID_PREFIX}${formatLibraryPath(library, row.path)}`, ...base, file_count: row.file_count ?? 0, types: row.types ?? [], names: row.names ?? [] };
+  }
+  return {
+    kind: 'resource',
+    id: row.id,
+    ...base,
+    reference: referenceOf(row.id),
+    uri: canonicalUri(library, row.path, row.file_name),
+    file_name: row.file_name,
+    content_type: row.content_type,
+    size: Number(row.size ?? 0),
+    updated_at: (row.updated_at ?? new Date(0)).toISOString(),
+  };
+}
+
+/**
+ * Where a person opens the hit: the portal's page of the resource or folder under
+ * `portal.public_base_url` (document 2, "Portal addresses"); without one, the resource's canonical
+ * `mcp://` URI or the folder's `<library>/<path>`.
+ */
+export function hitUrl(hit: SearchHit, publicBaseUrl: string | undefined): string {
+  const folderPath = hit.kind === 'folder' ? hit.id.slice(FOLDER_ID_PREFIX.length) : '';
+  if (!publicBaseUrl) return hit.kind === 'resource' ? hit.uri : folderPath;
+  const base = publicBaseUrl.replace(/\/+$/, '');
+  return hit.kind === 'resource' ? `${base}/portal/resources/${encodeURIComponent(hit.id)}` : `${base}/portal/resources/lib/${folderPath}`;
+}
+
+// $1 query text, $2/$3 the scope's library kinds and keys, $4 limit + 1, $5 offset.
+// The candidates come from the GIN indexes (metadata, folder descriptions, contents, name trigrams);
+// the scope, the search setting and the ranking apply to them. Snippets are drawn for the page only.
+const lexicalSql = `
+WITH q AS (
+  SELECT replace(plainto_tsquery('english', search_words($1))::text, ' & ', ' | ')::tsquery AS tsq
+),
+scope AS (SELECT * FROM unnest($2::text[], $3::text[]) AS s(kind, key)),
+candidates AS (
+  SELECT r.id FROM resources r, q WHERE r.search_vector @@ q.tsq
+  UNION
+  SELECT i.resource_id FROM resource_search_index i, q WHERE i.contents_vector @@ q.tsq
+  UNION
+  SELECT r.id FROM resource_folders f, q, resources r
+   WHERE f.search_vector @@ q.tsq AND r.library_kind = f.library_kind AND r.library_key = f.library_key AND r.folder_path = f.path
+  UNION
+  SELECT r.id FROM resources r WHERE $1 <% (r.display_name || ' ' || r.file_name)
+),
+resource_hits AS (
+  SELECT 'resource'::text AS kind, r.id, r.library_kind, r.library_key, r.folder_path AS path, r.display_name AS title, r.file_name,
+         r.description, r.content_type, r.size, r.updated_at, NULL::integer AS file_count, NULL::text[] AS types, NULL::text[] AS names,
+         ts_rank(r.search_vector || coalesce(f.search_vector, ''::tsvector) || CASE WHEN contents_ok THEN coalesce(i.contents_vector, ''::tsvector) ELSE ''::tsvector END, q.tsq)
+           + 0.5 * word_similarity($1, r.display_name || ' ' || r.file_name) AS score,
+         contents_ok AND coalesce(i.contents_vector @@ q.tsq, false) AS contents_match
+    FROM candidates c
+    JOIN resources r ON r.id = c.id
+    JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
+    LEFT JOIN resource_search_index i ON i.resource_id = r.id
+    LEFT JOIN resource_folders f ON f.library_kind = r.library_kind AND f.library_key = r.library_key AND f.path = r.folder_path
+    CROSS JOIN q
+    -- Contents indexed before the file was switched to Details only do not count until it is re-indexed.
+    CROSS JOIN LATERAL (SELECT NOT (r.search_setting = 'details_only' AND i.mode IS NOT DISTINCT FROM 'contents') AS contents_ok) ok
+   WHERE r.search_setting <> 'not_indexed'
+     AND NOT (r.search_setting = 'default' AND i.mode IS NOT DISTINCT FROM 'not_indexed')
+     AND (r.search_vector @@ q.tsq OR f.search_vector @@ q.tsq OR (contents_ok AND i.contents_vector @@ q.tsq)
+          OR $1 <% (r.display_name || ' ' || r.file_name))
+),
+folder_hits AS (
+  SELECT 'folder'::text AS kind, NULL::text AS id, e.library_kind, e.library_key, e.path, e.path AS title, ''::text AS file_name,
+         e.description, ''::text AS content_type, NULL::bigint AS size, NULL::timestamptz AS updated_at, e.file_count, e.types, e.names,
+         ts_rank(e.search_vector, q.tsq) + 0.5 * word_similarity($1, e.path) AS score,
+         false AS contents_match
+    FROM resource_search_folders e
+    JOIN scope s ON s.kind = e.library_kind AND s.key = e.library_key
+    CROSS JOIN q
+   WHERE e.search_vector @@ q.tsq OR $1 <% e.path
+),
+ranked AS (
+  SELECT * FROM resource_hits UNION ALL SELECT * FROM folder_hits
+  ORDER BY score DESC, kind DESC, library_kind, library_key, path, title, id
+  LIMIT $4 OFFSET $5
+)
+SELECT h.kind, h.id, h.library_kind, h.library_key, h.path, h.title, h.file_name, h.description, h.content_type, h.size, h.updated_at,
+       h.file_count, h.types, h.names, h.score,
+       CASE WHEN h.contents_match THEN ts_headline('english', i.contents, q.tsq, 'MaxFragments=1, MaxWords=35, MinWords=15, StartSel="", StopSel=""')
+            WHEN h.description <> '' THEN ts_headline('english', h.description, q.tsq, 'MaxFragments=1, MaxWords=35, MinWords=15, StartSel="", StopSel=""')
+            WHEN h.kind = 'folder' THEN array_to_string(h.names, ', ')
+            ELSE left(coalesce(i.contents, ''), 200) END AS snippet
+  FROM ranked h CROSS JOIN q
+  LEFT JOIN resource_search_index i ON h.kind = 'resource' AND i.resource_id = h.id
+ ORDER BY h.score DESC, h.kind DESC, h.library_kind, h.library_key, h.path, h.title, h.id`;

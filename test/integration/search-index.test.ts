@@ -1,0 +1,240 @@
+/**
+ * Search indexing end to end (spec document 2, "Search indexing", "Index rules", search ranking's
+ * authority row): the real resource service on a fresh Postgres, both storage drivers, a Temporal
+ * dev server and the platform worker with the search activities. Indexing is started as the
+ * dispatcher does (signal-with-start of `reindex` on `index:{id}`) and awaited through the handle.
+ */
+import { randomBytes } from 'node:crypto';
+import { Worker } from '@temporalio/worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../shared/logging/index.js';
+import { readableLibraries, type CreateInput, type ResourceActor } from '../../shared/resources/index.js';
+import { searchLexical, type SearchHit } from '../../shared/search/index.js';
+import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
+import { createPlatformWorker, indexSweepSchedule, searchJobs, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { indexWorkflowId, type IndexResourceInput } from '../../workflows/index.js';
+import type { SearchIndexOutcome } from '../../activities/search.js';
+import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
+import { body, globalLib, person, personaLib, personLib, startResourceEnv, type ResourceEnv } from './resources-core-fixtures.js';
+
+const rulesYaml = `resources:
+  index:
+    - folder: "private/**"
+      index: not_indexed
+    - origin: [script]
+      index: details_only
+`;
+
+let temporal: TestTemporal;
+let handle: TemporalHandle;
+
+beforeAll(async () => {
+  temporal = await startTestTemporal();
+  handle = await connectTemporal({ address: temporal.address, namespace: temporal.namespace, tls: { enabled: false } });
+}, 60_000);
+
+afterAll(async () => {
+  await handle?.close();
+  await temporal?.stop();
+});
+
+describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) => {
+  let env: ResourceEnv;
+  let worker: PlatformWorker;
+  let taskQueue: string;
+  let alice: ResourceActor;
+  let bob: ResourceActor;
+  let root: ResourceActor;
+  let sam: ResourceActor;
+  let fred: ResourceActor;
+
+  beforeAll(async () => {
+    env = await startResourceEnv(driver, { extraYaml: rulesYaml });
+    taskQueue = `search-${randomBytes(4).toString('hex')}`;
+    const config: WorkerConfig = {
+      temporal: { address: temporal.address, namespace: temporal.namespace, task_queue: taskQueue, tls: { enabled: false } },
+      sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 },
+    };
+    worker = await createPlatformWorker({
+      config,
+      db: env.db,
+      temporal: handle,
+      log: silentLogger(),
+      search: { config: env.config, db: env.db, resources: env.service, store: env.connections.get('main').store },
+    });
+    void worker.run();
+    // The tests run the sweep themselves; the Schedule's own passes would race them.
+    await handle.client.schedule.getHandle(indexSweepSchedule(taskQueue).id).pause('tests run the sweep');
+    alice = person(env, 'alice');
+    bob = person(env, 'bob');
+    root = person(env, 'root', ['platform-admin']);
+    sam = person(env, 'sam', ['sales']);
+    fred = person(env, 'fred', ['finance']);
+  }, 60_000);
+
+  afterAll(async () => {
+    await worker?.shutdown();
+    await env?.stop();
+  });
+
+  /** Starts indexing as the dispatcher does and awaits that run's result. */
+  async function indexed(resourceId: string): Promise<SearchIndexOutcome> {
+    await searchJobs(handle.client, taskQueue).startIndexing(resourceId);
+    return handle.client.workflow.getHandle<(input: IndexResourceInput) => Promise<SearchIndexOutcome>>(indexWorkflowId(resourceId)).result();
+  }
+
+  async function search(actor: ResourceActor, query: string): Promise<SearchHit[]> {
+    return (await searchLexical(env.db, readableLibraries(actor), query, { limit: 50 })).hits;
+  }
+
+  async function ids(actor: ResourceActor, query: string): Promise<string[]> {
+    return (await search(actor, query)).map((h) => h.id);
+  }
+
+  async function upload(actor: ResourceActor, input: Partial<CreateInput> & { file_name: string; text: string | Buffer }) {
+    const { text, ...rest } = input;
+    const { resource } = await env.service.create(actor, { library: personLib(actor.subject), path: '', if_exists: 'fail', origin: 'portal', ...rest, body: body(text) });
+    return resource;
+  }
+
+  it('metadata is findable as soon as the upload commits; contents once the workflow completes', async () => {
+    await env.service.createFolder(alice, personLib('alice'), 'reports/quarterly');
+    await env.service.describeFolder(alice, personLib('alice'), 'reports/quarterly', 'Board packs prepared by the controlling team');
+    const file = await upload(alice, {
+      path: 'reports/quarterly',
+      file_name: 'q3-overview.md',
+      display_name: 'Third quarter overview',
+      description: 'Narrative for the shareholders',
+      tags: ['finance'],
+      content_type: 'text/markdown',
+      text: '# Overview\n\nThe zeppelin division grew faster than expected.',
+    });
+    // No workflow has run: every metadata field is already searchable.
+    for (const q of ['third quarter', 'shareholders', 'finance', 'q3-overview.md', 'quarterly', 'controlling', 'markdown']) {
+      expect(await ids(alice, q), q).toContain(file.id);
+    }
+    expect(await ids(alice, 'zeppelin')).not.toContain(file.id);
+
+    expect(await indexed(file.id)).toMatchObject({ status: 'indexed', version: 1, mode: 'contents' });
+    const [hit] = await search(alice, 'zeppelin');
+    expect(hit).toMatchObject({ kind: 'resource', id: file.id, reference: `mcp:resource:${file.id}`, uri: file.uri, title: 'Third quarter overview' });
+    expect(hit!.snippet).toContain('zeppelin');
+    // The name outranks the contents: a file named by the word comes first.
+    const named = await upload(alice, { file_name: 'zeppelin-fleet.txt', text: 'a list of airships' });
+    expect((await ids(alice, 'zeppelin')).slice(0, 2)).toEqual([named.id, file.id]);
+    // A misspelt name still finds it by trigram similarity.
+    expect(await ids(alice, 'zepelin')).toContain(named.id);
+  });
+
+  it('each search setting: Not indexed, Details only, Contents, Default', async () => {
+    const hidden = await upload(alice, { file_name: 'hidden-walrus.txt', search_setting: 'not_indexed', text: 'walrus' });
+    expect(await ids(alice, 'walrus')).not.toContain(hidden.id);
+    expect(await indexed(hidden.id)).toMatchObject({ mode: 'not_indexed' });
+    expect(await ids(alice, 'walrus')).not.toContain(hidden.id);
+
+    const details = await upload(alice, { file_name: 'details-notes.txt', search_setting: 'details_only', text: 'narwhal' });
+    expect(await indexed(details.id)).toMatchObject({ mode: 'details' });
+    expect(await ids(alice, 'narwhal')).not.toContain(details.id);
+    expect(await ids(alice, 'details notes')).toContain(details.id);
+
+    const table = await upload(alice, { file_name: 'herd.csv', search_setting: 'contents', content_type: 'text/csv', text: 'animal,count\nokapi,3\n' });
+    expect(await indexed(table.id)).toMatchObject({ mode: 'contents' });
+    expect(await ids(alice, 'okapi')).toContain(table.id);
+
+    // Switching a file to Not indexed hides it at once (the setting is read live).
+    await env.service.update(alice, table.id, { search_setting: 'not_indexed' });
+    expect(await ids(alice, 'okapi')).not.toContain(table.id);
+    expect(await ids(alice, 'herd')).not.toContain(table.id);
+  });
+
+  it('default rules: a CSV on its details (its column names), a file over 8 MB on metadata alone', async () => {
+    const csv = await upload(alice, { file_name: 'sightings.csv', content_type: 'text/csv', text: 'species,habitat\nquokka,island\n' });
+    expect(await indexed(csv.id)).toMatchObject({ mode: 'details' });
+    expect(await ids(alice, 'habitat')).toContain(csv.id);
+    expect(await ids(alice, 'quokka')).not.toContain(csv.id);
+
+    const big = Buffer.alloc(8 * 1024 * 1024 + 1, 'a');
+    big.write('axolotl ', 0);
+    const large = await upload(alice, { file_name: 'large-log.txt', content_type: 'text/plain', text: big });
+    expect(await indexed(large.id)).toMatchObject({ mode: 'metadata' });
+    expect(await ids(alice, 'axolotl')).not.toContain(large.id);
+    expect(await ids(alice, 'large log')).toContain(large.id);
+  });
+
+  it('configured rules: by folder (not indexed) and by write origin (details only)', async () => {
+    const secret = await upload(alice, { path: 'private/keys', file_name: 'pangolin.txt', text: 'pangolin' });
+    expect(await indexed(secret.id)).toMatchObject({ mode: 'not_indexed' });
+    expect(await ids(alice, 'pangolin')).not.toContain(secret.id);
+
+    const scripted = await upload(alice, { file_name: 'script-output.txt', origin: 'script', text: 'capybara' });
+    const portal = await upload(alice, { file_name: 'portal-upload.txt', origin: 'portal', text: 'capybara' });
+    expect(await indexed(scripted.id)).toMatchObject({ mode: 'details' });
+    expect(await indexed(portal.id)).toMatchObject({ mode: 'contents' });
+    const found = await ids(alice, 'capybara');
+    expect(found).toContain(portal.id);
+    expect(found).not.toContain(scripted.id);
+  });
+
+  it('a folder entry and its description reach search after the sweep', async () => {
+    const path = 'data/clicks';
+    await env.service.createFolder(alice, personLib('alice'), path);
+    const files = [];
+    for (const day of ['01', '02', '03']) files.push(await upload(alice, { path, file_name: `day-${day}.csv`, content_type: 'text/csv', text: 'ts,url\n1,/\n' }));
+    await env.service.describeFolder(alice, personLib('alice'), path, 'Clickstream exports from the storefront');
+    expect((await search(alice, 'storefront')).filter((h) => h.kind === 'folder')).toEqual([]);
+
+    // The sweep starts indexing of what never was (the outbox missed nothing here, but it catches it), then rebuilds entries.
+    const sweep = indexSweepSchedule(taskQueue);
+    await handle.client.workflow.execute('indexSweep', { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: sweep.args });
+    for (const f of files) await handle.client.workflow.getHandle(indexWorkflowId(f.id)).result();
+    await handle.client.workflow.execute('indexSweep', { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: sweep.args });
+
+    const folder = (await search(alice, 'storefront')).find((h) => h.kind === 'folder');
+    expect(folder).toMatchObject({ kind: 'folder', id: 'folder:person:alice/data/clicks', path, file_count: 3, types: ['text/csv'], names: ['day-01', 'day-02', 'day-03'], description: 'Clickstream exports from the storefront' });
+    // Another person does not see it.
+    expect((await search(bob, 'storefront')).filter((h) => h.kind === 'folder')).toEqual([]);
+
+    await env.service.describeFolder(alice, personLib('alice'), path, 'Weblog extracts');
+    await handle.client.workflow.execute('indexSweep', { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: sweep.args });
+    expect((await search(alice, 'weblog')).find((h) => h.kind === 'folder')).toMatchObject({ description: 'Weblog extracts' });
+  });
+
+  it('a replacement is re-indexed; delete removes the file from results at once', async () => {
+    const file = await upload(alice, { file_name: 'animal-notes.txt', text: 'the lemur sleeps' });
+    await indexed(file.id);
+    expect(await ids(alice, 'lemur')).toContain(file.id);
+    await env.service.replaceContent(alice, file.id, { body: body('the tapir swims'), origin: 'portal' });
+    expect(await indexed(file.id)).toMatchObject({ status: 'indexed', version: 2 });
+    expect(await ids(alice, 'lemur')).not.toContain(file.id);
+    expect(await ids(alice, 'tapir')).toContain(file.id);
+    // The same head indexed again records nothing.
+    expect(await indexed(file.id)).toMatchObject({ status: 'unchanged', version: 2 });
+
+    await env.service.delete(alice, file.id, { force: false });
+    expect(await ids(alice, 'tapir')).not.toContain(file.id);
+    expect(await ids(alice, 'animal notes')).not.toContain(file.id);
+    expect((await env.db.query('SELECT 1 FROM resource_search_index WHERE resource_id = $1', [file.id])).rowCount).toBe(0);
+    expect(await indexed(file.id)).toEqual({ status: 'gone', resourceId: file.id });
+  });
+
+  it('membership-scoped for everyone: an administrator does not find a private file; members find persona files', async () => {
+    const mine = await upload(bob, { file_name: 'bob-diary.txt', description: 'quetzal sightings', text: 'private' });
+    expect(await ids(bob, 'quetzal')).toContain(mine.id);
+    expect(await ids(root, 'quetzal')).not.toContain(mine.id);
+    expect(await ids(alice, 'quetzal')).not.toContain(mine.id);
+
+    const { resource: shared } = await env.service.create(root, { library: personaLib('sales'), path: 'playbooks', file_name: 'pricing.md', description: 'wombat discount ladder', if_exists: 'fail', origin: 'portal', body: body('x') });
+    const { resource: everyone } = await env.service.create(root, { library: globalLib, path: '', file_name: 'wombat-faq.md', if_exists: 'fail', origin: 'portal', body: body('x') });
+    expect(await ids(sam, 'wombat')).toEqual(expect.arrayContaining([shared.id, everyone.id]));
+    expect(await ids(fred, 'wombat')).toEqual([everyone.id]);
+    // Administrators are not members of sales here: they find the global file only.
+    expect(await ids(root, 'wombat')).toEqual([everyone.id]);
+  });
+
+  it('indexResource replays deterministically', async () => {
+    const file = await upload(alice, { file_name: 'replay.txt', text: 'ibis' });
+    await indexed(file.id);
+    const history = await handle.client.workflow.getHandle(indexWorkflowId(file.id)).fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, indexWorkflowId(file.id))).resolves.toBeUndefined();
+  });
+});
