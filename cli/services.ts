@@ -106,7 +106,7 @@ export async function startApiRole(opts: {
     routes: async (app, ctx) => {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
-      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined } } : {}) });
+      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
@@ -185,7 +185,7 @@ function buildPlatformSurface(opts: {
     tools: [
       ...toolkits.tools,
       ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config) })] : []),
-      ...(resources && db ? [searchTool({ config, db, actorOf: agentActor(config) })] : []),
+      ...(resources && db ? [searchTool({ config, db, actorOf: agentActor(config), ...(services.embedder ? { embedder: services.embedder } : {}) })] : []),
       ...(resources ? [fetchTool(resources, { actorOf: agentActor(config) })] : []),
       ...(scripts
         ? [
@@ -318,7 +318,9 @@ export async function startWorkerRole(opts: {
       : undefined;
   const scripts = services.scripts ? workerScripts({ config, log, db, temporal, services }) : undefined;
   // Search indexing reads resource bytes from their store (resources.managed.connection).
-  const search = services.resources ? { config, db, resources: services.resources, store: services.toolkits.objstore.get(resourceConnectionName(config)).store } : undefined;
+  const search = services.resources
+    ? { config, db, resources: services.resources, store: services.toolkits.objstore.get(resourceConnectionName(config)).store, ...(services.embedder ? { embedder: services.embedder } : {}) }
+    : undefined;
   let worker: PlatformWorker;
   try {
     worker = await createPlatformWorker({
