@@ -85,7 +85,7 @@ export function conceptVector(text: string, dimensions = DEFAULT_DIMENSIONS): nu
 export interface EmbeddingServer {
   /** `http://127.0.0.1:<port>`: Ollama's base URL; OpenAI's is `${url}/v1`. */
   url: string;
-  /** Requests answered, per path. */
+  /** Well-formed requests received (refused ones too), in order. */
   requests: { path: string; model: string; inputs: number; authorization: string | undefined }[];
   /** The next `count` requests answer `status` (a provider outage). */
   failNext(count: number, status: number): void;
@@ -105,9 +105,6 @@ export async function startEmbeddingServer(opts: { apiKey?: string } = {}): Prom
     };
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     if (req.method !== 'POST' || (path !== '/v1/embeddings' && path !== '/api/embed')) return reply(404, { error: 'not found' });
-    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
-      return reply(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
-    }
     let body: { model?: unknown; input?: unknown; dimensions?: unknown };
     try {
       body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
@@ -119,6 +116,9 @@ export async function startEmbeddingServer(opts: { apiKey?: string } = {}): Prom
       return reply(400, { error: 'model (string) and input (string or array of strings) are required' });
     }
     requests.push({ path, model: body.model, inputs: inputs.length, authorization: req.headers.authorization });
+    if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+      return reply(401, { error: { message: 'Incorrect API key provided', type: 'invalid_request_error' } });
+    }
     if (failures.count > 0) {
       failures = { ...failures, count: failures.count - 1 };
       return reply(failures.status, { error: 'unavailable' });
