@@ -79,7 +79,7 @@ describe('the embedding client against the stand-in server', () => {
   it('does not retry a refusal, and never puts the key in the error', async () => {
     const wrongKey = createEmbedder({ ...openai(), api_key: 'sk-wrong-key' }, { sleep: noWait })!;
     const before = server.requests.length;
-    const error = await wrongKey.embed(['car']).catch((e: unknown) => e as Error);
+    const error = (await wrongKey.embed(['car']).catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(EmbeddingError);
     expect(error.message).toMatch(/answered 401/);
     expect(error.message).not.toContain('sk-');
