@@ -71,20 +71,27 @@ async function lexicalDepth(db: Db, scope: readonly Library[], query: string, de
 
 // $1 the query's vector, $2/$3 the scope's library kinds and keys, $4 the model, $5 its dimensions, $6 limit.
 // An exact scan of the scope's vectors: the column has no fixed dimension (any model fits), so no
-// approximate index applies; docs/resources.md gives the figures.
+// approximate index applies. Snippets are drawn for the nearest rows only (contents are TOASTed).
 const semanticSql = `
-WITH scope AS (SELECT * FROM unnest($2::text[], $3::text[]) AS s(kind, key))
+WITH scope AS (SELECT * FROM unnest($2::text[], $3::text[]) AS s(kind, key)),
+nearest AS (
+  SELECT e.resource_id, e.embedding <=> $1::vector AS distance
+    FROM resource_embeddings e
+    JOIN resources r ON r.id = e.resource_id
+    JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
+    LEFT JOIN resource_search_index i ON i.resource_id = r.id
+   WHERE e.model = $4 AND vector_dims(e.embedding) = $5
+     AND r.search_setting <> 'not_indexed'
+     AND NOT (r.search_setting = 'default' AND i.mode IS NOT DISTINCT FROM 'not_indexed')
+     AND NOT (r.search_setting = 'details_only' AND e.mode = 'contents')
+   ORDER BY distance, e.resource_id
+   LIMIT $6
+)
 SELECT 'resource'::text AS kind, r.id, r.library_kind, r.library_key, r.folder_path AS path, r.display_name AS title, r.file_name,
        r.description, r.content_type, r.size, r.updated_at, NULL::integer AS file_count, NULL::text[] AS types, NULL::text[] AS names,
        CASE WHEN r.description <> '' THEN left(r.description, 200) ELSE left(coalesce(i.contents, ''), 200) END AS snippet,
-       1 - (e.embedding <=> $1::vector) AS score
-  FROM resource_embeddings e
-  JOIN resources r ON r.id = e.resource_id
-  JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
+       1 - n.distance AS score
+  FROM nearest n
+  JOIN resources r ON r.id = n.resource_id
   LEFT JOIN resource_search_index i ON i.resource_id = r.id
- WHERE e.model = $4 AND vector_dims(e.embedding) = $5
-   AND r.search_setting <> 'not_indexed'
-   AND NOT (r.search_setting = 'default' AND i.mode IS NOT DISTINCT FROM 'not_indexed')
-   AND NOT (r.search_setting = 'details_only' AND e.mode = 'contents')
- ORDER BY e.embedding <=> $1::vector, r.id
- LIMIT $6`;
+ ORDER BY n.distance, n.resource_id`;
