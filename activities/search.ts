@@ -1,8 +1,10 @@
 /**
  * The activities of search indexing (workflows/search.ts): index one resource's latest state, embed
  * it for semantic search (when an embedding provider is configured), and the sweep's pass (rebuild
- * the folder entries, start indexing of resources whose record or vector lags).
+ * the folder entries; ask for indexing of resources whose record or vector lags, through the
+ * resource job outbox like every write, so the dispatcher starts them).
  */
+import { recordJobs } from '../shared/resources/index.js';
 import {
   embedResource,
   indexResource,
@@ -24,8 +26,8 @@ export type SearchWorkerDeps = IndexerDeps & { embedder?: Embedder };
 export interface IndexSweepOutcome {
   /** Folder entries after the pass. */
   entries: number;
-  /** Resources whose indexing was started (or signalled) because their record (or their vector) lagged their head. */
-  started: number;
+  /** Resources whose indexing was asked for (outbox rows) because their record (or their vector) lagged their head. */
+  requested: number;
 }
 
 export interface SearchActivities {
@@ -35,13 +37,7 @@ export interface SearchActivities {
   sweepSearchIndex(input: { batch: number }): Promise<IndexSweepOutcome>;
 }
 
-export interface SearchActivityDeps extends IndexerDeps {
-  embedder?: Embedder;
-  /** Starts (or signals) the resource's `index:{id}` workflow. */
-  startIndexing(resourceId: string): Promise<void>;
-}
-
-export function createSearchActivities(deps: SearchActivityDeps): SearchActivities {
+export function createSearchActivities(deps: SearchWorkerDeps): SearchActivities {
   const clock = deps.clock ?? (() => new Date());
   return {
     indexSearchResource: (resourceId) => indexResource(deps, resourceId),
@@ -49,9 +45,9 @@ export function createSearchActivities(deps: SearchActivityDeps): SearchActiviti
     async sweepSearchIndex({ batch }) {
       const unembedded = deps.embedder ? await unembeddedResources(deps.db, deps.embedder.model, batch) : [];
       const lagging = [...new Set([...(await laggingResources(deps.db, batch)), ...unembedded])];
-      for (const id of lagging) await deps.startIndexing(id);
+      await recordJobs(deps.db, lagging.map((resourceId) => ({ kind: 'index' as const, resourceId, params: {} })), clock());
       const { entries } = await refreshFolderEntries(deps.db, clock());
-      return { entries, started: lagging.length };
+      return { entries, requested: lagging.length };
     },
   };
 }

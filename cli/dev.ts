@@ -98,7 +98,7 @@ export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPl
     stack.push(() => temporal.close());
     if (embeddedSql) await prepareSampleData(config, log);
     // One set of services for both roles: the embedded DuckDB file can be open only once.
-    const services = await openPlatformServices({ config, log, db, ...(embeddedObjstore ? { seedBuckets: embeddedObjstore.seedBuckets } : {}) });
+    const services = await openPlatformServices({ config, log, db, temporal, ...(embeddedObjstore ? { seedBuckets: embeddedObjstore.seedBuckets } : {}) });
     stack.push(() => services.close());
     const worker = await startWorkerRole({ config, log, db, temporal, services });
     stack.push(() => worker.shutdown());

@@ -2,7 +2,9 @@ import { resourceStoreName, type PlatformConfig } from '../shared/config/index.j
 import type { Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { createMetrics, type Metrics } from '../shared/metrics/index.js';
-import { createResourceService, type ResourceService } from '../shared/resources/index.js';
+import { createResourceService, ResourceJobDispatcher, resourceJobMetrics, type ResourceService } from '../shared/resources/index.js';
+import type { TemporalHandle } from '../shared/temporal/index.js';
+import { temporalJobStarter } from '../worker/index.js';
 import { EndpointStore } from '../shared/endpoints/index.js';
 import { botCheckSettingsSection, publicBindingRefusal } from '../shared/botcheck/index.js';
 import { PlatformSettings } from '../shared/settings/index.js';
@@ -13,7 +15,7 @@ import { createWebhookServices, type WebhookServices } from './webhooks.js';
 
 /**
  * The services the api and the worker roles share: the toolkits (SQL, object storage), managed
- * resources, inbound webhooks, managed scripts and their sandbox, and the metrics registry. `platform dev` opens them once for both
+ * resources and the dispatcher of their jobs, inbound webhooks, managed scripts and their sandbox, and the metrics registry. `platform dev` opens them once for both
  * roles (one process may hold an embedded DuckDB file only once); `serve` and `worker` each open
  * their own.
  */
@@ -22,6 +24,11 @@ export interface PlatformServices {
   toolkits: Toolkits;
   /** Needs the platform database and an object store for its bytes. */
   resources?: ResourceService;
+  /**
+   * Starts the workflows of resource jobs (indexing, …) right after a write commits, and sweeps
+   * the outbox for jobs a crash or a failed start left; needs the database and a Temporal client.
+   */
+  resourceJobs?: ResourceJobDispatcher;
   /** Needs the platform database and the platform storage. */
   webhooks?: WebhookServices;
   /** Semantic search's embedder: needs managed resources, an embedding provider and pgvector (else search is lexical only). */
@@ -41,34 +48,57 @@ export async function openPlatformServices(opts: {
   config: PlatformConfig;
   log: Logger;
   db?: Db;
+  /** This process's Temporal client: with it (and a database), resource jobs start from here. */
+  temporal?: TemporalHandle;
   /** Buckets created on first use, per objstore connection (the embedded default bucket). */
   seedBuckets?: Record<string, readonly string[]>;
 }): Promise<PlatformServices> {
-  const { config, log, db } = opts;
+  const { config, log, db, temporal } = opts;
   const metrics = createMetrics();
   const publicUrl = { current: '' };
   const toolkits = await buildToolkits(config, log, { publicUrl: () => publicUrl.current, ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) });
   const sandbox = createSandbox({ maxConcurrent: config.scripts.max_concurrent_runs });
+  // Without Temporal, a write's jobs wait in the outbox for a process that has it (docs/resources.md, "Jobs").
+  const resourceJobs =
+    db && temporal
+      ? new ResourceJobDispatcher({
+          db,
+          starter: temporalJobStarter(temporal.client),
+          platformQueue: config.temporal.task_queue,
+          log: log.child({ component: 'resource-jobs' }),
+          metrics: resourceJobMetrics(metrics.registry),
+        })
+      : undefined;
   try {
     const resources =
       db && Object.keys(config.toolkits.objstore).length > 0
-        ? createResourceService({ config, db, objstore: toolkits.objstore, log: log.child({ component: 'resources' }) })
+        ? createResourceService({
+            config,
+            db,
+            objstore: toolkits.objstore,
+            log: log.child({ component: 'resources' }),
+            ...(resourceJobs ? { jobs: resourceJobs } : {}),
+          })
         : undefined;
     const embedder = db && resources ? await openEmbeddings(config.resources.search.embeddings, db, log.child({ component: 'search' })) : undefined;
     const webhooks =
       db && resourceStoreName(config) !== undefined
         ? await createWebhookServices({ config, db, objstore: toolkits.objstore, sql: toolkits.sql, metrics, log })
         : undefined;
+    resourceJobs?.startSweeping();
     return {
       metrics,
       toolkits,
       ...(resources ? { resources } : {}),
+      ...(resourceJobs ? { resourceJobs } : {}),
       ...(webhooks ? { webhooks } : {}),
       ...(embedder ? { embedder } : {}),
       ...(db ? { scripts: new ScriptStore({ db, config }), endpoints: endpointStore(db, config) } : {}),
       sandbox,
       publicUrl,
       async close() {
+        // Dispatches under way finish first: their rows are settled before the pool closes.
+        await resourceJobs?.close();
         await sandbox.close();
         await toolkits.close();
       },

@@ -69,7 +69,9 @@ export async function startApiRole(opts: {
   const readinessChecks: Record<string, () => Promise<boolean>> = {};
   if (db) readinessChecks.database = () => pingDb(db, 2000);
   if (temporal) readinessChecks.temporal = () => temporalReachable(temporal.client, 2000);
-  const services = opts.services ?? (await openPlatformServices({ config, log, ...(db ? { db } : {}), ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) }));
+  const services =
+    opts.services ??
+    (await openPlatformServices({ config, log, ...(db ? { db } : {}), ...(temporal ? { temporal } : {}), ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) }));
   const { metrics, toolkits, resources, webhooks, scripts, endpoints } = services;
   const { log: audit, middleware: auditCalls, onRefused: refusals } = toolCallAudit({ config, log, ...(db ? { db } : {}), metrics });
   // Every replica's changes reach this one's sessions (one LISTEN connection, closed on stop).
@@ -310,7 +312,7 @@ export async function startWorkerRole(opts: {
   const { config, db, temporal } = opts;
   const log = opts.log.child({ role: 'worker' });
   // Scheduled script runs need the services (scripts, sandbox, tools), so the worker always has them.
-  const owned = opts.services ? undefined : await openPlatformServices({ config, log, db });
+  const owned = opts.services ? undefined : await openPlatformServices({ config, log, db, temporal });
   const services = (opts.services ?? owned)!;
   const webhooks =
     services.webhooks && services.resources

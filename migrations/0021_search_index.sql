@@ -13,6 +13,10 @@ CREATE EXTENSION IF NOT EXISTS pg_trgm;
 CREATE FUNCTION search_words(t text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
   RETURN regexp_replace(t, '[._/:-]+', ' ', 'g');
 
+-- A search's query: its words (split like names, English stemming), any of which may match.
+CREATE FUNCTION search_query(q text) RETURNS tsquery LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  RETURN replace(plainto_tsquery('english'::regconfig, search_words(q))::text, ' & ', ' | ')::tsquery;
+
 -- A resource's metadata, weighted: names and tags A, description B, folder path, library and
 -- content type C. (array_to_string is only STABLE; the wrapper is immutable since tags are text.)
 CREATE FUNCTION resource_search_vector(display_name text, file_name text, tags text[], description text, folder_path text, library_key text, content_type text)

@@ -23,4 +23,5 @@ export {
   type ScriptScheduleClient,
   type ScriptScheduleConfig,
 } from './script-schedules.js';
-export { indexSweepSchedule, indexSweepScheduleId, searchActivityQueue, searchJobs } from './search.js';
+export { indexSweepSchedule, indexSweepScheduleId, searchActivityQueue } from './search.js';
+export { temporalJobStarter } from './resource-jobs.js';

@@ -19,7 +19,7 @@ import { createScriptActivities, type ScriptActivityDeps } from '../activities/s
 import { scriptActivityQueue, scriptReconcileSchedule } from './script-schedules.js';
 import { scriptNameAttribute } from '../workflows/scripts.js';
 import { createSearchActivities, type SearchWorkerDeps } from '../activities/search.js';
-import { indexSweepSchedule, searchActivityQueue, searchJobs } from './search.js';
+import { indexSweepSchedule, searchActivityQueue } from './search.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -102,7 +102,7 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
           connection,
           namespace: config.temporal.namespace,
           taskQueue: searchActivityQueue(config.temporal.task_queue),
-          activities: createSearchActivities({ ...deps.search, ...searchJobs(deps.temporal.client, config.temporal.task_queue) }),
+          activities: createSearchActivities(deps.search),
         }),
       );
     }

@@ -96,6 +96,10 @@ export const versionSchema = z
     content_sha256: z.string().nullable(),
     change_summary: z.string().nullable(),
     restored_from: z.number().int().nullable().describe('On a restore: the version whose bytes were copied'),
+    origin: z
+      .enum(['portal', 'agent', 'script', 'export', 'webhook'])
+      .nullable()
+      .describe('Where the write came from: portal (a person), agent (an MCP tool call), script, export (platform.export), webhook (compaction); null when unknown (written before origins were recorded)'),
   });
 
 export const facetSchema = z

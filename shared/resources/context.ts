@@ -3,7 +3,7 @@
  * dependencies, the object store connection and bucket, the write transaction that publishes what
  * it changed (to every replica) and the in-process change listeners, the authority checks, row
  * lookups, and the records a write adds inside its transaction (folders, writers, events,
- * versions). The operations (reads.ts, writes.ts, history.ts, folder-writes.ts, listing.ts) reach
+ * versions, and the jobs its changes ask for: jobs/). The operations (reads.ts, writes.ts, history.ts, folder-writes.ts, listing.ts) reach
  * these through the context; service.ts composes them.
  */
 import { randomUUID } from 'node:crypto';
@@ -15,6 +15,7 @@ import { ensurePlatformBucket, type ObjstoreConnection, type ObjstoreConnections
 import { may, refusal, type ResourceAction } from './authority.js';
 import { publishResourceChanges } from './change-feed.js';
 import { folderAndAncestors } from './folders.js';
+import { jobsForChange, recordJobs, type JobRequest, type ResourceJobHandOff } from './jobs/index.js';
 import { formatLibrary, libraryKey, sameLibrary } from './library.js';
 import { isResourceId, rowLibrary, rowUri, type ResourceRow } from './rows.js';
 import {
@@ -25,6 +26,7 @@ import {
   type ResourceActor,
   type ResourceChangeEvent,
   type ResourceChangeKind,
+  type WriteOrigin,
 } from './types.js';
 
 export interface ResourceServiceDeps {
@@ -35,6 +37,11 @@ export interface ResourceServiceDeps {
   clock?: () => Date;
   /** Things that may point at a resource (assets, prompts, tables); asked before a delete. */
   references?: ReferenceCounter[];
+  /**
+   * Starts the jobs a write recorded, right after it commits (this process's dispatcher, with a
+   * Temporal client). Without it the jobs wait in the outbox for a sweeper elsewhere.
+   */
+  jobs?: ResourceJobHandOff;
 }
 
 /** The objstore connection resource bytes live on (resourceStoreName); fails when none is configured. */
@@ -103,19 +110,28 @@ export function createResourceContext(deps: ResourceServiceDeps) {
 
   /**
    * A write's transaction, told what it changed: `changed(kind, row, before?)` records a change
-   * (`before`, the row as it was, names the library a move left). The changes are published to
-   * every replica inside the transaction (NOTIFY is delivered on commit only) and announced to
-   * this process's listeners once it committed. A rolled-back write tells no one.
+   * (`before`, the row as it was, names the library a move left). The jobs the changes ask for
+   * (indexing, …) are recorded in the outbox and the changes published to every replica, both
+   * inside the transaction (NOTIFY is delivered on commit only); once it committed, this
+   * process's dispatcher starts the jobs and its listeners hear of the changes. A rolled-back
+   * write records no job and tells no one.
    */
   async function changeTransaction<T>(
     fn: (client: Client, changed: (kind: ResourceChangeKind, row: ResourceRow, before?: ResourceRow) => void) => Promise<T>,
   ): Promise<T> {
     const events: ResourceChangeEvent[] = [];
+    const jobs: JobRequest[] = [];
+    let workflowIds: string[] = [];
     const result = await withTransaction(db, async (client) => {
-      const value = await fn(client, (kind, row, before) => events.push(changeEvent(kind, row, before)));
+      const value = await fn(client, (kind, row, before) => {
+        events.push(changeEvent(kind, row, before));
+        jobs.push(...jobsForChange(kind, row.id));
+      });
+      workflowIds = await recordJobs(client, jobs, clock());
       await publishResourceChanges(client, changeOrigin, events, log);
       return value;
     });
+    deps.jobs?.dispatch(workflowIds);
     for (const event of events) announce(event);
     return result;
   }
@@ -238,13 +254,14 @@ export function createResourceContext(deps: ResourceServiceDeps) {
       sha256: string | null;
       changeSummary: string | null;
       restoredFrom: number | null;
+      origin: WriteOrigin;
       object: StoredObject;
     },
   ): Promise<void> {
     await client.query(
-      `INSERT INTO resource_versions (resource_id, version, uploader, created_at, size, content_type, content_sha256, change_summary, restored_from, object_bucket, object_key)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [v.resourceId, v.version, v.uploader, v.now, v.size, v.contentType, v.sha256, v.changeSummary, v.restoredFrom, v.object.bucket, v.object.key],
+      `INSERT INTO resource_versions (resource_id, version, uploader, created_at, size, content_type, content_sha256, change_summary, restored_from, origin, object_bucket, object_key)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [v.resourceId, v.version, v.uploader, v.now, v.size, v.contentType, v.sha256, v.changeSummary, v.restoredFrom, v.origin, v.object.bucket, v.object.key],
     );
   }
 
@@ -265,7 +282,17 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     client: Client,
     actor: ResourceActor,
     row: ResourceRow,
-    v: { size: number; contentType: string; sha256: string | null; changeSummary: string | null; restoredFrom: number | null; object: StoredObject; now: Date; eventKind: string },
+    v: {
+      size: number;
+      contentType: string;
+      sha256: string | null;
+      changeSummary: string | null;
+      restoredFrom: number | null;
+      origin: WriteOrigin;
+      object: StoredObject;
+      now: Date;
+      eventKind: string;
+    },
   ): Promise<{ row: ResourceRow; pruned: StoredObject[] }> {
     const version = row.head_version + 1;
     await insertVersion(client, { resourceId: row.id, version, uploader: actor.subject, ...v });
@@ -280,7 +307,7 @@ export function createResourceContext(deps: ResourceServiceDeps) {
       row.id,
       v.eventKind,
       actor,
-      { version, ...(v.restoredFrom !== null ? { restored_from: v.restoredFrom } : {}), ...(v.changeSummary ? { change_summary: v.changeSummary } : {}) },
+      { version, origin: v.origin, ...(v.restoredFrom !== null ? { restored_from: v.restoredFrom } : {}), ...(v.changeSummary ? { change_summary: v.changeSummary } : {}) },
       v.now,
     );
     const pruned = await prune(client, row.id, version);
@@ -323,6 +350,21 @@ function libraryLockKey(library: Library): string {
 
 export function notFound(what = 'resource'): ResourceError {
   return new ResourceError('not_found', `${what} not found`);
+}
+
+/**
+ * The origin of a write whose caller did not name one (a restore): a person writes at the portal,
+ * an agent session through its tools, a managed script as itself.
+ */
+export function actorOrigin(actor: ResourceActor): WriteOrigin {
+  switch (actor.writer.kind) {
+    case 'person':
+      return 'portal';
+    case 'agent_session':
+      return 'agent';
+    case 'script':
+      return 'script';
+  }
 }
 
 function writerDisplay(actor: ResourceActor): string {

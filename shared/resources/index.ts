@@ -74,3 +74,19 @@ export {
   type ResourceChangeSource,
 } from './change-feed.js';
 export { exportIntoResource, upstreamAccepted, type ExportTarget, type UpstreamAnswer } from './export.js';
+export {
+  ResourceJobDispatcher,
+  RESOURCE_JOB_DEFAULTS,
+  resourceJobKinds,
+  resourceJobMetrics,
+  jobsForChange,
+  recordJobs,
+  type JobKind,
+  type JobKindSpec,
+  type JobRequest,
+  type JobStart,
+  type JobStarter,
+  type ResourceJobHandOff,
+  type ResourceJobDispatcherOptions,
+  type ResourceJobMetrics,
+} from './jobs/index.js';

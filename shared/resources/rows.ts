@@ -1,7 +1,7 @@
 /** Database rows of the resources tables and their mapping to the views every surface answers. */
 import { resourceActions } from './authority.js';
 import { formatLibrary, libraryFromKey } from './library.js';
-import type { Library, ResourceActor, ResourceView, SearchSetting, VersionView, WriterView } from './types.js';
+import type { Library, ResourceActor, ResourceView, SearchSetting, VersionView, WriteOrigin, WriterView } from './types.js';
 import { canonicalUri, referenceOf } from './uri.js';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -42,6 +42,7 @@ export interface VersionRow {
   content_sha256: string | null;
   change_summary: string | null;
   restored_from: number | null;
+  origin: WriteOrigin | null;
   object_bucket: string;
   object_key: string;
 }
@@ -101,6 +102,7 @@ export function toVersionView(row: VersionRow): VersionView {
     content_sha256: row.content_sha256,
     change_summary: row.change_summary,
     restored_from: row.restored_from,
+    origin: row.origin,
   };
 }
 

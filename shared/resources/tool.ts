@@ -15,10 +15,11 @@ import { defineTool, jsonResult, type CallToolResult, type ToolDefinition } from
 import { isTextContent, readAll, toReadable } from '../objstore/index.js';
 import { resourceActor } from './actor.js';
 import { folderActions } from './authority.js';
+import { actorOrigin } from './context.js';
 import { normalizeFolderPath } from './folders.js';
 import { formatLibrary, LibraryTextError, parseLibrary, sameLibrary } from './library.js';
 import { canonicalUri } from './uri.js';
-import { ResourceError, type Library, type ResourceActor, type ResourceService, type ResourceView, type WriteOrigin } from './types.js';
+import { ResourceError, type Library, type ResourceActor, type ResourceService, type ResourceView } from './types.js';
 
 export interface ManageResourceToolOptions {
   config: Pick<PlatformConfig, 'personas' | 'admin'>;
@@ -125,11 +126,6 @@ async function target(service: ResourceService, actor: ResourceActor, args: Args
   throw invalid(`${args.action} needs its target: reference (mcp:resource:<id> or an address), or library, path and filename`);
 }
 
-/** A managed script's writes are the script's, every other MCP caller's the agent's (index rules tell them apart). */
-function writeOrigin(actor: ResourceActor): WriteOrigin {
-  return actor.writer.kind === 'script' ? 'script' : 'agent';
-}
-
 async function create(service: ResourceService, actor: ResourceActor, args: Args): Promise<CallToolResult> {
   if (args.filename === undefined) throw invalid('create needs filename');
   const body = contentOf(args, 'create');
@@ -144,7 +140,7 @@ async function create(service: ResourceService, actor: ResourceActor, args: Args
     ...(args.search_setting !== undefined ? { search_setting: args.search_setting } : {}),
     if_exists: args.if_exists ?? 'fail',
     ...(args.change_summary !== undefined ? { change_summary: args.change_summary } : {}),
-    origin: writeOrigin(actor),
+    origin: actorOrigin(actor),
     body: toReadable(body),
   });
   return jsonResult({ outcome: result.outcome, resource: result.resource });
@@ -157,7 +153,7 @@ async function replaceContent(service: ResourceService, actor: ResourceActor, ar
     body: toReadable(body),
     ...(args.content_type !== undefined ? { content_type: args.content_type } : {}),
     ...(args.change_summary !== undefined ? { change_summary: args.change_summary } : {}),
-    origin: writeOrigin(actor),
+    origin: actorOrigin(actor),
   });
   return jsonResult({ resource });
 }

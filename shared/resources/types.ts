@@ -20,8 +20,13 @@ export type LibraryText = string;
 
 export type SearchSetting = 'default' | 'contents' | 'details_only' | 'not_indexed';
 
-/** Where a write came from (index rules and writer records use it). */
-export type WriteOrigin = 'portal' | 'agent' | 'script' | 'webhook';
+/**
+ * Where a write came from, recorded on every version (index rules match on it): `portal` a person
+ * through the portal or REST, `agent` an MCP tool call, `script` a managed script's own write
+ * (`manage_resource`, `platform.publish_data`), `export` an upstream's answer streamed in
+ * (`platform.export`), `webhook` a webhook window's compaction.
+ */
+export type WriteOrigin = 'portal' | 'agent' | 'script' | 'export' | 'webhook';
 
 /** The door a content read came through (usage is counted per door). */
 export type ReadDoor = 'resources_read' | 'search_fetch' | 'portal_download' | 'portal_preview';
@@ -128,6 +133,8 @@ export interface VersionView {
   content_sha256: string | null;
   change_summary: string | null;
   restored_from: number | null;
+  /** Where the write of this version came from; null for a version written before origins were recorded whose origin is unknown. */
+  origin: WriteOrigin | null;
 }
 
 export interface CreateInput {
@@ -329,6 +336,8 @@ export interface ResourceService {
   /**
    * Subscribes to this service's committed changes (create, replace, delete, move), announced in
    * process after commit. Every change is also published to the other replicas (change-feed.ts).
+   * For change notifications only: background work a write starts goes through the outbox
+   * (jobs/), which survives a crash after the commit; this hook does not.
    */
   onChange(listener: (event: ResourceChangeEvent) => void): () => void;
   /** Names this service in the changes it publishes, so its own replica can tell them apart. */

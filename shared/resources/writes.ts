@@ -9,7 +9,7 @@ import { isObjstoreError } from '../objstore/index.js';
 import { isAgent, may, mayMove, refusal } from './authority.js';
 import { MOVE_AUDIT_TOOL, recordResourceEvent } from './audit-trail.js';
 import { chooseContentType, contentTypeFromName } from './content-type.js';
-import { notFound, plural, type ResourceContext, type StoredObject } from './context.js';
+import { actorOrigin, notFound, plural, type ResourceContext, type StoredObject } from './context.js';
 import { countsHoldingDelete, holdsDelete } from './delete-rule.js';
 import { createDetails, executableTypeOrThrow, fileNameOrThrow, replaceDetails, updateDetails } from './input.js';
 import { formatLibrary, formatLibraryPath, libraryKey, sameLibrary } from './library.js';
@@ -27,6 +27,7 @@ import {
   type ResourceService,
   type ResourceView,
   type UpdateInput,
+  type WriteOrigin,
 } from './types.js';
 import { storeUpload as putUpload } from './upload.js';
 
@@ -104,6 +105,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
               sha256: stored.sha256,
               changeSummary,
               restoredFrom: null,
+              origin: input.origin,
               object,
             });
             await recordFolders(client, library, folderPath, now);
@@ -130,6 +132,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
           sha256: stored.sha256,
           changeSummary,
           restoredFrom: null,
+          origin: input.origin,
           object,
           now,
           eventKind: 'revised',
@@ -266,6 +269,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
       sha256: stored.sha256,
       changeSummary: details.changeSummary,
       restoredFrom: null,
+      origin: input.origin,
       eventKind: 'replaced',
     });
   }
@@ -279,7 +283,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
     actor: ResourceActor,
     id: string,
     object: StoredObject,
-    v: { size: number; contentType: string; sha256: string | null; changeSummary: string | null; restoredFrom: number | null; eventKind: string },
+    v: { size: number; contentType: string; sha256: string | null; changeSummary: string | null; restoredFrom: number | null; origin: WriteOrigin; eventKind: string },
   ): Promise<ResourceView> {
     try {
       const result = await changeTransaction(async (client, changed) => {
@@ -319,6 +323,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
       sha256: from.content_sha256,
       changeSummary: `restored from version ${version}`,
       restoredFrom: version,
+      origin: actorOrigin(actor),
       eventKind: 'restored',
     });
   }

@@ -18,19 +18,10 @@ export interface IndexRecord {
   at: Date;
 }
 
-const writeOrigins: readonly string[] = ['portal', 'agent', 'script', 'export', 'webhook'] satisfies readonly (WriteOrigin | 'export')[];
-
-/**
- * The origin of a version's write. Until every version records its own (resource_versions.origin,
- * migration 0020), it is the origin the resource's first event recorded: the one place to switch.
- */
-export async function versionOrigin(db: Db, resourceId: string, _version: number): Promise<WriteOrigin | undefined> {
-  const res = await db.query<{ origin: string | null }>(
-    `SELECT details->>'origin' AS origin FROM resource_events WHERE resource_id = $1 AND kind = 'created' ORDER BY id LIMIT 1`,
-    [resourceId],
-  );
-  const origin = res.rows[0]?.origin;
-  return origin && writeOrigins.includes(origin) ? (origin as WriteOrigin) : undefined;
+/** The origin of a version's write (resource_versions.origin); undefined when it was not recorded. */
+export async function versionOrigin(db: Db, resourceId: string, version: number): Promise<WriteOrigin | undefined> {
+  const res = await db.query<{ origin: WriteOrigin | null }>(`SELECT origin FROM resource_versions WHERE resource_id = $1 AND version = $2`, [resourceId, version]);
+  return res.rows[0]?.origin ?? undefined;
 }
 
 /** What the indexer last recorded for the resource, if anything. */

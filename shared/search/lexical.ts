@@ -136,51 +136,53 @@ export function hitUrl(hit: SearchHit, publicBaseUrl: string | undefined): strin
 }
 
 // $1 query text, $2/$3 the scope's library kinds and keys, $4 limit + 1, $5 offset.
-// The candidates come from the GIN indexes (metadata, folder descriptions, contents, name trigrams);
-// the scope, the search setting and the ranking apply to them. Snippets are drawn for the page only.
+// The candidates are the scope's files matching through the GIN indexes (metadata, folder
+// descriptions, contents, name trigrams); the search setting and the ranking apply to them.
+// Snippets are drawn for the page only.
 const lexicalSql = `
-WITH q AS (
-  SELECT replace(plainto_tsquery('english', search_words($1))::text, ' & ', ' | ')::tsquery AS tsq
-),
-scope AS (SELECT * FROM unnest($2::text[], $3::text[]) AS s(kind, key)),
+WITH scope AS (SELECT * FROM unnest($2::text[], $3::text[]) AS s(kind, key)),
 candidates AS (
-  SELECT r.id FROM resources r, q WHERE r.search_vector @@ q.tsq
-  UNION
-  SELECT i.resource_id FROM resource_search_index i, q WHERE i.contents_vector @@ q.tsq
-  UNION
-  SELECT r.id FROM resource_folders f, q, resources r
-   WHERE f.search_vector @@ q.tsq AND r.library_kind = f.library_kind AND r.library_key = f.library_key AND r.folder_path = f.path
-  UNION
-  SELECT r.id FROM resources r WHERE $1 <% (r.display_name || ' ' || r.file_name)
+  -- Each candidate once, with the rank of its contents when they matched: a contents vector is
+  -- large (read from TOAST), so it is read once, here.
+  SELECT id, max(contents_rank) AS contents_rank FROM (
+    SELECT r.id, NULL::real AS contents_rank FROM resources r JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
+     WHERE r.search_vector @@ search_query($1)
+    UNION ALL
+    SELECT i.resource_id, ts_rank(i.contents_vector, search_query($1))
+      FROM resource_search_index i JOIN resources r ON r.id = i.resource_id JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
+     WHERE i.contents_vector @@ search_query($1)
+       -- Contents indexed before the file was switched to Details only do not count until it is re-indexed.
+       AND NOT (r.search_setting = 'details_only' AND i.mode = 'contents')
+    UNION ALL
+    SELECT r.id, NULL FROM resource_folders f JOIN scope s ON s.kind = f.library_kind AND s.key = f.library_key
+      JOIN resources r ON r.library_kind = f.library_kind AND r.library_key = f.library_key AND r.folder_path = f.path
+     WHERE f.search_vector @@ search_query($1)
+    UNION ALL
+    SELECT r.id, NULL FROM resources r JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
+     WHERE $1 <% (r.display_name || ' ' || r.file_name)
+  ) AS any_match GROUP BY id
 ),
 resource_hits AS (
   SELECT 'resource'::text AS kind, r.id, r.library_kind, r.library_key, r.folder_path AS path, r.display_name AS title, r.file_name,
          r.description, r.content_type, r.size, r.updated_at, NULL::integer AS file_count, NULL::text[] AS types, NULL::text[] AS names,
-         ts_rank(r.search_vector || coalesce(f.search_vector, ''::tsvector) || CASE WHEN contents_ok THEN coalesce(i.contents_vector, ''::tsvector) ELSE ''::tsvector END, q.tsq)
+         ts_rank(r.search_vector, search_query($1)) + coalesce(ts_rank(f.search_vector, search_query($1)), 0) + coalesce(c.contents_rank, 0)
            + 0.5 * word_similarity($1, r.display_name || ' ' || r.file_name) AS score,
-         contents_ok AND coalesce(i.contents_vector @@ q.tsq, false) AS contents_match
+         c.contents_rank IS NOT NULL AS contents_match
     FROM candidates c
     JOIN resources r ON r.id = c.id
-    JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
     LEFT JOIN resource_search_index i ON i.resource_id = r.id
     LEFT JOIN resource_folders f ON f.library_kind = r.library_kind AND f.library_key = r.library_key AND f.path = r.folder_path
-    CROSS JOIN q
-    -- Contents indexed before the file was switched to Details only do not count until it is re-indexed.
-    CROSS JOIN LATERAL (SELECT NOT (r.search_setting = 'details_only' AND i.mode IS NOT DISTINCT FROM 'contents') AS contents_ok) ok
    WHERE r.search_setting <> 'not_indexed'
      AND NOT (r.search_setting = 'default' AND i.mode IS NOT DISTINCT FROM 'not_indexed')
-     AND (r.search_vector @@ q.tsq OR f.search_vector @@ q.tsq OR (contents_ok AND i.contents_vector @@ q.tsq)
-          OR $1 <% (r.display_name || ' ' || r.file_name))
 ),
 folder_hits AS (
   SELECT 'folder'::text AS kind, NULL::text AS id, e.library_kind, e.library_key, e.path, e.path AS title, ''::text AS file_name,
          e.description, ''::text AS content_type, NULL::bigint AS size, NULL::timestamptz AS updated_at, e.file_count, e.types, e.names,
-         ts_rank(e.search_vector, q.tsq) + 0.5 * word_similarity($1, e.path) AS score,
+         ts_rank(e.search_vector, search_query($1)) + 0.5 * word_similarity($1, e.path) AS score,
          false AS contents_match
     FROM resource_search_folders e
     JOIN scope s ON s.kind = e.library_kind AND s.key = e.library_key
-    CROSS JOIN q
-   WHERE e.search_vector @@ q.tsq OR $1 <% e.path
+   WHERE e.search_vector @@ search_query($1) OR $1 <% e.path
 ),
 ranked AS (
   SELECT * FROM resource_hits UNION ALL SELECT * FROM folder_hits
@@ -189,10 +191,10 @@ ranked AS (
 )
 SELECT h.kind, h.id, h.library_kind, h.library_key, h.path, h.title, h.file_name, h.description, h.content_type, h.size, h.updated_at,
        h.file_count, h.types, h.names, h.score,
-       CASE WHEN h.contents_match THEN ts_headline('english', i.contents, q.tsq, 'MaxFragments=1, MaxWords=35, MinWords=15, StartSel="", StopSel=""')
-            WHEN h.description <> '' THEN ts_headline('english', h.description, q.tsq, 'MaxFragments=1, MaxWords=35, MinWords=15, StartSel="", StopSel=""')
+       CASE WHEN h.contents_match THEN ts_headline('english', i.contents, search_query($1), 'MaxFragments=1, MaxWords=35, MinWords=15, StartSel="", StopSel=""')
+            WHEN h.description <> '' THEN ts_headline('english', h.description, search_query($1), 'MaxFragments=1, MaxWords=35, MinWords=15, StartSel="", StopSel=""')
             WHEN h.kind = 'folder' THEN array_to_string(h.names, ', ')
             ELSE left(coalesce(i.contents, ''), 200) END AS snippet
-  FROM ranked h CROSS JOIN q
+  FROM ranked h
   LEFT JOIN resource_search_index i ON h.kind = 'resource' AND i.resource_id = h.id
  ORDER BY h.score DESC, h.kind DESC, h.library_kind, h.library_key, h.path, h.title, h.id`;

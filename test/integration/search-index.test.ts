@@ -8,13 +8,14 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../shared/logging/index.js';
-import { readableLibraries, type CreateInput, type ResourceActor } from '../../shared/resources/index.js';
+import { readableLibraries, ResourceJobDispatcher, resourceJobKinds, type CreateInput, type ResourceActor } from '../../shared/resources/index.js';
 import { searchLexical, type SearchHit } from '../../shared/search/index.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
-import { createPlatformWorker, indexSweepSchedule, searchJobs, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { createPlatformWorker, indexSweepSchedule, temporalJobStarter, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
 import { indexWorkflowId, type IndexResourceInput } from '../../workflows/index.js';
 import type { SearchIndexOutcome } from '../../activities/search.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
+import { docx, docxType, pdf } from '../fixtures/search/documents.js';
 import { body, globalLib, person, personaLib, personLib, startResourceEnv, type ResourceEnv } from './resources-core-fixtures.js';
 
 const rulesYaml = `resources:
@@ -77,9 +78,11 @@ describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) =>
     await env?.stop();
   });
 
-  /** Starts indexing as the dispatcher does and awaits that run's result. */
+  /** Starts indexing as the job dispatcher does (kind `index`) and awaits that run's result. */
   async function indexed(resourceId: string): Promise<SearchIndexOutcome> {
-    await searchJobs(handle.client, taskQueue).startIndexing(resourceId);
+    const spec = resourceJobKinds.index;
+    const request = { kind: 'index' as const, resourceId, params: {} };
+    await temporalJobStarter(handle.client).start({ workflowType: spec.workflowType, workflowId: spec.workflowId(request), taskQueue: spec.taskQueue(taskQueue), args: spec.args(request), signal: spec.signal });
     return handle.client.workflow.getHandle<(input: IndexResourceInput) => Promise<SearchIndexOutcome>>(indexWorkflowId(resourceId)).result();
   }
 
@@ -124,6 +127,15 @@ describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) =>
     expect((await ids(alice, 'zeppelin')).slice(0, 2)).toEqual([named.id, file.id]);
     // A misspelt name still finds it by trigram similarity.
     expect(await ids(alice, 'zepelin')).toContain(named.id);
+  });
+
+  it('contents of a PDF and a docx are findable once indexed', async () => {
+    const report = await upload(alice, { file_name: 'report.pdf', content_type: 'application/pdf', text: pdf(['Migration of the ocelot population']) });
+    const memo = await upload(alice, { file_name: 'memo.docx', content_type: docxType, text: await docx(['Budget for the kinkajou enclosure']) });
+    expect(await indexed(report.id)).toMatchObject({ mode: 'contents' });
+    expect(await indexed(memo.id)).toMatchObject({ mode: 'contents' });
+    expect(await ids(alice, 'ocelot')).toEqual([report.id]);
+    expect(await ids(alice, 'kinkajou')).toEqual([memo.id]);
   });
 
   it('each search setting: Not indexed, Details only, Contents, Default', async () => {
@@ -183,9 +195,16 @@ describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) =>
     await env.service.describeFolder(alice, personLib('alice'), path, 'Clickstream exports from the storefront');
     expect((await search(alice, 'storefront')).filter((h) => h.kind === 'folder')).toEqual([]);
 
-    // The sweep starts indexing of what never was (the outbox missed nothing here, but it catches it), then rebuilds entries.
+    // Nothing indexed these files yet (as if their hand-off were lost): the sweep asks for their
+    // indexing through the job outbox, whose dispatcher starts it; the next pass builds the entry.
     const sweep = indexSweepSchedule(taskQueue);
+    await env.db.query('DELETE FROM resource_jobs');
     await handle.client.workflow.execute('indexSweep', { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: sweep.args });
+    const queued = await env.db.query<{ resource_id: string }>('SELECT resource_id FROM resource_jobs');
+    expect(queued.rows.map((r) => r.resource_id)).toEqual(expect.arrayContaining(files.map((f) => f.id)));
+    const dispatcher = new ResourceJobDispatcher({ db: env.db, starter: temporalJobStarter(handle.client), platformQueue: taskQueue, log: silentLogger() });
+    await dispatcher.sweep();
+    await dispatcher.close();
     for (const f of files) await handle.client.workflow.getHandle(indexWorkflowId(f.id)).result();
     await handle.client.workflow.execute('indexSweep', { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: sweep.args });
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
 import { pino } from 'pino';
 import { Writable } from 'node:stream';
-import { readableLibraries, type ResourceActor } from '../../shared/resources/index.js';
+import { readableLibraries, resourceJobKinds, type ResourceActor } from '../../shared/resources/index.js';
 import {
   createEmbedder,
   embedResource,
@@ -24,7 +24,7 @@ import {
 } from '../../shared/search/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
-import { createPlatformWorker, indexSweepSchedule, searchJobs, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { createPlatformWorker, indexSweepSchedule, temporalJobStarter, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
 import { indexWorkflowId, type IndexResourceInput } from '../../workflows/index.js';
 import type { SearchIndexOutcome } from '../../activities/search.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
@@ -250,8 +250,11 @@ describe('the indexResource workflow embeds what it indexes', () => {
 
   it('an upload indexed through the workflow is found by meaning; a provider outage leaves it for the sweep', async () => {
     const alice = person(env, 'alice');
+    // Started as the resource job dispatcher starts it (signal-with-start of the `index` kind).
     const indexed = async (id: string) => {
-      await searchJobs(handle.client, taskQueue).startIndexing(id);
+      const spec = resourceJobKinds.index;
+      const request = { kind: 'index' as const, resourceId: id, params: {} };
+      await temporalJobStarter(handle.client).start({ workflowType: spec.workflowType, workflowId: spec.workflowId(request), taskQueue: spec.taskQueue(taskQueue), args: spec.args(request), signal: spec.signal });
       return handle.client.workflow.getHandle<(input: IndexResourceInput) => Promise<SearchIndexOutcome>>(indexWorkflowId(id)).result();
     };
     const create = async (file_name: string, text: string) =>

@@ -88,7 +88,7 @@ export function runTools(deps: RunToolsDeps): ToolDefinition[] {
             actor,
             to,
             { status: response.status, statusText: response.statusText, contentType: response.headers.get('content-type') ?? undefined, body: response.body, name: url.host },
-            'script',
+            'export',
           );
           return jsonResult({ outcome: result.outcome, resource: result.resource, upstream_status: response.status });
         } catch (error) {
