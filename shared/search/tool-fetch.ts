@@ -36,8 +36,23 @@ export interface FetchToolOptions {
 }
 
 const input = z.object({
-  id: z.string().min(1).describe('What search returned: the `mcp:resource:<id>` reference (the bare id or the mcp:// address also work).'),
+  id: z.string().min(1).describe('What search returned: the `mcp:resource:<id>` reference (the bare id, the result\'s url or the mcp:// address also work).'),
 });
+
+/** A portal page of a resource, as search results link to it under portal.public_base_url (lexical.ts hitUrl). */
+const portalPage = /^https?:\/\/[^/]+(?:\/[^?#]*)?\/portal\/resources\/([^/?#]+)$/;
+
+/** What the service resolves: a portal page's URL names the resource by its id; anything else is taken as it is. */
+export function fetchTarget(id: string): string {
+  const text = id.trim();
+  const page = portalPage.exec(text);
+  if (!page) return text;
+  try {
+    return decodeURIComponent(page[1]!);
+  } catch {
+    return text;
+  }
+}
 
 const description = `Fetch a managed resource that search found, by its id (mcp:resource:<id>).
 Returns a JSON document {id, title, text, url, metadata}: text files as text, a PDF as its extracted text, an office document (docx, xlsx, pptx, OpenDocument) as its XML parts; an image comes back as the picture and any other file as base64 bytes. A file over 1 MB returns its details and URI only: read it with MCP resources/read.`;
@@ -86,7 +101,7 @@ async function contentsOf(resource: ResourceView, bytes: Buffer): Promise<CallTo
 }
 
 async function fetchDocument(service: ResourceService, actor: ResourceActor, id: string, inlineBytes: number): Promise<CallToolResult> {
-  const found = await service.resolve(actor, id);
+  const found = await service.resolve(actor, fetchTarget(id));
   // Refused before opening, so an answer without contents neither streams nor stamps last read.
   if (found.size > inlineBytes) {
     return omitted(found, `the file is ${found.size} bytes; fetch returns contents up to ${inlineBytes}. Read ${found.uri} with MCP resources/read.`);

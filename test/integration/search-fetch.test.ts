@@ -98,6 +98,8 @@ describe('fetch over MCP', () => {
     // The bare id and the address name the same document.
     expect(doc(await fetchAs('alice', file.id)).text).toBe('# Notes\nShip on Friday.\n');
     expect(doc(await fetchAs('alice', file.uri)).text).toBe('# Notes\nShip on Friday.\n');
+    // The url of a search result under portal.public_base_url: the resource's portal page.
+    expect(doc(await fetchAs('alice', `https://portal.example/portal/resources/${file.id}`)).text).toBe('# Notes\nShip on Friday.\n');
   });
 
   it('a PDF as its extracted text', async () => {
