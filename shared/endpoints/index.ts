@@ -1,6 +1,6 @@
 // Scripted endpoints (issue 17; spec document 3; docs/endpoints.md): bindings of scripts' handle(req) to /endpoints/{name}.
 export * from './types.js';
-export { readEndpointTarget, readPublicEndpoint, bindingOf, BINDING_COLUMNS, type BindingRow } from './target.js';
+export { readPublicEndpoint, bindingOf, BINDING_COLUMNS, type BindingRow } from './target.js';
 export { recordEndpointFailure, listEndpointFailures, purgeEndpointFailures, retentionCutoff, type EndpointFailure } from './failures.js';
 // Requests at /endpoints/{name}/{rest...} (issue 17, items 2-4 and 6; docs/endpoints.md, "Requests").
 export { EndpointRequests, type BotCheckGate, type EndpointAuthentication, type EndpointAuthenticator, type EndpointRequest, type EndpointRequestsDeps } from './requests.js';

@@ -1,7 +1,8 @@
 /**
  * One request at `/endpoints/{name}/{rest...}` (spec document 3, "Scripted endpoints"), from the
  * binding read to the answer. The binding and its script's current version are read on every
- * request (target.ts), so a save or a binding change is seen by the next request on any replica.
+ * request (target.ts: coalesced, each request answered by a query started after it arrived), so a
+ * save or a binding change is seen by the next request on any replica.
  *
  * Order of the checks (each stops the request):
  *   1. an enabled endpoint of that name, and the path matches its template — else 404 (one answer
@@ -19,7 +20,7 @@
  *  10. handle(req) as principal script:<name> with its author's roles, within timeout_seconds (504)
  *      and max_memory_bytes (503); a failure or a non-response is 500.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/index.js';
 import type { CallerContext } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
@@ -31,7 +32,7 @@ import { statusClass, type EndpointMetrics } from './metrics.js';
 import type { EndpointRecords } from './records.js';
 import { handlerRequest, type HandlerRequest } from './request.js';
 import { handlerAnswer, protectiveHeaders } from './response.js';
-import { readEndpointTarget } from './target.js';
+import { EndpointTargetReader } from './target.js';
 import { matchTemplate } from './template.js';
 import { ENDPOINT_NAME, type EndpointTarget } from './types.js';
 
@@ -119,9 +120,11 @@ export class EndpointRequests {
   readonly #limits: EndpointRateLimits;
   readonly #slots: HandlerSlots;
   readonly #clock: () => number;
+  readonly #targets: EndpointTargetReader;
 
   constructor(deps: EndpointRequestsDeps) {
     this.#deps = deps;
+    this.#targets = new EndpointTargetReader(deps.db);
     this.#limits = deps.limits ?? new EndpointRateLimits();
     this.#slots = deps.slots ?? new HandlerSlots();
     this.#clock = deps.clock ?? Date.now;
@@ -132,7 +135,7 @@ export class EndpointRequests {
     const started = performance.now();
     let target: EndpointTarget | undefined;
     try {
-      target = ENDPOINT_NAME.test(request.name) ? await readEndpointTarget(this.#deps.db, request.name) : undefined;
+      target = ENDPOINT_NAME.test(request.name) ? await this.#targets.read(request.name) : undefined;
     } catch (error) {
       // The database is away: no endpoint can be told apart, none answers.
       this.#deps.log.error({ err: { message: (error as Error).message } }, 'endpoint binding not read');
@@ -141,7 +144,8 @@ export class EndpointRequests {
     if (!target?.binding.enabled) return bare(refusal('not_found'));
     const { binding, script } = target;
     const progress: Progress = { caller: null, ran: false, failed: false };
-    const sessionId = `endpoint:${binding.endpoint}:${uuidv7()}`;
+    // Node's randomUUID draws from a cached pool (a v7 id drew fresh random bytes per request).
+    const sessionId = `endpoint:${binding.endpoint}:${randomUUID()}`;
     let answer: EndpointAnswer;
     try {
       answer = await this.#serve(request, target, sessionId, progress);

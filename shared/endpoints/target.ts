@@ -1,7 +1,12 @@
 /**
  * The per-request read (spec document 3, "Endpoint and script": binding and script write times
- * are read each request): one query for the binding and its script's current version, so a
- * save or a binding change is seen by the next request on every replica.
+ * are read each request): a query for the binding and its script's current version, so a save or
+ * a binding change is seen by the next request on every replica.
+ *
+ * Reads are coalesced (EndpointTargetReader): a request waits for the next query that STARTS
+ * after it arrived, and one query answers every request waiting for it. Each request therefore
+ * still sees everything committed before it arrived — the rule — while a busy replica sends one
+ * query per round trip instead of one per request.
  */
 import type { Db } from '../db/index.js';
 import type { EntryPoint, ScriptState } from '../scripts/index.js';
@@ -73,18 +78,20 @@ export async function readPublicEndpoint(db: Db, name: string): Promise<{ rateLi
   return row ? { rateLimit: row.rate_limit, allowedOrigins: row.allowed_origins } : undefined;
 }
 
-/** The endpoint `name`'s binding and script, or undefined when no binding has that name (enabled or not). */
-export async function readEndpointTarget(db: Db, name: string): Promise<EndpointTarget | undefined> {
-  const { rows } = await db.query<TargetRow>(
-    `SELECT ${BINDING_COLUMNS}, s.name, s.state, s.current_version, s.updated_at AS script_updated_at, v.source, v.author_roles, v.entry_points
+const targetsQuery = `SELECT ${BINDING_COLUMNS}, s.name, s.state, s.current_version, s.updated_at AS script_updated_at, v.source, v.author_roles, v.entry_points
        FROM endpoint_bindings b
        JOIN scripts s ON s.id = b.script_id
        JOIN script_versions v ON v.script_id = s.id AND v.number = s.current_version
-      WHERE b.endpoint = $1`,
-    [name],
-  );
-  const row = rows[0];
-  if (!row) return undefined;
+      WHERE b.endpoint = ANY($1::text[])`;
+
+/** The binding and script of each endpoint in `names` that has a binding (enabled or not), by name. */
+export async function readEndpointTargets(db: Db, names: readonly string[]): Promise<Map<string, EndpointTarget>> {
+  // Named: each connection plans it once (planning the join was most of its time).
+  const { rows } = await db.query<TargetRow>({ name: 'endpoint-targets', text: targetsQuery, values: [names] });
+  return new Map(rows.map((row) => [row.endpoint, targetOf(row)]));
+}
+
+function targetOf(row: TargetRow): EndpointTarget {
   return {
     binding: bindingOf(row),
     script: {
@@ -98,4 +105,49 @@ export async function readEndpointTarget(db: Db, name: string): Promise<Endpoint
       updatedAt: row.script_updated_at,
     },
   };
+}
+
+interface Waiter {
+  resolve: (target: EndpointTarget | undefined) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Coalesced per-request reads of endpoint targets: one query in flight, started after every request it answers arrived. */
+export class EndpointTargetReader {
+  readonly #db: Db;
+  /** Requests that arrived since the query in flight started, by endpoint name. */
+  #waiting = new Map<string, Waiter[]>();
+  #reading = false;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  /** The endpoint `name`'s binding and script as of a read started after this call, or undefined when no binding has that name. */
+  read(name: string): Promise<EndpointTarget | undefined> {
+    return new Promise((resolve, reject) => {
+      const waiters = this.#waiting.get(name);
+      if (waiters) waiters.push({ resolve, reject });
+      else this.#waiting.set(name, [{ resolve, reject }]);
+      this.#next();
+    });
+  }
+
+  #next(): void {
+    if (this.#reading || this.#waiting.size === 0) return;
+    const batch = this.#waiting;
+    this.#waiting = new Map();
+    this.#reading = true;
+    readEndpointTargets(this.#db, [...batch.keys()]).then(
+      (targets) => {
+        for (const [name, waiters] of batch) for (const waiter of waiters) waiter.resolve(targets.get(name));
+      },
+      (error: unknown) => {
+        for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);
+      },
+    ).finally(() => {
+      this.#reading = false;
+      this.#next();
+    });
+  }
 }

@@ -21,7 +21,9 @@ export async function refreshFolderEntries(db: Db, now: Date): Promise<{ entries
        SELECT h.library_kind, h.library_key, h.folder_path, h.n, h.types, h.names, coalesce(f.description, ''), $2
          FROM (SELECT r.library_kind, r.library_key, r.folder_path, count(*)::integer AS n,
                       array_agg(DISTINCT split_part(r.content_type, ';', 1) ORDER BY split_part(r.content_type, ';', 1)) AS types,
-                      (array_agg(r.display_name ORDER BY lower(r.display_name), r.id))[1:$1] AS names
+                      -- A file set to Not indexed counts, but its name is not shown.
+                      coalesce((array_agg(r.display_name ORDER BY lower(r.display_name), r.id)
+                                 FILTER (WHERE r.search_setting <> 'not_indexed' AND i.mode IS DISTINCT FROM 'not_indexed'))[1:$1], '{}') AS names
                  FROM resources r LEFT JOIN resource_search_index i ON i.resource_id = r.id
                 WHERE r.search_setting IN ('details_only', 'not_indexed') OR i.mode IN ('not_indexed', 'metadata', 'details')
                 GROUP BY 1, 2, 3) h

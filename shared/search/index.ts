@@ -10,6 +10,9 @@ export { tableColumns } from './index-details.js';
 export { refreshFolderEntries, FOLDER_ENTRY_NAMES } from './folders.js';
 export {
   searchLexical,
+  contentsQuery,
+  COMMON_TERM_SHARE,
+  COMMON_CONTENTS_CAP,
   hitUrl,
   DEFAULT_SEARCH_LIMIT,
   MAX_SEARCH_LIMIT,

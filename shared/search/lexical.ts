@@ -11,7 +11,7 @@
  * (`resource_search_folders`, refreshed by the sweep). Hybrid ranking (embeddings) fuses these
  * hits with its own (shared/search/hybrid*).
  */
-import type { Db } from '../db/index.js';
+import { withTransaction, type Db } from '../db/index.js';
 import { formatLibrary, formatLibraryPath, libraryFromKey, libraryKey, referenceOf, canonicalUri, type Library } from '../resources/index.js';
 
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -99,10 +99,51 @@ export async function searchLexical(
   const offset = Math.max(0, Math.trunc(page.offset ?? 0));
   if (text === '' || scope.length === 0) return { hits: [], more: false };
   const keys = scope.map((l) => libraryKey(l));
-  const res = await db.query<HitRow>(lexicalSql, [text, keys.map((k) => k.kind), keys.map((k) => k.key), limit + 1, offset]);
+  const res = await withTransaction(db, async (client) => {
+    // The planner does not count reading large (TOASTed) vectors into a sequential scan's cost, and
+    // would test every row of a small index table instead of asking its GIN index.
+    await client.query('SET LOCAL enable_seqscan = off');
+    const contents = contentsQuery((await client.query<TermRow>(termsSql, [text])).rows);
+    return client.query<HitRow>(lexicalSql, [text, keys.map((k) => k.kind), keys.map((k) => k.key), limit + 1, offset, contents.query, contents.cap]);
+  });
   const rows = res.rows.slice(0, limit);
   return { hits: rows.map(toHit), more: res.rows.length > limit };
 }
+
+/** Contents of more than this share of files make a word common (it tells them apart too little to rank). */
+export const COMMON_TERM_SHARE = 0.25;
+/** Files ranked on their contents when every word of the query is common. */
+export const COMMON_CONTENTS_CAP = 500;
+
+interface TermRow {
+  lexeme: string;
+  /** Share of indexed files whose contents hold it, from the planner's statistics; null when not among the most common. */
+  share: number | null;
+}
+
+/**
+ * What the contents are searched and ranked for. Ranking reads each matching file's contents
+ * vector, so a word in most files would make every query read most of the index: such words (by
+ * the table's statistics) are left out when the query has others, and when it has none, at most
+ * COMMON_CONTENTS_CAP matching files are ranked on their contents. Metadata always takes the whole query.
+ */
+export function contentsQuery(terms: readonly TermRow[]): { query: string; cap: number | null } {
+  const quoted = (t: TermRow) => `'${t.lexeme.replace(/'/g, "''")}'`;
+  const distinctive = terms.filter((t) => t.share === null || t.share <= COMMON_TERM_SHARE);
+  if (distinctive.length > 0) return { query: distinctive.map(quoted).join(' | '), cap: null };
+  return { query: terms.map(quoted).join(' | '), cap: terms.length > 0 ? COMMON_CONTENTS_CAP : null };
+}
+
+// The query's lexemes, each with the share of files whose contents hold it (pg_stats keeps the
+// most common elements of the contents vectors and their frequencies).
+const termsSql = `
+SELECT q.lexeme, c.share FROM unnest(to_tsvector('english', search_words($1))) AS q
+  LEFT JOIN (
+    SELECT e AS lexeme, max(f) AS share
+      FROM pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS x(e, f)
+     WHERE s.schemaname = current_schema() AND s.tablename = 'resource_search_index' AND s.attname = 'contents_vector' AND e IS NOT NULL
+     GROUP BY e
+  ) c ON c.lexeme = q.lexeme`;
 
 export function toHit(row: HitRow): SearchHit {
   const library: Library = libraryFromKey(row.library_kind, row.library_key);
@@ -135,31 +176,40 @@ export function hitUrl(hit: SearchHit, publicBaseUrl: string | undefined): strin
   return hit.kind === 'resource' ? `${base}/portal/resources/${encodeURIComponent(hit.id)}` : `${base}/portal/resources/lib/${folderPath}`;
 }
 
-// $1 query text, $2/$3 the scope's library kinds and keys, $4 limit + 1, $5 offset.
+// $1 query text, $2/$3 the scope's library kinds and keys, $4 limit + 1, $5 offset, $6 the contents'
+// tsquery and $7 how many contents matches to rank at most (contentsQuery).
 // The candidates are the scope's files matching through the GIN indexes (metadata, folder
 // descriptions, contents, name trigrams); the search setting and the ranking apply to them.
 // Snippets are drawn for the page only.
 const lexicalSql = `
 WITH scope AS (SELECT * FROM unnest($2::text[], $3::text[]) AS s(kind, key)),
+-- The GIN indexes find the matches (no large value is read to do so); only matches in scope are
+-- then read and ranked. MATERIALIZED keeps the planner from testing every in-scope row instead.
+metadata_matches AS MATERIALIZED (SELECT id FROM resources WHERE search_vector @@ search_query($1)),
+contents_matches AS MATERIALIZED (SELECT resource_id, mode, contents_vector FROM resource_search_index WHERE contents_vector @@ $6::tsquery),
+-- The in-scope matches ranked on their contents (with a cap, the most recently changed).
+contents_ranked AS (
+  SELECT resource_id, ts_rank(contents_vector, $6::tsquery) AS contents_rank FROM (
+    SELECT m.resource_id, m.contents_vector FROM contents_matches m
+      JOIN resources r ON r.id = m.resource_id JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
+     -- Contents indexed before the file was switched to Details only do not count until it is re-indexed.
+     WHERE NOT (r.search_setting = 'details_only' AND m.mode = 'contents')
+     ORDER BY r.updated_at DESC, r.id LIMIT $7
+  ) AS in_scope
+),
+folder_matches AS MATERIALIZED (SELECT library_kind, library_key, path FROM resource_folders WHERE search_vector @@ search_query($1)),
+name_matches AS MATERIALIZED (SELECT id FROM resources WHERE $1 <% (display_name || ' ' || file_name)),
 candidates AS (
-  -- Each candidate once, with the rank of its contents when they matched: a contents vector is
-  -- large (read from TOAST), so it is read once, here.
+  -- Each candidate once, with the rank of its contents when they matched (a contents vector is
+  -- large, read from TOAST: it is read once, for the ranking).
   SELECT id, max(contents_rank) AS contents_rank FROM (
-    SELECT r.id, NULL::real AS contents_rank FROM resources r JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
-     WHERE r.search_vector @@ search_query($1)
+    SELECT m.id, NULL::real AS contents_rank FROM metadata_matches m
     UNION ALL
-    SELECT i.resource_id, ts_rank(i.contents_vector, search_query($1))
-      FROM resource_search_index i JOIN resources r ON r.id = i.resource_id JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
-     WHERE i.contents_vector @@ search_query($1)
-       -- Contents indexed before the file was switched to Details only do not count until it is re-indexed.
-       AND NOT (r.search_setting = 'details_only' AND i.mode = 'contents')
+    SELECT resource_id, contents_rank FROM contents_ranked
     UNION ALL
-    SELECT r.id, NULL FROM resource_folders f JOIN scope s ON s.kind = f.library_kind AND s.key = f.library_key
-      JOIN resources r ON r.library_kind = f.library_kind AND r.library_key = f.library_key AND r.folder_path = f.path
-     WHERE f.search_vector @@ search_query($1)
+    SELECT r.id, NULL FROM folder_matches f JOIN resources r ON r.library_kind = f.library_kind AND r.library_key = f.library_key AND r.folder_path = f.path
     UNION ALL
-    SELECT r.id, NULL FROM resources r JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
-     WHERE $1 <% (r.display_name || ' ' || r.file_name)
+    SELECT m.id, NULL FROM name_matches m
   ) AS any_match GROUP BY id
 ),
 resource_hits AS (
@@ -170,6 +220,7 @@ resource_hits AS (
          c.contents_rank IS NOT NULL AS contents_match
     FROM candidates c
     JOIN resources r ON r.id = c.id
+    JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
     LEFT JOIN resource_search_index i ON i.resource_id = r.id
     LEFT JOIN resource_folders f ON f.library_kind = r.library_kind AND f.library_key = r.library_key AND f.path = r.folder_path
    WHERE r.search_setting <> 'not_indexed'

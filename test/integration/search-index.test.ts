@@ -192,6 +192,8 @@ describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) =>
     await env.service.createFolder(alice, personLib('alice'), path);
     const files = [];
     for (const day of ['01', '02', '03']) files.push(await upload(alice, { path, file_name: `day-${day}.csv`, content_type: 'text/csv', text: 'ts,url\n1,/\n' }));
+    // Counted in the entry, never named: the person asked for it not to be found.
+    files.push(await upload(alice, { path, file_name: 'day-00-secret.csv', content_type: 'text/csv', search_setting: 'not_indexed', text: 'ts,url\n' }));
     await env.service.describeFolder(alice, personLib('alice'), path, 'Clickstream exports from the storefront');
     expect((await search(alice, 'storefront')).filter((h) => h.kind === 'folder')).toEqual([]);
 
@@ -209,13 +211,17 @@ describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) =>
     await handle.client.workflow.execute('indexSweep', { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: sweep.args });
 
     const folder = (await search(alice, 'storefront')).find((h) => h.kind === 'folder');
-    expect(folder).toMatchObject({ kind: 'folder', id: 'folder:person:alice/data/clicks', path, file_count: 3, types: ['text/csv'], names: ['day-01', 'day-02', 'day-03'], description: 'Clickstream exports from the storefront' });
+    expect(folder).toMatchObject({ kind: 'folder', id: 'folder:person:alice/data/clicks', path, file_count: 4, types: ['text/csv'], names: ['day-01', 'day-02', 'day-03'], description: 'Clickstream exports from the storefront' });
     // Another person does not see it.
     expect((await search(bob, 'storefront')).filter((h) => h.kind === 'folder')).toEqual([]);
 
     await env.service.describeFolder(alice, personLib('alice'), path, 'Weblog extracts');
-    await handle.client.workflow.execute('indexSweep', { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: sweep.args });
+    const sweepId = `sweep-${randomBytes(4).toString('hex')}`;
+    await handle.client.workflow.execute('indexSweep', { workflowId: sweepId, taskQueue, args: sweep.args });
     expect((await search(alice, 'weblog')).find((h) => h.kind === 'folder')).toMatchObject({ description: 'Weblog extracts' });
+    // indexSweep replays deterministically.
+    const history = await handle.client.workflow.getHandle(sweepId).fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, sweepId)).resolves.toBeUndefined();
   });
 
   it('a replacement is re-indexed; delete removes the file from results at once', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
 import { indexModeFor, isTableOfValues, MAX_CONTENT_INDEX_BYTES, type IndexRule, type IndexSubject, type IndexVersion } from '../../shared/search/index.js';
-import { tableColumns } from '../../shared/search/index.js';
+import { COMMON_CONTENTS_CAP, COMMON_TERM_SHARE, contentsQuery, tableColumns } from '../../shared/search/index.js';
 
 function subject(over: Partial<IndexSubject> = {}): IndexSubject {
   return { search_setting: 'default', library: { kind: 'global', key: '' }, path: 'references', file_name: 'guide.pdf', content_type: 'application/pdf', ...over };
@@ -125,5 +125,17 @@ describe('details of a table of values', () => {
     expect(tableColumns(Buffer.from('a\tb\r\n1\t2'), 'text/tab-separated-values', 'a.tsv')).toEqual(['a', 'b']);
     expect(tableColumns(Buffer.from('{"customer_id":1,"plan":"pro"}\n{"x":1}'), 'application/x-ndjson', 'e.ndjson')).toEqual(['customer_id', 'plan']);
     expect(tableColumns(Buffer.from('{"cut'), 'application/x-ndjson', 'e.ndjson')).toEqual([]);
+  });
+});
+
+describe('contentsQuery: words in most files are not ranked on contents', () => {
+  it('leaves common words out when the query has distinctive ones', () => {
+    expect(contentsQuery([{ lexeme: 'report', share: 0.9 }, { lexeme: 'okapi', share: null }, { lexeme: "o'hara", share: 0.01 }])).toEqual({ query: "'okapi' | 'o''hara'", cap: null });
+  });
+
+  it('ranks at most COMMON_CONTENTS_CAP files when every word is common, and nothing for no words', () => {
+    expect(contentsQuery([{ lexeme: 'report', share: COMMON_TERM_SHARE + 0.01 }])).toEqual({ query: "'report'", cap: COMMON_CONTENTS_CAP });
+    expect(contentsQuery([{ lexeme: 'report', share: COMMON_TERM_SHARE }])).toEqual({ query: "'report'", cap: null });
+    expect(contentsQuery([])).toEqual({ query: '', cap: null });
   });
 });

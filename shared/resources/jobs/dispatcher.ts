@@ -56,9 +56,6 @@ export const RESOURCE_JOB_DEFAULTS = {
   batch: 100,
 } as const;
 
-/** A dispatch that meets newer writes every time it finishes leaves the row to the sweeper after this many rounds. */
-const MAX_ROUNDS = 5;
-
 export class ResourceJobDispatcher implements ResourceJobHandOff {
   readonly #opts: ResourceJobDispatcherOptions;
   readonly #clock: () => Date;
@@ -91,8 +88,9 @@ export class ResourceJobDispatcher implements ResourceJobHandOff {
     const again: string[] = [];
     for (;;) {
       const claimed = await claimJobs(this.#opts.db, { now: this.#clock(), leaseMs: this.#leaseMs, limit: this.#batch });
-      for (const job of claimed) {
-        const outcome = await this.#run(job);
+      // All at once: each start ends within its deadline, so every claim of the batch is settled well inside its lease.
+      const outcomes = await Promise.all(claimed.map(async (job) => ({ job, outcome: await this.#run(job) })));
+      for (const { job, outcome } of outcomes) {
         if (outcome === 'failed') counts.failed++;
         else counts.started++;
         if (outcome === 'again') again.push(job.workflowId);
@@ -144,8 +142,9 @@ export class ResourceJobDispatcher implements ResourceJobHandOff {
 
   async #dispatchNamed(workflowIds: readonly string[]): Promise<void> {
     try {
+      // Another round only for jobs a newer write asked for while they started: it ends when the writes do.
       let again = workflowIds;
-      for (let round = 0; again.length > 0 && round < MAX_ROUNDS; round++) {
+      while (again.length > 0) {
         const claimed = await claimJobs(this.#opts.db, { workflowIds: again, now: this.#clock(), leaseMs: this.#leaseMs, limit: again.length });
         const outcomes = await Promise.all(claimed.map(async (job) => ({ job, outcome: await this.#run(job) })));
         again = outcomes.filter((o) => o.outcome === 'again').map((o) => o.job.workflowId);

@@ -1,11 +1,14 @@
 /**
  * Messages between the sandbox pool (the api's thread) and a sandbox worker thread. Values cross as
- * JSON text, parsed on the side that uses them.
+ * JSON text, parsed on the side that uses them. A thread may hold several runs at once (each in its
+ * own QuickJS module instance): run messages carry the run's id. Each side posts its messages in
+ * batches (an array per turn of its event loop), so a burst of runs wakes a thread once.
  */
 
 /** Pool → worker: start a run. */
 export interface RunRequest {
   type: 'run';
+  runId: number;
   source: string;
   entry: 'main' | 'handle';
   argsJson: string;
@@ -32,8 +35,8 @@ export type ToWorker = RunRequest | AskReply;
 
 /** Worker → pool: something only the api's thread can answer. */
 export type Ask =
-  | { type: 'library'; id: number; name: string }
-  | { type: 'host'; id: number; name: string; argsJson: string };
+  | { type: 'library'; id: number; runId: number; name: string }
+  | { type: 'host'; id: number; runId: number; name: string; argsJson: string };
 
 /** Worker → pool: the run's end. `resultJson` is the entry's result as JSON text (status ok). */
 export interface RunDone {
@@ -47,6 +50,7 @@ export interface RunDone {
 /** Worker → pool: the run has its engine and its deadline starts now. */
 export interface RunStarted {
   type: 'started';
+  runId: number;
 }
 
-export type FromWorker = Ask | RunDone | RunStarted | { type: 'ready' };
+export type FromWorker = Ask | (RunDone & { runId: number }) | RunStarted | { type: 'ready' };

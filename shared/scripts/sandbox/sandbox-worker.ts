@@ -1,7 +1,8 @@
 /**
- * The api's side of one sandbox worker thread: starts it, hands it one run at a time, answers its
- * asks (libraries, host calls) from that run, and terminates it when a run overstays its deadline
- * by the grace (the interpreter's interrupt is the normal stop; this is the last resort).
+ * The api's side of one sandbox worker thread: starts it, hands it runs (several at once when the
+ * pool says so), answers each run's asks (libraries, host calls), and terminates it when a run
+ * overstays its deadline by the grace (the interpreter's interrupt is the normal stop; this is the
+ * last resort).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -35,23 +36,39 @@ export interface WorkerSettings {
   startAllowanceMs: number;
 }
 
+/** A run on the thread: its asks are answered from it, its end resolves it. */
+interface ThreadRun {
+  run: SandboxRun;
+  started: () => void;
+  finish: (done: RunDone) => void;
+  /** Host or library asks sent and not answered yet: the run waits on the api's thread meanwhile. */
+  waiting: number;
+}
+
+let nextRunId = 1;
+
 export class SandboxWorker {
   readonly #worker: Worker;
   readonly #ready: Promise<void>;
   #alive = true;
-  /** The run in progress: its asks are answered from it, its end resolves it. */
-  #current: { run: SandboxRun; started: () => void; finish: (done: RunDone) => void } | undefined;
+  readonly #runs = new Map<number, ThreadRun>();
+  #outbox: ToWorker[] = [];
+  /** When the thread last sent anything, or was handed work while it had none (performance.now()). */
+  #lastHeard = performance.now();
 
   constructor() {
     this.#worker = startWorker();
     this.#worker.unref();
     this.#ready = new Promise((resolve, reject) => {
       this.#worker.once('error', reject);
-      this.#worker.on('message', (message: FromWorker) => {
-        if (message.type === 'ready') resolve();
-        else if (message.type === 'done') this.#current?.finish(message);
-        else if (message.type === 'started') this.#current?.started();
-        else void this.#answer(message);
+      this.#worker.on('message', (messages: FromWorker[]) => {
+        this.#lastHeard = performance.now();
+        for (const message of messages) {
+          if (message.type === 'ready') resolve();
+          else if (message.type === 'done') this.#runs.get(message.runId)?.finish(message);
+          else if (message.type === 'started') this.#runs.get(message.runId)?.started();
+          else void this.#answer(message);
+        }
       });
     });
     this.#worker.on('error', (err) => this.#stopped(`the sandbox worker failed: ${err.message}`));
@@ -63,15 +80,33 @@ export class SandboxWorker {
     return this.#alive;
   }
 
+  /** Runs on this thread now. */
+  get load(): number {
+    return this.#runs.size;
+  }
+
+  /**
+   * Whether a run is executing on the thread (not waiting on the api's thread) and the thread has
+   * said nothing for `stallMs`: a long synchronous stretch of a script, which the thread's other
+   * runs wait behind.
+   */
+  stalled(now: number, stallMs: number): boolean {
+    if (now - this.#lastHeard < stallMs) return false;
+    for (const run of this.#runs.values()) if (run.waiting === 0) return true;
+    return false;
+  }
+
   /**
    * Runs `run` on this thread; the deadline counts from when the thread's engine is ready for it
-   * (`started`). A thread still busy `terminateGraceMs` past the deadline — or, never started,
-   * past the deadline and `startAllowanceMs` — is terminated.
+   * (`started`). A run still going `terminateGraceMs` past its deadline — or, never started, past
+   * the deadline and `startAllowanceMs` — has the thread terminated (its other runs end as errors).
    */
   async execute(run: SandboxRun, settings: WorkerSettings): Promise<RunDone> {
-    await this.#ready;
+    if (this.#runs.size === 0) this.#lastHeard = performance.now();
+    const runId = nextRunId++;
     const request: RunRequest = {
       type: 'run',
+      runId,
       source: run.source,
       entry: run.entry,
       argsJson: JSON.stringify(run.args),
@@ -81,7 +116,7 @@ export class SandboxWorker {
       hostNames: Object.keys(run.host),
       consoleLimitBytes: run.consoleLimitBytes ?? defaultConsoleLimitBytes,
     };
-    return new Promise<RunDone>((resolve) => {
+    const finished = new Promise<RunDone>((resolve) => {
       const stop = () => {
         void this.terminate();
         finish({ type: 'done', status: 'timeout', error: 'the run passed its deadline and its worker was stopped', console: '' });
@@ -93,12 +128,19 @@ export class SandboxWorker {
       };
       const finish = (done: RunDone) => {
         clearTimeout(overstay);
-        this.#current = undefined;
+        this.#runs.delete(runId);
         resolve(done);
       };
-      this.#current = { run, started, finish };
-      this.#send(request);
+      this.#runs.set(runId, { run, started, finish, waiting: 0 });
     });
+    try {
+      await this.#ready;
+    } catch (err) {
+      this.#runs.get(runId)?.finish({ type: 'done', status: 'error', error: `the sandbox worker did not start: ${(err as Error).message}`, console: '' });
+      return finished;
+    }
+    this.#send(request);
+    return finished;
   }
 
   async terminate(): Promise<void> {
@@ -108,21 +150,36 @@ export class SandboxWorker {
 
   #stopped(reason: string): void {
     this.#alive = false;
-    this.#current?.finish({ type: 'done', status: 'error', error: reason, console: '' });
+    for (const run of [...this.#runs.values()]) run.finish({ type: 'done', status: 'error', error: reason, console: '' });
   }
 
+  /** Queues `message` for the thread: what one turn of the event loop sends goes as one batch (one wake-up of the thread). */
   #send(message: ToWorker): void {
-    if (this.#alive) this.#worker.postMessage(message);
+    if (!this.#alive) return;
+    this.#outbox.push(message);
+    if (this.#outbox.length === 1) setImmediate(() => this.#flush());
+  }
+
+  #flush(): void {
+    const batch = this.#outbox;
+    this.#outbox = [];
+    if (this.#alive && batch.length > 0) this.#worker.postMessage(batch);
   }
 
   async #answer(message: Ask): Promise<void> {
-    const run = this.#current?.run;
-    if (!run) return;
+    const current = this.#runs.get(message.runId);
+    if (!current) return;
+    const { run } = current;
+    current.waiting++;
     try {
       const value = message.type === 'library' ? ((await run.resolveLibrary(message.name)) ?? null) : await callHost(run, message.name, message.argsJson);
       this.#send({ type: 'reply', id: message.id, ok: true, value });
     } catch (err) {
       this.#send({ type: 'reply', id: message.id, ok: false, error: err instanceof Error ? err.message : String(err) });
+    } finally {
+      current.waiting--;
+      // The run executes again from the reply on: its silence counts from here.
+      this.#lastHeard = performance.now();
     }
   }
 }

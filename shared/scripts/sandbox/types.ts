@@ -33,7 +33,7 @@ export type SandboxOutcome =
   | { status: 'error' | 'timeout' | 'memory' | 'busy'; error: string; console: string; durationMs: number };
 
 export interface Sandbox {
-  /** Runs a script in a fresh QuickJS runtime on a worker thread; answers `busy` at once when all are taken. */
+  /** Runs a script in its own QuickJS runtime on a worker thread; answers `busy` at once when all are taken. */
   run(run: SandboxRun): Promise<SandboxOutcome>;
   /** Stops the worker threads; runs in flight end with `error`. */
   close(): Promise<void>;
@@ -44,8 +44,12 @@ export interface Sandbox {
 }
 
 export interface SandboxOptions {
-  /** Runs at once (one worker thread each); the next is answered `busy`. */
+  /** Runs at once; the next is answered `busy`. */
   maxConcurrent: number;
+  /** Threads that carry the runs (default twice the cores, at most maxConcurrent); more start only while all are stalled. */
+  maxThreads?: number;
+  /** A thread whose script has computed this long without pause (default 20 ms) gets no new runs. */
+  stallMs?: number;
   /** Interpreter stack ceiling per run (default 512 KiB): deep recursion ends as an error, not a crash. */
   maxStackBytes?: number;
   /**
@@ -55,8 +59,8 @@ export interface SandboxOptions {
   terminateGraceMs?: number;
   /**
    * Idle threads kept ready for the next runs (default: one per core, at most maxConcurrent); an
-   * idle thread beyond them ends after `idleMs` (default 30 s). Each thread holds a QuickJS module
-   * (16 MiB at least), so a burst of runs does not keep its memory.
+   * idle thread beyond them ends after `idleMs` (default 30 s). Each thread holds QuickJS modules
+   * (16 MiB at least each), so a burst of runs does not keep its memory.
    */
   keepIdle?: number;
   idleMs?: number;

@@ -1,48 +1,84 @@
 /**
- * A sandbox worker thread: runs one script at a time in a fresh QuickJS runtime (quickjs-run.ts),
- * asking the pool for libraries and host calls.
+ * A sandbox worker thread: runs scripts (quickjs-run.ts: a fresh instance for `main()`, a warm one
+ * for a repeated `handle(req)`), asking the pool for libraries and host calls. Several runs may
+ * share the thread, interleaving only where a script awaits the host: each has its own QuickJS
+ * module instance (an "engine").
  *
  * The memory ceiling is the QuickJS module's WebAssembly memory maximum: this build's allocator
  * reports 8 bytes per allocation to QuickJS's own accounting (`setMemoryLimit` sees a 20 MB array
- * of strings as 160 KB), so only the linear memory's `maximum` bounds a run for real; a module
- * instance therefore serves one ceiling. It is kept for later runs with the same ceiling, and
- * replaced after a run that grew it past `retireAboveBytes` (WebAssembly memory never shrinks),
- * ran out of memory, or left the engine unhealthy.
+ * of strings as 160 KB), so only the linear memory's `maximum` bounds a run for real; an engine
+ * therefore serves one run at a time and one ceiling. Engines are kept for later runs with the
+ * same ceiling (`keptEngines` of them), and replaced after a run that grew one past
+ * `retireAboveBytes` (WebAssembly memory never shrinks), ran out of memory, or left it unhealthy.
  */
 import { parentPort } from 'node:worker_threads';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
-import type { Ask, AskReply, FromWorker, RunDone, ToWorker } from './protocol.js';
-import { runInQuickJS } from './quickjs-run.js';
+import type { Ask, AskReply, FromWorker, RunDone, RunRequest, ToWorker } from './protocol.js';
+import { runInQuickJS, WarmSlot } from './quickjs-run.js';
 
 const pageBytes = 64 * 1024;
 /** The linear memory the QuickJS build starts with (its declared minimum). */
 const initialPages = 256;
 const retireAboveBytes = 32 * 1024 * 1024;
+/** Idle engines a thread keeps (each 16 MiB of linear memory at least). */
+const keptEngines = 8;
 
+if (!parentPort) throw new Error('sandbox worker: run as a worker thread');
 const port = parentPort;
-if (!port) throw new Error('sandbox worker: run as a worker thread');
 
-let cached: { pages: number; module: QuickJSWASMModule } | undefined;
+/** A QuickJS module instance with its own linear memory, and the warm handler instance in it. */
+interface Engine {
+  pages: number;
+  module: QuickJSWASMModule;
+  warm: WarmSlot;
+}
 
-/** A module whose whole linear memory (engine, heap, stack) is at most `memoryBytes` (16 MiB at least). */
-async function moduleFor(memoryBytes: number): Promise<QuickJSWASMModule> {
+/** Idle engines, oldest first. */
+const idleEngines: Engine[] = [];
+
+/** An engine whose whole linear memory (engine, heap, stack) is at most `memoryBytes` (16 MiB at least): preferably one warm for `source`. */
+async function takeEngine(memoryBytes: number, source: string): Promise<Engine> {
   const pages = Math.max(initialPages, Math.ceil(memoryBytes / pageBytes));
-  if (cached?.pages !== pages) {
-    const wasmMemory = new WebAssembly.Memory({ initial: initialPages, maximum: pages });
-    cached = { pages, module: await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory })) };
+  let chosen = -1;
+  for (let i = idleEngines.length - 1; i >= 0; i--) {
+    const engine = idleEngines[i]!;
+    if (engine.pages !== pages) continue;
+    if (chosen < 0) chosen = i;
+    if (engine.warm.holds(source)) {
+      chosen = i;
+      break;
+    }
   }
-  return cached.module;
+  if (chosen >= 0) return idleEngines.splice(chosen, 1)[0]!;
+  const wasmMemory = new WebAssembly.Memory({ initial: initialPages, maximum: pages });
+  return { pages, module: await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory })), warm: new WarmSlot() };
+}
+
+function park(engine: Engine): void {
+  idleEngines.push(engine);
+  // The oldest goes to the garbage collector with its memory (and warm instance).
+  if (idleEngines.length > keptEngines) idleEngines.shift();
 }
 
 let nextAskId = 1;
-const asks = new Map<number, { resolve: (value: string | null) => void; reject: (err: Error) => void }>();
-const send = (message: FromWorker) => port.postMessage(message);
+const asks = new Map<number, { runId: number; resolve: (value: string | null) => void; reject: (err: Error) => void }>();
+/** Messages for the api's thread: what one turn of this thread's loop produces goes as one batch (one wake-up). */
+let outbox: FromWorker[] = [];
+function send(message: FromWorker): void {
+  outbox.push(message);
+  if (outbox.length === 1)
+    setImmediate(() => {
+      const batch = outbox;
+      outbox = [];
+      port.postMessage(batch);
+    });
+}
 
-function ask(message: { type: 'library'; name: string } | { type: 'host'; name: string; argsJson: string }): Promise<string | null> {
+function ask(runId: number, message: { type: 'library'; name: string } | { type: 'host'; name: string; argsJson: string }): Promise<string | null> {
   const id = nextAskId++;
   return new Promise((resolve, reject) => {
-    asks.set(id, { resolve, reject });
-    send({ ...message, id } as Ask);
+    asks.set(id, { runId, resolve, reject });
+    send({ ...message, id, runId } as Ask);
   });
 }
 
@@ -54,28 +90,37 @@ function answer(reply: AskReply): void {
   else waiting.reject(new Error(reply.error ?? 'host call failed'));
 }
 
-port.on('message', (message: ToWorker) => {
-  if (message.type === 'reply') return answer(message);
-  void (async () => {
-    let done: RunDone;
-    try {
-      const quickjs = await moduleFor(message.memoryBytes);
-      // The deadline starts once the engine is ready: a module compiled on a busy machine is not the script's time.
-      send({ type: 'started' });
-      const run = await runInQuickJS(quickjs, { ...message, deadlineAt: Date.now() + message.deadlineMs }, {
-        library: async (name) => (await ask({ type: 'library', name })) ?? undefined,
-        host: async (name, argsJson) => (await ask({ type: 'host', name, argsJson })) ?? 'null',
-      });
-      done = run.done;
-      if (!run.engineHealthy || done.status === 'memory' || quickjs.getWasmMemory().buffer.byteLength > retireAboveBytes) cached = undefined;
-    } catch (err) {
-      // The engine itself failed (not the script): the next run gets a new module instance.
-      done = { type: 'done', status: 'error', error: `sandbox engine fault: ${(err as Error).message}`, console: '' };
-      cached = undefined;
-    }
-    asks.clear();
-    send(done);
-  })();
+async function run(message: RunRequest): Promise<void> {
+  const { runId } = message;
+  let done: RunDone;
+  let engine: Engine | undefined;
+  try {
+    engine = await takeEngine(message.memoryBytes, message.source);
+    // The deadline starts once the engine is ready: a module compiled on a busy machine is not the script's time.
+    send({ type: 'started', runId });
+    // This turn's batch (with `started`) leaves before the script may compute for long.
+    await new Promise((resolve) => setImmediate(resolve));
+    const ran = await runInQuickJS(engine.module, { ...message, deadlineAt: Date.now() + message.deadlineMs }, {
+      library: async (name) => (await ask(runId, { type: 'library', name })) ?? undefined,
+      host: async (name, argsJson) => (await ask(runId, { type: 'host', name, argsJson })) ?? 'null',
+    }, engine.warm);
+    done = ran.done;
+    if (!ran.engineHealthy || done.status === 'memory' || engine.module.getWasmMemory().buffer.byteLength > retireAboveBytes) engine = undefined;
+  } catch (err) {
+    // The engine itself failed (not the script): it is not used again.
+    done = { type: 'done', status: 'error', error: `sandbox engine fault: ${(err as Error).message}`, console: '' };
+    engine = undefined;
+  }
+  for (const [id, waiting] of asks) if (waiting.runId === runId) asks.delete(id);
+  if (engine) park(engine);
+  send({ ...done, runId });
+}
+
+port.on('message', (messages: ToWorker[]) => {
+  for (const message of messages) {
+    if (message.type === 'reply') answer(message);
+    else void run(message);
+  }
 });
 
 send({ type: 'ready' });

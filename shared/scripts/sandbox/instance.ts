@@ -1,0 +1,292 @@
+/**
+ * A script loaded in its own QuickJS runtime and context (inside a sandbox worker thread): the
+ * prelude run and the module evaluated once, then its entry called per run. A `main()` run uses
+ * an instance once; an endpoint's `handle(req)` keeps it warm for the next request of the same
+ * script, libraries, ceiling and host (warm.ts) — module evaluation is most of a run's cost.
+ *
+ * The context has ECMAScript's built-ins and nothing else: no std/os modules, no timers, no
+ * `process` or `require`. We add `console` (captured, bounded) and `platform` (one async function
+ * per host name, JSON in and out through the pool), both built by a prelude that keeps its own
+ * references to JSON.parse/stringify so a script cannot reroute them. Console output, host calls
+ * and the deadline belong to the run in progress.
+ */
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
+import { ConsoleCapture } from './console-capture.js';
+import { scriptModuleName } from './imports.js';
+import type { RunDone } from './protocol.js';
+
+/** What a run asks of the api's thread. */
+export interface RunIo {
+  library(name: string): Promise<string | undefined>;
+  /** Resolves with the host function's result as JSON text; rejects with its error. */
+  host(name: string, argsJson: string): Promise<string>;
+}
+
+/** What an instance is built from: equal settings give an interchangeable instance. */
+export interface InstanceSettings {
+  source: string;
+  /** Every library the source reaches, by name. */
+  libraries: Map<string, string>;
+  memoryBytes: number;
+  maxStackBytes: number;
+  hostNames: string[];
+}
+
+/** One call of the entry. */
+export interface InstanceCall {
+  entry: 'main' | 'handle';
+  argsJson: string;
+  deadlineAt: number;
+  consoleLimitBytes: number;
+  io: RunIo;
+  /** Resolves at the deadline (shared with the library waits before the call). */
+  untilDeadline: Promise<'deadline'>;
+}
+
+/**
+ * The call's end. `reusable`: the instance is fit for another call (nothing of this call is still
+ * pending in it); `engineHealthy` false: the module instance itself is spent.
+ */
+export interface CallEnd {
+  done: RunDone;
+  reusable: boolean;
+  engineHealthy: boolean;
+}
+
+/**
+ * Builds `console` and `platform` on the global object and answers the entry's invoker:
+ * (namespace, entry, argsJson) → a promise of the result as JSON text.
+ */
+const prelude = `(function (write, hostCall, hostNamesJson) {
+  'use strict';
+  const { parse, stringify } = JSON;
+  const format = (value) => {
+    if (typeof value === 'string') return value;
+    try { const text = stringify(value); return text === undefined ? String(value) : text; } catch { return String(value); }
+  };
+  const level = (name) => (...values) => { write(name, values.map(format).join(' ')); };
+  globalThis.console = Object.freeze({ log: level('log'), info: level('info'), warn: level('warn'), error: level('error') });
+  const platform = {};
+  for (const name of parse(hostNamesJson)) {
+    platform[name] = async (...args) => parse(await hostCall(name, stringify(args)));
+  }
+  globalThis.platform = Object.freeze(platform);
+  // handle(req) gets its request deep-frozen (spec: a frozen dict), with the prelude's own
+  // Object functions: a script's module code runs before the call.
+  const { freeze, isFrozen, keys } = Object;
+  const deepFreeze = (value) => {
+    if (value !== null && typeof value === 'object' && !isFrozen(value)) {
+      freeze(value);
+      for (const key of keys(value)) deepFreeze(value[key]);
+    }
+    return value;
+  };
+  return (namespace, entry, argsJson) => Promise.resolve().then(() => {
+    const fn = namespace[entry];
+    if (typeof fn !== 'function') throw new TypeError('the script does not export ' + entry + '()');
+    const args = parse(argsJson);
+    if (entry === 'handle') for (let i = 0; i < args.length; i++) deepFreeze(args[i]);
+    return fn(...args);
+  }).then((result) => {
+    const text = stringify(result);
+    return text === undefined ? 'null' : text;
+  });
+})`;
+
+/** Ends a run early with a status other than error. */
+class RunStop extends Error {
+  constructor(readonly status: 'timeout' | 'memory', message: string) {
+    super(message);
+  }
+}
+
+const maxStackLines = 10;
+const timeoutMessage = 'the run passed its deadline';
+
+/** "Name: message" and the script's stack, from an exception's dump. */
+function describeError(dumped: unknown): string {
+  if (dumped && typeof dumped === 'object' && 'message' in dumped) {
+    const { name, message, stack } = dumped as { name?: unknown; message?: unknown; stack?: unknown };
+    const head = `${typeof name === 'string' ? name : 'Error'}: ${String(message)}`;
+    // A deep recursion's stack is thousands of identical lines: keep the first few.
+    return typeof stack === 'string' && stack.trim() ? `${head}\n${stack.trimEnd().split('\n').slice(0, maxStackLines).join('\n')}` : head;
+  }
+  return `uncaught ${typeof dumped === 'string' ? dumped : JSON.stringify(dumped) ?? String(dumped)}`;
+}
+
+const isOutOfMemory = (dumped: unknown) => dumped === null || /out of memory/i.test(describeError(dumped));
+
+/** The call in progress: where its console goes, its host calls, its deadline. */
+interface ActiveCall extends InstanceCall {
+  captured: ConsoleCapture;
+  interrupted: boolean;
+  /** Wakes `settle` when a host call is answered. */
+  wake: () => void;
+}
+
+export class ScriptInstance {
+  readonly settings: InstanceSettings;
+  readonly #runtime: QuickJSRuntime;
+  readonly #context: QuickJSContext;
+  readonly #owned: QuickJSHandle[] = [];
+  /** Host calls not answered yet: their resolvers must go before the context does. */
+  readonly #pending = new Set<QuickJSDeferredPromise>();
+  #call: ActiveCall | undefined;
+  /** The module's namespace and the prelude's invoker, once evaluated (on the first call). */
+  #loaded: { namespace: QuickJSHandle; invoke: QuickJSHandle } | undefined;
+
+  constructor(quickjs: QuickJSWASMModule, settings: InstanceSettings) {
+    this.settings = settings;
+    const runtime = (this.#runtime = quickjs.newRuntime());
+    runtime.setMemoryLimit(settings.memoryBytes);
+    runtime.setMaxStackSize(settings.maxStackBytes);
+    runtime.setInterruptHandler(() => {
+      const call = this.#call;
+      return call ? (call.interrupted = Date.now() >= call.deadlineAt) : false;
+    });
+    runtime.setModuleLoader(
+      (name) => settings.libraries.get(name) ?? { error: new Error(`unknown library '${name}' (dynamic imports need a literal library name)`) },
+      (_base, requested) => requested,
+    );
+    this.#context = runtime.newContext();
+  }
+
+  /** Calls the entry (evaluating the module first on an instance's first call). Never throws for anything the script does. */
+  async call(call: InstanceCall): Promise<CallEnd> {
+    const active: ActiveCall = { ...call, captured: new ConsoleCapture(call.consoleLimitBytes), interrupted: false, wake: () => undefined };
+    this.#call = active;
+    const done = (fields: Omit<RunDone, 'type' | 'console'>): RunDone => ({ type: 'done', ...fields, console: active.captured.text() });
+    const memoryMessage = `the run reached its memory ceiling of ${this.settings.memoryBytes} bytes`;
+    let outcome: RunDone;
+    try {
+      outcome = await this.#execute(active, done);
+    } catch (err) {
+      if (err instanceof RunStop) outcome = done({ status: err.status, error: err.message });
+      else if (!(err instanceof Error)) outcome = this.#failure(active, err as QuickJSHandle, done);
+      else if (active.interrupted) outcome = done({ status: 'timeout', error: timeoutMessage });
+      else if (/out of memory/.test(err.message)) outcome = done({ status: 'memory', error: memoryMessage });
+      else outcome = done({ status: 'error', error: err.message });
+    }
+    this.#call = undefined;
+    // QuickJS does not always unwind its reference counts after a failed allocation or an interrupt
+    // (a module record half evaluated): freeing that runtime fails its heap assertion, an abort of
+    // the module. Such a runtime goes unfreed with its module instance, which the worker drops.
+    if (outcome.status === 'memory' || outcome.status === 'timeout') return { done: outcome, reusable: false, engineHealthy: false };
+    // A call that left host calls unanswered or jobs queued would have them run inside the next
+    // call (under the next request's session): such an instance is not used again.
+    const reusable = this.#loaded !== undefined && this.#pending.size === 0 && !this.#runtime.hasPendingJob();
+    return { done: outcome, reusable, engineHealthy: true };
+  }
+
+  /** Frees the runtime; false when QuickJS found its heap inconsistent (the module instance is spent). */
+  dispose(): boolean {
+    try {
+      for (const deferred of this.#pending) deferred.dispose();
+      this.#pending.clear();
+      for (const handle of this.#owned.reverse()) if (handle.alive) handle.dispose();
+      this.#context.dispose();
+      this.#runtime.dispose();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async #execute(active: ActiveCall, done: (fields: Omit<RunDone, 'type' | 'console'>) => RunDone): Promise<RunDone> {
+    const context = this.#context;
+    let loaded = this.#loaded;
+    if (!loaded) {
+      const invoke = this.#runPrelude();
+      const evaluated = context.evalCode(this.settings.source, scriptModuleName, { type: 'module' });
+      if (evaluated.error) return this.#failure(active, evaluated.error, done);
+      const promise = this.#own(evaluated.value);
+      const settled = await this.#settle(active, promise);
+      loaded = this.#loaded = { namespace: settled === promise ? promise : this.#own(settled), invoke };
+    }
+    const entry = context.newString(active.entry);
+    const args = context.newString(active.argsJson);
+    const call = context.callFunction(loaded.invoke, context.undefined, loaded.namespace, entry, args);
+    entry.dispose();
+    args.dispose();
+    if (call.error) return this.#failure(active, call.error, done);
+    // A warm instance outlives the call: every handle of the call goes with it.
+    try {
+      const result = await this.#settle(active, call.value);
+      try {
+        return done({ status: 'ok', resultJson: context.getString(result) });
+      } finally {
+        if (result !== call.value) result.dispose();
+      }
+    } finally {
+      call.value.dispose();
+    }
+  }
+
+  /** Builds `console` and `platform`; answers the invoker. */
+  #runPrelude(): QuickJSHandle {
+    const context = this.#context;
+    const write = this.#own(context.newFunction('write', (level, text) => {
+      this.#call?.captured.write(context.getString(level), context.getString(text));
+    }));
+    const hostCall = this.#own(context.newFunction('hostCall', (nameHandle, argsHandle) => this.#hostCall(context.getString(nameHandle), context.getString(argsHandle))));
+    const preludeFn = context.evalCode(prelude, 'prelude', { type: 'global' });
+    if (preludeFn.error) throw new Error(`sandbox prelude failed: ${describeError(context.dump(preludeFn.error))}`);
+    this.#own(preludeFn.value);
+    const invoke = context.callFunction(preludeFn.value, context.undefined, write, hostCall, this.#own(context.newString(JSON.stringify(this.settings.hostNames))));
+    if (invoke.error) throw new Error(`sandbox prelude failed: ${describeError(context.dump(invoke.error))}`);
+    return this.#own(invoke.value);
+  }
+
+  /** A platform call from the script: a promise settled when the api's thread answers, if its call is still the one in progress. */
+  #hostCall(name: string, argsJson: string): QuickJSHandle {
+    const context = this.#context;
+    const call = this.#call;
+    const deferred = context.newPromise();
+    this.#pending.add(deferred);
+    const settleWith = (apply: () => void) => {
+      if (this.#call !== call || !call) return;
+      this.#pending.delete(deferred);
+      apply();
+      deferred.dispose();
+      call.wake();
+    };
+    if (!call) settleWith(() => undefined);
+    else
+      call.io.host(name, argsJson).then(
+        (json) => settleWith(() => context.newString(json).consume((h) => deferred.resolve(h))),
+        (err: unknown) => settleWith(() => context.newError(err instanceof Error ? err.message : String(err)).consume((h) => deferred.reject(h))),
+      );
+    return deferred.handle;
+  }
+
+  /** An exception handle as the run's end: memory, timeout or the script's error. */
+  #failure(active: ActiveCall, errorHandle: QuickJSHandle, done: (fields: Omit<RunDone, 'type' | 'console'>) => RunDone): RunDone {
+    const dumped: unknown = this.#context.dump(errorHandle);
+    errorHandle.dispose();
+    if (active.interrupted) return done({ status: 'timeout', error: timeoutMessage });
+    if (isOutOfMemory(dumped)) return done({ status: 'memory', error: `the run reached its memory ceiling of ${this.settings.memoryBytes} bytes` });
+    return done({ status: 'error', error: describeError(dumped) });
+  }
+
+  /** Drives the job queue until `promise` settles, waiting for host replies in between; answers the value (a new handle unless `promise` was no promise). */
+  async #settle(active: ActiveCall, promise: QuickJSHandle): Promise<QuickJSHandle> {
+    const context = this.#context;
+    for (;;) {
+      const jobs = this.#runtime.executePendingJobs();
+      if (jobs.error) throw jobs.error;
+      jobs.dispose();
+      const state = context.getPromiseState(promise);
+      if (state.type === 'fulfilled') return state.notAPromise ? promise : state.value;
+      if (state.type === 'rejected') throw state.error;
+      if (Date.now() >= active.deadlineAt) throw new RunStop('timeout', timeoutMessage);
+      if (this.#pending.size === 0) throw new Error('the script awaits a promise that nothing will settle');
+      const woken = new Promise<void>((resolve) => (active.wake = resolve));
+      await Promise.race([woken, active.untilDeadline]);
+    }
+  }
+
+  #own(handle: QuickJSHandle): QuickJSHandle {
+    this.#owned.push(handle);
+    return handle;
+  }
+}

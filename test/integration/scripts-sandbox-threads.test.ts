@@ -1,0 +1,139 @@
+/**
+ * How the sandbox spends threads and engines (issue 17's throughput work): an endpoint's repeated
+ * `handle(req)` reuses its evaluated module, `main()` never does; a run that left anything pending
+ * in its instance leaves none behind; few threads carry many runs, a run waiting on the host shares
+ * its thread, and a thread computing without pause is passed over for a new one.
+ */
+import { describe, expect, it } from 'vitest';
+import { createSandbox, type Sandbox, type SandboxRun } from '../../shared/scripts/index.js';
+import { expectHealthy, mainRun } from './scripts-sandbox-fixtures.js';
+
+const counter = 'let calls = 0;\nexport function handle() { return ++calls }\nexport function main() { return ++calls }';
+const handleRun = (source: string, overrides: Partial<SandboxRun> = {}): SandboxRun => mainRun(source, { entry: 'handle', args: [{}], ...overrides });
+
+/** A host function the test releases, and a promise that resolves once the script called it. */
+function heldHost() {
+  let release: (value: string) => void = () => undefined;
+  const released = new Promise<string>((resolve) => (release = resolve));
+  let entered: () => void = () => undefined;
+  const called = new Promise<void>((resolve) => (entered = resolve));
+  return { host: { hold: async () => (entered(), released) }, called, release };
+}
+
+async function withSandbox(options: Parameters<typeof createSandbox>[0], body: (sandbox: Sandbox) => Promise<void>): Promise<void> {
+  const sandbox = createSandbox(options);
+  try {
+    await body(sandbox);
+  } finally {
+    await sandbox.close();
+  }
+}
+
+describe('warm handler instances', () => {
+  it('repeated handle(req) runs of one source reuse its evaluated module; main() runs always start fresh', async () => {
+    await withSandbox({ maxConcurrent: 1 }, async (sandbox) => {
+      expect(await sandbox.run(mainRun(counter))).toMatchObject({ status: 'ok', result: 1 });
+      expect(await sandbox.run(mainRun(counter))).toMatchObject({ status: 'ok', result: 1 });
+      expect(await sandbox.run(handleRun(counter))).toMatchObject({ status: 'ok', result: 1 });
+      expect(await sandbox.run(handleRun(counter))).toMatchObject({ status: 'ok', result: 2 });
+    });
+  });
+
+  it('a handler that threw keeps its instance: the module is intact', async () => {
+    await withSandbox({ maxConcurrent: 1 }, async (sandbox) => {
+      const source = "let calls = 0;\nexport function handle(req) { calls++; if (req.fail) throw new Error('no'); return calls }";
+      expect(await sandbox.run(handleRun(source))).toMatchObject({ status: 'ok', result: 1 });
+      expect(await sandbox.run(handleRun(source, { args: [{ fail: true }] }))).toMatchObject({ status: 'error', error: expect.stringContaining('Error: no') });
+      expect(await sandbox.run(handleRun(source))).toMatchObject({ status: 'ok', result: 3 });
+    });
+  });
+
+  it('another source, library version, memory ceiling or host gets its own instance', async () => {
+    await withSandbox({ maxConcurrent: 1 }, async (sandbox) => {
+      const withLibrary = `import { base } from 'lib';\nlet calls = base;\nexport function handle() { return ++calls }`;
+      let lib = 'export const base = 10;';
+      const run = (overrides: Partial<SandboxRun> = {}) => sandbox.run(handleRun(withLibrary, { resolveLibrary: async () => lib, ...overrides }));
+      expect(await run()).toMatchObject({ result: 11 });
+      expect(await run()).toMatchObject({ result: 12 });
+      lib = 'export const base = 20;';
+      expect(await run()).toMatchObject({ result: 21 });
+      expect(await run({ memoryBytes: 32 * 1024 * 1024 })).toMatchObject({ result: 21 });
+      expect(await run({ memoryBytes: 32 * 1024 * 1024, host: { extra: async () => null } })).toMatchObject({ result: 21 });
+      expect(await run({ memoryBytes: 32 * 1024 * 1024, host: { extra: async () => null } })).toMatchObject({ result: 22 });
+    });
+  });
+
+  it('a handler that returned with a host call still unanswered leaves no instance for the next request', async () => {
+    await withSandbox({ maxConcurrent: 1 }, async (sandbox) => {
+      const source = 'let calls = 0;\nexport function handle() { platform.hold(); return ++calls }';
+      const held = heldHost();
+      expect(await sandbox.run(handleRun(source, { host: held.host }))).toMatchObject({ status: 'ok', result: 1 });
+      held.release('late');
+      expect(await sandbox.run(handleRun(source, { host: held.host }))).toMatchObject({ status: 'ok', result: 1 });
+    });
+  });
+
+  it('a handler stopped at its deadline or its memory ceiling leaves no instance for the next request', async () => {
+    await withSandbox({ maxConcurrent: 1 }, async (sandbox) => {
+      const source = "let calls = 0;\nexport function handle(req) { calls++; if (req.spin) for (;;) {} if (req.grow) { const a = []; for (;;) a.push('x'.repeat(1024)) } return calls }";
+      expect(await sandbox.run(handleRun(source))).toMatchObject({ result: 1 });
+      expect(await sandbox.run(handleRun(source, { args: [{ spin: true }], deadlineMs: 200 }))).toMatchObject({ status: 'timeout' });
+      expect(await sandbox.run(handleRun(source))).toMatchObject({ result: 1 });
+      expect(await sandbox.run(handleRun(source, { args: [{ grow: true }], memoryBytes: 16 * 1024 * 1024 }))).toMatchObject({ status: 'memory' });
+      expect(await sandbox.run(handleRun(source))).toMatchObject({ result: 2 });
+      await expectHealthy(sandbox);
+    });
+  });
+
+  it('each request gets the console of its own run only', async () => {
+    await withSandbox({ maxConcurrent: 1 }, async (sandbox) => {
+      const source = "console.log('loaded');\nexport function handle(req) { console.log('request', req.n); return req.n }";
+      expect(await sandbox.run(handleRun(source, { args: [{ n: 1 }] }))).toMatchObject({ result: 1, console: 'loaded\nrequest 1' });
+      expect(await sandbox.run(handleRun(source, { args: [{ n: 2 }] }))).toMatchObject({ result: 2, console: 'request 2' });
+    });
+  });
+});
+
+describe('threads', () => {
+  it('runs waiting on the host share a thread, each in its own engine', async () => {
+    await withSandbox({ maxConcurrent: 8, maxThreads: 1, stallMs: 60_000 }, async (sandbox) => {
+      const held = heldHost();
+      const waiting = [0, 1, 2].map(() => sandbox.run(mainRun('let mine = 0;\nexport async function main() { mine++; return (await platform.hold()) + mine }', { host: held.host })));
+      await held.called;
+      expect(await sandbox.run(mainRun('export function main() { return 7 }'))).toMatchObject({ status: 'ok', result: 7 });
+      expect(sandbox.threads).toBe(1);
+      held.release('released ');
+      for (const outcome of await Promise.all(waiting)) expect(outcome).toMatchObject({ status: 'ok', result: 'released 1' });
+      expect(sandbox.threads).toBe(1);
+    });
+  });
+
+  it('a thread computing without pause gets no new runs: another thread starts and answers meanwhile', async () => {
+    // stallMs 0: a thread with an executing run counts as stalled at once (no waiting in the test).
+    await withSandbox({ maxConcurrent: 4, maxThreads: 1, stallMs: 0 }, async (sandbox) => {
+      const held = heldHost();
+      held.release('go');
+      const spinning = sandbox.run(mainRun('export async function main() { await platform.hold(); for (;;) {} }', { host: held.host, deadlineMs: 30_000, memoryBytes: 16 * 1024 * 1024 }));
+      await held.called;
+      // The host's answer is posted once this turn's promise jobs have run.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(await sandbox.run(mainRun('export function main() { return 7 }'))).toMatchObject({ status: 'ok', result: 7 });
+      expect(sandbox.threads).toBe(2);
+      await sandbox.close();
+      expect(await spinning).toMatchObject({ status: 'error' });
+    });
+  });
+
+  it('32 runs at once need no more threads than maxThreads when none computes for long', async () => {
+    await withSandbox({ maxConcurrent: 32, maxThreads: 3, stallMs: 60_000 }, async (sandbox) => {
+      const held = heldHost();
+      const waiting = Array.from({ length: 32 }, (_, i) => sandbox.run(handleRun(`export async function handle() { return (await platform.hold()) + ${i} }`, { host: held.host })));
+      await held.called;
+      expect(sandbox.running).toBe(32);
+      held.release('n');
+      const outcomes = await Promise.all(waiting);
+      outcomes.forEach((outcome, i) => expect(outcome).toMatchObject({ status: 'ok', result: `n${i}` }));
+      expect(sandbox.threads).toBeLessThanOrEqual(3);
+    });
+  });
+});
