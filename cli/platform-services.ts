@@ -9,6 +9,7 @@ import { EndpointStore } from '../shared/endpoints/index.js';
 import { botCheckSettingsSection, publicBindingRefusal } from '../shared/botcheck/index.js';
 import { PlatformSettings } from '../shared/settings/index.js';
 import { createSandbox, ScriptStore, type Sandbox } from '../shared/scripts/index.js';
+import { openEmbeddings, type Embedder } from '../shared/search/index.js';
 import { buildToolkits, type Toolkits } from './toolkits.js';
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
 
@@ -30,6 +31,8 @@ export interface PlatformServices {
   resourceJobs?: ResourceJobDispatcher;
   /** Needs the platform database and the platform storage. */
   webhooks?: WebhookServices;
+  /** Semantic search's embedder: needs managed resources, an embedding provider and pgvector (else search is lexical only). */
+  embedder?: Embedder;
   /** Managed scripts and libraries; needs the platform database. */
   scripts?: ScriptStore;
   /** Scripts' endpoint bindings; needs the platform database. A public one is bound as the bot-check settings allow. */
@@ -77,6 +80,7 @@ export async function openPlatformServices(opts: {
             ...(resourceJobs ? { jobs: resourceJobs } : {}),
           })
         : undefined;
+    const embedder = db && resources ? await openEmbeddings(config.resources.search.embeddings, db, log.child({ component: 'search' })) : undefined;
     const webhooks =
       db && resourceStoreName(config) !== undefined
         ? await createWebhookServices({ config, db, objstore: toolkits.objstore, sql: toolkits.sql, metrics, log })
@@ -88,6 +92,7 @@ export async function openPlatformServices(opts: {
       ...(resources ? { resources } : {}),
       ...(resourceJobs ? { resourceJobs } : {}),
       ...(webhooks ? { webhooks } : {}),
+      ...(embedder ? { embedder } : {}),
       ...(db ? { scripts: new ScriptStore({ db, config }), endpoints: endpointStore(db, config) } : {}),
       sandbox,
       publicUrl,

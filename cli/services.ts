@@ -21,7 +21,7 @@ import { startMetricsListener } from '../api/http/app.js';
 import { createMetrics } from '../shared/metrics/index.js';
 import { createPlatformWorker, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
-import { searchTool } from '../shared/search/index.js';
+import { fetchTool, searchTool } from '../shared/search/index.js';
 import { webhookActivityDeps } from './webhooks.js';
 import { createBotCheckServices, registerBotCheckRoutes } from './botcheck.js';
 import { endpointRoutes } from '../api/endpoints/routes.js';
@@ -108,7 +108,7 @@ export async function startApiRole(opts: {
     routes: async (app, ctx) => {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
-      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined } } : {}) });
+      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
@@ -187,7 +187,8 @@ function buildPlatformSurface(opts: {
     tools: [
       ...toolkits.tools,
       ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config) })] : []),
-      ...(resources && db ? [searchTool({ config, db, actorOf: agentActor(config) })] : []),
+      ...(resources && db ? [searchTool({ config, db, actorOf: agentActor(config), ...(services.embedder ? { embedder: services.embedder } : {}) })] : []),
+      ...(resources ? [fetchTool(resources, { actorOf: agentActor(config) })] : []),
       ...(scripts
         ? [
             manageScriptTool(scripts, {
@@ -319,7 +320,9 @@ export async function startWorkerRole(opts: {
       : undefined;
   const scripts = services.scripts ? workerScripts({ config, log, db, temporal, services }) : undefined;
   // Search indexing reads resource bytes from their store (resources.managed.connection).
-  const search = services.resources ? { config, db, resources: services.resources, store: services.toolkits.objstore.get(resourceConnectionName(config)).store } : undefined;
+  const search = services.resources
+    ? { config, db, resources: services.resources, store: services.toolkits.objstore.get(resourceConnectionName(config)).store, ...(services.embedder ? { embedder: services.embedder } : {}) }
+    : undefined;
   // Thumbnails draw from and store beside the resource bytes likewise.
   const thumbnails = services.resources ? { config, db, objstore: services.toolkits.objstore, log: log.child({ component: 'thumbnails' }) } : undefined;
   let worker: PlatformWorker;

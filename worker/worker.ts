@@ -18,8 +18,7 @@ import { createWebhookActivities, type WebhookActivityDeps } from '../activities
 import { createScriptActivities, type ScriptActivityDeps } from '../activities/scripts.js';
 import { scriptActivityQueue, scriptReconcileSchedule } from './script-schedules.js';
 import { scriptNameAttribute } from '../workflows/scripts.js';
-import { createSearchActivities } from '../activities/search.js';
-import type { IndexerDeps } from '../shared/search/index.js';
+import { createSearchActivities, type SearchWorkerDeps } from '../activities/search.js';
 import { indexSweepSchedule, searchActivityQueue } from './search.js';
 import { createThumbnailActivities, type ThumbnailActivityDeps } from '../activities/thumbnails.js';
 import { thumbnailActivityQueue } from '../workflows/thumbnails.js';
@@ -34,7 +33,7 @@ export interface PlatformWorkerDeps {
   /** Scheduled script runs: with these the worker runs scripts and reconciles their Schedules. */
   scripts?: ScriptActivityDeps;
   /** Search indexing: with these the worker indexes resources and runs the index sweep. */
-  search?: IndexerDeps;
+  search?: SearchWorkerDeps;
   /** Thumbnail drawing (`drawThumbnail`'s activities): with these the worker draws tiles. */
   thumbnails?: ThumbnailActivityDeps;
 }

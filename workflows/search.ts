@@ -1,13 +1,13 @@
 /**
  * Search indexing (docs/resources.md, "Search indexing"). `indexResource` (id `index:{resourceId}`)
  * is started by signal-with-start of `reindex`, so a burst of writes to one resource coalesces into
- * one run: it indexes the resource's latest state, and once more if `reindex` arrived meanwhile,
- * then ends. `indexSweep` (a Schedule, every 5 minutes) rebuilds the folder entries and starts
- * indexing for every resource whose record lags its head (what a lost hand-off missed). The
+ * one run: it indexes the resource's latest state (and embeds it, when semantic search is on), and
+ * once more if `reindex` arrived meanwhile, then ends. `indexSweep` (a Schedule, every 5 minutes) rebuilds the folder entries and starts
+ * indexing for every resource whose record or vector lags its head (what a lost hand-off missed). The
  * activities run on the task queue `{queue}-search`, polled only by workers that index.
  * Deterministic: only @temporalio/workflow and activity types are imported.
  */
-import { defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import { ActivityFailure, defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { IndexSweepOutcome, SearchActivities, SearchIndexOutcome } from '../activities/search.js';
 
 export const reindexSignal = defineSignal('reindex');
@@ -25,11 +25,11 @@ export interface IndexSweepInput {
   batch: number;
 }
 
-function activities(startToCloseTimeout: string) {
+function activities(startToCloseTimeout: string, maximumAttempts = 5) {
   return proxyActivities<SearchActivities>({
     taskQueue: `${workflowInfo().taskQueue}-search`,
     startToCloseTimeout,
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts },
   });
 }
 
@@ -46,8 +46,23 @@ export async function indexResource(input: IndexResourceInput): Promise<SearchIn
   do {
     pending = false;
     outcome = await indexSearchResource(input.resourceId);
+    if (outcome.status !== 'gone') await embedQuietly(input.resourceId);
   } while (pending && outcome.status !== 'gone');
   return outcome;
+}
+
+/**
+ * Embeds the resource for semantic search, after indexing. A provider that stays down does not fail
+ * the run (the lexical index is recorded): the sweep finds the missing vector and starts it again.
+ */
+async function embedQuietly(resourceId: string): Promise<void> {
+  // Fewer attempts than indexing: an unembedded file is still found lexically, and the sweep retries it.
+  const { embedSearchResource } = activities('2 minutes', 3);
+  try {
+    await embedSearchResource(resourceId);
+  } catch (error) {
+    if (!(error instanceof ActivityFailure)) throw error;
+  }
 }
 
 export async function indexSweep(input: IndexSweepInput): Promise<IndexSweepOutcome> {

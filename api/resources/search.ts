@@ -9,13 +9,15 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app.js';
 import type { Db } from '../../shared/db/index.js';
 import { readableLibraries, type ResourceActor } from '../../shared/resources/index.js';
-import { DEFAULT_SEARCH_LIMIT, hitUrl, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, searchLexical } from '../../shared/search/index.js';
+import { DEFAULT_SEARCH_LIMIT, hitUrl, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, searchResources, type Embedder } from '../../shared/search/index.js';
 import { errorResponses } from './schemas.js';
 
 export interface SearchRouteOptions {
   db: Db;
   /** `portal.public_base_url`: hits link to the portal's pages under it. */
   publicBaseUrl?: string;
+  /** With an embedder, hits are ranked by meaning too (the same ranking as the search tool). */
+  embedder?: Embedder;
 }
 
 const querySchema = z.object({
@@ -61,7 +63,8 @@ export function registerSearchRoute(app: App, opts: SearchRouteOptions, actor: (
     },
     async (request) => {
       const { q, limit, offset } = request.query as z.output<typeof querySchema>;
-      const page = await searchLexical(opts.db, readableLibraries(actor(request)), q, { limit, offset });
+      const deps = { db: opts.db, log: request.log, ...(opts.embedder ? { embedder: opts.embedder } : {}) };
+      const page = await searchResources(deps, readableLibraries(actor(request)), q, { limit, offset });
       return { items: page.hits.map((hit) => ({ ...hit, url: hitUrl(hit, opts.publicBaseUrl) })), next_offset: page.more ? offset + limit : null };
     },
   );

@@ -8,7 +8,7 @@
 
 import { z } from 'zod';
 import { BUILTIN_PORTAL_TITLE } from './builtins.js';
-import { bool, emptyOrHttpUrl, int, int64, obj, oneOf, optStr, str, strArray } from './schema-fields.js';
+import { bool, dur, emptyOrHttpUrl, int, int64, obj, oneOf, optHttpUrl, optStr, str, strArray } from './schema-fields.js';
 
 // ---------------------------------------------------------------------------
 // resources (document 1 MCP resources + document 2 managed resources)
@@ -47,6 +47,35 @@ const indexRule = obj({
   index: oneOf(['contents', 'details_only', 'not_indexed']),
 });
 
+/**
+ * resources.search.embeddings (ours; docs/resources.md "Semantic search"): the embedding provider
+ * whose vectors rank resources by meaning beside the lexical ranking (reciprocal rank fusion). None
+ * by default: no model ships with the platform. `openai` is any OpenAI-compatible `POST
+ * {url}/embeddings`; `ollama` is Ollama's `POST {url}/api/embed`. Vectors live in pgvector; without
+ * the extension, or with provider none, search is lexical only (said once in the log at startup).
+ */
+const searchEmbeddings = obj({
+  provider: oneOf(['none', 'openai', 'ollama']).default('none'),
+  /** Base URL: `https://api.openai.com/v1` (openai) or `http://127.0.0.1:11434` (ollama) when omitted. */
+  url: optHttpUrl(),
+  /** The embedding model, e.g. `text-embedding-3-small` or `nomic-embed-text`; required with a provider. */
+  model: optStr(),
+  /** Bearer key of the provider (`${OPENAI_API_KEY}`); never logged. */
+  api_key: optStr(),
+  /** Length of the vectors asked for, for models that can shorten theirs (OpenAI text-embedding-3). */
+  dimensions: int({ min: 1, max: 16_000 }).optional(),
+  /** One request's time limit. */
+  timeout: dur('30s'),
+  /** Texts per request. */
+  batch: int({ min: 1, max: 2048 }).default(32),
+  /** Further attempts after a failed request (network error, 429, 5xx), with a doubling delay. */
+  retries: int({ min: 0, max: 10 }).default(2),
+}).superRefine((value, ctx) => {
+  if (value.provider !== 'none' && value.model === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['model'], message: `provider ${value.provider} needs the embedding model's name` });
+  }
+});
+
 export const resources = obj({
   enabled: bool().default(false),
   custom: z.array(customResource).default([]),
@@ -57,6 +86,7 @@ export const resources = obj({
     connection: optStr(),
   }).prefault({}),
   index: z.array(indexRule).default([]),
+  search: obj({ embeddings: searchEmbeddings.prefault({}) }).prefault({}),
 });
 
 // ---------------------------------------------------------------------------

@@ -55,7 +55,9 @@ export async function startPglite(opts: {
     const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
     // Extensions the migrations create (pg_trgm: search's name similarity, migrations/0021).
     const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-    const db = await PGlite.create(dir, { extensions: { pg_trgm } });
+    // pgvector: the vectors of semantic search (migrations/0022; search stays lexical without it).
+    const { vector } = await import('@electric-sql/pglite-pgvector');
+    const db = await PGlite.create(dir, { extensions: { pg_trgm, vector } });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: opts.maxConnections });
     try {
       await server.start();

@@ -65,7 +65,7 @@ export interface SearchPage {
 /** Folder ids in hits: `folder:` + `<library>/<path>`. */
 export const FOLDER_ID_PREFIX = 'folder:';
 
-interface HitRow {
+export interface HitRow {
   kind: 'resource' | 'folder';
   id: string;
   library_kind: string;
@@ -145,7 +145,7 @@ SELECT q.lexeme, c.share FROM unnest(to_tsvector('english', search_words($1))) A
      GROUP BY e
   ) c ON c.lexeme = q.lexeme`;
 
-function toHit(row: HitRow): SearchHit {
+export function toHit(row: HitRow): SearchHit {
   const library: Library = libraryFromKey(row.library_kind, row.library_key);
   const base = { library: formatLibrary(library), path: row.path, title: row.title, description: row.description, snippet: row.snippet, score: Number(row.score) };
   if (row.kind === 'folder') {

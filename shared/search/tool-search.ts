@@ -11,13 +11,17 @@ import type { Db } from '../db/index.js';
 import type { CallerContext } from '../identity/index.js';
 import { defineTool, type CallToolResult, type ToolDefinition } from '../mcp-tools/index.js';
 import { readableLibraries, type ResourceActor } from '../resources/index.js';
-import { DEFAULT_SEARCH_LIMIT, hitUrl, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, searchLexical, type SearchHit } from './lexical.js';
+import type { Embedder } from './embeddings/index.js';
+import { searchResources } from './hybrid.js';
+import { DEFAULT_SEARCH_LIMIT, hitUrl, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, type SearchHit } from './lexical.js';
 
 export interface SearchToolOptions {
   config: Pick<PlatformConfig, 'portal'>;
   db: Db;
   /** The caller as a resource actor (its libraries and personas). */
   actorOf(caller: CallerContext, sessionId?: string): ResourceActor;
+  /** With an embedder, hits are ranked by meaning too (hybrid.ts); without, lexically. */
+  embedder?: Embedder;
 }
 
 const input = z.object({
@@ -50,7 +54,8 @@ export function searchTool(opts: SearchToolOptions): ToolDefinition {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async handler(args, ctx): Promise<CallToolResult> {
       const actor = opts.actorOf(ctx.caller, ctx.sessionId);
-      const page = await searchLexical(opts.db, readableLibraries(actor), args.query, { limit: args.limit ?? DEFAULT_SEARCH_LIMIT, offset: args.offset ?? 0 });
+      const deps = { db: opts.db, log: ctx.log, ...(opts.embedder ? { embedder: opts.embedder } : {}) };
+      const page = await searchResources(deps, readableLibraries(actor), args.query, { limit: args.limit ?? DEFAULT_SEARCH_LIMIT, offset: args.offset ?? 0 });
       const results = page.hits.map((hit): SearchResult => ({
         id: hit.id,
         title: hit.kind === 'resource' ? hit.title : `Folder ${hit.library}/${hit.path}`,

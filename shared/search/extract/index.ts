@@ -10,7 +10,7 @@ import { pdfText } from './pdf.js';
 import { boundText, decodeText } from './text.js';
 import { ZipRefusal } from './zip.js';
 
-export { extractKind, mediaType, type ExtractKind, type OfficeFormat } from './kind.js';
+export { extractKind, isOfficeFormat, mediaType, type ExtractKind, type OfficeFormat } from './kind.js';
 export { boundText } from './text.js';
 
 /** The most bytes the XML parts of one office document may inflate to (zip bombs are refused above it). */
