@@ -5,6 +5,7 @@
  */
 export * from './types.js';
 export { createResourceService, resourceConnectionName, auditToolOfDoor, MOVE_AUDIT_TOOL, type ResourceServiceDeps } from './service.js';
+export { MAX_RENAME_RESOURCES, renamedPath, renameTargetProblem, type FolderRenameInput, type FolderRenameResult, type MovedResource } from './folder-rename.js';
 export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_FACET_DEPTH } from './listing.js';
 export { resourceActor, PERSONA_ADMIN_ROLE_PREFIX, type ResourceActorOptions } from './actor.js';
 export {
