@@ -24,3 +24,4 @@ export {
   type ScriptScheduleConfig,
 } from './script-schedules.js';
 export { temporalJobStarter } from './resource-jobs.js';
+export { resourceActivityQueue, resourceRequestClient } from './resource-requests.js';

@@ -18,6 +18,8 @@ import { createWebhookActivities, type WebhookActivityDeps } from '../activities
 import { createScriptActivities, type ScriptActivityDeps } from '../activities/scripts.js';
 import { scriptActivityQueue, scriptReconcileSchedule } from './script-schedules.js';
 import { scriptNameAttribute } from '../workflows/scripts.js';
+import { createResourceActivities, type ResourceActivityDeps } from '../activities/resources.js';
+import { resourceActivityQueue } from './resource-requests.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -28,6 +30,8 @@ export interface PlatformWorkerDeps {
   webhooks?: WebhookActivityDeps;
   /** Scheduled script runs: with these the worker runs scripts and reconciles their Schedules. */
   scripts?: ScriptActivityDeps;
+  /** Archive extraction and folder renames: with these the worker runs the resource requests' activities. */
+  resources?: ResourceActivityDeps;
 }
 
 export interface PlatformWorker {
@@ -90,12 +94,23 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
         }),
       );
     }
+    // The resource requests' activities likewise: only a worker with the resources service takes them.
+    if (deps.resources) {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace: config.temporal.namespace,
+          taskQueue: resourceActivityQueue(config.temporal.task_queue),
+          activities: createResourceActivities(deps.resources),
+        }),
+      );
+    }
   } catch (err) {
     await Promise.all(workers.map((w) => drain(w)));
     await connection.close().catch(() => undefined);
     throw err;
   }
-  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined }, 'temporal worker ready');
+  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined, resourceActivities: deps.resources !== undefined }, 'temporal worker ready');
 
   let running: Promise<void> | undefined;
   let closed: Promise<void> | undefined;

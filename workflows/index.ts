@@ -27,3 +27,7 @@ export type {
 } from './webhooks.js';
 export { reconcileScriptSchedules, runScript, scriptNameAttribute } from './scripts.js';
 export type { ReconcileScriptSchedulesInput, RunScriptInput, ScriptRunSettings } from './scripts.js';
+export { extractArchive, extractWorkflowId } from './archives.js';
+export type { ExtractArchiveInput } from './archives.js';
+export { renameFolder, renameWorkflowId } from './folders.js';
+export type { RenameFolderInput } from './folders.js';

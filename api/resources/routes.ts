@@ -12,7 +12,7 @@ import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-
 import type { App } from '../http/app.js';
 import { userContentHeaders } from '../http/user-content.js';
 import { sendRestRefusal, type RestRefusal } from '../http/rest-auth.js';
-import { MAX_TAGS, ResourceError, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
+import { MAX_TAGS, ResourceError, type ResourceActor, type ResourceRequests, type ResourceService } from '../../shared/resources/index.js';
 import {
   declaredType,
   etagOf,
@@ -47,6 +47,7 @@ import {
 } from './schemas.js';
 import { readRawBody, readUploadForm, type StreamedUpload } from './upload-body.js';
 import { registerFolderRoutes } from './folder-routes.js';
+import { registerFolderRenameRoute } from './folder-rename-route.js';
 
 export interface ResourceRoutesOptions {
   service: ResourceService;
@@ -54,6 +55,8 @@ export interface ResourceRoutesOptions {
   actorOf(request: FastifyRequest): Promise<{ ok: true; actor: ResourceActor } | RestRefusal>;
   /** resources.managed.max_upload_bytes */
   maxUploadBytes: number;
+  /** Requests answered by a workflow (folder rename), through the api's Temporal client; without it they answer 503. */
+  requests?: ResourceRequests;
 }
 
 const tags = ['resources'];
@@ -243,6 +246,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
   );
 
   registerFolderRoutes(app, service, actor);
+  registerFolderRenameRoute(app, opts.requests, actor);
 
   // ---- by id ------------------------------------------------------------------------------------
 

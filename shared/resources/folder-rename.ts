@@ -28,6 +28,12 @@ export interface FolderRenameInput {
   path: string;
   /** Its new path in the same library: a new name, a new parent, or both. */
   new_path: string;
+  /**
+   * The result of this same request run before (the renameFolder workflow passes it): answered
+   * again when the folder is gone and every file it moved is still where it put it, so a repeated
+   * request returns the same result instead of not_found.
+   */
+  repeat_of?: FolderRenameResult;
 }
 
 export interface MovedResource {
@@ -95,7 +101,10 @@ export function createFolderRename(context: ResourceContext) {
         `SELECT path, description, created_at FROM resource_folders WHERE library_kind = $1 AND library_key = $2 AND (path = $3 OR path LIKE $3 || '/%')`,
         [kind, key, from],
       );
-      if (n === 0 && folders.rowCount === 0) throw new ResourceError('not_found', `folder ${formatLibraryPath(library, from)} not found`);
+      if (n === 0 && folders.rowCount === 0) {
+        if (input.repeat_of && (await stillWhereMoved(client, input.repeat_of))) return input.repeat_of;
+        throw new ResourceError('not_found', `folder ${formatLibraryPath(library, from)} not found`);
+      }
       // Shallowest first: when the folder moves up into an ancestor, a resource's new address may be
       // another moving resource's old one, which the shallower one has left by then.
       const rows = (
@@ -147,6 +156,13 @@ export function createFolderRename(context: ResourceContext) {
   }
 
   return { renameFolder };
+}
+
+/** Whether every resource a rename moved is still at the address it was moved to. */
+async function stillWhereMoved(client: Client, done: FolderRenameResult): Promise<boolean> {
+  const rows = await client.query<ResourceRow>(`SELECT * FROM resources WHERE id = ANY($1::text[])`, [done.moved.map((m) => m.id)]);
+  const at = new Map(rows.rows.map((row) => [row.id, rowUri(row)]));
+  return done.moved.every((m) => at.get(m.id) === m.uri);
 }
 
 function depth(path: string): number {

@@ -89,3 +89,26 @@ export {
   type ResourceJobDispatcherOptions,
   type ResourceJobMetrics,
 } from './jobs/index.js';
+export {
+  extractArchive,
+  EXTRACT_LIMITS,
+  type ExtractDeps,
+  type ExtractDestination,
+  type ExtractLimits,
+  type ExtractRequest,
+  type ExtractResult,
+  type ExtractedMember,
+  type TableChange,
+} from './archives/extract.js';
+export { memberNameProblem, memberTarget, memberMatcher, sanitiseFolderName, archiveFolderName, type MemberTarget, type MemberRule } from './archives/members.js';
+export { archiveFormat, forEachMember, type ArchiveFormat, type ArchiveMember, type MemberKind } from './archives/readers.js';
+export {
+  outcomeOf,
+  resultOf,
+  requestFingerprint,
+  defaultExtractRequestId,
+  requestIdProblem,
+  type RequestOutcome,
+  type RequestRefusal,
+  type ResourceRequests,
+} from './requests.js';
