@@ -3,7 +3,9 @@
  * folder path of every resource and stored folder beneath is rewritten, at every depth, in one
  * transaction under the library's exclusive lock (uploads into the library take it shared, so a
  * rename racing an upload either moves the new file too or lets it land in the old folder after
- * the rename: never half-moved). Each moved resource records the address it left as an alias, one
+ * the rename: never half-moved). Authority is that of moving each file within its library: the
+ * caller may change every file beneath (a folder with no files: may add to the library, as folder
+ * create and delete need). Each moved resource records the address it left as an alias, one
  * `moved` event and one `resource_move` audit entry (as a single move does), and asks for its
  * index job through the outbox in the same transaction. Refused with nothing moved when the target
  * is inside the source, more than MAX_RENAME_RESOURCES resources are beneath (the true count
@@ -77,8 +79,6 @@ export function createFolderRename(context: ResourceContext) {
     const problem = renameTargetProblem(from, to);
     if (problem) throw new ResourceError('invalid', problem);
     checkLibraryExists(library);
-    // The new folders are created where the caller adds them.
-    check(actor, 'add', library);
     const { kind, key } = libraryKey(library);
 
     return changeTransaction(async (client, changed) => {
@@ -105,6 +105,9 @@ export function createFolderRename(context: ResourceContext) {
         if (input.repeat_of && (await stillWhereMoved(client, input.repeat_of))) return input.repeat_of;
         throw new ResourceError('not_found', `folder ${formatLibraryPath(library, from)} not found`);
       }
+      // A rename is a move of every file beneath (each needs the change rule, as a single move
+      // does); a folder without files is renamed by whoever may create and delete folders there.
+      if (n === 0) check(actor, 'add', library);
       // Shallowest first: when the folder moves up into an ancestor, a resource's new address may be
       // another moving resource's old one, which the shallower one has left by then.
       const rows = (
