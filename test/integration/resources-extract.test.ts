@@ -9,7 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,12 @@ describe.each<Driver>(['filesystem', 's3'])('archive extraction (%s driver)', (d
       },
       { folder: 'link', members: [{ name: 'ok.txt', data: 'fine' }, { name: 'passwd', data: '/etc/passwd', mode: 0o120777 }], code: 'unsupported', message: 'symbolic links' },
     ];
+    const damaged = join(dir, 'damaged.zip');
+    await writeZip(damaged, [{ name: 'a.txt', data: 'alpha' }]);
+    const bytes = await readFile(damaged);
+    await writeFile(damaged, bytes.subarray(0, bytes.length - 30));
+    const broken = await upload('damaged', 'x.zip', damaged);
+    expect((await refused(extract(broken), 'invalid')).message).toContain('cannot be read as zip');
     for (const c of cases) {
       const archive = await zipResource(c.folder, 'x.zip', c.members, c.patch);
       const err = await refused(extract(archive), c.code);

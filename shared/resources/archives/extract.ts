@@ -191,7 +191,7 @@ async function checkMembers(
   const plan: PlannedMember[] = [];
   const addresses = new Map<string, string>();
   let total = 0;
-  await forEachMember(path, format, async (member, open) => {
+  await readable(format, forEachMember(path, format, async (member, open) => {
     if (member.kind === 'directory' || !selected(member.name.replace(/\/+$/, ''))) return;
     if (member.kind !== 'file') throw refuse(member.name, refusedKinds[member.kind], 'unsupported');
     const rule = memberTarget(member.name, base);
@@ -214,7 +214,7 @@ async function checkMembers(
     });
     plan.push({ name: member.name, target: rule.target });
     deps.progress?.({ pass: 'check', members: plan.length });
-  });
+  }));
   if (plan.length === 0) throw new ResourceError('invalid', request.members?.length ? `no member of the archive matches ${request.members.join(', ')}` : 'the archive holds no files');
   return plan;
 }
@@ -234,6 +234,16 @@ async function checkAddresses(service: ResourceService, actor: ResourceActor, li
     if (existing.uri === uri && !existing.allowed_actions.change) {
       throw new ResourceError('forbidden', `member "${name}" would revise ${uri}, which you cannot change; nothing was extracted`, { member: name, existing: existing.reference });
     }
+  }
+}
+
+/** The first pass reads only the local copy: what fails there, other than a rule, is a damaged archive. */
+async function readable(format: ArchiveFormat, pass: Promise<void>): Promise<void> {
+  try {
+    await pass;
+  } catch (err) {
+    if (err instanceof ResourceError) throw err;
+    throw new ResourceError('invalid', `the archive cannot be read as ${format}: ${(err as Error).message}; nothing was extracted`);
   }
 }
 

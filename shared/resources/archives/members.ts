@@ -25,7 +25,6 @@ export function memberNameProblem(name: string): string | undefined {
   if (name.includes('\\')) return 'backslashes are refused in member names (a path separator on Windows)';
   if (name.startsWith('/')) return 'absolute member paths are refused';
   if (/^[A-Za-z]:/.test(name)) return 'drive letters are refused in member names';
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'control characters are refused in member names';
   const segments = name.replace(/\/+$/, '').split('/');
   if (segments.some((s) => s === '..')) return '`..` segments are refused in member names (path traversal)';
