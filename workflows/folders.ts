@@ -1,7 +1,8 @@
 /**
  * Folder rename and nest (`renameFolder`, id `folder-rename:{library}:{path}`; docs/resources.md,
  * "Renaming folders"): one activity rewrites every path beneath in one transaction. A refusal is
- * the workflow's result; a try that failed otherwise rolled back whole and is retried.
+ * the workflow's result; a try that failed otherwise (a file beneath being written meanwhile) rolled
+ * back whole and is retried.
  * Deterministic: only @temporalio/workflow and types are imported.
  */
 import { proxyActivities } from '@temporalio/workflow';
@@ -24,7 +25,7 @@ export async function renameFolder(input: RenameFolderInput): Promise<RequestOut
   const { renameFolderPaths } = proxyActivities<ResourceRequestActivities>({
     taskQueue: input.activityQueue,
     startToCloseTimeout: '5 minutes',
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 10 },
   });
   return renameFolderPaths({ actor: input.actor, rename: input.rename });
 }

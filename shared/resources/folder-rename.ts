@@ -10,7 +10,9 @@
  * index job through the outbox in the same transaction. Refused with nothing moved when the target
  * is inside the source, more than MAX_RENAME_RESOURCES resources are beneath (the true count
  * stated), any of them is one the caller cannot change, or a destination address is taken.
- * The renameFolder workflow (workflows/folders.ts) runs this through its activity.
+ * The rows beneath are locked without waiting (a file being written makes the rename give way
+ * with FolderBusyError, which its activity's retry takes care of). The renameFolder workflow
+ * (workflows/folders.ts) runs this through its activity.
  */
 import { MOVE_AUDIT_TOOL, recordResourceEvent } from './audit-trail.js';
 import { plural, type Client, type ResourceContext } from './context.js';
@@ -110,12 +112,7 @@ export function createFolderRename(context: ResourceContext) {
       if (n === 0) check(actor, 'add', library);
       // Shallowest first: when the folder moves up into an ancestor, a resource's new address may be
       // another moving resource's old one, which the shallower one has left by then.
-      const rows = (
-        await client.query<ResourceRow>(
-          `SELECT * FROM resources WHERE library_kind = $1 AND library_key = $2 AND (folder_path = $3 OR folder_path LIKE $3 || '/%') ORDER BY id FOR UPDATE`,
-          [kind, key, from],
-        )
-      ).rows.sort((a, b) => depth(a.folder_path) - depth(b.folder_path));
+      const rows = (await lockRows(client, kind, key, from)).sort((a, b) => depth(a.folder_path) - depth(b.folder_path));
       refuseTooDeep([...rows.map((r) => r.folder_path), ...folders.rows.map((f) => f.path)], from, to);
       refuseUnchangeable(actor, library, rows);
       await refuseTakenAddresses(client, library, rows, from, to);
@@ -159,6 +156,31 @@ export function createFolderRename(context: ResourceContext) {
   }
 
   return { renameFolder };
+}
+
+/** Thrown when a file beneath is being written: the rename's transaction rolls back and its activity tries again. */
+export class FolderBusyError extends Error {
+  constructor(path: string) {
+    super(`a file beneath folder ${path} is being written; the rename is tried again`);
+    this.name = 'FolderBusyError';
+  }
+}
+
+/**
+ * The rows beneath, locked without waiting: a single move holds its row and then waits for the
+ * library lock this rename holds, so waiting here would deadlock; the rename gives way instead.
+ */
+async function lockRows(client: Client, kind: string, key: string, from: string): Promise<ResourceRow[]> {
+  try {
+    const res = await client.query<ResourceRow>(
+      `SELECT * FROM resources WHERE library_kind = $1 AND library_key = $2 AND (folder_path = $3 OR folder_path LIKE $3 || '/%') ORDER BY id FOR UPDATE NOWAIT`,
+      [kind, key, from],
+    );
+    return res.rows;
+  } catch (err) {
+    if ((err as { code?: string }).code === '55P03') throw new FolderBusyError(from);
+    throw err;
+  }
 }
 
 /** Whether every resource a rename moved is still at the address it was moved to. */

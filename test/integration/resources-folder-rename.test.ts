@@ -97,6 +97,10 @@ describe('folder rename and nest (renameFolder)', () => {
     expect(await addresses(aliceLib)).toHaveLength(3);
 
     await runtime.replay(`folder-rename:${formatLibrary(aliceLib)}:reports`);
+
+    const openapi = await send(`${api.url}/api/openapi.json`, { method: 'GET' });
+    const route = openapi.json.paths['/api/v1/resources/folders/rename'].post;
+    expect(Object.keys(route.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '503']);
   });
 
   it('refuses, moving nothing: a target inside the folder (400), an unknown folder (404), a taken destination address (409, naming it)', async () => {
@@ -142,6 +146,29 @@ describe('folder rename and nest (renameFolder)', () => {
     const left = await api.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM resources WHERE folder_path LIKE 'bulk%'`);
     expect(left.rows[0]?.n).toBe(501);
   }, 120_000);
+
+  it('gives way to a file beneath being written (no deadlock with a single move): its activity tries again and the rename completes', async () => {
+    const held = await file(alice, aliceLib, 'busy', 'held.txt');
+    const lock = await api.db.connect();
+    try {
+      await lock.query('BEGIN');
+      await lock.query(`SELECT 1 FROM resources WHERE id = $1 FOR UPDATE`, [held.id]);
+      const renaming = rename(alice, 'personal', 'busy', 'idle');
+      const workflow = runtime.handle.client.workflow.getHandle(`folder-rename:person:alice:busy`);
+      // The first try gave way (the row is held): Temporal shows the activity on a later attempt.
+      for (;;) {
+        const described = await workflow.describe().catch(() => undefined);
+        if ((described?.raw.pendingActivities?.[0]?.attempt ?? 0) > 1) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await lock.query('COMMIT');
+      const res = await renaming;
+      expect(res.status).toBe(200);
+      expect(res.json.moved.map((m: { id: string }) => m.id)).toEqual([held.id]);
+    } finally {
+      lock.release();
+    }
+  });
 
   it('a rename racing an upload into the same folder leaves either outcome, never a half-moved folder', async () => {
     for (let round = 0; round < 4; round++) {
