@@ -92,6 +92,7 @@ export {
 export {
   extractArchive,
   EXTRACT_LIMITS,
+  EXTRACT_TEMP_PREFIX,
   type ExtractDeps,
   type ExtractDestination,
   type ExtractLimits,

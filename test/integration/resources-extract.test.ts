@@ -9,12 +9,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../shared/logging/index.js';
-import { manageResourceTool, type ResourceActor, type ResourceView } from '../../shared/resources/index.js';
+import { EXTRACT_TEMP_PREFIX, manageResourceTool, type ResourceActor, type ResourceView } from '../../shared/resources/index.js';
 import { writeTar, writeZip, zeros, type TestMember } from '../support/archives.js';
 import type { Driver } from './objstore-fixtures.js';
 import { startRequestRuntime, type RequestRuntime } from './resource-requests-fixtures.js';
@@ -29,7 +29,7 @@ describe.each<Driver>(['filesystem', 's3'])('archive extraction (%s driver)', (d
   beforeAll(async () => {
     [env, runtime] = await Promise.all([startResourceEnv(driver), startRequestRuntime()]);
     await runtime.startWorker(env.db, { service: env.service, store: env.connections.get('main').store, maxUploadBytes: env.config.resources.managed.max_upload_bytes });
-    dir = await mkdtemp(join(tmpdir(), 'extract-test-'));
+    dir = await mkdtemp(join(tmpdir(), 'archives-test-'));
     alice = agent(env, 'alice');
   }, 180_000);
 
@@ -137,6 +137,8 @@ describe.each<Driver>(['filesystem', 's3'])('archive extraction (%s driver)', (d
       expect(err.message, c.folder).toContain(c.message);
       expect(await filed(c.folder), c.folder).toEqual([`${c.folder}/x.zip`]);
     }
+    // Each extraction's temp copy is gone, refused or not.
+    expect((await readdir(tmpdir())).filter((name) => name.startsWith(EXTRACT_TEMP_PREFIX))).toEqual([]);
   });
 
   it('answers the same result for the same request id without new versions; the tool derives a request id a retry matches; another request under a used id is refused', async () => {

@@ -103,6 +103,17 @@ describe('folder rename and nest (renameFolder)', () => {
     expect(Object.keys(route.responses).sort()).toEqual(['200', '400', '401', '403', '404', '409', '503']);
   });
 
+  it('moves a folder up into its own parent, a file taking the address another moving file left', async () => {
+    const upper = await file(alice, aliceLib, 'up/mid', 'y.txt', 'upper');
+    const lower = await file(alice, aliceLib, 'up/mid/mid', 'y.txt', 'lower');
+    const res = await rename(alice, 'personal', 'up/mid', 'up');
+    expect(res.status).toBe(200);
+    expect((await api.service.get(actor(alice), upper.id)).uri).toBe('mcp://user/alice/up/y.txt');
+    expect((await api.service.get(actor(alice), lower.id)).uri).toBe('mcp://user/alice/up/mid/y.txt');
+    // The address the lower file took is live: it wins over the alias the upper one left there.
+    expect((await api.service.resolve(actor(alice), upper.uri)).id).toBe(lower.id);
+  });
+
   it('refuses, moving nothing: a target inside the folder (400), an unknown folder (404), a taken destination address (409, naming it)', async () => {
     await file(alice, aliceLib, 'docs/inner', 'x.txt');
     await file(alice, aliceLib, 'manuals/inner', 'x.txt');

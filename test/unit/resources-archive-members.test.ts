@@ -8,7 +8,18 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { archiveFolderName, archiveFormat, forEachMember, memberMatcher, memberTarget, type ArchiveMember } from '../../shared/resources/index.js';
+import {
+  archiveFolderName,
+  archiveFormat,
+  defaultExtractRequestId,
+  forEachMember,
+  memberMatcher,
+  memberTarget,
+  renamedPath,
+  renameTargetProblem,
+  requestIdProblem,
+  type ArchiveMember,
+} from '../../shared/resources/index.js';
 import { writeTar, writeZip } from '../support/archives.js';
 
 describe('archive member rules', () => {
@@ -41,6 +52,30 @@ describe('archive member rules', () => {
     expect(memberMatcher(['*.md'])('docs/a.md')).toBe(false);
     expect(memberMatcher(['*.md', 'docs/*'])('docs/a.txt')).toBe(true);
     expect(memberMatcher(undefined)('anything')).toBe(true);
+  });
+});
+
+describe('request ids and rename targets', () => {
+  it('derives the same default request id for the same call, another for a new archive version, caller or selection', () => {
+    const id = defaultExtractRequestId('alice', { id: 'r1', version: 1 }, { destination: 'beside' });
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(requestIdProblem(id)).toBeUndefined();
+    expect(defaultExtractRequestId('alice', { id: 'r1', version: 1 }, { destination: 'beside' })).toBe(id);
+    expect(defaultExtractRequestId('alice', { id: 'r1', version: 2 }, { destination: 'beside' })).not.toBe(id);
+    expect(defaultExtractRequestId('bob', { id: 'r1', version: 1 }, { destination: 'beside' })).not.toBe(id);
+    expect(defaultExtractRequestId('alice', { id: 'r1', version: 1 }, { destination: 'beside', members: ['*.csv'] })).not.toBe(id);
+    expect(requestIdProblem('a:b')).toBeDefined();
+    expect(requestIdProblem('x'.repeat(65))).toBeDefined();
+  });
+
+  it('maps paths beneath a renamed folder, and refuses a target inside the folder', () => {
+    expect(renamedPath('reports', 'reports', 'archive/reports')).toBe('archive/reports');
+    expect(renamedPath('reports/q1/jan', 'reports', 'archive/reports')).toBe('archive/reports/q1/jan');
+    expect(renamedPath('a/b/b', 'a/b', 'a')).toBe('a/b');
+    expect(renameTargetProblem('docs', 'docs/inner')).toContain('inside itself');
+    expect(renameTargetProblem('docs', 'docs')).toBeDefined();
+    expect(renameTargetProblem('docs', 'docs-old')).toBeUndefined();
+    expect(renameTargetProblem('a/b', 'a')).toBeUndefined();
   });
 });
 

@@ -51,6 +51,9 @@ export const EXTRACT_LIMITS: ExtractLimits = {
   ratioFloorBytes: 1024 * 1024,
 };
 
+/** The temp directory of one extraction (under the OS temp dir), removed when it ends. */
+export const EXTRACT_TEMP_PREFIX = 'resource-extract-';
+
 export type ExtractDestination = 'beside' | 'folder';
 
 export interface ExtractRequest {
@@ -120,7 +123,7 @@ export async function extractArchive(deps: ExtractDeps, actor: ResourceActor, re
   // The members are new files here: checked now, before anything is read, so a refusal costs nothing.
   if (!may(actor, 'add', { library })) throw new ResourceError('forbidden', `you cannot add files to ${resource.library}, where this archive would be extracted`);
   const base = destinationFolder(resource, request.destination);
-  const dir = await mkdtemp(join(tmpdir(), 'extract-'));
+  const dir = await mkdtemp(join(tmpdir(), EXTRACT_TEMP_PREFIX));
   try {
     const path = join(dir, 'archive');
     await copyToFile(deps.store, object, path, deps.maxUploadBytes);
