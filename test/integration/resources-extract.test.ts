@@ -112,7 +112,7 @@ describe.each<Driver>(['filesystem', 's3'])('archive extraction (%s driver)', (d
     expect((await extract(tarball, { destination: 'folder' })).members.map((m) => m.uri)).toEqual(['mcp://user/alice/tarred/a/top/a.txt', 'mcp://user/alice/tarred/a/top/b.txt']);
   });
 
-  it('refuses, writing nothing: a zip bomb, a ../ member, an executable by name and by bytes, a symbolic link', async () => {
+  it('refuses, writing nothing: a zip bomb, a ../ member, an executable by name and by bytes, a symbolic link, a damaged zip, a tar.gz bomb in an unselected member', async () => {
     const cases: Array<{ folder: string; members: TestMember[]; patch?: Record<string, string>; code: string; message: string }> = [
       { folder: 'bomb', members: [{ name: 'ok.txt', data: 'fine' }, { name: 'zeros.bin', stream: zeros(64 * 1024 * 1024) }], code: 'too_large', message: 'zip bomb' },
       { folder: 'traversal', members: [{ name: 'ok.txt', data: 'fine' }, { name: 'aa/evil.txt', data: 'x' }], patch: { 'aa/evil.txt': '../evil.txt' }, code: 'invalid', message: 'path traversal' },
@@ -137,6 +137,12 @@ describe.each<Driver>(['filesystem', 's3'])('archive extraction (%s driver)', (d
       expect(err.message, c.folder).toContain(c.message);
       expect(await filed(c.folder), c.folder).toEqual([`${c.folder}/x.zip`]);
     }
+    // tar.gz: a member not selected is still decompressed (drained), so it counts too.
+    const tgzBomb = join(dir, 'bomb.tar.gz');
+    await writeTar(tgzBomb, [{ name: 'ok.txt', data: 'fine' }, { name: 'zeros.bin', data: Buffer.alloc(8 * 1024 * 1024) }], true);
+    const tarball = await upload('tar-bomb', 'x.tar.gz', tgzBomb);
+    expect((await refused(extract(tarball, { members: ['ok.txt'] }), 'too_large')).message).toContain('zip bomb');
+    expect(await filed('tar-bomb')).toEqual(['tar-bomb/x.tar.gz']);
     // Each extraction's temp copy is gone, refused or not.
     expect((await readdir(tmpdir())).filter((name) => name.startsWith(EXTRACT_TEMP_PREFIX))).toEqual([]);
   });

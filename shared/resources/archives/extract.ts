@@ -194,7 +194,13 @@ async function checkMembers(
   const plan: PlannedMember[] = [];
   const addresses = new Map<string, string>();
   let total = 0;
+  // tar: every member's bytes pass through (drained when not selected), so all of them count.
+  let scanned = 0;
   await readable(format, forEachMember(path, format, async (member, open) => {
+    if (format !== 'zip') {
+      scanned += member.size;
+      refuseTarBomb(member.name, scanned, format === 'tar.gz' ? archiveBytes : scanned, limits);
+    }
     if (member.kind === 'directory' || !selected(member.name.replace(/\/+$/, ''))) return;
     if (member.kind !== 'file') throw refuse(member.name, refusedKinds[member.kind], 'unsupported');
     const rule = memberTarget(member.name, base);
@@ -205,6 +211,7 @@ async function checkMembers(
     const clash = addresses.get(address);
     if (clash !== undefined) throw refuse(member.name, `it would be filed at the same address as "${clash}" (${address})`);
     addresses.set(address, member.name);
+    if (member.size > deps.maxUploadBytes) throw refuse(member.name, `it declares ${member.size} bytes, more than the upload limit of ${deps.maxUploadBytes} (resources.managed.max_upload_bytes)`, 'too_large');
     if (plan.length + 1 > limits.maxMembers) throw new ResourceError('too_large', `the archive selects more than ${limits.maxMembers} members; nothing was extracted`, { limit: limits.maxMembers });
     const body = await open();
     const before = total;
@@ -247,6 +254,16 @@ async function readable(format: ArchiveFormat, pass: Promise<void>): Promise<voi
   } catch (err) {
     if (err instanceof ResourceError) throw err;
     throw new ResourceError('invalid', `the archive cannot be read as ${format}: ${(err as Error).message}; nothing was extracted`);
+  }
+}
+
+/** A tar's ceilings, judged on the header sizes (exact in tar) before a member's bytes are read or drained. */
+function refuseTarBomb(member: string, scanned: number, compressed: number, limits: ExtractLimits): void {
+  if (scanned > limits.maxTotalBytes) {
+    throw new ResourceError('too_large', `the archive holds more than ${limits.maxTotalBytes} bytes uncompressed (a zip bomb?); nothing was extracted`, { member, limit: limits.maxTotalBytes });
+  }
+  if (scanned > limits.ratioFloorBytes && scanned > limits.maxRatio * Math.max(compressed, 1)) {
+    throw refuse(member, `the archive expands more than ${limits.maxRatio} times its compressed size (a zip bomb)`, 'too_large');
   }
 }
 
