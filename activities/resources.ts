@@ -19,6 +19,9 @@ import {
   type ResourceService,
 } from '../shared/resources/index.js';
 
+/** The types the workflows carry (workflows/ imports activity types only). */
+export type { ExtractRequest, ExtractResult, FolderRenameInput, FolderRenameResult, RequestOutcome, ResourceActor };
+
 export interface ResourceRequestActivities {
   extractArchiveMembers(input: { actor: ResourceActor; request: ExtractRequest }): Promise<RequestOutcome<ExtractResult>>;
   renameFolderPaths(input: { actor: ResourceActor; rename: FolderRenameInput }): Promise<RequestOutcome<FolderRenameResult>>;

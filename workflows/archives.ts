@@ -7,8 +7,7 @@
  * Deterministic: only @temporalio/workflow and types are imported.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { ResourceRequestActivities } from '../activities/resources.js';
-import type { ExtractRequest, ExtractResult, RequestOutcome, ResourceActor } from '../shared/resources/index.js';
+import type { ExtractRequest, ExtractResult, RequestOutcome, ResourceActor, ResourceRequestActivities } from '../activities/resources.js';
 
 export interface ExtractArchiveInput {
   actor: ResourceActor;

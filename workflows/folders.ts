@@ -6,8 +6,7 @@
  * Deterministic: only @temporalio/workflow and types are imported.
  */
 import { proxyActivities } from '@temporalio/workflow';
-import type { ResourceRequestActivities } from '../activities/resources.js';
-import type { FolderRenameInput, FolderRenameResult, RequestOutcome, ResourceActor } from '../shared/resources/index.js';
+import type { FolderRenameInput, FolderRenameResult, RequestOutcome, ResourceActor, ResourceRequestActivities } from '../activities/resources.js';
 
 export interface RenameFolderInput {
   actor: ResourceActor;
