@@ -1,6 +1,7 @@
 /** Every activity the platform worker registers, created with the resources they use. */
 import { createHousekeepingActivities, type ActivityDeps as HousekeepingDeps, type HousekeepingActivities } from './housekeeping.js';
 
+export type { ResourceActivityDeps, ResourceRequestActivities } from './resources.js';
 export type { WebhookActivities, WebhookActivityDeps, WebhookWindowRef, CompactedWindow } from './webhooks.js';
 
 /** The webhook activities run on a task queue of their own (worker/worker.ts), so they are not among these. */

@@ -14,12 +14,12 @@ import { scriptRoutes } from '../api/portal/scripts.js';
 import { manageScriptTool, RUN_TOOLS_PERMISSION, runningScript, runTools, ScriptRunner, ScriptSchedules } from '../shared/scripts/index.js';
 import { endpointCommands, readPublicEndpoint } from '../shared/endpoints/index.js';
 import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.js';
-import { followResourceChanges, manageResourceTool, resourceActor, resourceConnectionName, type ResourceActor, type ResourceService } from '../shared/resources/index.js';
+import { followResourceChanges, manageResourceTool, resourceActor, resourceConnectionName, type ResourceActor, type ResourceRequests, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
 import { startMetricsListener } from '../api/http/app.js';
 import { createMetrics } from '../shared/metrics/index.js';
-import { createPlatformWorker, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
+import { createPlatformWorker, resourceRequestClient, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
 import { fetchTool, searchTool } from '../shared/search/index.js';
 import { webhookActivityDeps } from './webhooks.js';
@@ -80,6 +80,8 @@ export async function startApiRole(opts: {
       ? await followResourceChanges({ service: resources, dsn: config.database.dsn, log: log.child({ component: 'resource-changes' }) })
       : undefined;
   const scheduling = temporal ? scheduleClient(config, temporal, log) : undefined;
+  // Folder renames and archive extraction run as workflows the request awaits (docs/resources.md).
+  const requests = temporal ? resourceRequests(config, temporal) : undefined;
   const schedules = scripts && db ? new ScriptSchedules({ db, config, ...(scheduling ? { sync: scheduling } : {}) }) : undefined;
   // The bot check of public endpoints and its challenge route read the bindings (docs/botcheck.md).
   const botCheck = db ? await createBotCheckServices({ config, db, log, endpoints: { publicEndpoint: (name) => readPublicEndpoint(db, name) } }) : undefined;
@@ -92,6 +94,7 @@ export async function startApiRole(opts: {
     ...(db ? { db } : {}),
     ...(schedules ? { schedules } : {}),
     ...(resourceChanges ? { resourceChanges } : {}),
+    ...(requests ? { requests } : {}),
   });
   // Scripted endpoints answer on every replica with a database and a sandbox (docs/endpoints.md, "Requests").
   const endpointRecords = runner && db ? new EndpointRecords({ db, audit: endpointAuditLog({ config, db, log, metrics }), log }) : undefined;
@@ -108,7 +111,7 @@ export async function startApiRole(opts: {
     routes: async (app, ctx) => {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
-      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
+      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate, requests), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
@@ -146,6 +149,10 @@ export async function startApiRole(opts: {
 }
 
 /** The Temporal side of script schedules, through this process's client. */
+function resourceRequests(config: PlatformConfig, temporal: TemporalHandle): ResourceRequests {
+  return resourceRequestClient(temporal.client, { taskQueue: config.temporal.task_queue });
+}
+
 function scheduleClient(config: PlatformConfig, temporal: TemporalHandle, log: Logger) {
   return scriptScheduleClient(temporal.client, { taskQueue: config.temporal.task_queue, runDeadlineMs: config.scripts.run_deadline }, log.child({ component: 'script-schedules' }));
 }
@@ -163,6 +170,8 @@ function buildPlatformSurface(opts: {
   onRefused?: Parameters<typeof buildMcpSurface>[0]['onRefused'];
   schedules?: ScriptSchedules;
   resourceChanges?: Parameters<typeof buildMcpSurface>[0]['resourceChanges'];
+  /** Requests answered by a workflow (manage_resource extract), through a Temporal client. */
+  requests?: ResourceRequests;
 }): { surface: McpSurface; runner?: ScriptRunner } {
   const { config, log, db, services } = opts;
   const { toolkits, resources, scripts, endpoints, sandbox } = services;
@@ -186,7 +195,7 @@ function buildPlatformSurface(opts: {
     log,
     tools: [
       ...toolkits.tools,
-      ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config) })] : []),
+      ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config), ...(opts.requests ? { requests: opts.requests } : {}) })] : []),
       ...(resources && db ? [searchTool({ config, db, actorOf: agentActor(config), ...(services.embedder ? { embedder: services.embedder } : {}) })] : []),
       ...(resources ? [fetchTool(resources, { actorOf: agentActor(config) })] : []),
       ...(scripts
@@ -249,9 +258,10 @@ function agentActor(config: PlatformConfig) {
 }
 
 /** The resource REST routes authenticate as every REST surface does (RouteContext); their callers act as persons. */
-function resourceRouteOptions(config: PlatformConfig, service: ResourceService, authenticate: RestAuthenticator): ResourceRoutesOptions {
+function resourceRouteOptions(config: PlatformConfig, service: ResourceService, authenticate: RestAuthenticator, requests: ResourceRequests | undefined): ResourceRoutesOptions {
   return {
     service,
+    ...(requests ? { requests } : {}),
     maxUploadBytes: config.resources.managed.max_upload_bytes,
     async actorOf(request) {
       const decision = await authenticate(request);
@@ -277,6 +287,7 @@ function workerScripts(opts: { config: PlatformConfig; log: Logger; db: Db; temp
     db,
     middlewares: [auditCalls, toolMetricsMiddleware(services.metrics)],
     ...(refusals ? { onRefused: refusals } : {}),
+    requests: resourceRequests(config, opts.temporal),
   });
   const schedules = new ScriptSchedules({ db, config });
   const client = scheduleClient(config, opts.temporal, log);
@@ -325,6 +336,10 @@ export async function startWorkerRole(opts: {
     : undefined;
   // Thumbnails draw from and store beside the resource bytes likewise.
   const thumbnails = services.resources ? { config, db, objstore: services.toolkits.objstore, log: log.child({ component: 'thumbnails' }) } : undefined;
+  // Archive extraction and folder renames (the resource requests' activities) likewise.
+  const resourceRequestDeps = services.resources
+    ? { service: services.resources, store: services.toolkits.objstore.get(resourceConnectionName(config)).store, maxUploadBytes: config.resources.managed.max_upload_bytes }
+    : undefined;
   let worker: PlatformWorker;
   try {
     worker = await createPlatformWorker({
@@ -336,6 +351,7 @@ export async function startWorkerRole(opts: {
       ...(scripts ? { scripts: scripts.deps } : {}),
       ...(search ? { search } : {}),
       ...(thumbnails ? { thumbnails } : {}),
+      ...(resourceRequestDeps ? { resources: resourceRequestDeps } : {}),
     });
   } catch (error) {
     await scripts?.close();

@@ -25,3 +25,4 @@ export {
 } from './script-schedules.js';
 export { indexSweepSchedule, indexSweepScheduleId, searchActivityQueue } from './search.js';
 export { temporalJobStarter } from './resource-jobs.js';
+export { resourceActivityQueue, resourceRequestClient } from './resource-requests.js';

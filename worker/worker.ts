@@ -22,6 +22,8 @@ import { createSearchActivities, type SearchWorkerDeps } from '../activities/sea
 import { indexSweepSchedule, searchActivityQueue } from './search.js';
 import { createThumbnailActivities, type ThumbnailActivityDeps } from '../activities/thumbnails.js';
 import { thumbnailActivityQueue } from '../workflows/thumbnails.js';
+import { createResourceActivities, type ResourceActivityDeps } from '../activities/resources.js';
+import { resourceActivityQueue } from './resource-requests.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -36,6 +38,8 @@ export interface PlatformWorkerDeps {
   search?: SearchWorkerDeps;
   /** Thumbnail drawing (`drawThumbnail`'s activities): with these the worker draws tiles. */
   thumbnails?: ThumbnailActivityDeps;
+  /** Archive extraction and folder renames: with these the worker runs the resource requests' activities. */
+  resources?: ResourceActivityDeps;
 }
 
 export interface PlatformWorker {
@@ -121,12 +125,23 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
         }),
       );
     }
+    // The resource requests' activities likewise: only a worker with the resources service takes them.
+    if (deps.resources) {
+      workers.push(
+        await Worker.create({
+          connection,
+          namespace: config.temporal.namespace,
+          taskQueue: resourceActivityQueue(config.temporal.task_queue),
+          activities: createResourceActivities(deps.resources),
+        }),
+      );
+    }
   } catch (err) {
     await Promise.all(workers.map((w) => drain(w)));
     await connection.close().catch(() => undefined);
     throw err;
   }
-  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined, searchActivities: deps.search !== undefined, thumbnailActivities: deps.thumbnails !== undefined }, 'temporal worker ready');
+  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined, searchActivities: deps.search !== undefined, thumbnailActivities: deps.thumbnails !== undefined, resourceActivities: deps.resources !== undefined }, 'temporal worker ready');
 
   let running: Promise<void> | undefined;
   let closed: Promise<void> | undefined;

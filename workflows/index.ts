@@ -31,3 +31,7 @@ export { indexResource, indexSweep, indexWorkflowId, reindexSignal } from './sea
 export type { IndexResourceInput, IndexSweepInput } from './search.js';
 export { drawThumbnail, thumbnailActivityQueue } from './thumbnails.js';
 export type { DrawThumbnailInput, DrawThumbnailResult } from './thumbnails.js';
+export { extractArchive, extractWorkflowId } from './archives.js';
+export type { ExtractArchiveInput } from './archives.js';
+export { renameFolder, renameWorkflowId } from './folders.js';
+export type { RenameFolderInput } from './folders.js';

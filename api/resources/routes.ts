@@ -12,7 +12,7 @@ import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-
 import type { App } from '../http/app.js';
 import { userContentHeaders } from '../http/user-content.js';
 import { sendRestRefusal, type RestRefusal } from '../http/rest-auth.js';
-import { MAX_TAGS, ResourceError, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
+import { MAX_TAGS, ResourceError, type ResourceActor, type ResourceRequests, type ResourceService } from '../../shared/resources/index.js';
 import {
   declaredType,
   etagOf,
@@ -49,6 +49,7 @@ import { readRawBody, readUploadForm, type StreamedUpload } from './upload-body.
 import { registerFolderRoutes } from './folder-routes.js';
 import { registerSearchRoute, type SearchRouteOptions } from './search.js';
 import { registerThumbnailRoutes } from './thumbnail-routes.js';
+import { registerFolderRenameRoute } from './folder-rename-route.js';
 
 export interface ResourceRoutesOptions {
   service: ResourceService;
@@ -58,6 +59,8 @@ export interface ResourceRoutesOptions {
   maxUploadBytes: number;
   /** GET /api/v1/resources/search (needs the platform database). */
   search?: SearchRouteOptions;
+  /** Requests answered by a workflow (folder rename), through the api's Temporal client; without it they answer 503. */
+  requests?: ResourceRequests;
 }
 
 const tags = ['resources'];
@@ -249,6 +252,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
   registerFolderRoutes(app, service, actor);
   if (opts.search) registerSearchRoute(app, opts.search, actor);
   registerThumbnailRoutes(app, service, actor);
+  registerFolderRenameRoute(app, opts.requests, actor);
 
   // ---- by id ------------------------------------------------------------------------------------
 

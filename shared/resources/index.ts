@@ -5,6 +5,7 @@
  */
 export * from './types.js';
 export { createResourceService, resourceConnectionName, auditToolOfDoor, MOVE_AUDIT_TOOL, type ResourceServiceDeps } from './service.js';
+export { MAX_RENAME_RESOURCES, renamedPath, renameTargetProblem, type FolderRenameInput, type FolderRenameResult, type MovedResource } from './folder-rename.js';
 export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_FACET_DEPTH } from './listing.js';
 export { resourceActor, PERSONA_ADMIN_ROLE_PREFIX, type ResourceActorOptions } from './actor.js';
 export {
@@ -91,3 +92,27 @@ export {
   type ResourceJobMetrics,
 } from './jobs/index.js';
 export * from './thumbnails/index.js';
+export {
+  extractArchive,
+  EXTRACT_LIMITS,
+  EXTRACT_TEMP_PREFIX,
+  type ExtractDeps,
+  type ExtractDestination,
+  type ExtractLimits,
+  type ExtractRequest,
+  type ExtractResult,
+  type ExtractedMember,
+  type TableChange,
+} from './archives/extract.js';
+export { memberNameProblem, memberTarget, memberMatcher, sanitiseFolderName, archiveFolderName, type MemberTarget, type MemberRule } from './archives/members.js';
+export { archiveFormat, forEachMember, type ArchiveFormat, type ArchiveMember, type MemberKind } from './archives/readers.js';
+export {
+  outcomeOf,
+  resultOf,
+  requestFingerprint,
+  defaultExtractRequestId,
+  requestIdProblem,
+  type RequestOutcome,
+  type RequestRefusal,
+  type ResourceRequests,
+} from './requests.js';

@@ -10,9 +10,10 @@
  *    replace racing a delete either lands before the delete (whose object sweep then includes
  *    it) or finds the resource gone (not_found, its uploaded object removed);
  *  - filing into a library takes a shared advisory lock on the library, folder delete an
- *    exclusive one, so a folder cannot be deleted while a file is being filed into it.
+ *    exclusive one, so a folder cannot be deleted (or renamed) while a file is being filed into it.
  */
 import { createResourceContext, type ResourceServiceDeps } from './context.js';
+import { createFolderRename } from './folder-rename.js';
 import { createFolderWrites } from './folder-writes.js';
 import { createResourceHistory } from './history.js';
 import { createResourceListing } from './listing.js';
@@ -33,6 +34,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
     ...createResourceListing(context),
     ...createResourceHistory(context),
     ...createFolderWrites(context),
+    ...createFolderRename(context),
     ...createMoveTargets(context),
     thumbnails: createResourceThumbnails(context),
     onChange: context.onChange,

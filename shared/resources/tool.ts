@@ -1,7 +1,7 @@
 /**
  * The `manage_resource` agent tool (spec document 2, "Agent tools"): create, replace_content,
- * update, delete and read managed resources where they are; `extract` arrives with the background
- * jobs. Payload shapes beyond the parameters the spec names are ours (documented in the tool
+ * update, delete and read managed resources where they are, and extract archives (through the
+ * extractArchive workflow: `requests`). Payload shapes beyond the parameters the spec names are ours (documented in the tool
  * description): results are JSON `{resource}` (plus `outcome` on create), failures are tool errors
  * whose text is the service's message and whose structured content is `{error, message, ...details}`.
  * The read action counts as an agent content read (door `resources_read`: stamps last read, audited)
@@ -19,6 +19,7 @@ import { actorOrigin } from './context.js';
 import { normalizeFolderPath } from './folders.js';
 import { formatLibrary, LibraryTextError, parseLibrary, sameLibrary } from './library.js';
 import { canonicalUri } from './uri.js';
+import { defaultExtractRequestId, requestIdProblem, type ResourceRequests } from './requests.js';
 import { ResourceError, type Library, type ResourceActor, type ResourceService, type ResourceView } from './types.js';
 
 export interface ManageResourceToolOptions {
@@ -27,6 +28,8 @@ export interface ManageResourceToolOptions {
   readInlineBytes?: number;
   /** The actor of a call (default: the caller as an agent, its session the writer); the api's also records a script's run as the script. */
   actorOf?: (caller: CallerContext, sessionId?: string) => ResourceActor;
+  /** Requests answered by a workflow (extract), through the api's Temporal client; without it extract is refused as not available. */
+  requests?: ResourceRequests;
 }
 
 export const manageResourceActions = ['create', 'replace_content', 'update', 'delete', 'read', 'extract'] as const;
@@ -64,7 +67,18 @@ const input = z.object({
     .describe('On create when the address is taken: `fail` (default), `skip_unchanged` (new version only when the bytes differ), `replace` (first call creates, later calls revise the same file).'),
   force: z.boolean().optional().describe('delete even when assets, prompts or a registered table point at the file.'),
   change_summary: z.string().optional().describe('Shown under the version written by create (revision) or replace_content.'),
-  members: z.string().optional().describe('Glob over archive members, for extract.'),
+  members: z
+    .union([z.string(), z.array(z.string()).max(100)])
+    .optional()
+    .describe('extract: glob(s) over member paths in the archive (`*` within a folder, `**` across folders, e.g. `data/**/*.csv`); default every member.'),
+  destination: z
+    .enum(['beside', 'folder'])
+    .optional()
+    .describe('extract: `beside` (default) files the members in the archive\'s folder, keeping their folders; `folder` under a new folder named for the archive there.'),
+  request_id: z
+    .string()
+    .optional()
+    .describe('extract: names the request, so calling again with it answers the same result (default: derived from you, the archive version and the selection).'),
 });
 
 type Args = z.output<typeof input>;
@@ -77,7 +91,7 @@ Actions:
 - update: the target and any of display_name, description, tags, search_setting, path (moves the file to that folder of the same library). Agents cannot move files between libraries. Without reference and filename, path + description describes that folder.
 - delete: the target; refused while assets, prompts or a registered table point at the file unless force is true.
 - read: the target; details plus its content inline (text as content, other bytes as content_base64) when at most 1 MB. Larger files: MCP resources/read.
-- extract: not available yet.
+- extract: the target is a zip, tar or tar.gz resource; optional members (globs), destination (beside | folder), request_id. Writes each member as a resource (a new version where a different file is at its address, none where the same bytes are) and returns {request_id, archive, destination, members: [{member, uri, version, reference, outcome, table_changes}]}. Refused with nothing written: path traversal, links and devices, executables, names the folder rule cannot keep, and archives past the ceilings (zip bombs).
 The target is reference (mcp:resource:<id> or an address), or library + path + filename.
 Every action on a named file follows one rule: you may read a file you can open by its reference (your own, your personas', global; a platform administrator any file) and change or delete it when you uploaded it or administer its library. Each resource in a result carries allowed_actions (read, change, delete, move_targets, move_to_people, recapture, register): what you may do with it.`;
 
@@ -230,6 +244,20 @@ async function read(service: ResourceService, actor: ResourceActor, args: Args, 
   );
 }
 
+async function extract(service: ResourceService, requests: ResourceRequests | undefined, actor: ResourceActor, args: Args): Promise<CallToolResult> {
+  if (!requests) {
+    return errorResult('not_available', 'manage_resource action "extract" needs the platform\'s Temporal workers, which this server does not reach (temporal.address).');
+  }
+  const archive = await target(service, actor, args);
+  const members = typeof args.members === 'string' ? [args.members] : args.members;
+  const request = { resourceId: archive.id, ...(members?.length ? { members } : {}), destination: args.destination ?? 'beside', origin: actorOrigin(actor) } as const;
+  const requestId = args.request_id?.trim() || defaultExtractRequestId(actor.subject, archive, request);
+  const problem = requestIdProblem(requestId);
+  if (problem) throw invalid(problem);
+  const result = await requests.extract(actor, request, requestId);
+  return jsonResult({ request_id: requestId, ...result });
+}
+
 export function manageResourceTool(service: ResourceService, opts: ManageResourceToolOptions): ToolDefinition {
   const inlineBytes = opts.readInlineBytes ?? defaultReadInlineBytes;
   return defineTool({
@@ -257,10 +285,7 @@ export function manageResourceTool(service: ResourceService, opts: ManageResourc
           case 'read':
             return await read(service, actor, args, inlineBytes);
           case 'extract':
-            return errorResult(
-              'not_available',
-              'manage_resource action "extract" is not available yet: archive extraction arrives with the background jobs. Read the archive with action "read" instead.',
-            );
+            return await extract(service, opts.requests, actor, args);
         }
       } catch (error) {
         const refusal = resourceRefusal(error);

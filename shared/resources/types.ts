@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ResourceThumbnails } from './thumbnails/service.js';
+import type { FolderRenameInput, FolderRenameResult } from './folder-rename.js';
 
 /**
  * Managed resources (spec document 2): the shared vocabulary of the domain. The service
@@ -334,6 +335,12 @@ export interface ResourceService {
   createFolder(actor: ResourceActor, library: Library, path: string): Promise<void>;
   deleteFolder(actor: ResourceActor, library: Library, path: string): Promise<void>;
   describeFolder(actor: ResourceActor, library: Library, path: string, description: string): Promise<void>;
+  /**
+   * Renames or moves a folder within its library: every resource and stored folder beneath, in one
+   * transaction, each resource leaving an alias (folder-rename.ts). Callers outside the worker go
+   * through the renameFolder workflow (docs/resources.md, "Renaming folders").
+   */
+  renameFolder(actor: ResourceActor, input: FolderRenameInput): Promise<FolderRenameResult>;
   /**
    * Subscribes to this service's committed changes (create, replace, delete, move), announced in
    * process after commit. Every change is also published to the other replicas (change-feed.ts).

@@ -214,6 +214,6 @@ describe('manage_resource over MCP', () => {
     expect((await manage(alice, { action: 'delete' })).text).toContain('needs its target');
     const extract = await manage(alice, { action: 'extract', reference: 'mcp:resource:x', members: '*.csv' });
     expect(extract).toMatchObject({ isError: true, body: { error: 'not_available' } });
-    expect(extract.text).toContain('not available yet');
+    expect(extract.text).toContain('Temporal workers');
   });
 });

@@ -14,7 +14,7 @@ import type { CallerContext } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
 import { createObjstoreConnections, ensurePlatformBucket, type ObjstoreConnections } from '../../shared/objstore/index.js';
-import { createResourceService, resourceActor, type ReferenceCounter, type ResourceService } from '../../shared/resources/index.js';
+import { createResourceService, resourceActor, type ReferenceCounter, type ResourceRequests, type ResourceService } from '../../shared/resources/index.js';
 import { buildHttpApp, type App } from '../../api/http/app.js';
 import { Readiness } from '../../api/http/readiness.js';
 import { resourceRoutes } from '../../api/resources/index.js';
@@ -63,6 +63,8 @@ export interface ResourceRestOptions {
   references?: ReferenceCounter[];
   /** audit.enabled (default true): reads and moves are audit rows, usage is counted from them. */
   audit?: boolean;
+  /** Requests answered by workflows (folder rename): the api's Temporal client side. */
+  requests?: ResourceRequests;
 }
 
 export async function startResourceRestApi(opts: ResourceRestOptions): Promise<ResourceRestApi> {
@@ -109,6 +111,7 @@ personas:
   await app.register(resourceRoutes, {
     service,
     maxUploadBytes: opts.maxUploadBytes,
+    ...(opts.requests ? { requests: opts.requests } : {}),
     // Test-only identity: the real wiring authenticates through the api's chain.
     async actorOf(request) {
       const subject = request.headers['x-test-subject'];
