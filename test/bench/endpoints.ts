@@ -1,7 +1,7 @@
 /**
  * Benchmark (a script, not a test) of scripted endpoints (issue 17): GET requests from concurrent
  * keep-alive clients to a trivial handler at `/endpoints/{name}` of the api role — binding read from
- * Postgres, its own MCP session, a fresh QuickJS runtime on a sandbox thread, audit row — against a
+ * Postgres (coalesced), the endpoint's warm QuickJS instance on a sandbox thread, audit row — against a
  * bare Fastify route answering the same JSON in the same process, measured in the same run with the
  * same clients. Prints requests/s, p50/p99 latency of each and their ratio (goal ≥ 0.25), the
  * bot-check solver's times at difficulty 16 and 20 in Chromium (solver-timing.ts), and — for
