@@ -80,61 +80,22 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
         activities: createActivities({ db: deps.db, log: activityLog }),
       }),
     );
-    // The webhook activities have a queue of their own, polled only here: a worker with the
-    // compactor off never takes (and fails) their tasks.
-    if (compacts && deps.webhooks) {
-      workers.push(
-        await Worker.create({
-          connection,
-          namespace: config.temporal.namespace,
-          taskQueue: webhookActivityQueue(config.temporal.task_queue),
-          activities: createWebhookActivities(deps.webhooks),
-        }),
-      );
-    }
-    // The scripts' activities likewise: only a worker with a ScriptRunner takes their tasks.
-    if (deps.scripts) {
-      workers.push(
-        await Worker.create({
-          connection,
-          namespace: config.temporal.namespace,
-          taskQueue: scriptActivityQueue(config.temporal.task_queue),
-          activities: createScriptActivities(deps.scripts),
-        }),
-      );
-    }
-    // Search indexing likewise: only a worker with the resources and their storage takes its tasks.
-    if (deps.search) {
-      workers.push(
-        await Worker.create({
-          connection,
-          namespace: config.temporal.namespace,
-          taskQueue: searchActivityQueue(config.temporal.task_queue),
-          activities: createSearchActivities(deps.search),
-        }),
-      );
-    }
-    // Thumbnails likewise (CPU-heavy, and they need the object store): only a worker given their deps draws.
-    if (deps.thumbnails) {
-      workers.push(
-        await Worker.create({
-          connection,
-          namespace: config.temporal.namespace,
-          taskQueue: thumbnailActivityQueue(config.temporal.task_queue),
-          activities: createThumbnailActivities(deps.thumbnails),
-        }),
-      );
-    }
-    // The resource requests' activities likewise: only a worker with the resources service takes them.
-    if (deps.resources) {
-      workers.push(
-        await Worker.create({
-          connection,
-          namespace: config.temporal.namespace,
-          taskQueue: resourceActivityQueue(config.temporal.task_queue),
-          activities: createResourceActivities(deps.resources),
-        }),
-      );
+    // Each family of activities has a queue of its own, polled only by a worker given what it
+    // needs: a worker without them never takes (and fails) their tasks.
+    const activityWorkers: Array<[queue: string, activities: object] | undefined> = [
+      // The webhook activities: only with the compactor on.
+      compacts && deps.webhooks ? [webhookActivityQueue(config.temporal.task_queue), createWebhookActivities(deps.webhooks)] : undefined,
+      // The scripts' activities: only with a ScriptRunner.
+      deps.scripts ? [scriptActivityQueue(config.temporal.task_queue), createScriptActivities(deps.scripts)] : undefined,
+      // Search indexing: only with the resources and their storage.
+      deps.search ? [searchActivityQueue(config.temporal.task_queue), createSearchActivities(deps.search)] : undefined,
+      // Thumbnails (CPU-heavy, and they need the object store).
+      deps.thumbnails ? [thumbnailActivityQueue(config.temporal.task_queue), createThumbnailActivities(deps.thumbnails)] : undefined,
+      // The resource requests (extraction, folder renames): only with the resources service.
+      deps.resources ? [resourceActivityQueue(config.temporal.task_queue), createResourceActivities(deps.resources)] : undefined,
+    ];
+    for (const [taskQueue, activities] of activityWorkers.filter((entry) => entry !== undefined)) {
+      workers.push(await Worker.create({ connection, namespace: config.temporal.namespace, taskQueue, activities }));
     }
   } catch (err) {
     await Promise.all(workers.map((w) => drain(w)));
