@@ -104,10 +104,15 @@ export async function searchLexical(
     // would test every row of a small index table instead of asking its GIN index.
     await client.query('SET LOCAL enable_seqscan = off');
     const contents = contentsQuery((await client.query<TermRow>(termsSql, [text])).rows);
-    return client.query<HitRow>(lexicalSql, [text, keys.map((k) => k.kind), keys.map((k) => k.key), limit + 1, offset, contents.query, contents.cap]);
+    return client.query<HitRow>(lexicalSql, [text, keys.map((k) => k.kind), keys.map((k) => k.key), limit + 1, offset, contents.query, contents.cap, contentsShortlist(limit, offset)]);
   });
   const rows = res.rows.slice(0, limit);
   return { hits: rows.map(toHit), more: res.rows.length > limit };
+}
+
+/** Files matching by their contents that are scored in full: the best by contents rank, several pages' worth beyond the one asked for. */
+export function contentsShortlist(limit: number, offset: number): number {
+  return Math.max(200, 4 * (offset + limit + 1));
 }
 
 /** Contents of more than this share of files make a word common (it tells them apart too little to rank). */
@@ -177,7 +182,8 @@ export function hitUrl(hit: SearchHit, publicBaseUrl: string | undefined): strin
 }
 
 // $1 query text, $2/$3 the scope's library kinds and keys, $4 limit + 1, $5 offset, $6 the contents'
-// tsquery and $7 how many contents matches to rank at most (contentsQuery).
+// tsquery, $7 how many contents matches to rank at most (contentsQuery) and $8 how many of them to
+// score in full (contentsShortlist).
 // The candidates are the scope's files matching through the GIN indexes (metadata, folder
 // descriptions, contents, name trigrams); the search setting and the ranking apply to them.
 // Snippets are drawn for the page only.
@@ -187,17 +193,25 @@ WITH scope AS (SELECT * FROM unnest($2::text[], $3::text[]) AS s(kind, key)),
 -- then read and ranked. MATERIALIZED keeps the planner from testing every in-scope row instead.
 metadata_matches AS MATERIALIZED (SELECT id FROM resources WHERE search_vector @@ search_query($1)),
 contents_matches AS MATERIALIZED (SELECT resource_id, mode, contents_vector FROM resource_search_index WHERE contents_vector @@ $6::tsquery),
--- The in-scope matches ranked on their contents (with a cap, the most recently changed).
+-- The in-scope matches ranked on their contents (with a cap, the most recently changed); only the
+-- best $8 of them go on to the full score (a file matching by its contents alone competes on
+-- them: scoring thousands of such files was most of a common word's query).
 contents_ranked AS (
-  SELECT resource_id, ts_rank(contents_vector, $6::tsquery) AS contents_rank FROM (
-    SELECT m.resource_id, m.contents_vector FROM contents_matches m
-      JOIN resources r ON r.id = m.resource_id JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
-     -- Contents indexed before the file was switched to Details only do not count until it is re-indexed.
-     WHERE NOT (r.search_setting = 'details_only' AND m.mode = 'contents')
-     ORDER BY r.updated_at DESC, r.id LIMIT $7
-  ) AS in_scope
+  SELECT resource_id, contents_rank FROM (
+    SELECT resource_id, ts_rank(contents_vector, $6::tsquery) AS contents_rank FROM (
+      SELECT m.resource_id, m.contents_vector FROM contents_matches m
+        JOIN resources r ON r.id = m.resource_id JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
+       -- Contents indexed before the file was switched to Details only do not count until it is re-indexed.
+       WHERE NOT (r.search_setting = 'details_only' AND m.mode = 'contents')
+       ORDER BY r.updated_at DESC, r.id LIMIT $7
+    ) AS in_scope
+  ) AS by_contents
+  ORDER BY contents_rank DESC, resource_id LIMIT $8
 ),
-folder_matches AS MATERIALIZED (SELECT library_kind, library_key, path FROM resource_folders WHERE search_vector @@ search_query($1)),
+-- Folders whose description matches, with its rank (a file's folder that does not match adds nothing).
+folder_matches AS MATERIALIZED (
+  SELECT library_kind, library_key, path, ts_rank(search_vector, search_query($1)) AS folder_rank FROM resource_folders WHERE search_vector @@ search_query($1)
+),
 name_matches AS MATERIALIZED (SELECT id FROM resources WHERE $1 <% (display_name || ' ' || file_name)),
 candidates AS (
   -- Each candidate once, with the rank of its contents when they matched (a contents vector is
@@ -215,14 +229,14 @@ candidates AS (
 resource_hits AS (
   SELECT 'resource'::text AS kind, r.id, r.library_kind, r.library_key, r.folder_path AS path, r.display_name AS title, r.file_name,
          r.description, r.content_type, r.size, r.updated_at, NULL::integer AS file_count, NULL::text[] AS types, NULL::text[] AS names,
-         ts_rank(r.search_vector, search_query($1)) + coalesce(ts_rank(f.search_vector, search_query($1)), 0) + coalesce(c.contents_rank, 0)
+         ts_rank(r.search_vector, search_query($1)) + coalesce(f.folder_rank, 0) + coalesce(c.contents_rank, 0)
            + 0.5 * word_similarity($1, r.display_name || ' ' || r.file_name) AS score,
          c.contents_rank IS NOT NULL AS contents_match
     FROM candidates c
     JOIN resources r ON r.id = c.id
     JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
     LEFT JOIN resource_search_index i ON i.resource_id = r.id
-    LEFT JOIN resource_folders f ON f.library_kind = r.library_kind AND f.library_key = r.library_key AND f.path = r.folder_path
+    LEFT JOIN folder_matches f ON f.library_kind = r.library_kind AND f.library_key = r.library_key AND f.path = r.folder_path
    WHERE r.search_setting <> 'not_indexed'
      AND NOT (r.search_setting = 'default' AND i.mode IS NOT DISTINCT FROM 'not_indexed')
 ),
