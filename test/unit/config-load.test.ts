@@ -215,6 +215,7 @@ describe('platform.example.yaml', () => {
     CATALOG_TOKEN: 'catalog-token',
     AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE',
     AWS_SECRET_ACCESS_KEY: 'aws-secret',
+    OPENAI_API_KEY: 'embedding-key',
   };
 
   it('parses with no errors and no warnings', () => {
