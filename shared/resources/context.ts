@@ -45,6 +45,18 @@ export interface ResourceServiceDeps {
 }
 
 /** The objstore connection resource bytes live on (resourceStoreName); fails when none is configured. */
+/** What a new version holds, whichever write makes it. */
+interface VersionContent {
+  now: Date;
+  size: number;
+  contentType: string;
+  sha256: string | null;
+  changeSummary: string | null;
+  restoredFrom: number | null;
+  origin: WriteOrigin;
+  object: StoredObject;
+}
+
 export function resourceConnectionName(config: PlatformConfig): string {
   const name = resourceStoreName(config);
   if (name === undefined) throw new Error('managed resources need an object store: configure toolkits.objstore (or resources.managed.connection)');
@@ -247,22 +259,7 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     );
   }
 
-  async function insertVersion(
-    client: Client,
-    v: {
-      resourceId: string;
-      version: number;
-      uploader: string;
-      now: Date;
-      size: number;
-      contentType: string;
-      sha256: string | null;
-      changeSummary: string | null;
-      restoredFrom: number | null;
-      origin: WriteOrigin;
-      object: StoredObject;
-    },
-  ): Promise<void> {
+  async function insertVersion(client: Client, v: VersionContent & { resourceId: string; version: number; uploader: string }): Promise<void> {
     await client.query(
       `INSERT INTO resource_versions (resource_id, version, uploader, created_at, size, content_type, content_sha256, change_summary, restored_from, origin, object_bucket, object_key)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
@@ -287,17 +284,7 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     client: Client,
     actor: ResourceActor,
     row: ResourceRow,
-    v: {
-      size: number;
-      contentType: string;
-      sha256: string | null;
-      changeSummary: string | null;
-      restoredFrom: number | null;
-      origin: WriteOrigin;
-      object: StoredObject;
-      now: Date;
-      eventKind: string;
-    },
+    v: VersionContent & { eventKind: string },
   ): Promise<{ row: ResourceRow; pruned: StoredObject[] }> {
     const version = row.head_version + 1;
     await insertVersion(client, { resourceId: row.id, version, uploader: actor.subject, ...v });
