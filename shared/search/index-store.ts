@@ -38,10 +38,11 @@ export async function indexedState(db: Db, resourceId: string): Promise<{ versio
 export async function recordIndex(db: Db, record: IndexRecord): Promise<boolean> {
   const res = await db
     .query(
-    `INSERT INTO resource_search_index (resource_id, indexed_version, mode, contents, indexed_at)
-     SELECT id, $2, $3, $4, $5 FROM resources WHERE id = $1
+    `INSERT INTO resource_search_index (resource_id, indexed_version, mode, contents, indexed_at, library_kind, library_key)
+     SELECT id, $2, $3, $4, $5, library_kind, library_key FROM resources WHERE id = $1
      ON CONFLICT (resource_id) DO UPDATE
-       SET indexed_version = EXCLUDED.indexed_version, mode = EXCLUDED.mode, contents = EXCLUDED.contents, indexed_at = EXCLUDED.indexed_at`,
+       SET indexed_version = EXCLUDED.indexed_version, mode = EXCLUDED.mode, contents = EXCLUDED.contents, indexed_at = EXCLUDED.indexed_at,
+           library_kind = EXCLUDED.library_kind, library_key = EXCLUDED.library_key`,
     [record.resourceId, record.version, record.mode, record.contents, record.at],
     )
     // Deleted between the SELECT and the foreign-key check.

@@ -2,8 +2,9 @@
  * Lexical search over managed resources (spec document 2: search ranking, membership-scoped for
  * everyone, administrators included). Postgres full-text search, weighted — names and tags (A)
  * above description (B) above folder path, library, content type and the folder's description (C)
- * above contents (D) — plus trigram similarity of the query to the file's names. Any word of the
- * query may match (OR); more and heavier matches rank higher.
+ * above contents (D) — plus trigram similarity of the query to the names it resembles. Any word
+ * of the query may match (OR); more and heavier matches rank higher. Each way of matching hands on
+ * a bounded shortlist to the full score (docs/resources.md "Search ranking", cost bounds).
  *
  * Metadata is read live from `resources` (and the folder's description from `resource_folders`),
  * so a write is findable the moment it commits; contents come from `resource_search_index` once
@@ -103,22 +104,32 @@ export async function searchLexical(
     // The planner does not count reading large (TOASTed) vectors into a sequential scan's cost, and
     // would test every row of a small index table instead of asking its GIN index.
     await client.query('SET LOCAL enable_seqscan = off');
+    // One plan per connection: planning this query took as long as running a typical one, and its
+    // shape does not depend on the words (the GIN indexes find every match).
+    await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
     const contents = contentsQuery((await client.query<TermRow>(termsSql, [text])).rows);
-    return client.query<HitRow>(lexicalSql, [text, keys.map((k) => k.kind), keys.map((k) => k.key), limit + 1, offset, contents.query, contents.cap, contentsShortlist(limit, offset)]);
+    const params = [text, keys.map((k) => k.kind), keys.map((k) => k.key), limit + 1, offset, contents.query, contents.terms, CONTENTS_RANK_CAP, shortlistSize(limit, offset)];
+    return client.query<HitRow>({ name: 'search-lexical', text: lexicalSql, values: params });
   });
   const rows = res.rows.slice(0, limit);
   return { hits: rows.map(toHit), more: res.rows.length > limit };
 }
 
-/** Files matching by their contents that are scored in full: the best by contents rank, several pages' worth beyond the one asked for. */
-export function contentsShortlist(limit: number, offset: number): number {
+/**
+ * Files matching by their metadata, and files matching by their contents, that are scored in full:
+ * the best of each by its own rank, several pages' worth beyond the one asked for.
+ */
+export function shortlistSize(limit: number, offset: number): number {
   return Math.max(200, 4 * (offset + limit + 1));
 }
 
 /** Contents of more than this share of files make a word common (it tells them apart too little to rank). */
 export const COMMON_TERM_SHARE = 0.25;
-/** Files ranked on their contents when every word of the query is common. */
-export const COMMON_CONTENTS_CAP = 500;
+/**
+ * In-scope files ranked on their contents at most, per query: those holding the most of its words,
+ * then the most recently changed (ranking reads each file's contents vector).
+ */
+export const CONTENTS_RANK_CAP = 500;
 
 interface TermRow {
   lexeme: string;
@@ -127,16 +138,16 @@ interface TermRow {
 }
 
 /**
- * What the contents are searched and ranked for. Ranking reads each matching file's contents
- * vector, so a word in most files would make every query read most of the index: such words (by
- * the table's statistics) are left out when the query has others, and when it has none, at most
- * COMMON_CONTENTS_CAP matching files are ranked on their contents. Metadata always takes the whole query.
+ * What the contents are searched and ranked for: the query's words as one tsquery (any may match)
+ * and one by one (to count how many each file holds). A word in most files (by the table's
+ * statistics) tells files apart too little: it is left out when the query has others. Metadata
+ * always takes the whole query.
  */
-export function contentsQuery(terms: readonly TermRow[]): { query: string; cap: number | null } {
+export function contentsQuery(terms: readonly TermRow[]): { query: string; terms: string[] } {
   const quoted = (t: TermRow) => `'${t.lexeme.replace(/'/g, "''")}'`;
   const distinctive = terms.filter((t) => t.share === null || t.share <= COMMON_TERM_SHARE);
-  if (distinctive.length > 0) return { query: distinctive.map(quoted).join(' | '), cap: null };
-  return { query: terms.map(quoted).join(' | '), cap: terms.length > 0 ? COMMON_CONTENTS_CAP : null };
+  const used = (distinctive.length > 0 ? distinctive : terms).map(quoted);
+  return { query: used.join(' | '), terms: used };
 }
 
 // The query's lexemes, each with the share of files whose contents hold it (pg_stats keeps the
@@ -182,37 +193,54 @@ export function hitUrl(hit: SearchHit, publicBaseUrl: string | undefined): strin
 }
 
 // $1 query text, $2/$3 the scope's library kinds and keys, $4 limit + 1, $5 offset, $6 the contents'
-// tsquery, $7 how many contents matches to rank at most (contentsQuery) and $8 how many of them to
-// score in full (contentsShortlist).
+// tsquery and $7 its words one by one (contentsQuery), $8 how many in-scope contents matches are
+// ranked at most (CONTENTS_RANK_CAP) and $9 how many of them, and of the metadata matches, are
+// scored in full (shortlistSize).
 // The candidates are the scope's files matching through the GIN indexes (metadata, folder
 // descriptions, contents, name trigrams); the search setting and the ranking apply to them.
 // Snippets are drawn for the page only.
 const lexicalSql = `
 WITH scope AS (SELECT * FROM unnest($2::text[], $3::text[]) AS s(kind, key)),
--- The GIN indexes find the matches (no large value is read to do so); only matches in scope are
--- then read and ranked. MATERIALIZED keeps the planner from testing every in-scope row instead.
-metadata_matches AS MATERIALIZED (SELECT id FROM resources WHERE search_vector @@ search_query($1)),
-contents_matches AS MATERIALIZED (SELECT resource_id, mode, contents_vector FROM resource_search_index WHERE contents_vector @@ $6::tsquery),
--- The in-scope matches ranked on their contents (with a cap, the most recently changed); only the
--- best $8 of them go on to the full score (a file matching by its contents alone competes on
--- them: scoring thousands of such files was most of a common word's query).
+-- Metadata matches in scope, the best $9 by their metadata rank (metadata vectors are small and
+-- stored inline: ranking them all is cheap; scoring them all in full was not).
+metadata_matches AS MATERIALIZED (
+  SELECT r.id FROM resources r JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
+   WHERE r.search_vector @@ search_query($1) AND r.search_setting <> 'not_indexed'
+   ORDER BY ts_rank(r.search_vector, search_query($1)) DESC, r.id LIMIT $9
+),
+-- In-scope contents matches, each with how many of the query's words it holds, found word by word
+-- through the GIN index (no contents vector is read to do so; the index row carries its library).
+contents_words AS MATERIALIZED (
+  -- (Grouped bytewise, "C": sorting thousands of ids by the database's collation was a third of it.)
+  SELECT (m.resource_id COLLATE "C") COLLATE "default" AS resource_id, count(*) AS words, max(m.indexed_at) AS indexed_at
+    FROM unnest($7::text[]) AS t(term)
+    CROSS JOIN LATERAL (
+      SELECT resource_id, indexed_at FROM resource_search_index
+       WHERE contents_vector @@ t.term::tsquery AND (library_kind, library_key) IN (SELECT kind, key FROM scope)
+    ) AS m
+   GROUP BY m.resource_id COLLATE "C"
+),
+-- A contents vector is large (read from TOAST, ~10 µs each): at most $8 matches are ranked on their
+-- contents — those holding the most words, then the most recently indexed — and only the best $9
+-- of them go on to the full score.
 contents_ranked AS (
-  SELECT resource_id, contents_rank FROM (
-    SELECT resource_id, ts_rank(contents_vector, $6::tsquery) AS contents_rank FROM (
-      SELECT m.resource_id, m.contents_vector FROM contents_matches m
-        JOIN resources r ON r.id = m.resource_id JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
-       -- Contents indexed before the file was switched to Details only do not count until it is re-indexed.
-       WHERE NOT (r.search_setting = 'details_only' AND m.mode = 'contents')
-       ORDER BY r.updated_at DESC, r.id LIMIT $7
-    ) AS in_scope
-  ) AS by_contents
-  ORDER BY contents_rank DESC, resource_id LIMIT $8
+  SELECT i.resource_id, ts_rank(i.contents_vector, $6::tsquery) AS contents_rank FROM (
+    SELECT resource_id FROM contents_words ORDER BY words DESC, indexed_at DESC, resource_id LIMIT $8
+  ) AS pre
+  JOIN resource_search_index i ON i.resource_id = pre.resource_id
+  JOIN resources r ON r.id = pre.resource_id
+  -- Contents indexed before the file was switched to Details only do not count until it is re-indexed.
+  WHERE NOT (r.search_setting = 'details_only' AND i.mode = 'contents')
+  ORDER BY contents_rank DESC, i.resource_id LIMIT $9
 ),
 -- Folders whose description matches, with its rank (a file's folder that does not match adds nothing).
 folder_matches AS MATERIALIZED (
   SELECT library_kind, library_key, path, ts_rank(search_vector, search_query($1)) AS folder_rank FROM resource_folders WHERE search_vector @@ search_query($1)
 ),
-name_matches AS MATERIALIZED (SELECT id FROM resources WHERE $1 <% (display_name || ' ' || file_name)),
+-- Names the query resembles (trigrams), with how much: only they get the similarity's bonus.
+name_matches AS MATERIALIZED (
+  SELECT id, word_similarity($1, display_name || ' ' || file_name) AS similarity FROM resources WHERE $1 <% (display_name || ' ' || file_name)
+),
 candidates AS (
   -- Each candidate once, with the rank of its contents when they matched (a contents vector is
   -- large, read from TOAST: it is read once, for the ranking).
@@ -229,14 +257,14 @@ candidates AS (
 resource_hits AS (
   SELECT 'resource'::text AS kind, r.id, r.library_kind, r.library_key, r.folder_path AS path, r.display_name AS title, r.file_name,
          r.description, r.content_type, r.size, r.updated_at, NULL::integer AS file_count, NULL::text[] AS types, NULL::text[] AS names,
-         ts_rank(r.search_vector, search_query($1)) + coalesce(f.folder_rank, 0) + coalesce(c.contents_rank, 0)
-           + 0.5 * word_similarity($1, r.display_name || ' ' || r.file_name) AS score,
+         ts_rank(r.search_vector, search_query($1)) + coalesce(f.folder_rank, 0) + coalesce(c.contents_rank, 0) + 0.5 * coalesce(n.similarity, 0) AS score,
          c.contents_rank IS NOT NULL AS contents_match
     FROM candidates c
     JOIN resources r ON r.id = c.id
     JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
     LEFT JOIN resource_search_index i ON i.resource_id = r.id
     LEFT JOIN folder_matches f ON f.library_kind = r.library_kind AND f.library_key = r.library_key AND f.path = r.folder_path
+    LEFT JOIN name_matches n ON n.id = r.id
    WHERE r.search_setting <> 'not_indexed'
      AND NOT (r.search_setting = 'default' AND i.mode IS NOT DISTINCT FROM 'not_indexed')
 ),

@@ -256,6 +256,18 @@ describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) =>
     expect(await ids(root, 'wombat')).toEqual([everyone.id]);
   });
 
+  it('a move takes the indexed contents to the new library in its own transaction (before any re-index)', async () => {
+    const file = await upload(root, { file_name: 'moving.txt', text: 'the axolotl regrows' });
+    await indexed(file.id);
+    expect(await ids(bob, 'axolotl')).not.toContain(file.id);
+    await env.service.update(root, file.id, { library: globalLib });
+    // No indexing ran since the move: the contents match is scoped by the library the move wrote.
+    expect(await ids(bob, 'axolotl')).toContain(file.id);
+    await env.service.update(root, file.id, { library: personLib(root.subject) });
+    expect(await ids(bob, 'axolotl')).not.toContain(file.id);
+    expect(await ids(root, 'axolotl')).toContain(file.id);
+  });
+
   it('indexResource replays deterministically', async () => {
     const file = await upload(alice, { file_name: 'replay.txt', text: 'ibis' });
     await indexed(file.id);

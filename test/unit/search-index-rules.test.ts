@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
 import { indexModeFor, isTableOfValues, MAX_CONTENT_INDEX_BYTES, type IndexRule, type IndexSubject, type IndexVersion } from '../../shared/search/index.js';
-import { COMMON_CONTENTS_CAP, COMMON_TERM_SHARE, contentsQuery, tableColumns } from '../../shared/search/index.js';
+import { COMMON_TERM_SHARE, contentsQuery, shortlistSize, tableColumns } from '../../shared/search/index.js';
 
 function subject(over: Partial<IndexSubject> = {}): IndexSubject {
   return { search_setting: 'default', library: { kind: 'global', key: '' }, path: 'references', file_name: 'guide.pdf', content_type: 'application/pdf', ...over };
@@ -129,13 +129,22 @@ describe('details of a table of values', () => {
 });
 
 describe('contentsQuery: words in most files are not ranked on contents', () => {
-  it('leaves common words out when the query has distinctive ones', () => {
-    expect(contentsQuery([{ lexeme: 'report', share: 0.9 }, { lexeme: 'okapi', share: null }, { lexeme: "o'hara", share: 0.01 }])).toEqual({ query: "'okapi' | 'o''hara'", cap: null });
+  it('leaves common words out of the contents query when the query has others, and lists the words one by one', () => {
+    expect(contentsQuery([{ lexeme: 'report', share: 0.9 }, { lexeme: 'okapi', share: null }, { lexeme: "o'hara", share: 0.01 }])).toEqual({
+      query: "'okapi' | 'o''hara'",
+      terms: ["'okapi'", "'o''hara'"],
+    });
   });
+  it('keeps every word when all are common, and has nothing for no words', () => {
+    expect(contentsQuery([{ lexeme: 'report', share: COMMON_TERM_SHARE + 0.01 }])).toEqual({ query: "'report'", terms: ["'report'"] });
+    expect(contentsQuery([{ lexeme: 'report', share: COMMON_TERM_SHARE }, { lexeme: 'okapi', share: 0.5 }])).toEqual({ query: "'report'", terms: ["'report'"] });
+    expect(contentsQuery([])).toEqual({ query: '', terms: [] });
+  });
+});
 
-  it('ranks at most COMMON_CONTENTS_CAP files when every word is common, and nothing for no words', () => {
-    expect(contentsQuery([{ lexeme: 'report', share: COMMON_TERM_SHARE + 0.01 }])).toEqual({ query: "'report'", cap: COMMON_CONTENTS_CAP });
-    expect(contentsQuery([{ lexeme: 'report', share: COMMON_TERM_SHARE }])).toEqual({ query: "'report'", cap: null });
-    expect(contentsQuery([])).toEqual({ query: '', cap: null });
+describe('shortlistSize: files scored in full per way of matching', () => {
+  it('is several pages beyond the one asked for, at least 200', () => {
+    expect(shortlistSize(10, 0)).toBe(200);
+    expect(shortlistSize(50, 100)).toBe(604);
   });
 });
