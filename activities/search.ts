@@ -9,6 +9,7 @@ import {
   embedResource,
   indexResource,
   laggingResources,
+  rulesFingerprint,
   refreshFolderEntries,
   unembeddedResources,
   type Embedder,
@@ -44,7 +45,7 @@ export function createSearchActivities(deps: SearchWorkerDeps): SearchActivities
     embedSearchResource: (resourceId) => embedResource({ db: deps.db, embedder: deps.embedder }, resourceId, clock()),
     async sweepSearchIndex({ batch }) {
       const unembedded = deps.embedder ? await unembeddedResources(deps.db, deps.embedder.model, batch) : [];
-      const lagging = [...new Set([...(await laggingResources(deps.db, batch)), ...unembedded])];
+      const lagging = [...new Set([...(await laggingResources(deps.db, batch, rulesFingerprint(deps.config.resources.index))), ...unembedded])];
       await recordJobs(deps.db, lagging.map((resourceId) => ({ kind: 'index' as const, resourceId, params: {} })), clock());
       const { entries } = await refreshFolderEntries(deps.db, clock());
       return { entries, requested: lagging.length };

@@ -10,9 +10,9 @@ import type { Db } from '../db/index.js';
 import { isObjstoreError, readAll, type ObjectStore } from '../objstore/index.js';
 import { libraryKey, parseLibrary, ResourceError, type ResourceActor, type ResourceService, type ResourceView } from '../resources/index.js';
 import { extractText } from './extract/index.js';
-import { indexedState, MAX_INDEXED_CHARS, recordIndex, versionOrigin } from './index-store.js';
+import { confirmRules, indexedState, MAX_INDEXED_CHARS, recordIndex, versionOrigin } from './index-store.js';
 import { tableColumns, TABLE_HEADER_BYTES } from './index-details.js';
-import { indexModeFor, isTableOfValues, MAX_CONTENT_INDEX_BYTES, type IndexMode, type IndexSubject } from './rules.js';
+import { indexModeFor, isTableOfValues, MAX_CONTENT_INDEX_BYTES, rulesFingerprint, type IndexMode, type IndexSubject } from './rules.js';
 
 export interface IndexerDeps {
   config: Pick<PlatformConfig, 'resources'>;
@@ -43,11 +43,16 @@ export async function indexResource(deps: IndexerDeps, resourceId: string): Prom
   if (!head) return { status: 'gone', resourceId };
   const { resource, object } = head;
   const origin = await versionOrigin(deps.db, resource.id, resource.version);
-  const mode = indexModeFor(subjectOf(resource), { size: resource.size, origin }, deps.config.resources.index);
+  const rules = deps.config.resources.index;
+  const fingerprint = rulesFingerprint(rules);
+  const mode = indexModeFor(subjectOf(resource), { size: resource.size, origin }, rules);
   const prior = await indexedState(deps.db, resource.id);
-  if (prior && prior.version === resource.version && prior.mode === mode) return { status: 'unchanged', resourceId, version: resource.version, mode };
+  if (prior && prior.version === resource.version && prior.mode === mode) {
+    if (prior.rules !== fingerprint) await confirmRules(deps.db, resource.id, fingerprint);
+    return { status: 'unchanged', resourceId, version: resource.version, mode };
+  }
   const contents = await contentsFor(deps.store, resource, object, mode);
-  const recorded = await recordIndex(deps.db, { resourceId: resource.id, version: resource.version, mode, contents, at: (deps.clock ?? (() => new Date()))() });
+  const recorded = await recordIndex(deps.db, { resourceId: resource.id, version: resource.version, mode, contents, at: (deps.clock ?? (() => new Date()))(), rules: fingerprint });
   return recorded ? { status: 'indexed', resourceId, version: resource.version, mode, chars: contents.length } : { status: 'gone', resourceId };
 }
 

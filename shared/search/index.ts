@@ -3,7 +3,7 @@
  * the index rules, the indexer of one resource, folder entries, lexical search, and the MCP
  * `search` tool. Text extraction lives in extract/.
  */
-export { indexModeFor, isTableOfValues, ruleMatches, MAX_CONTENT_INDEX_BYTES, type IndexMode, type IndexRule, type IndexSubject, type IndexVersion } from './rules.js';
+export { indexModeFor, isTableOfValues, ruleMatches, rulesFingerprint, MAX_CONTENT_INDEX_BYTES, type IndexMode, type IndexRule, type IndexSubject, type IndexVersion } from './rules.js';
 export { indexResource, indexerActor, type IndexerDeps, type IndexOutcome } from './index-resource.js';
 export { laggingResources, MAX_INDEXED_CHARS, versionOrigin } from './index-store.js';
 export { tableColumns } from './index-details.js';

@@ -7,7 +7,9 @@
  *   table of values (CSV, TSV, newline-delimited JSON) is indexed on its details, everything else
  *   on its contents.
  * - Whatever was decided, a file over 8 MB is indexed on metadata alone (spec limit).
+ * - A row decided under other rules is decided again by the sweep (rulesFingerprint).
  */
+import { createHash } from 'node:crypto';
 import picomatch from 'picomatch';
 import type { PlatformConfig } from '../config/index.js';
 import { bareMediaType, extensionOf, type LibraryKind, type SearchSetting, type WriteOrigin } from '../resources/index.js';
@@ -44,6 +46,14 @@ const tableExtensions = new Set(['csv', 'tsv', 'ndjson', 'jsonl']);
 /** A table of values: CSV, TSV or newline-delimited JSON, by media type or extension. */
 export function isTableOfValues(contentType: string, fileName: string): boolean {
   return tableTypes.has(bareMediaType(contentType)) || tableExtensions.has(extensionOf(fileName));
+}
+
+/**
+ * What identifies a set of rules: the first 16 hex digits of the SHA-256 of their JSON. An index row
+ * records it, so the sweep finds rows decided under other rules (order matters: first match wins).
+ */
+export function rulesFingerprint(rules: readonly IndexRule[]): string {
+  return createHash('sha256').update(JSON.stringify(rules)).digest('hex').slice(0, 16);
 }
 
 export function indexModeFor(resource: IndexSubject, version: IndexVersion, rules: readonly IndexRule[]): IndexMode {

@@ -9,7 +9,8 @@ import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../shared/logging/index.js';
 import { readableLibraries, ResourceJobDispatcher, resourceJobKinds, type CreateInput, type ResourceActor } from '../../shared/resources/index.js';
-import { searchLexical, type SearchHit } from '../../shared/search/index.js';
+import { parseConfig } from '../../shared/config/index.js';
+import { indexResource, laggingResources, rulesFingerprint, searchLexical, type SearchHit } from '../../shared/search/index.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
 import { createPlatformWorker, indexSweepSchedule, temporalJobStarter, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
 import { indexWorkflowId, type IndexResourceInput } from '../../workflows/index.js';
@@ -185,6 +186,31 @@ describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) =>
     const found = await ids(alice, 'capybara');
     expect(found).toContain(portal.id);
     expect(found).not.toContain(scripted.id);
+  });
+
+  it('a rule change reaches files already indexed at the next sweep: re-decided, contents read only when the mode changed', async () => {
+    const memo = await upload(alice, { path: 'board', file_name: 'memo.txt', text: 'the okapi merger' });
+    const other = await upload(alice, { path: 'notes', file_name: 'other.txt', text: 'the okapi picnic' });
+    await indexed(memo.id);
+    await indexed(other.id);
+    expect(await ids(alice, 'okapi')).toEqual(expect.arrayContaining([memo.id, other.id]));
+    const current = rulesFingerprint(env.config.resources.index);
+    expect(await laggingResources(env.db, 10_000, current)).not.toContain(memo.id);
+
+    // The deployment adds a rule: board/** is not searchable.
+    const { config: changed } = parseConfig(`resources:\n  index:\n    - folder: "board/**"\n      index: not_indexed\n${rulesYaml.replace('resources:\n  index:\n', '')}`, {});
+    const next = rulesFingerprint(changed.resources.index);
+    expect(next).not.toBe(current);
+    const lagging = await laggingResources(env.db, 10_000, next);
+    expect(lagging).toEqual(expect.arrayContaining([memo.id, other.id]));
+    const deps = { config: changed, db: env.db, resources: env.service, store: env.connections.get('main').store };
+    expect(await indexResource(deps, memo.id)).toMatchObject({ status: 'indexed', mode: 'not_indexed' });
+    // The same mode under the new rules: nothing is read again, the row only notes the rules.
+    expect(await indexResource(deps, other.id)).toMatchObject({ status: 'unchanged', mode: 'contents' });
+    expect(await ids(alice, 'okapi')).toEqual([other.id]);
+    const after = await laggingResources(env.db, 10_000, next);
+    expect(after).not.toContain(memo.id);
+    expect(after).not.toContain(other.id);
   });
 
   it('a folder entry and its description reach search after the sweep', async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
 import { indexModeFor, isTableOfValues, MAX_CONTENT_INDEX_BYTES, type IndexRule, type IndexSubject, type IndexVersion } from '../../shared/search/index.js';
-import { COMMON_TERM_SHARE, contentsQuery, shortlistSize, tableColumns } from '../../shared/search/index.js';
+import { COMMON_TERM_SHARE, contentsQuery, rulesFingerprint, shortlistSize, tableColumns } from '../../shared/search/index.js';
 
 function subject(over: Partial<IndexSubject> = {}): IndexSubject {
   return { search_setting: 'default', library: { kind: 'global', key: '' }, path: 'references', file_name: 'guide.pdf', content_type: 'application/pdf', ...over };
@@ -146,5 +146,18 @@ describe('shortlistSize: files scored in full per way of matching', () => {
   it('is several pages beyond the one asked for, at least 200', () => {
     expect(shortlistSize(10, 0)).toBe(200);
     expect(shortlistSize(50, 100)).toBe(604);
+  });
+});
+
+describe('rulesFingerprint: which rules an index row was decided under', () => {
+  it('is the same for the same rules and differs for added, changed or reordered ones', () => {
+    const notIndexed = { folder: 'hr/**', index: 'not_indexed' } as const;
+    const details = { origin: ['script'], index: 'details_only' } as const;
+    const base = rulesFingerprint([notIndexed, details] as never);
+    expect(rulesFingerprint([{ ...notIndexed }, { ...details }] as never)).toBe(base);
+    expect(rulesFingerprint([details, notIndexed] as never)).not.toBe(base);
+    expect(rulesFingerprint([notIndexed] as never)).not.toBe(base);
+    expect(rulesFingerprint([{ ...notIndexed, folder: 'hr/*' }, details] as never)).not.toBe(base);
+    expect(rulesFingerprint([])).toMatch(/^[0-9a-f]{16}$/);
   });
 });
