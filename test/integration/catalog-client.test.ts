@@ -208,6 +208,28 @@ describe('catalog client: failures', () => {
     expect(e.message).toContain('toolkits.catalog.hub.token');
   });
 
+  it('a redirect is not followed: the token never reaches another address', async () => {
+    const elsewhere = await startDatahubServer();
+    server.setFault('GetEntity', { status: 307, headers: { location: `${elsewhere.url}/api/graphql` } });
+    try {
+      const e = await failure(client.getEntity(U.orders));
+      expect(e).toMatchObject({ kind: 'http', status: 307 });
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      server.setFault('GetEntity', undefined);
+      await elsewhere.close();
+    }
+  });
+
+  it('URNs travel as variables, never spliced into the document', async () => {
+    const hostile = 'urn:li:dataset:x") { __schema { types { name } } } #';
+    const e = await failure(client.getEntity(hostile));
+    expect(e.kind).toBe('not_found');
+    const last = server.requests.at(-1);
+    expect(last?.query).toBe(catalogOperations.getEntityOperation.document);
+    expect(last?.variables).toEqual({ urn: hostile });
+  });
+
   it('an unreachable catalog → connection error', async () => {
     const gone = await startDatahubServer();
     const url = gone.url;
