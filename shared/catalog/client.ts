@@ -191,14 +191,23 @@ export class CatalogClient {
     const type = entityTypeEnum(params.entityType ?? 'DATASET');
     let results: Gql | undefined;
     if (params.mode === 'semantic') {
-      if (!(await this.supportsSemanticSearch(opts))) {
-        throw new CatalogError(
-          'unsupported',
-          `semantic search is not available on catalog "${this.name}": it needs DataHub 1.4 or later with semantic search enabled (no semanticSearchAcrossEntities); use mode "keyword"`,
-        );
+      const unsupported = new CatalogError(
+        'unsupported',
+        `semantic search is not available on catalog "${this.name}": it needs DataHub 1.4 or later with semantic search enabled (no semanticSearchAcrossEntities); use mode "keyword"`,
+      );
+      // A server that refuses introspection cannot say; then the search itself tells.
+      const supported = await this.supportsSemanticSearch(opts).catch((error: unknown) => {
+        if (error instanceof CatalogGraphQLError) return undefined;
+        throw error;
+      });
+      if (supported === false) throw unsupported;
+      try {
+        const data = await this.request<Gql>(ops.semanticSearchOperation, { input: { types: [type], query: params.query, start: params.offset, count: params.limit } }, opts);
+        results = data.semanticSearchAcrossEntities as Gql | undefined;
+      } catch (error) {
+        if (supported === undefined && error instanceof CatalogGraphQLError && error.message.includes('semanticSearchAcrossEntities')) throw unsupported;
+        throw error;
       }
-      const data = await this.request<Gql>(ops.semanticSearchOperation, { input: { types: [type], query: params.query, start: params.offset, count: params.limit } }, opts);
-      results = data.semanticSearchAcrossEntities as Gql | undefined;
     } else {
       const data = await this.request<Gql>(ops.searchOperation, { input: { type, query: params.query, start: params.offset, count: params.limit } }, opts);
       results = data.search as Gql | undefined;

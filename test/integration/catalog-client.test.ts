@@ -146,6 +146,15 @@ describe('catalog client: reads', () => {
     const e = await failure(client.search({ query: 'revenue', limit: 5, offset: 0, mode: 'semantic' }));
     expect(e.kind).toBe('unsupported');
     expect(e.message).toContain('semantic search is not available');
+    // A server that refuses introspection: the search itself tells.
+    server.setFault('QueryFields', { graphqlErrors: ['Introspection has been disabled'] });
+    try {
+      const blind = new CatalogClient({ name: 'blind', url: server.url, token, timeoutMs: 5000, log: logs.log });
+      expect((await failure(blind.search({ query: 'revenue', limit: 5, offset: 0, mode: 'semantic' }))).kind).toBe('unsupported');
+      expect(server.requests.at(-1)?.operationName).toBe('SemanticSearch');
+    } finally {
+      server.setFault('QueryFields', undefined);
+    }
     const semantic = await startDatahubServer({ semanticSearch: true });
     try {
       const c = new CatalogClient({ name: 'vec', url: semantic.url, timeoutMs: 5000, log: logs.log });
