@@ -234,8 +234,11 @@ function queryResolvers(store: DatahubFixtureStore) {
     const e = get(urn);
     return e && e.__typename === typename ? e : null;
   };
-  // Fields that take arguments on fixture objects: resolved over the store.
-  for (const e of store.entities.values()) {
+  // Fields that take arguments, resolved over this server's store: set on copies, since the
+  // fixture objects are shared by every server in the process.
+  for (const original of [...store.entities.values()]) {
+    const e: GqlObject = { ...original };
+    store.entities.set(e.urn as string, e);
     if (e.__typename === 'Domain') {
       e.entities = () => {
         const n = [...store.entities.values()].filter((x) => (x.domain as { domain?: { urn?: string } } | null)?.domain?.urn === e.urn).length;
