@@ -237,9 +237,12 @@ contents_ranked AS (
 folder_matches AS MATERIALIZED (
   SELECT library_kind, library_key, path, ts_rank(search_vector, search_query($1)) AS folder_rank FROM resource_folders WHERE search_vector @@ search_query($1)
 ),
--- Names the query resembles (trigrams), with how much: only they get the similarity's bonus.
+-- In-scope names the query resembles (trigrams), the $9 most alike: only they get the similarity's bonus.
 name_matches AS MATERIALIZED (
-  SELECT id, word_similarity($1, display_name || ' ' || file_name) AS similarity FROM resources WHERE $1 <% (display_name || ' ' || file_name)
+  SELECT r.id, word_similarity($1, r.display_name || ' ' || r.file_name) AS similarity
+    FROM resources r JOIN scope s ON s.kind = r.library_kind AND s.key = r.library_key
+   WHERE $1 <% (r.display_name || ' ' || r.file_name)
+   ORDER BY similarity DESC, r.id LIMIT $9
 ),
 candidates AS (
   -- Each candidate once, with the rank of its contents when they matched (a contents vector is
