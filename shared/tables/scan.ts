@@ -1,0 +1,92 @@
+/**
+ * The checks before registering and the correction, both streaming over a file's bytes (never
+ * held): bytes → text (UTF-8, other bytes read as Windows-1252) → line ends outside quoted cells as
+ * `\n` → records (csv-parse; NDJSON through ndjson.ts). `scanTable` counts what the checks refuse;
+ * `correctedStream` writes the same records back with every record on one line, cells on one line
+ * (a line break in a cell becomes a space) and UTF-8 text (csv-stringify; NDJSON one object a line).
+ */
+import { pipeline, Transform, type Readable, type TransformCallback } from 'node:stream';
+import { parse, type Options as ParseOptions } from 'csv-parse';
+import { stringify } from 'csv-stringify';
+import { NdjsonSplitStream, type NdjsonRecord } from './ndjson.js';
+import { delimiterOf, type ScanReport, type TableFormat } from './rules.js';
+import { LineEndStream, TextDecodeStream } from './text.js';
+
+/** NDJSON keys kept as columns: a file with more distinct keys is read with these. */
+const MAX_COLUMNS = 1000;
+const lineBreak = /\r\n|\r|\n/g;
+
+function csvOptions(format: Exclude<TableFormat, 'ndjson'>): ParseOptions {
+  return { delimiter: delimiterOf(format), record_delimiter: '\n', relax_column_count: true, relax_quotes: true, skip_empty_lines: true };
+}
+
+/** The text stages of every format: decoded, line ends normalised. */
+function textOf(body: Readable, format: TableFormat): { decode: TextDecodeStream; lines: LineEndStream; records: Readable } {
+  const decode = new TextDecodeStream();
+  const lines = new LineEndStream(format !== 'ndjson');
+  const records: Readable = format === 'ndjson' ? new NdjsonSplitStream() : parse(csvOptions(format));
+  // pipeline destroys every stage with the first error, so the records stream reports it.
+  pipeline(body, decode, lines, records as Transform, () => undefined);
+  return { decode, lines, records };
+}
+
+export async function scanTable(body: Readable, format: TableFormat): Promise<ScanReport> {
+  const { decode, lines, records } = textOf(body, format);
+  const report: ScanReport = { format, records: 0, columns: [], brokenRecords: 0, brokenColumns: [], crOnlyLines: 0, invalidUtf8Bytes: 0 };
+  if (format === 'ndjson') {
+    const keys = new Set<string>();
+    for await (const record of records as AsyncIterable<NdjsonRecord>) {
+      report.records++;
+      if (record.spread) report.brokenRecords++;
+      for (const key of Object.keys(record.value)) if (keys.size < MAX_COLUMNS) keys.add(key);
+    }
+    report.columns = [...keys];
+  } else {
+    let header: string[] | undefined;
+    const broken = new Set<number>();
+    for await (const record of records as AsyncIterable<string[]>) {
+      if (!header) {
+        header = record;
+        continue;
+      }
+      report.records++;
+      let holds = false;
+      for (let i = 0; i < record.length; i++) {
+        if (record[i]!.includes('\n') || record[i]!.includes('\r')) {
+          holds = true;
+          broken.add(i);
+        }
+      }
+      if (holds) report.brokenRecords++;
+    }
+    report.columns = header ?? [];
+    report.brokenColumns = [...broken].sort((a, b) => a - b).map((i) => header?.[i] || `column ${i + 1}`);
+  }
+  report.crOnlyLines = lines.crOnlyLines;
+  report.invalidUtf8Bytes = decode.invalidBytes;
+  return report;
+}
+
+/** Each record on one line, cells on one line. */
+class OneLineRecords extends Transform {
+  constructor(private readonly format: TableFormat) {
+    // NDJSON leaves as text; CSV and TSV records go on to csv-stringify.
+    super({ writableObjectMode: true, readableObjectMode: format !== 'ndjson' });
+  }
+
+  override _transform(record: string[] | NdjsonRecord, _enc: BufferEncoding, done: TransformCallback): void {
+    if (this.format === 'ndjson') return done(null, `${JSON.stringify((record as NdjsonRecord).value)}\n`);
+    done(
+      null,
+      (record as string[]).map((cell) => cell.replace(lineBreak, ' ')),
+    );
+  }
+}
+
+/** The corrected file's bytes (UTF-8); errors of any stage end it with that error. */
+export function correctedStream(body: Readable, format: TableFormat): Readable {
+  const { records } = textOf(body, format);
+  const oneLine = new OneLineRecords(format);
+  if (format === 'ndjson') return pipeline(records, oneLine, () => undefined);
+  return pipeline(records, oneLine, stringify({ delimiter: delimiterOf(format), record_delimiter: '\n' }), () => undefined);
+}
