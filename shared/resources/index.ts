@@ -104,6 +104,8 @@ export {
   type ExtractResult,
   type ExtractedMember,
   type TableChange,
+  type TableHooks,
+  type UploadTableReport,
 } from './archives/extract.js';
 export { memberNameProblem, memberTarget, memberMatcher, sanitiseFolderName, archiveFolderName, type MemberTarget, type MemberRule } from './archives/members.js';
 export { archiveFormat, forEachMember, type ArchiveFormat, type ArchiveMember, type MemberKind } from './archives/readers.js';

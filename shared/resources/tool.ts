@@ -20,6 +20,7 @@ import { normalizeFolderPath } from './folders.js';
 import { formatLibrary, LibraryTextError, parseLibrary, sameLibrary } from './library.js';
 import { canonicalUri } from './uri.js';
 import { defaultExtractRequestId, requestIdProblem, type ResourceRequests } from './requests.js';
+import type { TableHooks, UploadTableReport } from './archives/extract.js';
 import { ResourceError, type Library, type ResourceActor, type ResourceService, type ResourceView } from './types.js';
 
 export interface ManageResourceToolOptions {
@@ -30,6 +31,8 @@ export interface ManageResourceToolOptions {
   actorOf?: (caller: CallerContext, sessionId?: string) => ResourceActor;
   /** Requests answered by a workflow (extract), through the api's Temporal client; without it extract is refused as not available. */
   requests?: ResourceRequests;
+  /** Registered tables (shared/tables): a new version moves the tables that correct the file, reported as `tables`. */
+  tables?: Pick<TableHooks, 'afterUpload'>;
 }
 
 export const manageResourceActions = ['create', 'replace_content', 'update', 'delete', 'read', 'extract'] as const;
@@ -88,6 +91,7 @@ const description = `Create, revise, describe, delete and read managed resources
 Actions:
 - create: library (default personal), path, filename, content or content_base64, optional content_type, display_name, description, tags, search_setting, if_exists, change_summary. Result {outcome: created|revised|unchanged, resource}.
 - replace_content: the target and content or content_base64 (+ content_type, change_summary); writes the next version, keeping id, name and address.
+A new version of a file registered as a table that corrects the file (manage_table) adds tables: {table_changes, corrected?}: when the upload has broken records, the corrected copy written above it (both versions reported).
 - update: the target and any of display_name, description, tags, search_setting, path (moves the file to that folder of the same library). Agents cannot move files between libraries. Without reference and filename, path + description describes that folder.
 - delete: the target; refused while assets, prompts or a registered table point at the file unless force is true.
 - read: the target; details plus its content inline (text as content, other bytes as content_base64) when at most 1 MB. Larger files: MCP resources/read.
@@ -140,7 +144,13 @@ async function target(service: ResourceService, actor: ResourceActor, args: Args
   throw invalid(`${args.action} needs its target: reference (mcp:resource:<id> or an address), or library, path and filename`);
 }
 
-async function create(service: ResourceService, actor: ResourceActor, args: Args): Promise<CallToolResult> {
+/** The reply's `tables` after a new version: what the tables over the file did, when they did anything. */
+async function tablesAfter(tables: ManageResourceToolOptions['tables'], actor: ResourceActor, resource: ResourceView): Promise<{ tables?: UploadTableReport }> {
+  const report = await tables?.afterUpload(actor, resource.id);
+  return report && report.table_changes.length > 0 ? { tables: report } : {};
+}
+
+async function create(service: ResourceService, actor: ResourceActor, args: Args, tables: ManageResourceToolOptions['tables']): Promise<CallToolResult> {
   if (args.filename === undefined) throw invalid('create needs filename');
   const body = contentOf(args, 'create');
   const result = await service.create(actor, {
@@ -157,10 +167,10 @@ async function create(service: ResourceService, actor: ResourceActor, args: Args
     origin: actorOrigin(actor),
     body: toReadable(body),
   });
-  return jsonResult({ outcome: result.outcome, resource: result.resource });
+  return jsonResult({ outcome: result.outcome, resource: result.resource, ...(result.outcome === 'revised' ? await tablesAfter(tables, actor, result.resource) : {}) });
 }
 
-async function replaceContent(service: ResourceService, actor: ResourceActor, args: Args): Promise<CallToolResult> {
+async function replaceContent(service: ResourceService, actor: ResourceActor, args: Args, tables: ManageResourceToolOptions['tables']): Promise<CallToolResult> {
   const body = contentOf(args, 'replace_content');
   const current = await target(service, actor, args);
   const resource = await service.replaceContent(actor, current.id, {
@@ -169,7 +179,7 @@ async function replaceContent(service: ResourceService, actor: ResourceActor, ar
     ...(args.change_summary !== undefined ? { change_summary: args.change_summary } : {}),
     origin: actorOrigin(actor),
   });
-  return jsonResult({ resource });
+  return jsonResult({ resource, ...(await tablesAfter(tables, actor, resource)) });
 }
 
 async function update(service: ResourceService, actor: ResourceActor, args: Args): Promise<CallToolResult> {
@@ -275,9 +285,9 @@ export function manageResourceTool(service: ResourceService, opts: ManageResourc
       try {
         switch (args.action) {
           case 'create':
-            return await create(service, actor, args);
+            return await create(service, actor, args, opts.tables);
           case 'replace_content':
-            return await replaceContent(service, actor, args);
+            return await replaceContent(service, actor, args, opts.tables);
           case 'update':
             return await update(service, actor, args);
           case 'delete':

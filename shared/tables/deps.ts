@@ -28,7 +28,7 @@ export interface TableDeps {
   inlineCorrectionBytes?: number;
 }
 
-export function engineOf(deps: TableDeps, connection: string): TableEngine {
+export function engineOf(deps: Pick<TableDeps, 'sql' | 'storage'>, connection: string): TableEngine {
   let sqlConnection;
   try {
     sqlConnection = deps.sql.connection(connection);

@@ -9,7 +9,7 @@
  * resource job outbox; the workflow runs `reconcileTables` with the same mode, which is idempotent:
  * a run that finds every table at the (clean) head does nothing.
  */
-import { recordJobs, type ResourceActor, type TableChange } from '../resources/index.js';
+import { recordJobs, type ResourceActor, type TableChange, type TableHooks } from '../resources/index.js';
 import { directoryOfVersion, engineOf, inlineLimit, scanVersion, withResourceLock, writeCorrection, type TableDeps } from './deps.js';
 import { moveRegistration, registrationsOf, type Registration } from './records.js';
 import { passesChecks, problemsOf, type TableFormat } from './rules.js';
@@ -58,6 +58,35 @@ export function afterUpload(deps: TableDeps, actor: ResourceActor, resourceId: s
   return reconcileTables(deps, actor, resourceId, 'upload');
 }
 
+/**
+ * The hooks the writers of new versions call. The write itself has committed, so a failure here
+ * never fails it: the follow-up is handed to the registerTable workflow, which retries durably.
+ */
+export function tableHooks(deps: TableDeps): TableHooks {
+  const clock = deps.clock ?? (() => new Date());
+  async function handOver(actor: ResourceActor, resourceId: string, mode: ReconcileMode, error: unknown): Promise<TableChange[]> {
+    deps.log.warn({ err: { message: (error as Error).message }, resourceId }, 'tables could not follow a new version inline; handing it to the workflow');
+    const workflowId = await handToWorkflow(deps, actor, resourceId, mode, clock());
+    return [{ table: '*', change: `not moved yet (${(error as Error).message}); workflow ${workflowId} retries` }];
+  }
+  return {
+    async afterUpload(actor, resourceId) {
+      try {
+        return await afterUpload(deps, actor, resourceId);
+      } catch (error) {
+        return { table_changes: await handOver(actor, resourceId, 'upload', error) };
+      }
+    },
+    async followNewVersion(resourceId, version) {
+      try {
+        return await followNewVersion(deps, resourceId, version);
+      } catch (error) {
+        return handOver(TABLES_ACTOR, resourceId, 'follow', error);
+      }
+    },
+  };
+}
+
 function moves(r: Registration, mode: ReconcileMode, head: number): boolean {
   if (r.version === head && !r.correcting) return false;
   return r.correcting || r.corrects || (mode !== 'upload' && r.follow);
@@ -65,6 +94,8 @@ function moves(r: Registration, mode: ReconcileMode, head: number): boolean {
 
 export async function reconcileTables(deps: TableDeps, actor: ResourceActor, resourceId: string, mode: ReconcileMode, opts: ReconcileOptions = {}): Promise<TableNews> {
   const clock = deps.clock ?? (() => new Date());
+  // Most files have no table: answered without taking the lock.
+  if ((await registrationsOf(deps.db, resourceId)).length === 0) return { table_changes: [] };
   return withResourceLock(deps, resourceId, async () => {
     const head = await headOf(deps, resourceId);
     if (!head) return { table_changes: [] };

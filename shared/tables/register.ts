@@ -209,7 +209,7 @@ async function fileExists(deps: TableDeps, resourceId: string): Promise<boolean>
  * The delete rule's counter (spec document 2, Errors): a delete is refused while tables are
  * registered over the file; a forced delete drops them.
  */
-export function tableReferences(deps: TableDeps): ReferenceCounter {
+export function tableReferences(deps: Pick<TableDeps, 'db' | 'sql' | 'storage'>): ReferenceCounter {
   return {
     async count(resourceId) {
       return { tables: await countRegistrations(deps.db, resourceId) };
