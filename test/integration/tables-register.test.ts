@@ -6,11 +6,16 @@
  * on a broken upload, follow on an export and an extraction, pruning keeping a pinned revision,
  * delete refusal and force, moves keeping the registration, and another user's file refused.
  */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAll } from '../../shared/objstore/index.js';
-import { exportIntoResource, ResourceError, type ResourceView } from '../../shared/resources/index.js';
-import { afterUpload, followNewVersion, listTables, registerTable, TableError, unregisterTable } from '../../shared/tables/index.js';
+import { exportIntoResource, extractArchive, manageResourceTool, ResourceError, type ResourceView } from '../../shared/resources/index.js';
+import { afterUpload, followNewVersion, listTables, manageTableTool, registerTable, TableError, tableHooks, unregisterTable } from '../../shared/tables/index.js';
+import { writeZip } from '../support/archives.js';
+import { callTool } from '../support/sql-tools.js';
 import { sales, startTablesEnv, type TablesEnv } from './tables-fixtures.js';
 
 const clean = 'id,name,city\n1,Ada,Paris\n2,Bob,Oslo\n';
@@ -179,5 +184,39 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     const { resource } = await env.upload(env.salesAdmin, sales, 'events.ndjson', '{"id":1,"name":"Ada"}\n{"id":2,"name":"Bob"}\n');
     await register(resource);
     expect(names(await env.rows('sales_events', 'name'))).toEqual(['Ada', 'Bob']);
+  });
+
+  it('registered (follow on) → a new version from an extraction: registered at it, reported as the member\'s table_changes', async () => {
+    const { resource } = await env.upload(env.salesAdmin, sales, 'feed-x.csv', clean);
+    await register(resource);
+    const dir = await mkdtemp(join(tmpdir(), 'tables-zip-'));
+    try {
+      await writeZip(join(dir, 'a.zip'), [{ name: 'feed-x.csv', data: 'id,name,city\n7,Eve,Kyiv\n' }]);
+      const archive = await env.upload(env.salesAdmin, sales, 'bundle.zip', await readFile(join(dir, 'a.zip')));
+      const result = await extractArchive(
+        { service: env.service, store: env.rig.storage.connection.store, maxUploadBytes: env.rig.config.resources.managed.max_upload_bytes, tables: tableHooks(env.deps) },
+        env.salesAdmin,
+        { resourceId: archive.resource.id, destination: 'beside', origin: 'agent' },
+      );
+      expect(result.members).toMatchObject([{ member: 'feed-x.csv', outcome: 'revised', version: 2, table_changes: [{ table: 'sales_feed_x', change: 'moved from version 1 to version 2' }] }]);
+      expect(names(await env.rows('sales_feed_x'))).toEqual(['Eve']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the upload reply (manage_resource) reports both versions when the correction is repeated; manage_table answers refusals as tool errors with rows and columns', async () => {
+    const tables = [manageTableTool(env.deps, { config: env.rig.config, actorOf: () => env.salesAdmin }), manageResourceTool(env.service, { config: env.rig.config, actorOf: () => env.salesAdmin, tables: tableHooks(env.deps) })];
+    const created = await callTool(tables, 'manage_resource', { action: 'create', library: 'persona:sales', path: 'data', filename: 'tool.csv', content: broken });
+    const reference = (created.structuredContent as { resource: ResourceView }).resource.reference;
+    const refused = await callTool(tables, 'manage_table', { action: 'register', reference, connection: env.connection });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: 'refused', rows: 1, columns: ['note'] });
+    const registered = await callTool(tables, 'manage_table', { action: 'register', reference, connection: env.connection, correct: true, follow: false });
+    expect(registered.structuredContent).toMatchObject({ table: { table: 'sales_tool', version: 2, corrects: true, pinned: true }, corrected: { version: 2 } });
+    const upload = await callTool(tables, 'manage_resource', { action: 'create', library: 'persona:sales', path: 'data', filename: 'tool.csv', content: 'id,name,note\n5,Di,"p\nq"\n', if_exists: 'replace' });
+    expect(upload.structuredContent).toMatchObject({ outcome: 'revised', resource: { version: 3 }, tables: { corrected: { version: 4, reference } } });
+    const listed = await callTool(tables, 'manage_table', { action: 'list', reference });
+    expect((listed.structuredContent as { tables: unknown[] }).tables).toMatchObject([{ table: 'sales_tool', version: 4, corrects: true, pinned: true, state: 'at version 4, correcting new uploads' }]);
   });
 });
