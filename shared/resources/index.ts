@@ -105,6 +105,7 @@ export {
   type ExtractedMember,
   type TableChange,
   type TableHooks,
+  type RegisteredTable,
   type UploadTableReport,
 } from './archives/extract.js';
 export { memberNameProblem, memberTarget, memberMatcher, sanitiseFolderName, archiveFolderName, type MemberTarget, type MemberRule } from './archives/members.js';

@@ -9,7 +9,7 @@
  * resource job outbox; the workflow runs `reconcileTables` with the same mode, which is idempotent:
  * a run that finds every table at the (clean) head does nothing.
  */
-import { recordJobs, type ResourceActor, type TableChange, type TableHooks } from '../resources/index.js';
+import { recordJobs, type ResourceActor, type TableChange } from '../resources/index.js';
 import { directoryOfVersion, engineOf, inlineLimit, scanVersion, withResourceLock, writeCorrection, type TableDeps } from './deps.js';
 import { moveRegistration, registrationsOf, type Registration } from './records.js';
 import { passesChecks, problemsOf, type TableFormat } from './rules.js';
@@ -56,35 +56,6 @@ export async function followNewVersion(deps: TableDeps, resourceId: string, vers
 /** A new version was uploaded: tables that correct the file move (to a corrected copy if needed). */
 export function afterUpload(deps: TableDeps, actor: ResourceActor, resourceId: string): Promise<TableNews> {
   return reconcileTables(deps, actor, resourceId, 'upload');
-}
-
-/**
- * The hooks the writers of new versions call. The write itself has committed, so a failure here
- * never fails it: the follow-up is handed to the registerTable workflow, which retries durably.
- */
-export function tableHooks(deps: TableDeps): TableHooks {
-  const clock = deps.clock ?? (() => new Date());
-  async function handOver(actor: ResourceActor, resourceId: string, mode: ReconcileMode, error: unknown): Promise<TableChange[]> {
-    deps.log.warn({ err: { message: (error as Error).message }, resourceId }, 'tables could not follow a new version inline; handing it to the workflow');
-    const workflowId = await handToWorkflow(deps, actor, resourceId, mode, clock());
-    return [{ table: '*', change: `not moved yet (${(error as Error).message}); workflow ${workflowId} retries` }];
-  }
-  return {
-    async afterUpload(actor, resourceId) {
-      try {
-        return await afterUpload(deps, actor, resourceId);
-      } catch (error) {
-        return { table_changes: await handOver(actor, resourceId, 'upload', error) };
-      }
-    },
-    async followNewVersion(resourceId, version) {
-      try {
-        return await followNewVersion(deps, resourceId, version);
-      } catch (error) {
-        return handOver(TABLES_ACTOR, resourceId, 'follow', error);
-      }
-    },
-  };
 }
 
 function moves(r: Registration, mode: ReconcileMode, head: number): boolean {

@@ -6,7 +6,8 @@
  * registerTable workflow's step.
  */
 export type { TableDeps } from './deps.js';
-export { followNewVersion, afterUpload, tableHooks, reconcileTables, tableWorkflowId, TABLES_ACTOR, type ReconcileMode, type ReconcileOptions, type TableNews } from './follow.js';
+export { tableHooks } from './hooks.js';
+export { followNewVersion, afterUpload, reconcileTables, tableWorkflowId, TABLES_ACTOR, type ReconcileMode, type ReconcileOptions, type TableNews } from './follow.js';
 export { registerTable, unregisterTable, listTables, tableReferences, type RegisterInput, type RegisterResult, type TableView, type ListInput, type UnregisterInput } from './register.js';
 export { manageTableTool, type ManageTableToolOptions } from './tool.js';
 export {

@@ -114,6 +114,10 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     expect((await afterUpload(env.deps, env.salesAdmin, resource.id)).table_changes).toEqual([]);
     const [view] = await listTables(env.deps, env.salesAdmin, { reference: resource.reference });
     expect(view).toMatchObject({ version: 1, pinned: true, state: 'pinned at version 1; the file is at version 2: register again to move it' });
+    // The file's own view says so too (manage_resource read carries it).
+    expect(await tableHooks(env.deps).tablesOf(env.salesMember, resource.id)).toEqual([
+      { table: 'sales_pinned', connection: env.connection, version: 1, state: 'pinned at version 1; the file is at version 2: register again to move it' },
+    ]);
     expect(names(await env.rows('sales_pinned'))).toEqual(['Ada', 'Bob']);
     expect((await register(resource, { follow: false })).table.version).toBe(2);
     expect(names(await env.rows('sales_pinned'))).toEqual(['Cy']);
@@ -218,5 +222,7 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     expect(upload.structuredContent).toMatchObject({ outcome: 'revised', resource: { version: 3 }, tables: { corrected: { version: 4, reference } } });
     const listed = await callTool(tables, 'manage_table', { action: 'list', reference });
     expect((listed.structuredContent as { tables: unknown[] }).tables).toMatchObject([{ table: 'sales_tool', version: 4, corrects: true, pinned: true, state: 'at version 4, correcting new uploads' }]);
+    const read = await callTool(tables, 'manage_resource', { action: 'read', reference });
+    expect(read.structuredContent).toMatchObject({ tables: [{ table: 'sales_tool', version: 4, state: 'at version 4, correcting new uploads' }], resource: { version: 4 } });
   });
 });

@@ -86,6 +86,18 @@ export interface TableHooks {
   afterUpload(actor: ResourceActor, resourceId: string): Promise<UploadTableReport>;
   /** After an export or extraction wrote `version`: followed tables move to it. */
   followNewVersion(resourceId: string, version: number): Promise<TableChange[]>;
+  /** The tables over a file the actor may see, and where each stands (for the resource's view). */
+  tablesOf(actor: ResourceActor, resourceId: string): Promise<RegisteredTable[]>;
+}
+
+/** A table over a file, as the file's view shows it. */
+export interface RegisteredTable {
+  table: string;
+  connection: string;
+  /** The version it reads; null while its first correction runs. */
+  version: number | null;
+  /** Where it stands in words: pinned at an older version, following, correcting. */
+  state: string;
 }
 
 export interface ExtractedMember {
