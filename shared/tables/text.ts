@@ -10,6 +10,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { Transform, type TransformCallback } from 'node:stream';
+import { CsvScanner } from './csv-scanner.js';
 
 /** Windows-1252's 0x80–0x9F (WHATWG index; the five unassigned bytes keep their C1 code points); 0xA0–0xFF are Latin-1's. */
 const windows1252High = '\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f' +
@@ -92,14 +93,21 @@ export class TextDecodeStream extends Transform {
   #started = false;
 
   constructor() {
-    super({ decodeStrings: true, readableObjectMode: false, encoding: 'utf8' });
+    // Strings out as they are (object mode): the next stages read text, not bytes.
+    super({ readableObjectMode: true });
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     const { text, rest, invalid } = decodeUtf8OrWindows1252(this.#rest.length ? Buffer.concat([this.#rest, chunk]) : chunk, false);
     this.#rest = Buffer.from(rest);
     this.invalidBytes += invalid;
-    done(null, this.#withoutBom(text));
+    this.#emit(text);
+    done();
+  }
+
+  #emit(text: string): void {
+    const out = this.#withoutBom(text);
+    if (out !== '') this.push(out);
   }
 
   #withoutBom(text: string): string {
@@ -111,62 +119,35 @@ export class TextDecodeStream extends Transform {
   override _flush(done: TransformCallback): void {
     const { text, invalid } = decodeUtf8OrWindows1252(this.#rest, true);
     this.invalidBytes += invalid;
-    done(null, this.#withoutBom(text));
+    this.#emit(text);
+    done();
   }
 }
 
 /**
- * Normalises line ends to `\n` outside quoted cells (`quoted`: CSV and TSV, where `"` opens and
- * closes a cell and `""` is a quote inside one; NDJSON has no raw line break inside a value, so every
- * line end is normalised) and counts the lines that ended in a lone carriage return.
+ * Text with every line end outside quoted cells as `\n` (csv-scanner.ts: `\r\n` and a lone `\r`
+ * outside quotes; NDJSON, `delimiter` undefined, has no raw line break inside a value, so every line
+ * end), counting the lines that ended in a lone carriage return. Strings in, strings out.
  */
 export class LineEndStream extends Transform {
-  crOnlyLines = 0;
-  #inQuote = false;
-  #pendingCr = false;
+  readonly scanner: CsvScanner;
 
-  constructor(private readonly quoted: boolean) {
-    super({ decodeStrings: false, encoding: 'utf8' });
+  constructor(delimiter: string | undefined) {
+    super({ objectMode: true });
+    this.scanner = new CsvScanner(delimiter);
   }
 
-  override _transform(chunk: string | Buffer, _enc: BufferEncoding, done: TransformCallback): void {
-    done(null, this.#normalise(String(chunk)));
+  get crOnlyLines(): number {
+    return this.scanner.crOnlyLines;
+  }
+
+  override _transform(chunk: string, _enc: BufferEncoding, done: TransformCallback): void {
+    done(null, this.scanner.push(chunk));
   }
 
   override _flush(done: TransformCallback): void {
-    done(null, this.#pendingCr ? this.#endCr('') : '');
-  }
-
-  #endCr(next: string): string {
-    this.#pendingCr = false;
-    if (next !== '\n') this.crOnlyLines++;
-    return '\n';
-  }
-
-  #normalise(text: string): string {
-    // Fast path: no carriage return, so only the quote state moves.
-    if (!this.#pendingCr && !text.includes('\r')) {
-      if (this.quoted) for (let at = text.indexOf('"'); at >= 0; at = text.indexOf('"', at + 1)) this.#inQuote = !this.#inQuote;
-      return text;
-    }
-    let out = '';
-    let from = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i]!;
-      if (this.#pendingCr) {
-        out += this.#endCr(c);
-        if (c === '\n') {
-          from = i + 1;
-          continue;
-        }
-      }
-      if (c === '"' && this.quoted) this.#inQuote = !this.#inQuote;
-      else if (c === '\r' && !this.#inQuote) {
-        out += text.slice(from, i);
-        from = i + 1;
-        this.#pendingCr = true;
-      }
-    }
-    return out + text.slice(from);
+    const rest = this.scanner.end();
+    if (rest) this.push(rest);
+    done();
   }
 }

@@ -17,6 +17,8 @@ import {
   tablePrefix,
 } from '../../shared/tables/rules.js';
 import { decodeUtf8OrWindows1252, LineEndStream } from '../../shared/tables/text.js';
+import { CsvScanner } from '../../shared/tables/csv-scanner.js';
+import { parse } from 'csv-parse/sync';
 
 /** A body delivered in chunks of `size` bytes, to cross every boundary. */
 const chunked = (bytes: Buffer, size: number) => Readable.from(Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size)));
@@ -67,10 +69,27 @@ describe('the text layer', () => {
   });
 
   it('normalises line ends outside quotes and counts carriage-return-only lines', async () => {
-    const lines = new LineEndStream(true);
+    const lines = new LineEndStream(",");
     const out = await readAll(Readable.from(['a,"x\r', 'y"\r', '\nb\r', 'c\r']).pipe(lines), 1000);
     expect(out.bytes.toString()).toBe('a,"x\ry"\nb\nc\n');
     expect(lines.crOnlyLines).toBe(2);
+  });
+});
+
+describe('the CSV scanner reads quotes as csv-parse does', () => {
+  it('a quote opens a cell only at its start; empty lines are no record; CRLF split across chunks is one line end', () => {
+    const scanner = new CsvScanner(',');
+    const out = ['\n\n"a,b",c\r', '\n1,x"y\r', '\n2,"p\nq"\r\r3,z'].map((t) => scanner.push(t)).join('') + scanner.end();
+    expect(out).toBe('\n\n"a,b",c\n1,x"y\n2,"p\nq"\n\n3,z');
+    expect(scanner.header).toBe('"a,b",c');
+    expect({ records: scanner.records, broken: scanner.brokenRecords, columns: [...scanner.brokenColumns], crOnly: scanner.crOnlyLines }).toEqual({ records: 3, broken: 1, columns: [1], crOnly: 2 });
+  });
+
+  it('agrees with csv-parse on the records of a messy file', async () => {
+    const text = 'h1,h2,h3\n1,"a ""quoted"" b",c\n2,"multi\nline","x"\n\n3,plain "quote",\n';
+    const report = await scanTable(Readable.from([Buffer.from(text)]), 'csv');
+    const parsed = parse(text, { relax_quotes: true, relax_column_count: true, skip_empty_lines: true }) as string[][];
+    expect(report).toMatchObject({ records: parsed.length - 1, columns: parsed[0], brokenRecords: 1, brokenColumns: ['h2'] });
   });
 });
 
