@@ -9,12 +9,17 @@
  * and normalised.
  */
 
+import { TableError } from './rules.js';
+
 const enum State {
   CellStart,
   Unquoted,
   Quoted,
   QuoteSeen,
 }
+
+/** The longest header record kept (a file with no line end would otherwise be held whole). */
+export const MAX_HEADER_CHARS = 1024 * 1024;
 
 const LF = 10;
 const CR = 13;
@@ -92,6 +97,7 @@ export class CsvScanner {
       } else this.#state = State.Unquoted;
     }
     if (headerFrom >= 0) this.#headerText += text.slice(headerFrom);
+    if (this.#headerText.length > MAX_HEADER_CHARS) throw new TableError('invalid', `the header line is longer than ${MAX_HEADER_CHARS} characters: is this a CSV or TSV file?`);
     return out + text.slice(from);
   }
 

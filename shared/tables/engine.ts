@@ -11,7 +11,7 @@
 import { prefixDirectory } from '../objstore/index.js';
 import type { SqlConnection } from '../sql/index.js';
 import { scratchCatalog, sqlIdent, type ScratchCatalog, type ScratchStorage, type StorageLocation } from '../sql/scratch/index.js';
-import { columnNames, delimiterOf, TableError, versionRelation, type TableFormat } from './rules.js';
+import { columnNames, delimiterOf, MAX_TABLE_COLUMNS, TableError, versionRelation, type TableFormat } from './rules.js';
 
 const statementTimeoutMs = 60_000;
 
@@ -79,6 +79,7 @@ export class TableEngine {
   #trinoCreate(relation: string, file: VersionFile): string {
     const names = file.format === 'ndjson' ? file.columns.map((c) => c.toLowerCase()).filter((c, i, all) => /^[a-z][a-z0-9_]*$/.test(c) && all.indexOf(c) === i) : columnNames(file.columns);
     if (names.length === 0) throw new TableError('invalid', 'the file has no columns Trino can name (a header row, or keys of letters, digits and _)');
+    if (names.length > MAX_TABLE_COLUMNS) throw new TableError('invalid', `the file has ${names.length} columns; a table here has at most ${MAX_TABLE_COLUMNS}`);
     const options =
       file.format === 'ndjson'
         ? `format = 'JSON'`

@@ -9,6 +9,9 @@ export type TableFormat = 'csv' | 'tsv' | 'ndjson';
 /** Above this many bytes a correction runs in the registerTable workflow, not in the caller's request. */
 export const INLINE_CORRECTION_BYTES = 8 * 1024 * 1024;
 
+/** Most columns a Trino table over a file declares (a header wider than this is refused there). */
+export const MAX_TABLE_COLUMNS = 1000;
+
 /** Longest table name a caller queries; the engine object may add `__v<version>` (Trino). */
 export const MAX_TABLE_NAME_CHARS = 100;
 

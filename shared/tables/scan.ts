@@ -12,16 +12,17 @@ import { parse, type Options as ParseOptions } from 'csv-parse';
 import { parse as parseSync } from 'csv-parse/sync';
 import { CsvScanner } from './csv-scanner.js';
 import { stringify } from 'csv-stringify';
-import { NdjsonSplitStream, type NdjsonRecord } from './ndjson.js';
-import { delimiterOf, type ScanReport, type TableFormat } from './rules.js';
+import { MAX_RECORD_CHARS, NdjsonSplitStream, type NdjsonRecord } from './ndjson.js';
+import { delimiterOf, MAX_TABLE_COLUMNS, type ScanReport, type TableFormat } from './rules.js';
 import { LineEndStream, TextDecodeStream } from './text.js';
 
 /** NDJSON keys kept as columns: a file with more distinct keys is read with these. */
-const MAX_COLUMNS = 1000;
+const MAX_COLUMNS = MAX_TABLE_COLUMNS;
 const lineBreak = /\r\n|\r|\n/g;
 
 function csvOptions(format: Exclude<TableFormat, 'ndjson'>): ParseOptions {
-  return { delimiter: delimiterOf(format), record_delimiter: '\n', relax_column_count: true, relax_quotes: true, skip_empty_lines: true };
+  // max_record_size: an unterminated quote is refused, not buffered to the end of the file.
+  return { delimiter: delimiterOf(format), record_delimiter: '\n', relax_column_count: true, relax_quotes: true, skip_empty_lines: true, max_record_size: MAX_RECORD_CHARS };
 }
 
 /** The text stages of every format: decoded, line ends normalised, records (csv-parse, or ndjson.ts). */
@@ -58,8 +59,12 @@ export async function scanTable(body: Readable, format: TableFormat): Promise<Sc
     new Writable({
       objectMode: true,
       write(text: string, _enc, done) {
-        scanner.push(text);
-        done();
+        try {
+          scanner.push(text);
+          done();
+        } catch (error) {
+          done(error as Error);
+        }
       },
       final(done) {
         scanner.end();

@@ -142,7 +142,11 @@ export class LineEndStream extends Transform {
   }
 
   override _transform(chunk: string, _enc: BufferEncoding, done: TransformCallback): void {
-    done(null, this.scanner.push(chunk));
+    try {
+      done(null, this.scanner.push(chunk));
+    } catch (error) {
+      done(error as Error);
+    }
   }
 
   override _flush(done: TransformCallback): void {

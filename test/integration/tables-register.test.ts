@@ -167,6 +167,10 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
   it('authority: another user’s file is refused; a member who did not upload is refused; the uploader may unregister', async () => {
     const theirs = await env.upload(env.actor('ann'), { kind: 'person', subject: 'ann' }, 'private.csv', clean);
     expect((await refusal(register(theirs.resource, {}, env.salesMember))).code).toBe('not_found');
+    // A platform administrator may (its active persona is the prefix); the table is listed only to those who may open the file.
+    expect((await register(theirs.resource, { table_name: 'ann_private' }, env.admin)).table.table).toBe('admin_ann_private');
+    expect((await listTables(env.deps, env.salesMember, {})).map((t) => t.table)).not.toContain('admin_ann_private');
+    expect((await listTables(env.deps, env.actor('ann'), {})).map((t) => t.table)).toContain('admin_ann_private');
     const persona = await env.upload(env.salesAdmin, sales, 'team.csv', clean);
     const error = await refusal(register(persona.resource, {}, env.salesMember));
     expect(error.code).toBe('forbidden');

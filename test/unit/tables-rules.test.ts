@@ -17,7 +17,8 @@ import {
   tablePrefix,
 } from '../../shared/tables/rules.js';
 import { decodeUtf8OrWindows1252, LineEndStream } from '../../shared/tables/text.js';
-import { CsvScanner } from '../../shared/tables/csv-scanner.js';
+import { CsvScanner, MAX_HEADER_CHARS } from '../../shared/tables/csv-scanner.js';
+import { MAX_RECORD_CHARS } from '../../shared/tables/ndjson.js';
 import { parse } from 'csv-parse/sync';
 
 /** A body delivered in chunks of `size` bytes, to cross every boundary. */
@@ -83,6 +84,12 @@ describe('the CSV scanner reads quotes as csv-parse does', () => {
     expect(out).toBe('\n\n"a,b",c\n1,x"y\n2,"p\nq"\n\n3,z');
     expect(scanner.header).toBe('"a,b",c');
     expect({ records: scanner.records, broken: scanner.brokenRecords, columns: [...scanner.brokenColumns], crOnly: scanner.crOnlyLines }).toEqual({ records: 3, broken: 1, columns: [1], crOnly: 2 });
+  });
+
+  it('a header without a line end is refused past 1 MiB, and an unterminated quote stops the correction (never buffered whole)', async () => {
+    await expect(scanTable(chunked(Buffer.alloc(MAX_HEADER_CHARS + 10, 'a'), 65536), 'csv')).rejects.toThrow(/header line is longer than/);
+    const runaway = Buffer.concat([Buffer.from('a,b\n1,"'), Buffer.alloc(MAX_RECORD_CHARS + 10, 'x')]);
+    await expect(corrected(runaway, 'csv', 1 << 20)).rejects.toThrow();
   });
 
   it('agrees with csv-parse on the records of a messy file', async () => {
