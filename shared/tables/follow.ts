@@ -46,16 +46,32 @@ export function tableWorkflowId(resourceId: string): string {
 
 /**
  * A new version was written by an export or an extraction: followed tables move to it (and tables
- * that correct the file to its corrected copy). Answers the changes, for the writer's `table_changes`.
+ * that correct the file to its corrected copy). Answers the changes, for the writer's
+ * `table_changes`. The write has committed, so this never fails it: what cannot be done now is
+ * handed to the registerTable workflow, which retries durably, and the change says so.
  */
 export async function followNewVersion(deps: TableDeps, resourceId: string, version: number): Promise<TableChange[]> {
-  const news = await reconcileTables(deps, TABLES_ACTOR, resourceId, 'follow', { written: version });
-  return news.table_changes;
+  try {
+    return (await reconcileTables(deps, TABLES_ACTOR, resourceId, 'follow', { written: version })).table_changes;
+  } catch (error) {
+    return (await handOver(deps, TABLES_ACTOR, resourceId, 'follow', error)).table_changes;
+  }
 }
 
-/** A new version was uploaded: tables that correct the file move (to a corrected copy if needed). */
-export function afterUpload(deps: TableDeps, actor: ResourceActor, resourceId: string): Promise<TableNews> {
-  return reconcileTables(deps, actor, resourceId, 'upload');
+/** A new version was uploaded: tables that correct the file move (to a corrected copy if needed); never fails the upload, as above. */
+export async function afterUpload(deps: TableDeps, actor: ResourceActor, resourceId: string): Promise<TableNews> {
+  try {
+    return await reconcileTables(deps, actor, resourceId, 'upload');
+  } catch (error) {
+    return handOver(deps, actor, resourceId, 'upload', error);
+  }
+}
+
+async function handOver(deps: TableDeps, actor: ResourceActor, resourceId: string, mode: ReconcileMode, error: unknown): Promise<TableNews> {
+  const message = error instanceof Error ? error.message : String(error);
+  deps.log.warn({ err: { message }, resourceId }, 'tables could not follow a new version inline; handing it to the workflow');
+  const workflowId = await handToWorkflow(deps, actor, resourceId, mode, (deps.clock ?? (() => new Date()))());
+  return { table_changes: [{ table: '*', change: `not moved yet (${message}); workflow ${workflowId} retries` }] };
 }
 
 function moves(r: Registration, mode: ReconcileMode, head: number): boolean {

@@ -140,6 +140,19 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     expect(names(await env.rows('sales_kept'))).toEqual(['Ada', 'Bob']);
   });
 
+  it('a follow-up that fails inline never fails the write: it is handed to registerTable through the outbox', async () => {
+    const { resource } = await env.upload(env.salesAdmin, sales, 'fragile.csv', clean);
+    await register(resource);
+    // The connection disappears from the configuration (as if removed): the engine cannot be reached now.
+    await env.deps.db.query(`UPDATE resource_tables SET connection = 'gone' WHERE resource_id = $1`, [resource.id]);
+    const next = await env.upload(env.salesAdmin, sales, 'fragile.csv', 'id,name,city\n4,Dee,Bern\n');
+    const changes = await followNewVersion(env.deps, resource.id, next.resource.version);
+    expect(changes).toHaveLength(1);
+    expect(changes[0]!.change).toMatch(new RegExp(`^not moved yet \\(unknown connection "gone"; .*\\); workflow table:${resource.id} retries$`));
+    expect((await env.deps.db.query(`SELECT kind, params->>'mode' AS mode FROM resource_jobs WHERE workflow_id = $1`, [`table:${resource.id}`])).rows).toEqual([{ kind: 'table', mode: 'follow' }]);
+    await env.deps.db.query(`DELETE FROM resource_jobs WHERE workflow_id = $1`, [`table:${resource.id}`]);
+  });
+
   it('pruning by max_versions never deletes the revision a table is registered at', async () => {
     const { resource } = await env.upload(env.salesAdmin, sales, 'history.csv', clean);
     await register(resource, { follow: false });
