@@ -17,6 +17,7 @@ import {
   type RequestOutcome,
   type ResourceActor,
   type ResourceService,
+  type TableHooks,
 } from '../shared/resources/index.js';
 
 /** The types the workflows carry (workflows/ imports activity types only). */
@@ -36,6 +37,8 @@ export interface ResourceActivityDeps {
   maxUploadBytes: number;
   /** Extraction ceilings (default EXTRACT_LIMITS). */
   extractLimits?: ExtractLimits;
+  /** Registered tables: members that revise a followed file move its tables (shared/tables `tableHooks`). */
+  tables?: Pick<TableHooks, 'followNewVersion'>;
 }
 
 export function createResourceActivities(deps: ResourceActivityDeps): ResourceRequestActivities {
@@ -49,6 +52,7 @@ export function createResourceActivities(deps: ResourceActivityDeps): ResourceRe
             store: deps.store,
             maxUploadBytes: deps.maxUploadBytes,
             ...(deps.extractLimits ? { limits: deps.extractLimits } : {}),
+            ...(deps.tables ? { tables: deps.tables } : {}),
             progress: (detail) => context.heartbeat(detail),
           },
           actor,

@@ -10,6 +10,8 @@ import { botCheckSettingsSection, publicBindingRefusal } from '../shared/botchec
 import { PlatformSettings } from '../shared/settings/index.js';
 import { createSandbox, ScriptStore, type Sandbox } from '../shared/scripts/index.js';
 import { openEmbeddings, type Embedder } from '../shared/search/index.js';
+import { platformScratchStorage } from '../shared/sql/scratch/index.js';
+import { tableReferences, type TableDeps } from '../shared/tables/index.js';
 import { buildToolkits, type Toolkits } from './toolkits.js';
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
 
@@ -33,6 +35,8 @@ export interface PlatformServices {
   webhooks?: WebhookServices;
   /** Semantic search's embedder: needs managed resources, an embedding provider and pgvector (else search is lexical only). */
   embedder?: Embedder;
+  /** Table registration (manage_table, the upload and follow hooks, registerTable's activity): needs managed resources. */
+  tables?: TableDeps;
   /** Managed scripts and libraries; needs the platform database. */
   scripts?: ScriptStore;
   /** Scripts' endpoint bindings; needs the platform database. A public one is bound as the bot-check settings allow. */
@@ -70,6 +74,8 @@ export async function openPlatformServices(opts: {
         })
       : undefined;
   try {
+    // Registered tables read the resources' bytes through the connections' scratch catalogs, and hold a delete up.
+    const tableStorage = db && Object.keys(config.toolkits.objstore).length > 0 ? await platformScratchStorage(config, toolkits.objstore) : undefined;
     const resources =
       db && Object.keys(config.toolkits.objstore).length > 0
         ? createResourceService({
@@ -78,7 +84,12 @@ export async function openPlatformServices(opts: {
             objstore: toolkits.objstore,
             log: log.child({ component: 'resources' }),
             ...(resourceJobs ? { jobs: resourceJobs } : {}),
+            ...(tableStorage ? { references: [tableReferences({ db, sql: toolkits.sql, storage: tableStorage })] } : {}),
           })
+        : undefined;
+    const tables: TableDeps | undefined =
+      db && resources && tableStorage
+        ? { db, resources, sql: toolkits.sql, storage: tableStorage, log: log.child({ component: 'tables' }), ...(resourceJobs ? { jobs: resourceJobs } : {}) }
         : undefined;
     const embedder = db && resources ? await openEmbeddings(config.resources.search.embeddings, db, log.child({ component: 'search' })) : undefined;
     const webhooks =
@@ -93,6 +104,7 @@ export async function openPlatformServices(opts: {
       ...(resourceJobs ? { resourceJobs } : {}),
       ...(webhooks ? { webhooks } : {}),
       ...(embedder ? { embedder } : {}),
+      ...(tables ? { tables } : {}),
       ...(db ? { scripts: new ScriptStore({ db, config }), endpoints: endpointStore(db, config) } : {}),
       sandbox,
       publicUrl,

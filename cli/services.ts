@@ -20,6 +20,7 @@ import { startApi, type RunningApi } from '../api/start.js';
 import { startMetricsListener } from '../api/http/app.js';
 import { createMetrics } from '../shared/metrics/index.js';
 import { createPlatformWorker, resourceRequestClient, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
+import { manageTableTool, tableHooks } from '../shared/tables/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
 import { fetchTool, searchTool } from '../shared/search/index.js';
 import { webhookActivityDeps } from './webhooks.js';
@@ -111,7 +112,7 @@ export async function startApiRole(opts: {
     routes: async (app, ctx) => {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
-      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate, requests), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
+      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate, requests), ...(services.tables ? { tables: tableHooks(services.tables) } : {}), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
@@ -195,7 +196,8 @@ function buildPlatformSurface(opts: {
     log,
     tools: [
       ...toolkits.tools,
-      ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config), ...(opts.requests ? { requests: opts.requests } : {}) })] : []),
+      ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config), ...(opts.requests ? { requests: opts.requests } : {}), ...(services.tables ? { tables: tableHooks(services.tables) } : {}) })] : []),
+      ...(services.tables ? [manageTableTool(services.tables, { config, actorOf: agentActor(config) })] : []),
       ...(resources && db ? [searchTool({ config, db, actorOf: agentActor(config), ...(services.embedder ? { embedder: services.embedder } : {}) })] : []),
       ...(resources ? [fetchTool(resources, { actorOf: agentActor(config) })] : []),
       ...(scripts
@@ -338,7 +340,7 @@ export async function startWorkerRole(opts: {
   const thumbnails = services.resources ? { config, db, objstore: services.toolkits.objstore, log: log.child({ component: 'thumbnails' }) } : undefined;
   // Archive extraction and folder renames (the resource requests' activities) likewise.
   const resourceRequestDeps = services.resources
-    ? { service: services.resources, store: services.toolkits.objstore.get(resourceConnectionName(config)).store, maxUploadBytes: config.resources.managed.max_upload_bytes }
+    ? { service: services.resources, store: services.toolkits.objstore.get(resourceConnectionName(config)).store, maxUploadBytes: config.resources.managed.max_upload_bytes, ...(services.tables ? { tables: tableHooks(services.tables) } : {}) }
     : undefined;
   let worker: PlatformWorker;
   try {
@@ -352,6 +354,7 @@ export async function startWorkerRole(opts: {
       ...(search ? { search } : {}),
       ...(thumbnails ? { thumbnails } : {}),
       ...(resourceRequestDeps ? { resources: resourceRequestDeps } : {}),
+      ...(services.tables ? { tables: services.tables } : {}),
     });
   } catch (error) {
     await scripts?.close();

@@ -24,6 +24,8 @@ import { createThumbnailActivities, type ThumbnailActivityDeps } from '../activi
 import { thumbnailActivityQueue } from '../workflows/thumbnails.js';
 import { createResourceActivities, type ResourceActivityDeps } from '../activities/resources.js';
 import { resourceActivityQueue } from './resource-requests.js';
+import { createTableActivities, type TableActivityDeps } from '../activities/tables.js';
+import { tableActivityQueue } from '../workflows/tables.js';
 
 export interface PlatformWorkerDeps {
   config: WorkerConfig;
@@ -40,6 +42,8 @@ export interface PlatformWorkerDeps {
   thumbnails?: ThumbnailActivityDeps;
   /** Archive extraction and folder renames: with these the worker runs the resource requests' activities. */
   resources?: ResourceActivityDeps;
+  /** Table registration's follow-ups and large corrections (registerTable's activity): with these the worker runs them. */
+  tables?: TableActivityDeps;
 }
 
 export interface PlatformWorker {
@@ -93,6 +97,8 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
       deps.thumbnails ? [thumbnailActivityQueue(config.temporal.task_queue), createThumbnailActivities(deps.thumbnails)] : undefined,
       // The resource requests (extraction, folder renames): only with the resources service.
       deps.resources ? [resourceActivityQueue(config.temporal.task_queue), createResourceActivities(deps.resources)] : undefined,
+      // Table corrections and follow-ups: only with the resources, the SQL connections and the platform storage.
+      deps.tables ? [tableActivityQueue(config.temporal.task_queue), createTableActivities(deps.tables)] : undefined,
     ];
     for (const [taskQueue, activities] of activityWorkers.filter((entry) => entry !== undefined)) {
       workers.push(await Worker.create({ connection, namespace: config.temporal.namespace, taskQueue, activities }));
@@ -102,7 +108,7 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
     await connection.close().catch(() => undefined);
     throw err;
   }
-  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined, searchActivities: deps.search !== undefined, thumbnailActivities: deps.thumbnails !== undefined, resourceActivities: deps.resources !== undefined }, 'temporal worker ready');
+  log.info({ taskQueue: config.temporal.task_queue, namespace: config.temporal.namespace, webhookActivities: deps.webhooks !== undefined && config.webhooks?.compactor.enabled === true, scriptActivities: deps.scripts !== undefined, searchActivities: deps.search !== undefined, thumbnailActivities: deps.thumbnails !== undefined, resourceActivities: deps.resources !== undefined, tableActivities: deps.tables !== undefined }, 'temporal worker ready');
 
   let running: Promise<void> | undefined;
   let closed: Promise<void> | undefined;

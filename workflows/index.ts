@@ -35,3 +35,5 @@ export { extractArchive, extractWorkflowId } from './archives.js';
 export type { ExtractArchiveInput } from './archives.js';
 export { renameFolder, renameWorkflowId } from './folders.js';
 export type { RenameFolderInput } from './folders.js';
+export { registerTable, reconcileSignal, tableActivityQueue } from './tables.js';
+export type { RegisterTableInput } from './tables.js';

@@ -12,7 +12,7 @@ import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-
 import type { App } from '../http/app.js';
 import { userContentHeaders } from '../http/user-content.js';
 import { sendRestRefusal, type RestRefusal } from '../http/rest-auth.js';
-import { MAX_TAGS, ResourceError, type ResourceActor, type ResourceRequests, type ResourceService } from '../../shared/resources/index.js';
+import { MAX_TAGS, ResourceError, type ResourceActor, type ResourceRequests, type ResourceService, type ResourceView, type TableHooks, type UploadTableReport } from '../../shared/resources/index.js';
 import {
   declaredType,
   etagOf,
@@ -35,6 +35,7 @@ import {
   replaceBodySchema,
   replaceFieldsSchema,
   replaceQuerySchema,
+  replacedSchema,
   resourceSchema,
   restoreParams,
   updateBodySchema,
@@ -61,6 +62,8 @@ export interface ResourceRoutesOptions {
   search?: SearchRouteOptions;
   /** Requests answered by a workflow (folder rename), through the api's Temporal client; without it they answer 503. */
   requests?: ResourceRequests;
+  /** Registered tables (shared/tables): a new version moves the tables that correct the file; the reply's `tables` says what happened. */
+  tables?: Pick<TableHooks, 'afterUpload'>;
 }
 
 const tags = ['resources'];
@@ -110,6 +113,11 @@ async function withUpload<T>(upload: StreamedUpload, run: () => Promise<T>): Pro
 
 export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Promise<void> {
   const { service, maxUploadBytes } = opts;
+  /** A new version's reply: the resource, and what the tables over it did when they did anything. */
+  async function withTables(who: ResourceActor, resource: ResourceView): Promise<ResourceView & { tables?: UploadTableReport }> {
+    const report = await opts.tables?.afterUpload(who, resource.id);
+    return report && report.table_changes.length > 0 ? { ...resource, tables: report } : resource;
+  }
   const actors = new WeakMap<FastifyRequest, ResourceActor>();
   const actor = (request: FastifyRequest): ResourceActor => {
     const found = actors.get(request);
@@ -216,7 +224,8 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
           body: form.body,
         });
       });
-      return reply.code(result.outcome === 'created' ? 201 : 200).send({ ...result.resource, outcome: result.outcome });
+      const resource = result.outcome === 'revised' ? await withTables(who, result.resource) : result.resource;
+      return reply.code(result.outcome === 'created' ? 201 : 200).send({ ...resource, outcome: result.outcome });
     },
   );
 
@@ -393,7 +402,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
           params: idParams,
           querystring: replaceQuerySchema,
           body: replaceBodySchema,
-          response: { 200: resourceSchema, ...errorResponses(400, 403, 404, 413, 415) },
+          response: { 200: replacedSchema, ...errorResponses(400, 403, 404, 413, 415) },
         },
       },
       async (request) => {
@@ -407,7 +416,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
             maxBytes: maxUploadBytes,
             maxFieldBytes,
           });
-          return withUpload(form, async () => {
+          const replaced = await withUpload(form, async () => {
             const fields = parseWith(replaceFieldsSchema, { change_summary: form.fields.change_summary?.[0] || undefined }, 'form');
             const contentType = declaredType(form.file.type);
             return service.replaceContent(who, request.params.id, {
@@ -417,12 +426,13 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
               origin: 'portal',
             });
           });
+          return withTables(who, replaced);
         }
         if (declared !== undefined && declared > maxUploadBytes) throw tooLargeDeclared(declared, maxUploadBytes);
         const raw = readRawBody(request, maxUploadBytes);
         const contentType = declaredType(request.headers['content-type']);
         const summary = request.query.change_summary;
-        return withUpload(raw, () =>
+        const replaced = await withUpload(raw, () =>
           service.replaceContent(who, request.params.id, {
             body: raw.body,
             ...(contentType ? { content_type: contentType } : {}),
@@ -430,6 +440,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
             origin: 'portal',
           }),
         );
+        return withTables(who, replaced);
       },
     );
   });

@@ -101,9 +101,19 @@ export const resourceSchema = z
   })
   .describe('A managed resource');
 
+/** What the tables over a file did after its new version (shared/tables), when they did anything. */
+const tablesAfterUploadSchema = z
+  .object({
+    table_changes: z.array(z.object({ table: z.string(), change: z.string() })),
+    corrected: z.object({ version: z.number().int(), reference: z.string() }).optional().describe('The corrected copy written above the upload'),
+  })
+  .describe('Registered tables that correct the file: moved to the upload, or to a corrected copy written above it (docs/resources.md, "Table registration")');
+
 export const createdSchema = resourceSchema
-  .extend({ outcome: z.enum(['created', 'revised', 'unchanged']).describe('created (201), revised or unchanged (200)') })
+  .extend({ outcome: z.enum(['created', 'revised', 'unchanged']).describe('created (201), revised or unchanged (200)'), tables: tablesAfterUploadSchema.optional() })
   .describe('The resource as stored, with the outcome of the upload');
+
+export const replacedSchema = resourceSchema.extend({ tables: tablesAfterUploadSchema.optional() }).describe('The resource with its new head version');
 
 export const versionSchema = z
   .object({

@@ -267,10 +267,15 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     );
   }
 
-  /** Drops versions beyond max_versions, oldest first; the head is never among them. Returns their objects. */
+  /**
+   * Drops versions beyond max_versions, oldest first; the head is never among them, nor a version a
+   * registered table reads (resource_tables, shared/tables/). Returns their objects.
+   */
   async function prune(client: Client, resourceId: string, head: number): Promise<StoredObject[]> {
     const res = await client.query<{ object_bucket: string; object_key: string }>(
-      `DELETE FROM resource_versions WHERE resource_id = $1 AND version <= $2 AND version < $3 RETURNING object_bucket, object_key`,
+      `DELETE FROM resource_versions v WHERE resource_id = $1 AND version <= $2 AND version < $3
+         AND NOT EXISTS (SELECT 1 FROM resource_tables t WHERE t.resource_id = v.resource_id AND t.version = v.version)
+       RETURNING object_bucket, object_key`,
       [resourceId, head - maxVersions, head],
     );
     return res.rows.map((r) => ({ bucket: r.object_bucket, key: r.object_key }));

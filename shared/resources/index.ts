@@ -4,6 +4,7 @@
  * `createResourceService` and `resourceActor`; the pure rules are exported for them and for tests.
  */
 export * from './types.js';
+export { actorOrigin } from './context.js';
 export { createResourceService, resourceConnectionName, auditToolOfDoor, MOVE_AUDIT_TOOL, type ResourceServiceDeps } from './service.js';
 export { MAX_RENAME_RESOURCES, renamedPath, renameTargetProblem, type FolderRenameInput, type FolderRenameResult, type MovedResource } from './folder-rename.js';
 export { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_FACET_DEPTH } from './listing.js';
@@ -103,6 +104,9 @@ export {
   type ExtractResult,
   type ExtractedMember,
   type TableChange,
+  type TableHooks,
+  type RegisteredTable,
+  type UploadTableReport,
 } from './archives/extract.js';
 export { memberNameProblem, memberTarget, memberMatcher, sanitiseFolderName, archiveFolderName, type MemberTarget, type MemberRule } from './archives/members.js';
 export { archiveFormat, forEachMember, type ArchiveFormat, type ArchiveMember, type MemberKind } from './archives/readers.js';

@@ -115,7 +115,11 @@ export function createDetails(input: CreateInput) {
 
 /** A replace's checked inputs. */
 export function replaceDetails(input: ReplaceInput) {
-  return { declaredType: declaredTypeOrThrow(input.content_type), changeSummary: changeSummaryOrThrow(input.change_summary) ?? null };
+  return {
+    declaredType: declaredTypeOrThrow(input.content_type),
+    changeSummary: changeSummaryOrThrow(input.change_summary) ?? null,
+    objectName: input.object_name === undefined ? undefined : fileNameOrThrow(input.object_name),
+  };
 }
 
 /** An update's checked inputs; undefined fields stay as they are. */

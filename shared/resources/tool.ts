@@ -20,6 +20,7 @@ import { normalizeFolderPath } from './folders.js';
 import { formatLibrary, LibraryTextError, parseLibrary, sameLibrary } from './library.js';
 import { canonicalUri } from './uri.js';
 import { defaultExtractRequestId, requestIdProblem, type ResourceRequests } from './requests.js';
+import type { TableHooks, UploadTableReport } from './archives/extract.js';
 import { ResourceError, type Library, type ResourceActor, type ResourceService, type ResourceView } from './types.js';
 
 export interface ManageResourceToolOptions {
@@ -30,6 +31,8 @@ export interface ManageResourceToolOptions {
   actorOf?: (caller: CallerContext, sessionId?: string) => ResourceActor;
   /** Requests answered by a workflow (extract), through the api's Temporal client; without it extract is refused as not available. */
   requests?: ResourceRequests;
+  /** Registered tables (shared/tables): a new version moves the tables that correct the file, reported as `tables`. */
+  tables?: Pick<TableHooks, 'afterUpload' | 'tablesOf'>;
 }
 
 export const manageResourceActions = ['create', 'replace_content', 'update', 'delete', 'read', 'extract'] as const;
@@ -88,9 +91,10 @@ const description = `Create, revise, describe, delete and read managed resources
 Actions:
 - create: library (default personal), path, filename, content or content_base64, optional content_type, display_name, description, tags, search_setting, if_exists, change_summary. Result {outcome: created|revised|unchanged, resource}.
 - replace_content: the target and content or content_base64 (+ content_type, change_summary); writes the next version, keeping id, name and address.
+A new version of a file registered as a table that corrects the file (manage_table) adds tables: {table_changes, corrected?}: when the upload has broken records, the corrected copy written above it (both versions reported).
 - update: the target and any of display_name, description, tags, search_setting, path (moves the file to that folder of the same library). Agents cannot move files between libraries. Without reference and filename, path + description describes that folder.
 - delete: the target; refused while assets, prompts or a registered table point at the file unless force is true.
-- read: the target; details plus its content inline (text as content, other bytes as content_base64) when at most 1 MB. Larger files: MCP resources/read.
+- read: the target; details plus its content inline (text as content, other bytes as content_base64) when at most 1 MB. Larger files: MCP resources/read. A file registered as a table adds tables: [{table, connection, version, state}] (state says when a table is pinned at an older version).
 - extract: the target is a zip, tar or tar.gz resource; optional members (globs), destination (beside | folder), request_id. Writes each member as a resource (a new version where a different file is at its address, none where the same bytes are) and returns {request_id, archive, destination, members: [{member, uri, version, reference, outcome, table_changes}]}. Refused with nothing written: path traversal, links and devices, executables, names the folder rule cannot keep, and archives past the ceilings (zip bombs).
 The target is reference (mcp:resource:<id> or an address), or library + path + filename.
 Every action on a named file follows one rule: you may read a file you can open by its reference (your own, your personas', global; a platform administrator any file) and change or delete it when you uploaded it or administer its library. Each resource in a result carries allowed_actions (read, change, delete, move_targets, move_to_people, recapture, register): what you may do with it.`;
@@ -140,7 +144,13 @@ async function target(service: ResourceService, actor: ResourceActor, args: Args
   throw invalid(`${args.action} needs its target: reference (mcp:resource:<id> or an address), or library, path and filename`);
 }
 
-async function create(service: ResourceService, actor: ResourceActor, args: Args): Promise<CallToolResult> {
+/** The reply's `tables` after a new version: what the tables over the file did, when they did anything. */
+async function tablesAfter(tables: ManageResourceToolOptions['tables'], actor: ResourceActor, resource: ResourceView): Promise<{ tables?: UploadTableReport }> {
+  const report = await tables?.afterUpload(actor, resource.id);
+  return report && report.table_changes.length > 0 ? { tables: report } : {};
+}
+
+async function create(service: ResourceService, actor: ResourceActor, args: Args, tables: ManageResourceToolOptions['tables']): Promise<CallToolResult> {
   if (args.filename === undefined) throw invalid('create needs filename');
   const body = contentOf(args, 'create');
   const result = await service.create(actor, {
@@ -157,10 +167,10 @@ async function create(service: ResourceService, actor: ResourceActor, args: Args
     origin: actorOrigin(actor),
     body: toReadable(body),
   });
-  return jsonResult({ outcome: result.outcome, resource: result.resource });
+  return jsonResult({ outcome: result.outcome, resource: result.resource, ...(result.outcome === 'revised' ? await tablesAfter(tables, actor, result.resource) : {}) });
 }
 
-async function replaceContent(service: ResourceService, actor: ResourceActor, args: Args): Promise<CallToolResult> {
+async function replaceContent(service: ResourceService, actor: ResourceActor, args: Args, tables: ManageResourceToolOptions['tables']): Promise<CallToolResult> {
   const body = contentOf(args, 'replace_content');
   const current = await target(service, actor, args);
   const resource = await service.replaceContent(actor, current.id, {
@@ -169,7 +179,7 @@ async function replaceContent(service: ResourceService, actor: ResourceActor, ar
     ...(args.change_summary !== undefined ? { change_summary: args.change_summary } : {}),
     origin: actorOrigin(actor),
   });
-  return jsonResult({ resource });
+  return jsonResult({ resource, ...(await tablesAfter(tables, actor, resource)) });
 }
 
 async function update(service: ResourceService, actor: ResourceActor, args: Args): Promise<CallToolResult> {
@@ -219,10 +229,14 @@ async function remove(service: ResourceService, actor: ResourceActor, args: Args
   return jsonResult({ deleted: true, resource: current });
 }
 
-async function read(service: ResourceService, actor: ResourceActor, args: Args, inlineBytes: number): Promise<CallToolResult> {
+async function read(service: ResourceService, actor: ResourceActor, args: Args, inlineBytes: number, tables: ManageResourceToolOptions['tables']): Promise<CallToolResult> {
   const current = await target(service, actor, args);
+  // The tables over the file and where each stands (pinned at an older version, following, correcting).
+  const registered = (await tables?.tablesOf(actor, current.id)) ?? [];
+  const withTables = registered.length > 0 ? { tables: registered } : {};
   if (current.size > inlineBytes) {
     return jsonResult({
+      ...withTables,
       resource: current,
       content_omitted: `the file is ${current.size} bytes; the read action inlines at most ${inlineBytes}. Read ${current.uri} with MCP resources/read.`,
     });
@@ -233,14 +247,15 @@ async function read(service: ResourceService, actor: ResourceActor, args: Args, 
   const { bytes, cut } = await readAll(body, inlineBytes);
   if (cut) {
     return jsonResult({
+      ...withTables,
       resource,
       content_omitted: `the file grew past ${inlineBytes} bytes while being read; read ${resource.uri} with MCP resources/read.`,
     });
   }
   return jsonResult(
     isTextContent(resource.content_type, bytes)
-      ? { resource, content: bytes.toString('utf8') }
-      : { resource, content_base64: bytes.toString('base64') },
+      ? { ...withTables, resource, content: bytes.toString('utf8') }
+      : { ...withTables, resource, content_base64: bytes.toString('base64') },
   );
 }
 
@@ -275,15 +290,15 @@ export function manageResourceTool(service: ResourceService, opts: ManageResourc
       try {
         switch (args.action) {
           case 'create':
-            return await create(service, actor, args);
+            return await create(service, actor, args, opts.tables);
           case 'replace_content':
-            return await replaceContent(service, actor, args);
+            return await replaceContent(service, actor, args, opts.tables);
           case 'update':
             return await update(service, actor, args);
           case 'delete':
             return await remove(service, actor, args);
           case 'read':
-            return await read(service, actor, args, inlineBytes);
+            return await read(service, actor, args, inlineBytes, opts.tables);
           case 'extract':
             return await extract(service, opts.requests, actor, args);
         }

@@ -182,6 +182,8 @@ export interface ReplaceInput {
   content_type?: string;
   change_summary?: string;
   origin: WriteOrigin;
+  /** As on create: stores the bytes as `<id>/<version uuid>/<object_name>` (a table's corrected copy). */
+  object_name?: string;
 }
 
 /** `last_read` / `last_read_asc`: platform administrators only (they alone see last read). */

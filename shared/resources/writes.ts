@@ -254,7 +254,8 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
       discard(input.body);
       throw err;
     }
-    const object: StoredObject = { bucket: await bucket(), key: `${id}/${uuidv7()}` };
+    const versionKey = `${id}/${uuidv7()}`;
+    const object: StoredObject = { bucket: await bucket(), key: details.objectName === undefined ? versionKey : `${versionKey}/${details.objectName}` };
     const stored = await (async () => {
       try {
         return await storeUpload(object, input.body, current.file_name, contentType);

@@ -1,7 +1,7 @@
 /**
  * The resource job registry (issue 18): the contract of kind `index` with the indexing workflow
  * (type, deterministic id, coalescing signal, input, queue), kind `thumbnail` with drawThumbnail
- * (issue 19), and which writes ask for which jobs.
+ * (issue 19), kind `table` with registerTable (issue 20), and which writes ask for which jobs.
  */
 import { describe, expect, it } from 'vitest';
 import { jobsForChange, resourceJobKinds } from '../../shared/resources/index.js';
@@ -25,6 +25,16 @@ describe('resource job kinds', () => {
     expect(spec.workflowId({ ...request, params: { version: 3, recapture: 2 } })).toBe('thumb:r-1:v3:r2');
     expect('signal' in spec).toBe(false);
     expect(spec.args(request)).toEqual([{ resourceId: 'r-1', version: 3, recapture: 0 }]);
+    expect(spec.taskQueue('platform')).toBe('platform');
+  });
+
+  it('table: registerTable as table:{resourceId}, signal-with-start reconcile, input { resourceId, actor, mode }, on the platform queue', () => {
+    const spec = resourceJobKinds.table;
+    const request = { kind: 'table' as const, resourceId: 'r-1', params: { actor: { subject: 'a' }, mode: 'upload' } };
+    expect(spec.workflowType).toBe('registerTable');
+    expect(spec.workflowId(request)).toBe('table:r-1');
+    expect(spec.signal).toBe('reconcile');
+    expect(spec.args(request)).toEqual([{ resourceId: 'r-1', actor: { subject: 'a' }, mode: 'upload' }]);
     expect(spec.taskQueue('platform')).toBe('platform');
   });
 

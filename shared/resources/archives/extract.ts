@@ -67,13 +67,37 @@ export interface ExtractRequest {
   origin: WriteOrigin;
 }
 
-/**
- * A table registration change an extracted member caused. Registration arrives with issue 20;
- * until then `table_changes` is always empty.
- */
+/** A table registration change a write caused (shared/tables: a followed table moved, a correction written). */
 export interface TableChange {
   table: string;
   change: string;
+}
+
+/** What registered tables did after a new version was uploaded, for the upload's reply (shared/tables). */
+export interface UploadTableReport {
+  table_changes: TableChange[];
+  /** The corrected copy written above the upload, when a table corrects the file. */
+  corrected?: { version: number; reference: string };
+}
+
+/** The tables' hooks the writers of new versions call (composed by cli/ from shared/tables). */
+export interface TableHooks {
+  /** After an upload (REST, manage_resource): tables that correct the file move, corrected if need be. */
+  afterUpload(actor: ResourceActor, resourceId: string): Promise<UploadTableReport>;
+  /** After an export or extraction wrote `version`: followed tables move to it. */
+  followNewVersion(resourceId: string, version: number): Promise<TableChange[]>;
+  /** The tables over a file the actor may see, and where each stands (for the resource's view). */
+  tablesOf(actor: ResourceActor, resourceId: string): Promise<RegisteredTable[]>;
+}
+
+/** A table over a file, as the file's view shows it. */
+export interface RegisteredTable {
+  table: string;
+  connection: string;
+  /** The version it reads; null while its first correction runs. */
+  version: number | null;
+  /** Where it stands in words: pinned at an older version, following, correcting. */
+  state: string;
 }
 
 export interface ExtractedMember {
@@ -103,6 +127,8 @@ export interface ExtractDeps {
   limits?: ExtractLimits;
   /** Called after each member of each pass (the activity's heartbeat). */
   progress?: (detail: { pass: 'check' | 'write'; members: number }) => void;
+  /** Registered tables: a member that revised a file moves the tables following it. */
+  tables?: Pick<TableHooks, 'followNewVersion'>;
 }
 
 interface PlannedMember {
@@ -143,7 +169,9 @@ export async function extractArchive(deps: ExtractDeps, actor: ResourceActor, re
         origin: request.origin,
         body: await open(),
       });
-      members.push({ member: member.name, uri: created.resource.uri, version: created.resource.version, reference: created.resource.reference, outcome: created.outcome, table_changes: [] });
+      // Only a revision can move a table: a new file has none, an unchanged one wrote nothing.
+      const tableChanges = created.outcome === 'revised' && deps.tables ? await deps.tables.followNewVersion(created.resource.id, created.resource.version) : [];
+      members.push({ member: member.name, uri: created.resource.uri, version: created.resource.version, reference: created.resource.reference, outcome: created.outcome, table_changes: tableChanges });
       deps.progress?.({ pass: 'write', members: members.length });
     });
     return {

@@ -50,6 +50,19 @@ export const resourceJobKinds = {
     taskQueue: (platformQueue) => platformQueue,
     args: (request) => [{ resourceId: request.resourceId, ...thumbnailParams(request) }],
   },
+  /**
+   * `table` (docs/resources.md, "Table registration"): `registerTable` of the resource, started by
+   * manage_table and by uploads and follow-ups whose correction is too large to run inline; it
+   * brings the resource's tables to its latest version (correcting it when a table corrects the
+   * file). Coalescing: a later request signals `reconcile`, and a run after a finished one starts.
+   */
+  table: {
+    workflowType: 'registerTable',
+    workflowId: (request) => `table:${request.resourceId}`,
+    taskQueue: (platformQueue) => platformQueue,
+    signal: 'reconcile',
+    args: (request) => [{ resourceId: request.resourceId, ...request.params }],
+  },
 } as const satisfies Record<string, JobKindSpec>;
 
 export type JobKind = keyof typeof resourceJobKinds;

@@ -1,0 +1,19 @@
+/**
+ * The hooks the resources' writers call (shared/resources `TableHooks`): after an upload, after an
+ * export or extraction (neither ever fails the write: follow.ts), and the file's view of its tables.
+ */
+import type { TableHooks } from '../resources/index.js';
+import type { TableDeps } from './deps.js';
+import { afterUpload, followNewVersion } from './follow.js';
+import { listTables } from './register.js';
+
+export function tableHooks(deps: TableDeps): TableHooks {
+  return {
+    afterUpload: (actor, resourceId) => afterUpload(deps, actor, resourceId),
+    followNewVersion: (resourceId, version) => followNewVersion(deps, resourceId, version),
+    async tablesOf(actor, resourceId) {
+      const views = await listTables(deps, actor, { reference: `mcp:resource:${resourceId}` });
+      return views.map((v) => ({ table: v.table, connection: v.connection, version: v.version, state: v.state }));
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/** The registrations (table `resource_tables`, migrations/0024_resource_tables.sql). */
+import type { Db } from '../db/index.js';
+import type { TableFormat } from './rules.js';
+
+type Queryable = Pick<Db, 'query'>;
+
+export interface Registration {
+  id: string;
+  resource_id: string;
+  connection: string;
+  catalog: string;
+  schema_name: string;
+  table_name: string;
+  format: TableFormat;
+  version: number | null;
+  relation: string | null;
+  follow: boolean;
+  corrects: boolean;
+  correcting: boolean;
+  registered_by: string;
+  registered_at: Date;
+  updated_at: Date;
+}
+
+export async function registrationsOf(db: Queryable, resourceId: string): Promise<Registration[]> {
+  const res = await db.query<Registration>(`SELECT * FROM resource_tables WHERE resource_id = $1 ORDER BY connection, table_name`, [resourceId]);
+  return res.rows;
+}
+
+export async function registrationByName(db: Queryable, connection: string, table: string): Promise<Registration | undefined> {
+  const res = await db.query<Registration>(`SELECT * FROM resource_tables WHERE connection = $1 AND table_name = $2`, [connection, table]);
+  return res.rows[0];
+}
+
+/** Every registration over one of `resourceIds`, or all with `undefined`. */
+export async function registrationsAmong(db: Queryable, resourceIds: readonly string[] | undefined): Promise<Registration[]> {
+  const res = resourceIds
+    ? await db.query<Registration>(`SELECT * FROM resource_tables WHERE resource_id = ANY($1::text[]) ORDER BY connection, table_name`, [resourceIds])
+    : await db.query<Registration>(`SELECT * FROM resource_tables ORDER BY connection, table_name`);
+  return res.rows;
+}
+
+/** Inserts the registration, or rewrites the one of the same connection and name (same resource only: the caller checked). */
+export async function saveRegistration(db: Queryable, r: Registration): Promise<void> {
+  await db.query(
+    `INSERT INTO resource_tables (id, resource_id, connection, catalog, schema_name, table_name, format, version, relation, follow, corrects, correcting, registered_by, registered_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+     ON CONFLICT (connection, table_name) DO UPDATE SET
+       format = EXCLUDED.format, version = EXCLUDED.version, relation = EXCLUDED.relation, follow = EXCLUDED.follow, corrects = EXCLUDED.corrects,
+       correcting = EXCLUDED.correcting, registered_by = EXCLUDED.registered_by, registered_at = EXCLUDED.registered_at, updated_at = EXCLUDED.updated_at
+     WHERE resource_tables.resource_id = EXCLUDED.resource_id`,
+    [r.id, r.resource_id, r.connection, r.catalog, r.schema_name, r.table_name, r.format, r.version, r.relation, r.follow, r.corrects, r.correcting, r.registered_by, r.registered_at, r.updated_at],
+  );
+}
+
+/** Moves a registration to `version` (its relation over it); the correction, if it ran, is done. */
+export async function moveRegistration(db: Queryable, id: string, version: number, relation: string, now: Date): Promise<void> {
+  await db.query(`UPDATE resource_tables SET version = $2, relation = $3, correcting = false, updated_at = $4 WHERE id = $1`, [id, version, relation, now]);
+}
+
+export async function deleteRegistration(db: Queryable, id: string): Promise<void> {
+  await db.query(`DELETE FROM resource_tables WHERE id = $1`, [id]);
+}
+
+export async function countRegistrations(db: Queryable, resourceId: string): Promise<number> {
+  const res = await db.query<{ n: string }>(`SELECT count(*) AS n FROM resource_tables WHERE resource_id = $1`, [resourceId]);
+  return Number(res.rows[0]?.n ?? 0);
+}

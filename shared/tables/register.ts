@@ -1,0 +1,224 @@
+/**
+ * manage_table's actions (spec document 2, "Table registration"; docs/resources.md): register a
+ * file as a table (checked first; with `correct`, a corrected copy saved and registered, flagged
+ * Corrects the file), unregister it, and list registrations with where each stands. Authority is
+ * the resources' `register` row (uploader, administrator, administrator of the owning persona);
+ * listing shows tables over files the caller may open.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import { sqlIdent } from '../sql/scratch/index.js';
+import { parseLibrary, ResourceError, type ReferenceCounter, type ResourceActor, type ResourceView } from '../resources/index.js';
+import { directoryOfVersion, engineOf, inlineLimit, scanVersion, withResourceLock, writeCorrection, type TableDeps } from './deps.js';
+import { handToWorkflow, tableWorkflowId } from './follow.js';
+import { countRegistrations, deleteRegistration, registrationByName, registrationsAmong, registrationsOf, saveRegistration, type Registration } from './records.js';
+import { defaultTableName, passesChecks, prefixedTableName, problemsOf, refusalMessage, TableError, tableFormat, tablePrefix, type TableLibrary } from './rules.js';
+
+export interface RegisterInput {
+  reference: string;
+  connection: string;
+  table_name?: string;
+  /** Follow new versions written by exports and extractions (default true). */
+  follow?: boolean;
+  /** Save a corrected copy and register it when the file fails the checks; the table then corrects the file. */
+  correct?: boolean;
+}
+
+/** One registration as the caller sees it. */
+export interface TableView {
+  table: string;
+  /** The fully qualified name to query. */
+  relation: string;
+  connection: string;
+  resource: { reference: string; uri?: string; file_name?: string; head_version?: number };
+  /** The version the table reads (null while its first correction runs). */
+  version: number | null;
+  follow: boolean;
+  /** Pinned: stays at its version until registered again. */
+  pinned: boolean;
+  corrects: boolean;
+  correcting: boolean;
+  /** Where it stands, in words. */
+  state: string;
+  registered_by: string;
+  registered_at: string;
+}
+
+export interface RegisterResult {
+  table: TableView;
+  /** What registering did (checked and registered, corrected into version n, handed to the workflow). */
+  change: string;
+  corrected?: { version: number; reference: string };
+  workflow_id?: string;
+}
+
+function libraryOf(view: ResourceView, actor: ResourceActor): TableLibrary {
+  const library = parseLibrary(view.library, actor.subject);
+  return library.kind === 'persona' ? { kind: 'persona', name: library.name } : library.kind === 'global' ? { kind: 'global' } : { kind: 'person' };
+}
+
+function stateOf(r: Registration, head: number | undefined): string {
+  if (r.version === null) return `correcting the file in workflow ${tableWorkflowId(r.resource_id)}; registered when it is done`;
+  const at = `at version ${r.version}`;
+  const behind = head !== undefined && head > r.version;
+  const correcting = r.correcting ? `; correcting version ${head ?? '?'} in workflow ${tableWorkflowId(r.resource_id)}` : '';
+  if (head === undefined) return `${at}; the file was deleted`;
+  if (r.follow) return `${at}, following new versions from exports and extractions${r.corrects ? ' and correcting new uploads' : ''}${behind ? ` (the file is at version ${head})` : ''}${correcting}`;
+  if (r.corrects) return `${at}, correcting new uploads${correcting}`;
+  return behind ? `pinned ${at}; the file is at version ${head}: register again to move it` : `pinned ${at} (the file's current version)`;
+}
+
+export function viewOf(r: Registration, resource?: ResourceView): TableView {
+  return {
+    table: r.table_name,
+    relation: [r.catalog, r.schema_name, r.table_name].map(sqlIdent).join('.'),
+    connection: r.connection,
+    resource: resource
+      ? { reference: resource.reference, uri: resource.uri, file_name: resource.file_name, head_version: resource.version }
+      : { reference: `mcp:resource:${r.resource_id}` },
+    version: r.version,
+    follow: r.follow,
+    pinned: !r.follow,
+    corrects: r.corrects,
+    correcting: r.correcting,
+    state: stateOf(r, resource?.version),
+    registered_by: r.registered_by,
+    registered_at: r.registered_at.toISOString(),
+  };
+}
+
+async function registrable(deps: TableDeps, actor: ResourceActor, reference: string): Promise<ResourceView> {
+  const resource = await deps.resources.resolve(actor, reference);
+  if (!resource.allowed_actions.register) {
+    throw new TableError('forbidden', `you cannot register ${resource.reference} as a table: its uploader, an administrator, or an administrator of its library can`);
+  }
+  return resource;
+}
+
+export async function registerTable(deps: TableDeps, actor: ResourceActor, input: RegisterInput): Promise<RegisterResult> {
+  const clock = deps.clock ?? (() => new Date());
+  const resource = await registrable(deps, actor, input.reference);
+  const format = tableFormat(resource.file_name, resource.content_type);
+  if (!format) throw new TableError('invalid', `"${resource.file_name}" is not a CSV, TSV or NDJSON file (by its extension or type): only those can be registered as tables`);
+  const engine = engineOf(deps, input.connection);
+  const table = prefixedTableName(tablePrefix(libraryOf(resource, actor), actor.activePersona), input.table_name?.trim() || defaultTableName(resource.file_name));
+  const follow = input.follow ?? true;
+  return withResourceLock(deps, resource.id, async () => {
+    const existing = await registrationByName(deps.db, input.connection, table);
+    if (existing && existing.resource_id !== resource.id) {
+      throw new TableError('conflict', `table ${table} on connection ${input.connection} is already registered over another file: choose another table_name`, { table });
+    }
+    const head = (await deps.resources.get(actor, resource.id)).version;
+    const found = await scanVersion(deps, resource.id, head, format);
+    const now = clock();
+    const base: Registration = {
+      id: existing?.id ?? uuidv7(),
+      resource_id: resource.id,
+      connection: input.connection,
+      catalog: engine.scratch.catalog,
+      schema_name: engine.scratch.schema,
+      table_name: table,
+      format,
+      version: existing?.version ?? null,
+      relation: existing?.relation ?? null,
+      follow,
+      corrects: input.correct === true,
+      correcting: false,
+      registered_by: actor.subject,
+      registered_at: now,
+      updated_at: now,
+    };
+    let version = head;
+    let corrected: RegisterResult['corrected'];
+    let change = `checked and registered at version ${head}`;
+    if (!passesChecks(found.report)) {
+      if (!input.correct) {
+        throw new TableError('refused', refusalMessage(resource.file_name, head, found.report), {
+          rows: found.report.brokenRecords,
+          columns: found.report.brokenColumns,
+          cr_only_lines: found.report.crOnlyLines,
+          invalid_utf8_bytes: found.report.invalidUtf8Bytes,
+        });
+      }
+      if (found.object.size > inlineLimit(deps)) {
+        await saveRegistration(deps.db, { ...base, correcting: true });
+        const workflowId = await handToWorkflow(deps, actor, resource.id, 'upload', now);
+        const saved = (await registrationByName(deps.db, input.connection, table))!;
+        return { table: viewOf(saved, resource), change: `correcting version ${head} (${problemsOf(found.report).join('; ')}) in workflow ${workflowId}`, workflow_id: workflowId };
+      }
+      const view = await writeCorrection(deps, actor, resource, head, format, found);
+      version = view.version;
+      corrected = { version, reference: view.reference };
+      change = `corrected version ${head} (${problemsOf(found.report).join('; ')}) into version ${version} and registered it`;
+    }
+    const location = await directoryOfVersion(deps, resource.id, version, format);
+    const relation = await engine.register(table, { format, version, location, columns: found.report.columns });
+    const saved: Registration = { ...base, version, relation };
+    await saveRegistration(deps.db, saved);
+    if (existing?.relation && existing.relation !== relation) await engine.dropRelation(table, existing.relation);
+    if (existing?.corrects && !saved.corrects) change += '; correction turned off';
+    return { table: viewOf(saved, await deps.resources.get(actor, resource.id)), change, ...(corrected ? { corrected } : {}) };
+  });
+}
+
+export interface UnregisterInput {
+  connection: string;
+  table_name: string;
+}
+
+/** Drops the table and its registration (the file and its versions stay). */
+export async function unregisterTable(deps: TableDeps, actor: ResourceActor, input: UnregisterInput): Promise<TableView> {
+  const registration = await registrationByName(deps.db, input.connection, input.table_name.trim());
+  if (!registration) throw new TableError('not_found', `no table ${input.table_name} is registered on connection ${input.connection}`);
+  let resource: ResourceView | undefined;
+  try {
+    resource = await registrable(deps, actor, `mcp:resource:${registration.resource_id}`);
+  } catch (error) {
+    // A file deleted meanwhile: its registrant or a platform administrator may still remove the table.
+    const gone = error instanceof ResourceError && error.code === 'not_found' && !(await fileExists(deps, registration.resource_id));
+    if (!gone || (actor.subject !== registration.registered_by && !actor.platformAdmin)) throw error;
+  }
+  await engineOf(deps, registration.connection).drop(registration.table_name, registration.relation);
+  await deleteRegistration(deps.db, registration.id);
+  return viewOf(registration, resource);
+}
+
+export interface ListInput {
+  reference?: string;
+  connection?: string;
+}
+
+/** Registrations over files the caller may open (one file's with `reference`), optionally on one connection. */
+export async function listTables(deps: TableDeps, actor: ResourceActor, input: ListInput): Promise<TableView[]> {
+  const only = input.reference?.trim() ? [(await deps.resources.resolve(actor, input.reference.trim())).id] : undefined;
+  const views: TableView[] = [];
+  const resources = new Map<string, ResourceView | null>();
+  for (const r of await registrationsAmong(deps.db, only)) {
+    if (input.connection && r.connection !== input.connection) continue;
+    if (!resources.has(r.resource_id)) resources.set(r.resource_id, await deps.resources.get(actor, r.resource_id).catch(() => null));
+    const resource = resources.get(r.resource_id);
+    if (resource) views.push(viewOf(r, resource));
+  }
+  return views;
+}
+
+async function fileExists(deps: TableDeps, resourceId: string): Promise<boolean> {
+  return (await deps.db.query(`SELECT 1 FROM resources WHERE id = $1`, [resourceId])).rowCount === 1;
+}
+
+/**
+ * The delete rule's counter (spec document 2, Errors): a delete is refused while tables are
+ * registered over the file; a forced delete drops them.
+ */
+export function tableReferences(deps: Pick<TableDeps, 'db' | 'sql' | 'storage'>): ReferenceCounter {
+  return {
+    async count(resourceId) {
+      return { tables: await countRegistrations(deps.db, resourceId) };
+    },
+    async released(resourceId) {
+      for (const r of await registrationsOf(deps.db, resourceId)) {
+        await engineOf(deps, r.connection).drop(r.table_name, r.relation);
+        await deleteRegistration(deps.db, r.id);
+      }
+    },
+  };
+}
