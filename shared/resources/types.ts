@@ -184,6 +184,11 @@ export interface ReplaceInput {
   origin: WriteOrigin;
   /** As on create: stores the bytes as `<id>/<version uuid>/<object_name>` (a table's corrected copy). */
   object_name?: string;
+  /**
+   * Replace only while this version is still the head (checked under the row lock; a `conflict`
+   * otherwise, nothing stored): a rewrite of one version never lands above a newer upload.
+   */
+  if_head?: number;
 }
 
 /** `last_read` / `last_read_asc`: platform administrators only (they alone see last read). */

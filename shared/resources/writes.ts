@@ -264,20 +264,18 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
         throw err;
       }
     })();
-    return commitHead(actor, id, object, {
-      size: stored.size,
-      contentType,
-      sha256: stored.sha256,
-      changeSummary: details.changeSummary,
-      restoredFrom: null,
-      origin: input.origin,
-      eventKind: 'replaced',
-    });
+    return commitHead(
+      actor,
+      id,
+      object,
+      { size: stored.size, contentType, sha256: stored.sha256, changeSummary: details.changeSummary, restoredFrom: null, origin: input.origin, eventKind: 'replaced' },
+      input.if_head,
+    );
   }
 
   /**
    * Records an already-stored object as the resource's new head: under the row lock (the resource
-   * may have been deleted or lost to the caller meanwhile), prune, publish the change. If anything
+   * may have been deleted or lost to the caller meanwhile, or, with `ifHead`, have a newer head), prune, publish the change. If anything
    * fails, the object is removed so no bytes are left without a version row.
    */
   async function commitHead(
@@ -285,12 +283,16 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
     id: string,
     object: StoredObject,
     v: { size: number; contentType: string; sha256: string | null; changeSummary: string | null; restoredFrom: number | null; origin: WriteOrigin; eventKind: string },
+    ifHead?: number,
   ): Promise<ResourceView> {
     try {
       const result = await changeTransaction(async (client, changed) => {
         const locked = await rowById(client, id, true);
         if (!locked) throw notFound();
         checkChange(actor, locked);
+        if (ifHead !== undefined && locked.head_version !== ifHead) {
+          throw new ResourceError('conflict', `the file changed meanwhile: its head is version ${locked.head_version}, not ${ifHead}`, { head_version: locked.head_version });
+        }
         const appended = await appendVersion(client, actor, locked, { ...v, object, now: clock() });
         changed('replaced', appended.row);
         return appended;

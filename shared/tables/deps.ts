@@ -75,6 +75,8 @@ export async function writeCorrection(
     change_summary: correctionSummary(version, found.report),
     origin: actorOrigin(actor),
     object_name: tableObjectName(format),
+    // A newer upload that landed meanwhile is never buried under a copy of the older version.
+    if_head: version,
   });
 }
 

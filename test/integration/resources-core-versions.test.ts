@@ -122,6 +122,17 @@ describe.each(['s3', 'filesystem'] as const)('resource versions (%s)', (driver) 
     ]);
   });
 
+  it('replace with if_head: lands on that head; a newer head meanwhile → conflict, nothing stored', async () => {
+    const first = await create(fresh('csv'), 'a,b\n');
+    const onHead = await env.service.replaceContent(alice(), first.resource.id, { body: body('a,b\n1,2\n'), origin: 'portal', if_head: 1 });
+    expect(onHead.version).toBe(2);
+    const keysBefore = await env.objectKeys();
+    const stale = env.service.replaceContent(alice(), first.resource.id, { body: body('a,b\n9,9\n'), origin: 'portal', if_head: 1 });
+    await expect(stale).rejects.toMatchObject({ code: 'conflict', details: { head_version: 2 } });
+    expect(await env.objectKeys()).toEqual(keysBefore);
+    expect((await env.service.get(alice(), first.resource.id)).version).toBe(2);
+  });
+
   it('replace keeps the file name whatever the upload was called; the type follows the declared type', async () => {
     const name = fresh('md');
     const first = await create(name, '# a');
