@@ -52,3 +52,4 @@ export {
 } from './toolkit.js';
 export { ensureSampleData, SAMPLE_SCHEMA } from './sample-data.js';
 export { csvCell } from './format.js';
+export { tokenize, identifier, SqlLexError, type Dialect, type Token } from './lexer.js';
