@@ -48,6 +48,8 @@ export interface InheritedFrom {
 /** One column's catalog metadata, with the flags the PII rules derive from its tags. */
 export interface ColumnContext {
   name: string;
+  /** The catalog's type of the column, when its schema has one. */
+  type?: string;
   description?: string;
   tags: string[];
   glossary_terms: GlossaryTermRef[];

@@ -35,6 +35,7 @@ export { classifyTrino, requirePermitted, requireRead, requireSingleStatement, t
 export {
   isSensitiveTag,
   noPiiTags,
+  qualifyTables,
   sqlElicitationTriggers,
   type ElicitationSettings,
   type PiiTagProvider,
