@@ -56,7 +56,7 @@ export function sqlContextBlock(opts: {
   additional?: ReadonlyArray<{ written: string; ctx: TableContext }>;
 }): Block {
   const { primary, columns } = opts;
-  const inheritance = [...new Set(columns.flatMap((c) => (c.inherited_from ? [c.inherited_from.source_dataset] : [])))];
+  const inheritance = [...new Set(columns.flatMap((c) => Object.values(c.inherited_from ?? {}).flatMap((list) => list.map((p) => p.urn))))];
   const block: Block = { semantic_context: semanticContext(primary) };
   if (columns.length) block.column_context = Object.fromEntries(columns.map((c) => [c.name, columnEntry(c)]));
   else if (primary.columns.length) block.column_context_note = 'No column-level metadata available';

@@ -3,6 +3,7 @@
  * toolkits.md 5.2, 5.5–5.7): a table's catalog context, a catalog table's SQL availability, a
  * dataset's storage. Field names are the blocks' own (snake_case), so builders copy them as they are.
  */
+import type { ColumnContext as LineageColumn, GlossaryTermRef } from './lineage/index.js';
 
 /** A fully qualified table as the query engine names it. */
 export interface QualifiedTable {
@@ -18,11 +19,7 @@ export interface Owner {
   email?: string;
 }
 
-export interface GlossaryTermRef {
-  urn: string;
-  name: string;
-  description?: string;
-}
+export type { GlossaryTermRef };
 
 export interface DomainRef {
   urn: string;
@@ -37,23 +34,12 @@ export interface Deprecation {
   decommission_date?: string;
 }
 
-/** Where an inherited column field came from (lineage inheritance, toolkits.md 5.9). */
-export interface InheritedFrom {
-  source_dataset: string;
-  source_column: string;
-  hops: number;
-  match_method?: string;
-}
-
-/** One column's catalog metadata, with the flags the PII rules derive from its tags. */
-export interface ColumnContext {
-  name: string;
-  /** The catalog's type of the column, when its schema has one. */
+/**
+ * One column's catalog metadata: lineage inheritance's column (its own fields plus `inherited_from`,
+ * set when inheritance filled a field) with the catalog's type of it.
+ */
+export interface ColumnContext extends LineageColumn {
   type?: string;
-  description?: string;
-  tags: string[];
-  glossary_terms: GlossaryTermRef[];
-  inherited_from?: InheritedFrom;
 }
 
 /** A table's context in the catalog (toolkits.md 5.2 `semantic_context`, plus its columns). */

@@ -115,13 +115,13 @@ describe('column filtering to SQL-referenced columns (5.3)', () => {
 
 describe('block shapes (5.2) and tuning rules', () => {
   it('semantic_context with column_context, PII flags and inheritance sources', () => {
-    const inherited = col('amount', { description: 'Net', inherited_from: { source_dataset: 'urn:up', source_column: 'amt', hops: 1 } });
+    const inherited = col('amount', { description: 'Net', inherited_from: { descriptions: [{ urn: 'urn:up', column: 'amt', hops: 1, match_method: 'name_exact' }] } });
     const block = sqlContextBlock({ primary: table({ columns: [inherited] }), columns: [col('email', { tags: ['PII'] }), inherited] });
     expect(block).toMatchObject({
       semantic_context: { description: 'Orders', owners: [], tags: [], domain: null, quality_score: null, deprecation: null },
       column_context: {
         email: { description: '', tags: ['PII'], glossary_terms: [], is_pii: true, is_sensitive: false },
-        amount: { description: 'Net', inherited_from: { source_dataset: 'urn:up', hops: 1 } },
+        amount: { description: 'Net', inherited_from: { descriptions: [{ urn: 'urn:up', hops: 1 }] } },
       },
       inheritance_sources: ['urn:up'],
     });
