@@ -1,0 +1,11 @@
+/**
+ * The metadata catalog (DataHub over GraphQL): the client with its typed API and errors, the
+ * catalog object shapes, and every operation document it sends (docs/catalog.md).
+ */
+export { CatalogClient, entityTypeEnum, graphqlEndpoint, redactVariables } from './client.js';
+export type { BrowseResult, BrowseWhat, CallOptions, CatalogClientOptions } from './client.js';
+export { CatalogError, CatalogGraphQLError, CatalogHttpError, CatalogTimeoutError, isCatalogError, type CatalogErrorKind } from './errors.js';
+export { urnName } from './mapping.js';
+export type * from './types.js';
+export * as catalogOperations from './operations/index.js';
+export type { Operation } from './operations/index.js';
