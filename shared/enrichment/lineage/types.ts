@@ -1,16 +1,13 @@
+import type { GlossaryTermRef } from '../../catalog/index.js';
 import type { PlatformConfig } from '../../config/index.js';
+
+export type { GlossaryTermRef };
 
 /** `semantic.lineage.*` as parsed (durations in milliseconds). */
 export type LineageSettings = PlatformConfig['semantic']['lineage'];
 
 /** The metadata kinds `semantic.lineage.inherit` may name. */
 export type InheritableField = LineageSettings['inherit'][number];
-
-export interface GlossaryTermRef {
-  urn: string;
-  name: string;
-  description?: string;
-}
 
 /**
  * Where one inherited kind of a column came from. `hops` counts lineage edges from the table
