@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { PlatformConfig } from '../../shared/config/index.js';
 import { CatalogClient } from '../../shared/catalog/index.js';
+import { createSessionDedup } from '../../shared/enrichment/dedup/index.js';
 import { buildEnrichment, catalogPiiTags, familyReach, semanticProviderFor, type EnrichmentParts } from '../../shared/enrichment/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { allowAllTools, type ToolAccess, type ToolDefinition } from '../../shared/mcp-tools/index.js';
@@ -31,14 +32,23 @@ export function addS3Dataset(datahub: DatahubServer): void {
 }
 
 /** platform.yaml lines of the providers and switches the tests run with; `catalog` is the SQL catalog mapped to `hive`. */
-export function enrichmentYaml(opts: { catalog: string; sqlInstance: string; timeout?: string; extra?: string }): string {
+export function enrichmentYaml(opts: {
+  catalog: string;
+  sqlInstance: string;
+  timeout?: string;
+  /** `injection.session_dedup.mode`; off when unset. */
+  dedup?: 'reference' | 'summary' | 'none';
+  /** `semantic.lineage` lines inside its braces (enabled, inherit, …); off when unset. */
+  lineage?: string;
+  extra?: string;
+}): string {
   return `
 semantic:
   provider: catalog
   instance: hub
   cache: { enabled: true, ttl: 5m }
   urn_mapping: { platform: trino, catalog_mapping: { ${opts.catalog}: hive } }
-  lineage: { timeout: ${opts.timeout ?? '5s'} }
+  lineage: { timeout: ${opts.timeout ?? '5s'}${opts.lineage ? `, ${opts.lineage}` : ''} }
 query:
   provider: sql
   instance: ${opts.sqlInstance}
@@ -51,6 +61,7 @@ injection:
   datahub_query_enrichment: true
   s3_semantic_enrichment: true
   datahub_storage_enrichment: true
+  session_dedup: ${opts.dedup ? `{ enabled: true, mode: ${opts.dedup} }` : '{ enabled: false }'}
 tuning:
   rules: { warn_on_deprecated: true, quality_threshold: 0.7 }
 resources:
@@ -86,6 +97,8 @@ export async function startEnrichmentRig(config: PlatformConfig, opts: { tools?:
     sqlConnection: sql.connection,
     objstoreConnection: (name) => objstore.tools.get(name),
     reach: familyReach(tools, access),
+    catalogClient: () => client,
+    dedup: createSessionDedup(config, undefined),
   });
   const api = await startTestApi({
     config,
