@@ -5,6 +5,7 @@ import type { ElicitationTrigger } from '../shared/elicitation/index.js';
 import { createSqlToolkit, type SqlToolkit } from '../shared/sql/index.js';
 import { createObjstoreConnections, objstoreTools, type ObjstoreConnections } from '../shared/objstore/index.js';
 import { purposeKey } from '../shared/crypto/index.js';
+import { createCatalogToolkit, type CatalogToolkit, type PlatformConnectionSummary } from '../shared/catalog/index.js';
 
 /** The configured toolkits' tools and the hooks they add to the MCP surface. */
 export interface Toolkits {
@@ -16,6 +17,8 @@ export interface Toolkits {
   objstore: ObjstoreConnections;
   /** The SQL connections (the platform's own uses: webhook tables in their scratch catalogs). */
   sql: SqlToolkit;
+  /** The catalog instances and their clients (the enrichment providers' source of metadata). */
+  catalog: CatalogToolkit;
   close(): Promise<void>;
 }
 
@@ -39,12 +42,33 @@ export async function buildToolkits(config: PlatformConfig, log: Logger, opts: T
     },
     ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}),
   });
+  // What catalog_list_connections shows beside the catalogs: where data can be queried or stored.
+  const platformConnections = (): PlatformConnectionSummary[] => [
+    ...[...sql.connections.values()].map((c) => ({
+      kind: 'sql' as const,
+      name: c.name,
+      ...(c.displayName !== c.name ? { display_name: c.displayName } : {}),
+      engine: c.config.engine,
+      is_default: c.name === sql.defaultConnection,
+      read_only: c.config.read_only,
+    })),
+    ...objstore.tools.list().map((c) => ({
+      kind: 'objstore' as const,
+      name: c.name,
+      ...(c.displayName !== c.name ? { display_name: c.displayName } : {}),
+      engine: c.driver,
+      is_default: c.name === objstore.tools.defaultConnection,
+      read_only: c.readOnly,
+    })),
+  ];
+  const catalog = createCatalogToolkit(config, { log: log.child({ toolkit: 'catalog' }), platformConnections });
   return {
-    tools: [...sql.tools, ...objstoreTools(objstore.tools)],
+    tools: [...sql.tools, ...objstoreTools(objstore.tools), ...catalog.tools],
     elicitationTriggers: [...sql.elicitationTriggers],
-    descriptionOverrides: { ...sql.descriptionOverrides },
+    descriptionOverrides: { ...catalog.descriptionOverrides, ...sql.descriptionOverrides },
     objstore,
     sql,
+    catalog,
     async close() {
       await sql.close();
       await objstore.close();
