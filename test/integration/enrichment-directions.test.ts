@@ -128,6 +128,72 @@ describe('5.6 object-store results get catalog context; 5.5 resources', () => {
   });
 });
 
+describe('5.5/5.7 catalog results get SQL availability, storage information and resource links', () => {
+  let r: EnrichmentRig;
+  let client: Client;
+  beforeAll(async () => {
+    r = await rig();
+    client = await mcpClient(r.api.url);
+    await call(client, 'objstore_put_object', { bucket: 'landing', key: 'events/2026/a.json', body: '{"click":1}', connection: 'files' });
+    await call(client, 'objstore_put_object', { bucket: 'landing', key: 'events/2026/b.json', body: '{"click":22}', connection: 'files' });
+  });
+  afterAll(async () => client?.close());
+
+  it('catalog_get_entity of a queryable table: query_context with the schema preview, then schema/availability/glossary links', async () => {
+    const result = await call(client, 'catalog_get_entity', { urn: fixtureUrns.orders });
+    expect(result.isError).toBeFalsy();
+    const blocks = appended(result);
+    expect(blocks.query_context[fixtureUrns.orders]).toEqual({
+      available: true,
+      query_table: 'local.sales.orders',
+      connection: 'local',
+      schema_preview: expect.arrayContaining([{ name: 'order_id', type: 'BIGINT' }]),
+      total_columns: 5,
+    });
+    expect(blocks).not.toHaveProperty('storage_context');
+    // Merged into the tool's own structured object beside its fields.
+    expect(result.structuredContent).toMatchObject({ urn: fixtureUrns.orders, query_context: { [fixtureUrns.orders]: { available: true } } });
+    const links = result.content.filter((b) => b.type === 'resource_link').map((b) => (b as { uri: string }).uri);
+    expect(links).toEqual(expect.arrayContaining(['schema://hive.sales/orders', 'availability://hive.sales/orders', 'glossary://Commerce.Order']));
+    expect(new Set(links).size).toBe(links.length);
+  });
+
+  it('a catalogued table the engine does not have is not available, with the engine\'s reason', async () => {
+    const blocks = appended(await call(client, 'catalog_get_entity', { urn: fixtureUrns.dailyRevenue }));
+    expect(blocks.query_context[fixtureUrns.dailyRevenue]).toMatchObject({ available: false, query_table: 'local.analytics.daily_revenue', error: expect.any(String) });
+  });
+
+  it('catalog results naming an s3 dataset get storage_context from the objstore provider', async () => {
+    const blocks = appended(await call(client, 'catalog_get_entity', { urn: s3EventsUrn }));
+    expect(blocks.storage_context).toEqual({
+      [s3EventsUrn]: { available: true, bucket: 'landing', prefix: 'events/', connection: 'files', object_count: 2, total_size: 23 },
+    });
+    expect(blocks.query_context[s3EventsUrn]).toMatchObject({ available: false });
+  });
+});
+
+describe('cross-enrichment never reaches past persona rules', () => {
+  it('a caller who may not use the sql tools gets no SQL availability and cannot read availability://', async () => {
+    const noSql = { mayUse: (tool: { toolkit: string }) => tool.toolkit !== 'sql' };
+    const dir = mkdtempSync(join(tmpdir(), 'enrich-dir-'));
+    dirs.push(dir);
+    const config = testConfig(
+      apiConfigYaml({
+        extra: `data_dir: ${dir}\n${enrichmentYaml({ catalog: 'local', sqlInstance: 'local' })}\ntoolkits:\n  sql:\n    local: { engine: duckdb }\n  catalog:\n    hub: { url: "${datahub.url}" }\n${filesYaml(join(dir, 'files'))}`,
+      }),
+    );
+    const r = await startEnrichmentRig(config, { access: noSql });
+    rigs.push(r);
+    const client = await mcpClient(r.api.url);
+    const result = await call(client, 'catalog_get_entity', { urn: fixtureUrns.orders });
+    expect(appended(result)).not.toHaveProperty('query_context');
+    await expect(client.readResource({ uri: 'availability://hive.sales/orders' })).rejects.toThrow(/resource not found/);
+    // The catalog's own resources stay readable: the caller may use the catalog tools.
+    expect((await client.readResource({ uri: 'schema://hive.sales/orders' })).contents).toHaveLength(1);
+    await client.close();
+  });
+});
+
 describe('lineage inheritance through a real sql_query (semantic.lineage.*)', () => {
   it('a column without metadata inherits its upstream\'s, with provenance and inheritance_sources', async () => {
     const r = await rig({ lineage: 'enabled: true, inherit: [descriptions, glossary_terms, tags], prefer_column_lineage: true, max_hops: 3' });
