@@ -12,7 +12,7 @@ import { globMatcher, type CallToolResult, type ToolInvocation, type ToolMiddlew
 import type { SqlConnection } from '../sql/index.js';
 import type { Family } from './access.js';
 import { appendBlocks, type ResourceLinkBlock } from './append.js';
-import { catalogCheckHint, enrichmentTimeoutNote, type Block } from './blocks.js';
+import { catalogCheckHint, enrichmentTimeoutNote, lineageTimeoutNote, type Block } from './blocks.js';
 import { catalogFamilyBlocks } from './catalog-family.js';
 import { objstoreFamilyBlocks } from './objstore-family.js';
 import type { QueryProvider } from './query-provider.js';
@@ -129,6 +129,6 @@ export function enrichmentMiddleware(opts: EnrichmentOptions): ToolMiddleware {
     if ('timedOut' in outcome) return appendBlocks(result, [enrichmentTimeoutNote(family, timeoutMs), ...hint]);
     const { blocks, links, timedOut } = outcome.value;
     // Lineage inheritance stopped at the same deadline: its blocks went out with what it had.
-    return appendBlocks(result, [...blocks, ...(timedOut ? [enrichmentTimeoutNote('lineage', timeoutMs)] : []), ...hint], links);
+    return appendBlocks(result, [...blocks, ...(timedOut ? [lineageTimeoutNote(timeoutMs)] : []), ...hint], links);
   };
 }
