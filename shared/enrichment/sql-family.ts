@@ -12,6 +12,7 @@ import { columnsForBlock, referencedIdentifiers } from './columns.js';
 import type { SemanticProvider } from './semantic-provider.js';
 import type { ColumnContext, QualifiedTable, TableContext } from './types.js';
 import { qualifiedName } from './urn.js';
+import { LookupCache } from './cache.js';
 import { applyDedup, type SessionDedup } from './dedup/index.js';
 import { sanitizeColumn } from './sanitize.js';
 
@@ -55,6 +56,20 @@ interface NamedTable {
   table: QualifiedTable;
 }
 
+/**
+ * The tables a statement names depend on its text and the engine's parser alone, so they are kept
+ * per connection and text (bounded): a repeated query does not ask the engine process again.
+ */
+const referenced = new WeakMap<SqlConnection, LookupCache<TableRef[]>>();
+const REFERENCE_ENTRIES = 500;
+const REFERENCE_TTL_MS = 60 * 60_000;
+
+function referencedTables(connection: SqlConnection, sql: string): Promise<TableRef[]> {
+  let cache = referenced.get(connection);
+  if (!cache) referenced.set(connection, (cache = new LookupCache<TableRef[]>({ ttlMs: REFERENCE_TTL_MS, maxEntries: REFERENCE_ENTRIES })));
+  return cache.get(sql, () => connection.engine.referencedTables(sql));
+}
+
 const str = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 /** The tables of the call in order of appearance, each once, with every part filled from the connection's defaults. */
@@ -62,7 +77,7 @@ async function tablesOf(call: SqlCall): Promise<{ tables: NamedTable[]; sql?: st
   const { args, connection } = call;
   const sql = str(args.sql);
   let refs: TableRef[];
-  if (sql) refs = await connection.engine.referencedTables(sql);
+  if (sql) refs = await referencedTables(connection, sql);
   else {
     const table = str(args.table) ?? str(args.table_name);
     if (!table) return { tables: [] };

@@ -12,8 +12,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { apiConfigYaml, testConfig } from '../support/api.js';
 import { fixtureUrns } from '../support/datahub-fixtures.js';
 import { startDatahubServer, type DatahubServer } from '../support/datahub-server.js';
-import { addS3Dataset, enrichmentYaml, execute, filesYaml, s3EventsUrn, startEnrichmentRig, warehouseStatements, type EnrichmentRig } from './enrichment-fixtures.js';
-import { appended, mcpClient } from './enrichment-sql-suite.js';
+import { addS3Dataset, enrichmentYaml, mcpClient, execute, filesYaml, s3EventsUrn, startEnrichmentRig, warehouseStatements, type EnrichmentRig } from './enrichment-fixtures.js';
+import { appended } from './enrichment-sql-suite.js';
 
 const dirs: string[] = [];
 const rigs: EnrichmentRig[] = [];

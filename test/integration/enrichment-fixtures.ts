@@ -14,7 +14,10 @@ import { allowAllTools, type ToolAccess } from '../../shared/mcp-tools/index.js'
 import { createObjstoreConnections, objstoreTools, type ObjstoreConnections } from '../../shared/objstore/index.js';
 import { createSqlToolkit, type SqlToolkit } from '../../shared/sql/index.js';
 import type { RunningApi } from '../../api/start.js';
-import { startTestApi } from '../support/api.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { startTestApi, testApiKey } from '../support/api.js';
 import { callTool, toolText } from '../support/sql-tools.js';
 import { datasetUrn, fixtureUrns, type GqlObject } from '../support/datahub-fixtures.js';
 import type { DatahubServer } from '../support/datahub-server.js';
@@ -143,4 +146,12 @@ export function warehouseStatements(catalog: string, opts: { ifNotExists?: boole
     `CREATE TABLE ${ine}${t('sales.orders_legacy')} (id BIGINT, total DOUBLE)`,
     `CREATE TABLE ${ine}${t('raw.orders_raw')} (order_id BIGINT, email VARCHAR, amount_cents BIGINT, ts TIMESTAMP)`,
   ];
+}
+
+/** An MCP client of the rig's api (with elicitation when `answer` is given). */
+export async function mcpClient(url: string, answer?: (message: string) => ElicitResult): Promise<Client> {
+  const client = new Client({ name: 'enrichment-test', version: '1' }, answer ? { capabilities: { elicitation: {} } } : {});
+  if (answer) client.setRequestHandler(ElicitRequestSchema, async (request) => answer(request.params.message));
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${testApiKey}` } } }));
+  return client;
 }

@@ -4,13 +4,11 @@
  * enrichment-trino.test.ts run it on DuckDB and on a real Trino.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ElicitRequestSchema, type CallToolResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { testApiKey } from '../support/api.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { fixtureUrns } from '../support/datahub-fixtures.js';
 import type { DatahubServer } from '../support/datahub-server.js';
-import type { EnrichmentRig } from './enrichment-fixtures.js';
+import { mcpClient, type EnrichmentRig } from './enrichment-fixtures.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read parsed JSON freely
 type Json = any;
@@ -21,12 +19,6 @@ export interface SqlSuiteSetup {
   start(): Promise<{ rig: EnrichmentRig; datahub: DatahubServer }>;
 }
 
-export async function mcpClient(url: string, answer?: (message: string) => ElicitResult): Promise<Client> {
-  const client = new Client({ name: 'enrichment-test', version: '1' }, answer ? { capabilities: { elicitation: {} } } : {});
-  if (answer) client.setRequestHandler(ElicitRequestSchema, async (request) => answer(request.params.message));
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${testApiKey}` } } }));
-  return client;
-}
 
 /** The JSON blocks appended after the tool's own first block, merged into one object. */
 export function appended(r: CallToolResult): Json {
