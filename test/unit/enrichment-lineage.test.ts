@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CachedLineageSource,
+  inheritanceSources,
   inheritColumnContext,
   maxHopsLimit,
   type ColumnContext,
@@ -154,6 +155,7 @@ describe('semantic.lineage inheritance order', () => {
         tags: [{ urn: staging, column: 'customer_id', hops: 1, match_method: 'name_exact' }],
       },
     });
+    expect(inheritanceSources(columns)).toEqual([crm, staging]);
   });
 
   it('inherit chooses the kinds: only tags', async () => {

@@ -3,7 +3,7 @@
 export { inheritColumnContext, type InheritOptions } from './inherit.js';
 export { CachedLineageSource, type LineageCacheOptions } from './cache.js';
 export { CatalogLineageSource, catalogLineageSource, columnContextOf, columnName, type CatalogLineageOptions } from './catalog-source.js';
-export { maxDatasetsPerHop, maxHopsLimit } from './rules.js';
+export { inheritanceSources, maxDatasetsPerHop, maxHopsLimit } from './rules.js';
 export type {
   ColumnContext,
   ColumnEdge,
