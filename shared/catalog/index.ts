@@ -9,3 +9,4 @@ export { urnName } from './mapping.js';
 export type * from './types.js';
 export * as catalogOperations from './operations/index.js';
 export type { Operation } from './operations/index.js';
+export { createCatalogConnections, type CatalogConnection, type CatalogConnections } from './connections.js';
