@@ -2,21 +2,9 @@
  * What a repeat of a table's catalog context becomes (injection.session_dedup.mode): pure, so
  * the injection middleware decides with a mark from SessionDedup and this function alone.
  */
+import type { Block } from '../blocks.js';
+import { criticalTags } from '../columns.js';
 import type { DedupMark, DedupMode } from './types.js';
-
-/** One JSON object appended as a text content block (toolkits.md 5.1). */
-export type EnrichmentBlock = Record<string, unknown>;
-
-/**
- * Words that make a tag critical (toolkits.md 5.3 and 5.4): a tag containing one of them,
- * in any case, is repeated in a summary.
- */
-export const criticalTagWords = ['pii', 'sensitive', 'quality', 'restricted', 'confidential'] as const;
-
-export function isCriticalTag(tag: string): boolean {
-  const lower = tag.toLowerCase();
-  return criticalTagWords.some((word) => lower.includes(word));
-}
 
 type Repeat = Extract<DedupMark, { first: false }>;
 
@@ -25,7 +13,7 @@ type Repeat = Extract<DedupMark, { first: false }>;
  * always in mode `none`); for a repeat, a `metadata_reference` pointer (`reference`) or a
  * `compact_context` summary (`summary`).
  */
-export function applyDedup(block: EnrichmentBlock, mark: DedupMark, mode: DedupMode): EnrichmentBlock {
+export function applyDedup(block: Block, mark: DedupMark, mode: DedupMode): Block {
   if (mark.first || mode === 'none') return block;
   return mode === 'summary' ? summaryBlock(block, mark) : referenceBlock(mark);
 }
@@ -37,7 +25,7 @@ function sentEarlier(mark: Repeat): string {
 }
 
 /** `{"metadata_reference": {tables, sent_at, reference?, note}}`: points back at the full block. */
-export function referenceBlock(mark: Repeat): EnrichmentBlock {
+export function referenceBlock(mark: Repeat): Block {
   return {
     metadata_reference: {
       tables: [mark.key],
@@ -54,21 +42,22 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
 /**
  * `{"compact_context": {...}, "tables": [key], "note"}`: what must not be forgotten about a table
  * whose full context went out earlier — its URN and domain, a deprecation, the quality score,
- * critical tags (`isCriticalTag`), the columns that are PII, sensitive or critically tagged,
+ * critical tags (columns.ts `criticalTags`: containing pii, sensitive, quality, restricted or
+ * confidential), the columns that are PII, sensitive or critically tagged,
  * active incidents and a failing data contract. Keys with nothing to say are left out.
  */
-export function summaryBlock(block: EnrichmentBlock, mark: Repeat): EnrichmentBlock {
+export function summaryBlock(block: Block, mark: Repeat): Block {
   const table = isObject(block.semantic_context) ? block.semantic_context : {};
   const compact: Record<string, unknown> = {};
   if (typeof table.urn === 'string') compact.urn = table.urn;
   if (isObject(table.domain) && typeof table.domain.name === 'string') compact.domain = table.domain.name;
   if (isObject(table.deprecation) && table.deprecation.deprecated === true) compact.deprecation = table.deprecation;
   if (typeof table.quality_score === 'number') compact.quality_score = table.quality_score;
-  const criticalTags = strings(table.tags).filter(isCriticalTag);
-  if (criticalTags.length) compact.critical_tags = criticalTags;
+  const tableTags = criticalTags(strings(table.tags));
+  if (tableTags.length) compact.critical_tags = tableTags;
   const columns = isObject(block.column_context) ? block.column_context : {};
   const criticalColumns = Object.entries(columns)
-    .filter(([, c]) => isObject(c) && (c.is_pii === true || c.is_sensitive === true || strings(c.tags).some(isCriticalTag)))
+    .filter(([, c]) => isObject(c) && (c.is_pii === true || c.is_sensitive === true || criticalTags(strings(c.tags)).length > 0))
     .map(([name]) => name);
   if (criticalColumns.length) compact.critical_columns = criticalColumns;
   if (typeof table.active_incidents === 'number' && table.active_incidents > 0) compact.active_incidents = table.active_incidents;
