@@ -3,8 +3,18 @@
  * the injection middleware decides with a mark from SessionDedup and this function alone.
  */
 import type { Block } from '../blocks.js';
-import { criticalTags } from '../columns.js';
 import type { DedupMark, DedupMode } from './types.js';
+
+/**
+ * Words that make a tag critical (toolkits.md 5.3 and 5.4): a tag containing one of them, in any
+ * case, keeps its column in a filtered block and is repeated in a summary.
+ */
+export const criticalTagWords = ['pii', 'sensitive', 'quality', 'restricted', 'confidential'] as const;
+
+export function isCriticalTag(tag: string): boolean {
+  const lower = tag.toLowerCase();
+  return criticalTagWords.some((word) => lower.includes(word));
+}
 
 export type Repeat = Extract<DedupMark, { first: false }>;
 
@@ -54,8 +64,7 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
 /**
  * `{"compact_context": {...}, "tables": [keys], "note"}`: what must not be forgotten about the table
  * whose full context went out earlier — its URN and domain, a deprecation, the quality score,
- * critical tags (columns.ts `criticalTags`: containing pii, sensitive, quality, restricted or
- * confidential), the columns that are PII, sensitive or critically tagged,
+ * critical tags (`isCriticalTag`), the columns that are PII, sensitive or critically tagged,
  * active incidents and a failing data contract. Keys with nothing to say are left out. It reads the
  * block's `semantic_context` and `column_context` (the primary table's, toolkits.md 5.2).
  */
@@ -66,11 +75,11 @@ export function summaryBlock(block: Block, repeats: readonly Repeat[]): Block {
   if (isObject(table.domain) && typeof table.domain.name === 'string') compact.domain = table.domain.name;
   if (isObject(table.deprecation) && table.deprecation.deprecated === true) compact.deprecation = table.deprecation;
   if (typeof table.quality_score === 'number') compact.quality_score = table.quality_score;
-  const tableTags = criticalTags(strings(table.tags));
+  const tableTags = strings(table.tags).filter(isCriticalTag);
   if (tableTags.length) compact.critical_tags = tableTags;
   const columns = isObject(block.column_context) ? block.column_context : {};
   const criticalColumns = Object.entries(columns)
-    .filter(([, c]) => isObject(c) && (c.is_pii === true || c.is_sensitive === true || criticalTags(strings(c.tags)).length > 0))
+    .filter(([, c]) => isObject(c) && (c.is_pii === true || c.is_sensitive === true || strings(c.tags).some(isCriticalTag)))
     .map(([name]) => name);
   if (criticalColumns.length) compact.critical_columns = criticalColumns;
   if (typeof table.active_incidents === 'number' && table.active_incidents > 0) compact.active_incidents = table.active_incidents;

@@ -2,16 +2,29 @@
  * LineageSource over the DataHub client: schemas and fine-grained column lineage are read in
  * batches (every dataset asked for in the same tick — one hop of an inheritance run, or several
  * runs at once — goes in one `entities(urns:)` request), table-level upstreams through
- * searchAcrossLineage at depth 1. Columns are mapped (and their text sanitised) as the semantic
- * provider maps a table's own columns.
+ * searchAcrossLineage at depth 1. Text is passed on as the catalog holds it: whoever puts
+ * inherited columns into a block sanitises them (sanitize.ts `sanitizeColumn`).
  */
-import type { CatalogClient, ColumnLineage, DatasetSchema } from '../../catalog/index.js';
-import { columnName, tableContext } from '../catalog-provider.js';
+import type { CatalogClient, ColumnLineage, DatasetSchema, SchemaField } from '../../catalog/index.js';
 import { CachedLineageSource } from './cache.js';
 import type { ColumnContext, ColumnEdge, LineageSettings, LineageSource, UpstreamLineage } from './types.js';
 
 /** Datasets one batched request names at most. */
 export const maxBatchUrns = 50;
+
+/** The column name of a field path: its last dot segment (`[version=2.0].[type=string].email` → `email`; toolkits.md 5.9). */
+export function columnName(fieldPath: string): string {
+  return fieldPath.slice(fieldPath.lastIndexOf('.') + 1);
+}
+
+function columnContextOf(field: SchemaField): ColumnContext {
+  return {
+    name: columnName(field.field_path),
+    ...(field.description ? { description: field.description } : {}),
+    glossary_terms: field.glossary_terms ?? [],
+    tags: (field.tags ?? []).map((t) => t.name),
+  };
+}
 
 function edgesOf(lineage: ColumnLineage): ColumnEdge[] {
   return lineage.mappings
@@ -80,8 +93,7 @@ export class CatalogLineageSource implements LineageSource {
 
   async datasetColumns(urn: string, signal?: AbortSignal): Promise<ColumnContext[] | null> {
     const found = await this.#schemas.get(urn, signal);
-    // the semantic provider's own mapping: names, and text sanitised like every catalog text
-    return found ? tableContext(found).columns : null;
+    return found ? (found.schema?.fields ?? []).map(columnContextOf) : null;
   }
 
   async upstreams(urn: string, signal?: AbortSignal): Promise<UpstreamLineage> {

@@ -2,7 +2,7 @@
 // datasets through the catalog's column and table lineage (docs/enrichment-lineage.md).
 export { inheritColumnContext, type InheritOptions } from './inherit.js';
 export { CachedLineageSource, type LineageCacheOptions } from './cache.js';
-export { CatalogLineageSource, catalogLineageSource, type CatalogLineageOptions } from './catalog-source.js';
+export { CatalogLineageSource, catalogLineageSource, columnName, type CatalogLineageOptions } from './catalog-source.js';
 export { inheritanceSources, maxDatasetsPerHop, maxHopsLimit } from './rules.js';
 export type {
   ColumnContext,
