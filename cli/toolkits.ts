@@ -5,6 +5,8 @@ import type { ElicitationTrigger } from '../shared/elicitation/index.js';
 import { createSqlToolkit, type SqlToolkit } from '../shared/sql/index.js';
 import { createObjstoreConnections, objstoreTools, type ObjstoreConnections } from '../shared/objstore/index.js';
 import { purposeKey } from '../shared/crypto/index.js';
+import { createCatalogToolkit, type CatalogToolkit, type PlatformConnectionSummary } from '../shared/catalog/index.js';
+import { catalogPiiTags, semanticProviderFor, type SemanticProvider } from '../shared/enrichment/index.js';
 
 /** The configured toolkits' tools and the hooks they add to the MCP surface. */
 export interface Toolkits {
@@ -16,6 +18,10 @@ export interface Toolkits {
   objstore: ObjstoreConnections;
   /** The SQL connections (the platform's own uses: webhook tables in their scratch catalogs). */
   sql: SqlToolkit;
+  /** The catalog instances and their clients (the enrichment providers' source of metadata). */
+  catalog: CatalogToolkit;
+  /** `semantic.provider: catalog` over its instance: enrichment's and the PII consent trigger's source. */
+  semantic?: SemanticProvider;
   close(): Promise<void>;
 }
 
@@ -27,7 +33,10 @@ export interface ToolkitOptions {
 }
 
 export async function buildToolkits(config: PlatformConfig, log: Logger, opts: ToolkitOptions): Promise<Toolkits> {
-  const sql = createSqlToolkit(config, { log: log.child({ toolkit: 'sql' }) });
+  // The catalog first: its semantic provider is the PII consent trigger's tag source.
+  const catalog = createCatalogToolkit(config, { log: log.child({ toolkit: 'catalog' }), platformConnections: () => platformConnections() });
+  const semantic = semanticProviderFor(config, (instance) => catalog.connections.connection(instance).client);
+  const sql = createSqlToolkit(config, { log: log.child({ toolkit: 'sql' }), ...(semantic ? { piiTags: catalogPiiTags(semantic) } : {}) });
   const objstore = createObjstoreConnections(config, {
     presign: {
       baseUrl: () => config.portal.public_base_url || opts.publicUrl(),
@@ -39,12 +48,33 @@ export async function buildToolkits(config: PlatformConfig, log: Logger, opts: T
     },
     ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}),
   });
+  // What catalog_list_connections shows beside the catalogs: where data can be queried or stored.
+  const platformConnections = (): PlatformConnectionSummary[] => [
+    ...[...sql.connections.values()].map((c) => ({
+      kind: 'sql' as const,
+      name: c.name,
+      ...(c.displayName !== c.name ? { display_name: c.displayName } : {}),
+      engine: c.config.engine,
+      is_default: c.name === sql.defaultConnection,
+      read_only: c.config.read_only,
+    })),
+    ...objstore.tools.list().map((c) => ({
+      kind: 'objstore' as const,
+      name: c.name,
+      ...(c.displayName !== c.name ? { display_name: c.displayName } : {}),
+      engine: c.driver,
+      is_default: c.name === objstore.tools.defaultConnection,
+      read_only: c.readOnly,
+    })),
+  ];
   return {
-    tools: [...sql.tools, ...objstoreTools(objstore.tools)],
+    tools: [...sql.tools, ...objstoreTools(objstore.tools), ...catalog.tools],
     elicitationTriggers: [...sql.elicitationTriggers],
-    descriptionOverrides: { ...sql.descriptionOverrides },
+    descriptionOverrides: { ...catalog.descriptionOverrides, ...sql.descriptionOverrides },
     objstore,
     sql,
+    catalog,
+    ...(semantic ? { semantic } : {}),
     async close() {
       await sql.close();
       await objstore.close();

@@ -130,7 +130,9 @@ export class CatalogClient {
       throw new CatalogError('http', `catalog "${this.name}" answered ${op.name} with something that is not JSON`);
     }
     const errors = (body.errors ?? []).map((e) => this.scrub(String(e.message ?? 'unknown error')));
-    if (errors.length > 0 && !body.data) throw new CatalogGraphQLError(op.name, errors);
+    // No data, or every top-level field null (the one a mutation asks for failed): the operation failed.
+    const answered = body.data && typeof body.data === 'object' && Object.values(body.data).some((v) => v !== null);
+    if (errors.length > 0 && !answered) throw new CatalogGraphQLError(op.name, errors);
     if (errors.length > 0) this.log.warn({ catalog: this.name, operation: op.name, errors }, 'catalog answered with partial data');
     return (body.data ?? {}) as T;
   }

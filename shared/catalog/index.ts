@@ -10,3 +10,8 @@ export type * from './types.js';
 export * as catalogOperations from './operations/index.js';
 export type { Operation } from './operations/index.js';
 export { createCatalogConnections, type CatalogConnection, type CatalogConnections } from './connections.js';
+export { walkColumnLineage, type ColumnLineageHop } from './lineage-walk.js';
+export { createPlan, updatePlan, deletePlan, createWhats, updateWhats, deleteWhats, type WriteArgs, type WritePlan } from './writes.js';
+export { createCatalogToolkit, catalogDescriptionOverrides, type CatalogToolkit } from './toolkit.js';
+export type { PlatformConnectionSummary } from './tools.js';
+export { catalogErrorResult } from './tool-results.js';

@@ -6,9 +6,10 @@
  */
 import { isCatalogError, type CatalogClient, type DatasetSchema, type HealthCheck } from '../catalog/index.js';
 import { LookupCache } from './cache.js';
-import { sanitizeTags, sanitizeText } from './sanitize.js';
+import { columnName } from './lineage/index.js';
+import { sanitizeTags, sanitizeTerms, sanitizeText } from './sanitize.js';
 import type { GlossaryTermContext, SemanticProvider } from './semantic-provider.js';
-import type { ColumnContext, DatasetHit, GlossaryTermRef, TableContext } from './types.js';
+import type { ColumnContext, DatasetHit, TableContext } from './types.js';
 import { parseDatasetUrn, tableUrn, type SemanticUrnMapping } from './urn.js';
 
 /** Entries of each provider cache at most: enough for a working set, bounded against endless distinct names. */
@@ -26,12 +27,6 @@ export function qualityScore(health: readonly HealthCheck[] | undefined): number
   return Math.round(mean * 100) / 100;
 }
 
-const terms = (list: readonly GlossaryTermRef[] | undefined): GlossaryTermRef[] =>
-  (list ?? []).map((t) => ({ urn: t.urn, name: sanitizeText(t.name), ...(t.description ? { description: sanitizeText(t.description) } : {}) }));
-
-/** The column name of a field path: its last dot segment (`[version=2.0].[type=string].email` → `email`). */
-export const columnName = (fieldPath: string): string => fieldPath.slice(fieldPath.lastIndexOf('.') + 1);
-
 export function tableContext(answer: DatasetSchema): TableContext {
   const d = answer.dataset;
   const columns: ColumnContext[] = (answer.schema?.fields ?? []).map((f) => ({
@@ -39,7 +34,7 @@ export function tableContext(answer: DatasetSchema): TableContext {
     type: f.native_type ?? f.type,
     ...(f.description ? { description: sanitizeText(f.description) } : {}),
     tags: sanitizeTags((f.tags ?? []).map((t) => t.name)),
-    glossary_terms: terms(f.glossary_terms),
+    glossary_terms: sanitizeTerms(f.glossary_terms),
   }));
   const deprecation = d.deprecation
     ? {
@@ -54,7 +49,7 @@ export function tableContext(answer: DatasetSchema): TableContext {
     description: sanitizeText(d.description ?? ''),
     owners: (d.owners ?? []).map((o) => ({ urn: o.urn, type: o.type, ...(o.name ? { name: sanitizeText(o.name) } : {}), ...(o.email ? { email: o.email } : {}) })),
     tags: sanitizeTags((d.tags ?? []).map((t) => t.name)),
-    glossary_terms: terms(d.glossary_terms),
+    glossary_terms: sanitizeTerms(d.glossary_terms),
     domain: d.domain ? { urn: d.domain.urn, name: sanitizeText(d.domain.name), ...(d.domain.description ? { description: sanitizeText(d.domain.description) } : {}) } : null,
     deprecation,
     quality_score: qualityScore(d.health),

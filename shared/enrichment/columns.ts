@@ -3,6 +3,7 @@
  * columns a statement references, and which column blocks a SQL result carries.
  */
 import { identifier, tokenize, type Dialect } from '../sql/index.js';
+import { isCriticalTag } from './dedup/index.js';
 import type { ColumnContext } from './types.js';
 
 const lower = (tags: readonly string[]) => tags.map((t) => t.toLowerCase());
@@ -13,9 +14,6 @@ export const isPiiColumn = (c: ColumnContext): boolean => lower(c.tags).some((t)
 /** `is_sensitive`: a tag contains `sensitive` or `confidential`. */
 export const isSensitiveColumn = (c: ColumnContext): boolean => lower(c.tags).some((t) => t.includes('sensitive') || t.includes('confidential'));
 
-/** Tags that keep a column in a filtered block whether or not the statement names it. */
-const criticalWords = ['pii', 'sensitive', 'quality', 'restricted', 'confidential'];
-export const criticalTags = (tags: readonly string[]): string[] => tags.filter((t) => criticalWords.some((w) => t.toLowerCase().includes(w)));
 
 /** Whether a column has anything worth a block: description, tags, terms or inherited metadata. */
 export const hasContent = (c: ColumnContext): boolean =>
@@ -49,7 +47,7 @@ export function referencedIdentifiers(sql: string, dialect: Dialect): Set<string
 export function columnsForBlock(columns: readonly ColumnContext[], referenced: ReadonlySet<string> | undefined): ColumnContext[] {
   let kept = [...columns];
   if (referenced) {
-    const named = columns.filter((c) => referenced.has(c.name.toLowerCase()) || criticalTags(c.tags).length > 0);
+    const named = columns.filter((c) => referenced.has(c.name.toLowerCase()) || c.tags.some(isCriticalTag));
     if (named.length) kept = named;
   }
   return kept.filter(hasContent);

@@ -17,7 +17,9 @@ import { enrichmentMiddleware } from './middleware.js';
 import { sqlQueryProvider, type QueryProvider } from './query-provider.js';
 import { enrichmentResources } from './resources.js';
 import type { SemanticProvider } from './semantic-provider.js';
-import type { DedupBlock, InheritColumns } from './sql-family.js';
+import type { InheritColumns } from './sql-family.js';
+import type { SessionDedup } from './dedup/index.js';
+import { catalogLineageSource, inheritColumnContext } from './lineage/index.js';
 import { objstoreStorageProvider, type StorageProvider } from './storage-provider.js';
 import type { Availability } from './types.js';
 
@@ -55,8 +57,10 @@ export function buildEnrichment(opts: {
   sqlConnection?: (name?: string) => SqlConnection;
   objstoreConnection?: (name?: string) => ToolConnection;
   reach: (family: Family, caller: CallerContext) => boolean;
-  inherit?: InheritColumns;
-  dedup?: DedupBlock;
+  /** The catalog lineage is read from (`semantic.instance`), for `semantic.lineage.enabled`. */
+  catalogClient?: (instance?: string) => CatalogClient;
+  /** Session de-duplication (createSessionDedup), for `injection.session_dedup`. */
+  dedup?: SessionDedup;
   log?: { warn(obj: object, msg: string): void };
   now?: () => number;
 }): EnrichmentParts {
@@ -83,6 +87,12 @@ export function buildEnrichment(opts: {
     named('storage.instance', () => opts.objstoreConnection!(instance));
     storage = objstoreStorageProvider(() => opts.objstoreConnection!(instance));
   }
+  let inherit: InheritColumns | undefined;
+  if (config.semantic.lineage.enabled && semantic && opts.catalogClient) {
+    const settings = config.semantic.lineage;
+    const source = catalogLineageSource(opts.catalogClient(config.semantic.instance), settings, opts.now);
+    inherit = (table, columns, signal) => inheritColumnContext(source, table, columns, settings, { signal });
+  }
   const { injection, tuning } = config;
   const anything =
     injection.trino_semantic_enrichment ||
@@ -100,9 +110,10 @@ export function buildEnrichment(opts: {
         ...(query ? { query } : {}),
         ...(storage ? { storage } : {}),
         ...(opts.sqlConnection ? { sqlConnection: opts.sqlConnection } : {}),
-        ...(opts.inherit ? { inherit: opts.inherit } : {}),
-        ...(opts.dedup ? { dedup: opts.dedup } : {}),
+        ...(inherit ? { inherit } : {}),
+        ...(opts.dedup && injection.session_dedup.enabled ? { dedup: opts.dedup } : {}),
         ...(opts.log ? { log: opts.log } : {}),
+        ...(opts.now ? { now: opts.now } : {}),
       })
     : undefined;
   const resources = config.resources.enabled && semantic ? enrichmentResources({ semantic, ...(query ? { query } : {}), reach: opts.reach }) : undefined;

@@ -17,7 +17,8 @@ import { catalogFamilyBlocks } from './catalog-family.js';
 import { objstoreFamilyBlocks } from './objstore-family.js';
 import type { QueryProvider } from './query-provider.js';
 import type { SemanticProvider } from './semantic-provider.js';
-import { sqlFamilyBlocks, type DedupBlock, type InheritColumns } from './sql-family.js';
+import { sqlFamilyBlocks, type InheritColumns } from './sql-family.js';
+import type { SessionDedup } from './dedup/index.js';
 import type { StorageProvider } from './storage-provider.js';
 
 export type EnrichmentConfig = Pick<PlatformConfig, 'injection' | 'tuning' | 'resources' | 'semantic' | 'workflow'>;
@@ -30,7 +31,9 @@ export interface EnrichmentOptions {
   /** The SQL connection a call names (or the default); throws for an unknown name. */
   sqlConnection?: (name?: string) => SqlConnection;
   inherit?: InheritColumns;
-  dedup?: DedupBlock;
+  dedup?: SessionDedup;
+  /** Milliseconds since the epoch (de-duplication entries); Date.now by default. */
+  now?: () => number;
   /** Whether the caller may reach a family's data (access.ts). */
   reach: (family: Family, caller: CallerContext) => boolean;
   log?: { warn(obj: object, msg: string): void };
@@ -94,7 +97,7 @@ export function enrichmentMiddleware(opts: EnrichmentOptions): ToolMiddleware {
         return { blocks: [], links: [] };
       }
       const out = await sqlFamilyBlocks(
-        { settings: sqlSettings, semantic, ...(opts.inherit ? { inherit: opts.inherit } : {}), ...(opts.dedup ? { dedup: opts.dedup } : {}) },
+        { settings: sqlSettings, semantic, now: opts.now ?? Date.now, ...(opts.inherit ? { inherit: opts.inherit } : {}), ...(opts.dedup ? { dedup: opts.dedup } : {}) },
         { connection, args, signal, ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}) },
       );
       return { ...out, links: [] };

@@ -4,6 +4,8 @@
  * common prompt-injection phrases replaced by `[REMOVED]`, strings over 2,000 characters cut and
  * suffixed `...`; tags longer than 100 characters or not matching `^[a-zA-Z0-9][a-zA-Z0-9_-]*$` dropped.
  */
+import type { ColumnContext, GlossaryTermRef } from './types.js';
+
 const MAX_TEXT = 2000;
 const MAX_TAG = 100;
 
@@ -29,4 +31,17 @@ const tagPattern = /^[a-zA-Z0-9][a-zA-Z0-9_-]*$/;
 /** The tags that may go into a block, in order, without duplicates. */
 export function sanitizeTags(tags: readonly string[]): string[] {
   return [...new Set(tags.filter((t) => t.length <= MAX_TAG && tagPattern.test(t)))];
+}
+
+export const sanitizeTerms = (list: readonly GlossaryTermRef[] | undefined): GlossaryTermRef[] =>
+  (list ?? []).map((t) => ({ urn: t.urn, name: sanitizeText(t.name), ...(t.description ? { description: sanitizeText(t.description) } : {}) }));
+
+/** A column as it may go into a block (inherited fields come from other datasets' text, so they pass here too). */
+export function sanitizeColumn<C extends ColumnContext>(c: C): C {
+  return {
+    ...c,
+    ...(c.description ? { description: sanitizeText(c.description) } : {}),
+    tags: sanitizeTags(c.tags),
+    glossary_terms: sanitizeTerms(c.glossary_terms),
+  };
 }

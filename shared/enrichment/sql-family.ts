@@ -12,6 +12,8 @@ import { columnsForBlock, referencedIdentifiers } from './columns.js';
 import type { SemanticProvider } from './semantic-provider.js';
 import type { ColumnContext, QualifiedTable, TableContext } from './types.js';
 import { qualifiedName } from './urn.js';
+import { applyDedup, type SessionDedup } from './dedup/index.js';
+import { sanitizeColumn } from './sanitize.js';
 
 export interface SqlFamilySettings {
   /** `injection.trino_semantic_enrichment`. */
@@ -31,14 +33,13 @@ export type InheritColumns = (
   signal: AbortSignal,
 ) => Promise<{ columns: ColumnContext[]; timedOut: boolean }>;
 
-/** Session de-duplication (shared/enrichment/dedup): the block to send for these table keys in this session. */
-export type DedupBlock = (sessionId: string, keys: readonly string[], block: Block) => Promise<Block | undefined>;
-
 export interface SqlFamilyDeps {
   settings: SqlFamilySettings;
   semantic: SemanticProvider;
   inherit?: InheritColumns;
-  dedup?: DedupBlock;
+  dedup?: SessionDedup;
+  /** Milliseconds since the epoch, for de-duplication entries. */
+  now: () => number;
 }
 
 export interface SqlCall {
@@ -79,6 +80,16 @@ async function tablesOf(call: SqlCall): Promise<{ tables: NamedTable[]; sql?: st
   return { tables, ...(sql ? { sql } : {}) };
 }
 
+/**
+ * Session de-duplication (toolkits.md 5.4): every table key of the call is marked sent; only when
+ * all of them had been sent to this session before does the mode's repeat block replace the full one.
+ */
+async function deduplicated(dedup: SessionDedup, sessionId: string, tables: readonly NamedTable[], block: Block, now: number): Promise<Block> {
+  const marks = await Promise.all(tables.map((t) => dedup.markTable(sessionId, t.written, now)));
+  const [primary] = marks;
+  return primary && marks.every((m) => !m.first) ? applyDedup(block, primary, dedup.mode) : block;
+}
+
 export interface FamilyBlocks {
   blocks: Block[];
   /** Lineage inheritance stopped at its timeout: the blocks hold what it had. */
@@ -104,13 +115,12 @@ export async function sqlFamilyBlocks(deps: SqlFamilyDeps, call: SqlCall): Promi
     let columns = primaryCtx.columns;
     if (deps.inherit) {
       const inherited = await deps.inherit({ urn: primaryCtx.urn, name: qualifiedName(primary.table) }, columns, call.signal);
-      columns = inherited.columns;
+      columns = inherited.columns.map(sanitizeColumn);
       timedOut = inherited.timedOut;
     }
     const referenced = sql && settings.columnFiltering ? referencedIdentifiers(sql, call.connection.engine.kind) : undefined;
-    let block: Block | undefined = sqlContextBlock({ primary: { ...primaryCtx, columns }, columns: columnsForBlock(columns, referenced), additional: resolved.slice(1) });
-    if (deps.dedup && call.sessionId) block = await deps.dedup(call.sessionId, tables.map((t) => t.written), block);
-    if (block) blocks.push(block);
+    const block = sqlContextBlock({ primary: { ...primaryCtx, columns }, columns: columnsForBlock(columns, referenced), additional: resolved.slice(1) });
+    blocks.push(deps.dedup && call.sessionId ? await deduplicated(deps.dedup, call.sessionId, tables, block, deps.now()) : block);
   }
   if (settings.warnOnDeprecated) {
     const warning = deprecationWarning(resolved);

@@ -1,15 +1,16 @@
 /**
  * The enrichment rig of the enrichment-* tests: an api whose SQL toolkit (DuckDB or a real Trino)
  * holds tables the DataHub test server catalogues (test/support/datahub-fixtures.ts: hive.sales.*,
- * hive.raw.orders_raw, plus an s3 dataset added here), wired as cli/ wires it: the semantic provider
+ * hive.raw.orders_raw, plus an s3 dataset added here) and the catalog_* tools over it, wired as cli/ wires it: the semantic provider
  * feeds the PII consent trigger, buildEnrichment gives the innermost middleware and the resources.
  */
 import { randomBytes } from 'node:crypto';
 import type { PlatformConfig } from '../../shared/config/index.js';
-import { CatalogClient } from '../../shared/catalog/index.js';
+import { createCatalogToolkit } from '../../shared/catalog/index.js';
+import { createSessionDedup } from '../../shared/enrichment/dedup/index.js';
 import { buildEnrichment, catalogPiiTags, familyReach, semanticProviderFor, type EnrichmentParts } from '../../shared/enrichment/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { allowAllTools, type ToolAccess, type ToolDefinition } from '../../shared/mcp-tools/index.js';
+import { allowAllTools, type ToolAccess } from '../../shared/mcp-tools/index.js';
 import { createObjstoreConnections, objstoreTools, type ObjstoreConnections } from '../../shared/objstore/index.js';
 import { createSqlToolkit, type SqlToolkit } from '../../shared/sql/index.js';
 import type { RunningApi } from '../../api/start.js';
@@ -31,14 +32,23 @@ export function addS3Dataset(datahub: DatahubServer): void {
 }
 
 /** platform.yaml lines of the providers and switches the tests run with; `catalog` is the SQL catalog mapped to `hive`. */
-export function enrichmentYaml(opts: { catalog: string; sqlInstance: string; timeout?: string; extra?: string }): string {
+export function enrichmentYaml(opts: {
+  catalog: string;
+  sqlInstance: string;
+  timeout?: string;
+  /** `injection.session_dedup.mode`; off when unset. */
+  dedup?: 'reference' | 'summary' | 'none';
+  /** `semantic.lineage` lines inside its braces (enabled, inherit, …); off when unset. */
+  lineage?: string;
+  extra?: string;
+}): string {
   return `
 semantic:
   provider: catalog
   instance: hub
   cache: { enabled: true, ttl: 5m }
   urn_mapping: { platform: trino, catalog_mapping: { ${opts.catalog}: hive } }
-  lineage: { timeout: ${opts.timeout ?? '5s'} }
+  lineage: { timeout: ${opts.timeout ?? '5s'}${opts.lineage ? `, ${opts.lineage}` : ''} }
 query:
   provider: sql
   instance: ${opts.sqlInstance}
@@ -51,6 +61,7 @@ injection:
   datahub_query_enrichment: true
   s3_semantic_enrichment: true
   datahub_storage_enrichment: true
+  session_dedup: ${opts.dedup ? `{ enabled: true, mode: ${opts.dedup} }` : '{ enabled: false }'}
 tuning:
   rules: { warn_on_deprecated: true, quality_threshold: 0.7 }
 resources:
@@ -72,13 +83,13 @@ export interface EnrichmentRig {
 /** The objstore toolkit's YAML: a filesystem connection `files` under `root`. */
 export const filesYaml = (root: string) => `  objstore:\n    files:\n      driver: filesystem\n      root: ${JSON.stringify(root)}\n`;
 
-export async function startEnrichmentRig(config: PlatformConfig, opts: { tools?: (sql: SqlToolkit) => ToolDefinition[]; access?: ToolAccess } = {}): Promise<EnrichmentRig> {
-  const hub = config.toolkits.catalog.hub!;
-  const client = new CatalogClient({ name: 'hub', url: hub.url, timeoutMs: hub.timeout, log: silentLogger() });
-  const semantic = semanticProviderFor(config, () => client);
+export async function startEnrichmentRig(config: PlatformConfig, opts: { access?: ToolAccess } = {}): Promise<EnrichmentRig> {
+  const catalog = createCatalogToolkit(config, { log: silentLogger() });
+  const client = (instance?: string) => catalog.connections.connection(instance).client;
+  const semantic = semanticProviderFor(config, client);
   const sql = createSqlToolkit(config, { log: silentLogger(), ...(semantic ? { piiTags: catalogPiiTags(semantic) } : {}) });
   const objstore = createObjstoreConnections(config, { env: {}, seedBuckets: { files: ['landing'] }, presign: { baseUrl: 'https://data.example.test', key: randomBytes(32) } });
-  const tools = [...sql.tools, ...objstoreTools(objstore.tools), ...(opts.tools?.(sql) ?? [])];
+  const tools = [...sql.tools, ...objstoreTools(objstore.tools), ...catalog.tools];
   const access = opts.access ?? allowAllTools;
   const parts = buildEnrichment({
     config,
@@ -86,6 +97,8 @@ export async function startEnrichmentRig(config: PlatformConfig, opts: { tools?:
     sqlConnection: sql.connection,
     objstoreConnection: (name) => objstore.tools.get(name),
     reach: familyReach(tools, access),
+    catalogClient: client,
+    dedup: createSessionDedup(config, undefined),
   });
   const api = await startTestApi({
     config,
