@@ -87,6 +87,17 @@ describe('injection.session_dedup across two replicas with database sessions', (
     expect((await dbA.query('SELECT 1 FROM mcp_session_dedup WHERE session_id = $1', [session])).rowCount).toBe(0);
   });
 
+  it('a call naming several tables: a repeat on B only when A sent all of them; a full send renews the others', async () => {
+    const [a, b] = replicas();
+    await a.markTables(session, ['orders', 'customers'], t0, 'mcp:call:a1');
+    expect(applyDedup(block, await b.markTables(session, ['customers', 'orders'], t0 + 1, 'mcp:call:b1'), 'reference')).toMatchObject({
+      metadata_reference: { tables: ['customers', 'orders'], reference: 'mcp:call:a1' },
+    });
+    expect(await b.markTables(session, ['orders', 'products'], t0 + 4 * minute, 'mcp:call:b2')).toEqual([{ first: true }, { first: true }]);
+    expect(await a.markTable(session, 'orders', t0 + 8 * minute)).toEqual({ first: false, key: 'orders', firstSeenAt: t0 + 4 * minute, reference: 'mcp:call:b2' });
+    expect((await a.markTable(session, 'customers', t0 + 8 * minute)).first).toBe(true);
+  });
+
   it('of concurrent first marks of one table on both replicas exactly one is first', async () => {
     const [a, b] = replicas();
     const marks = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).markTable(session, 'orders', t0, `mcp:call:${i}`)));

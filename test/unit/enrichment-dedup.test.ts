@@ -113,6 +113,41 @@ describe('injection.session_dedup.mode across two calls', () => {
   });
 });
 
+describe('a call naming several tables', () => {
+  it('is a repeat only when every table was sent: one reference block for all of them', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    await dedup.markTables('s1', ['orders'], 1_000, 'mcp:call:1');
+    await dedup.markTables('s1', ['customers'], 2_000, 'mcp:call:2');
+    const marks = await dedup.markTables('s1', ['orders', 'customers', 'orders'], 3_000, 'mcp:call:3');
+    expect(marks.map((m) => m.first)).toEqual([false, false]);
+    expect(applyDedup(fullBlock, marks, 'reference')).toEqual({
+      metadata_reference: {
+        tables: ['orders', 'customers'],
+        sent_at: '1970-01-01T00:00:01.000Z',
+        reference: 'mcp:call:1',
+        note: 'Full catalog metadata for orders, customers was sent earlier in this session (from 1970-01-01T00:00:01.000Z, with mcp:call:1); it is not repeated.',
+      },
+    });
+    expect(applyDedup(fullBlock, marks, 'summary')).toMatchObject({ tables: ['orders', 'customers'], compact_context: { domain: 'Sales' } });
+  });
+
+  it('otherwise sends everything in full and counts the tables already sent as sent again', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    await dedup.markTables('s1', ['orders'], 0, 'mcp:call:1');
+    const marks = await dedup.markTables('s1', ['orders', 'customers'], 4 * minute, 'mcp:call:2');
+    expect(marks).toEqual([{ first: true }, { first: true }]);
+    expect(applyDedup(fullBlock, marks, 'reference')).toBe(fullBlock);
+    // orders went out again at 4 min: it is a repeat until 9 min, pointing at the second call
+    expect(await dedup.markTable('s1', 'orders', 8 * minute)).toEqual({ first: false, key: 'orders', firstSeenAt: 4 * minute, reference: 'mcp:call:2' });
+  });
+
+  it('a mixed set of marks gets the full block', () => {
+    const marks = [{ first: true } as const, { first: false, key: 't', firstSeenAt: 0, reference: null } as const];
+    expect(applyDedup(fullBlock, marks, 'summary')).toBe(fullBlock);
+    expect(applyDedup(fullBlock, [], 'reference')).toBe(fullBlock);
+  });
+});
+
 describe('injection.session_dedup.entry_ttl and session_timeout', () => {
   it('sends the full block again once the entry is older than entry_ttl', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
@@ -165,7 +200,7 @@ describe('session de-duplication bounds', () => {
 
   it('answers "first" when the store fails, and logs it', async () => {
     const warnings: string[] = [];
-    const broken: DedupStore = { mark: () => Promise.reject(new Error('database away')), forget: async () => {} };
+    const broken: DedupStore = { mark: () => Promise.reject(new Error('database away')), renew: () => Promise.reject(new Error('database away')), forget: async () => {} };
     const dedup = new SessionDedup(settings(), broken, { warn: (_o, msg) => warnings.push(msg) });
     expect(await dedup.markTable('s1', 'orders', 0)).toEqual({ first: true });
     expect(warnings).toEqual(['session de-duplication store failed: sending full context']);

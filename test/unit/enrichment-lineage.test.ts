@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CachedLineageSource,
+  inheritanceSources,
   inheritColumnContext,
   maxHopsLimit,
   type ColumnContext,
@@ -154,6 +155,7 @@ describe('semantic.lineage inheritance order', () => {
         tags: [{ urn: staging, column: 'customer_id', hops: 1, match_method: 'name_exact' }],
       },
     });
+    expect(inheritanceSources(columns)).toEqual([crm, staging]);
   });
 
   it('inherit chooses the kinds: only tags', async () => {
@@ -317,10 +319,10 @@ describe('semantic.lineage.cache_ttl', () => {
     expect(calls).toBe(2);
   });
 
-  it('holds at most maxEntries answers, dropping the least recently used', async () => {
+  it('holds at most maxEntries answers of a kind, dropping the oldest', async () => {
     const catalog = threeTables();
     const cached = new CachedLineageSource(catalog, { ttlMs: 60_000, maxEntries: 2, clock: () => 0 });
-    for (const u of [staging, raw, staging, crm, staging, raw]) await cached.datasetColumns(u);
-    expect(catalog.reads).toEqual([`columns ${staging}`, `columns ${raw}`, `columns ${crm}`, `columns ${raw}`]);
+    for (const u of [staging, raw, staging, crm, staging]) await cached.datasetColumns(u);
+    expect(catalog.reads).toEqual([`columns ${staging}`, `columns ${raw}`, `columns ${crm}`, `columns ${staging}`]);
   });
 });

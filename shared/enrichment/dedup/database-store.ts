@@ -32,6 +32,14 @@ export class DatabaseDedupStore implements DedupStore {
     return row && { sentAt: Math.round(row.sent_ms), reference: row.sent_reference };
   }
 
+  async renew(sessionId: string, keys: readonly string[], now: number, reference: string | null): Promise<void> {
+    await this.db.query(
+      `UPDATE mcp_session_dedup SET sent_at = to_timestamp($3::double precision / 1000), used_at = greatest(used_at, to_timestamp($3::double precision / 1000)), reference = $4
+        WHERE session_id = $1 AND table_key = ANY($2::text[])`,
+      [sessionId, keys, now, reference],
+    );
+  }
+
   async forget(sessionId: string): Promise<void> {
     await this.db.query('DELETE FROM mcp_session_dedup WHERE session_id = $1', [sessionId]);
   }

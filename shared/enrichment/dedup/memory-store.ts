@@ -52,6 +52,16 @@ export class MemoryDedupStore implements DedupStore {
     return undefined;
   }
 
+  async renew(sessionId: string, keys: readonly string[], now: number, reference: string | null): Promise<void> {
+    const session = this.#sessions.get(sessionId);
+    if (!session) return;
+    for (const key of keys) {
+      session.sent.delete(key);
+      session.sent.set(key, { sentAt: now, reference });
+    }
+    while (session.sent.size > this.#maxEntries) session.sent.delete(session.sent.keys().next().value!);
+  }
+
   async forget(sessionId: string): Promise<void> {
     this.#sessions.delete(sessionId);
   }

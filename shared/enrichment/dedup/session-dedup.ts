@@ -49,6 +49,27 @@ export class SessionDedup {
     }
   }
 
+  /**
+   * Marks every table a call names (toolkits.md 5.4): the call is a repeat only when each of them
+   * was sent within `entry_ttl` — then each mark is a repeat. Otherwise every mark is a first, the
+   * full context goes out, and the tables already sent count as sent again from `now`. Marks are in
+   * the order of `keys`, duplicates removed; no keys, no marks.
+   */
+  async markTables(sessionId: string, keys: readonly string[], now: number, reference?: string): Promise<DedupMark[]> {
+    const distinct = [...new Set(keys)];
+    const marks = await Promise.all(distinct.map((key) => this.markTable(sessionId, key, now, reference)));
+    const repeated = marks.flatMap((m) => (m.first ? [] : [m.key]));
+    if (repeated.length === marks.length) return marks;
+    if (repeated.length) {
+      try {
+        await this.store.renew(sessionId, repeated, now, reference ?? null);
+      } catch (err) {
+        this.log?.warn({ err }, 'session de-duplication store failed: sending full context');
+      }
+    }
+    return distinct.map(() => ({ first: true }));
+  }
+
   /** Forgets what a session was sent (call when the session ends). */
   async forgetSession(sessionId: string): Promise<void> {
     await this.store.forget(sessionId);

@@ -38,6 +38,8 @@ export interface DedupStore {
    * marks of one key exactly one records.
    */
   mark(sessionId: string, key: string, now: number, reference: string | null, limits: DedupLimits): Promise<SentEntry | undefined>;
+  /** Records these keys as sent at `now` with `reference`, whether or not they were (the full block went out again). */
+  renew(sessionId: string, keys: readonly string[], now: number, reference: string | null): Promise<void>;
   /** Forgets a session (it ended). */
   forget(sessionId: string): Promise<void>;
 }

@@ -2,7 +2,8 @@
  * LineageSource over the DataHub client: schemas and fine-grained column lineage are read in
  * batches (every dataset asked for in the same tick — one hop of an inheritance run, or several
  * runs at once — goes in one `entities(urns:)` request), table-level upstreams through
- * searchAcrossLineage at depth 1.
+ * searchAcrossLineage at depth 1. Text is passed on as the catalog holds it: whoever puts
+ * inherited columns into a block sanitises them (sanitize.ts `sanitizeColumn`).
  */
 import type { CatalogClient, ColumnLineage, DatasetSchema, SchemaField } from '../../catalog/index.js';
 import { CachedLineageSource } from './cache.js';
@@ -11,12 +12,12 @@ import type { ColumnContext, ColumnEdge, LineageSettings, LineageSource, Upstrea
 /** Datasets one batched request names at most. */
 export const maxBatchUrns = 50;
 
-/** The column name of a field path: its last dot segment (toolkits.md 5.9). */
+/** The column name of a field path: its last dot segment (`[version=2.0].[type=string].email` → `email`; toolkits.md 5.9). */
 export function columnName(fieldPath: string): string {
   return fieldPath.slice(fieldPath.lastIndexOf('.') + 1);
 }
 
-export function columnContextOf(field: SchemaField): ColumnContext {
+function columnContextOf(field: SchemaField): ColumnContext {
   return {
     name: columnName(field.field_path),
     ...(field.description ? { description: field.description } : {}),

@@ -2,8 +2,8 @@
 // datasets through the catalog's column and table lineage (docs/enrichment-lineage.md).
 export { inheritColumnContext, type InheritOptions } from './inherit.js';
 export { CachedLineageSource, type LineageCacheOptions } from './cache.js';
-export { CatalogLineageSource, catalogLineageSource, columnContextOf, columnName, type CatalogLineageOptions } from './catalog-source.js';
-export { maxDatasetsPerHop, maxHopsLimit } from './rules.js';
+export { CatalogLineageSource, catalogLineageSource, columnName, type CatalogLineageOptions } from './catalog-source.js';
+export { inheritanceSources, maxDatasetsPerHop, maxHopsLimit } from './rules.js';
 export type {
   ColumnContext,
   ColumnEdge,

@@ -121,3 +121,9 @@ export function inheritFrom<C extends ColumnContext>(
   }
   return next;
 }
+
+/** The distinct upstream datasets that supplied something to these columns (`inheritance_sources`, toolkits.md 5.2). */
+export function inheritanceSources(columns: readonly ColumnContext[]): string[] {
+  const urns = columns.flatMap((c) => Object.values(c.inherited_from ?? {}).flatMap((list) => (list ?? []).map((p) => p.urn)));
+  return [...new Set(urns)];
+}
