@@ -97,12 +97,12 @@ async function tablesOf(call: SqlCall): Promise<{ tables: NamedTable[]; sql?: st
 
 /**
  * Session de-duplication (toolkits.md 5.4): every table key of the call is marked sent; only when
- * all of them had been sent to this session before does the mode's repeat block replace the full one.
+ * all of them had been sent to this session before does the mode's repeat block replace the full one
+ * (a full send renews the others).
  */
 async function deduplicated(dedup: SessionDedup, sessionId: string, tables: readonly NamedTable[], block: Block, now: number): Promise<Block> {
-  const marks = await Promise.all(tables.map((t) => dedup.markTable(sessionId, t.written, now)));
-  const [primary] = marks;
-  return primary && marks.every((m) => !m.first) ? applyDedup(block, primary, dedup.mode) : block;
+  const marks = await dedup.markTables(sessionId, tables.map((t) => t.written), now);
+  return applyDedup(block, marks, dedup.mode);
 }
 
 export interface FamilyBlocks {
