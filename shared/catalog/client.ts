@@ -68,6 +68,27 @@ export function redactVariables(value: unknown, key = ''): unknown {
   return value;
 }
 
+/** The largest answer read from the catalog; beyond it the request fails rather than exhausting memory. */
+export const maxResponseBytes = 32 * 1024 * 1024;
+
+/** The response body as text, refused once it passes `limit` bytes (declared or streamed). */
+async function readCapped(res: Response, limit: number): Promise<string> {
+  const tooLarge = () => new CatalogError('http', `the catalog's answer exceeds ${limit} bytes`);
+  if (Number(res.headers.get('content-length') ?? 0) > limit) {
+    await res.body?.cancel();
+    throw tooLarge();
+  }
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of res.body) {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The degree facet values DataHub's lineage search takes for hops 1..depth (`3+` covers the rest). */
 function degreeValues(depth: number): string[] {
   return depth >= 3 ? ['1', '2', '3+'] : depth === 2 ? ['1', '2'] : ['1'];
@@ -107,10 +128,12 @@ export class CatalogClient {
     let status: number;
     let text: string;
     try {
-      const res = await fetch(this.endpoint, { method: 'POST', headers, body: JSON.stringify({ query: op.document, variables, operationName: op.name }), signal });
+      // A redirect is answered as an error, never followed: the token must not travel to another address.
+      const res = await fetch(this.endpoint, { method: 'POST', headers, body: JSON.stringify({ query: op.document, variables, operationName: op.name }), signal, redirect: 'manual' });
       status = res.status;
-      text = await res.text();
+      text = await readCapped(res, maxResponseBytes);
     } catch (error) {
+      if (error instanceof CatalogError) throw error;
       if (timeout.aborted) throw new CatalogTimeoutError(op.name, this.timeoutMs);
       if (opts.signal?.aborted) throw new CatalogError('cancelled', `catalog operation ${op.name} was cancelled`);
       const cause = error instanceof Error ? ((error.cause as { code?: string } | undefined)?.code ?? error.message) : String(error);
@@ -168,14 +191,23 @@ export class CatalogClient {
     const type = entityTypeEnum(params.entityType ?? 'DATASET');
     let results: Gql | undefined;
     if (params.mode === 'semantic') {
-      if (!(await this.supportsSemanticSearch(opts))) {
-        throw new CatalogError(
-          'unsupported',
-          `semantic search is not available on catalog "${this.name}": it needs DataHub 1.4 or later with semantic search enabled (no semanticSearchAcrossEntities); use mode "keyword"`,
-        );
+      const unsupported = new CatalogError(
+        'unsupported',
+        `semantic search is not available on catalog "${this.name}": it needs DataHub 1.4 or later with semantic search enabled (no semanticSearchAcrossEntities); use mode "keyword"`,
+      );
+      // A server that refuses introspection cannot say; then the search itself tells.
+      const supported = await this.supportsSemanticSearch(opts).catch((error: unknown) => {
+        if (error instanceof CatalogGraphQLError) return undefined;
+        throw error;
+      });
+      if (supported === false) throw unsupported;
+      try {
+        const data = await this.request<Gql>(ops.semanticSearchOperation, { input: { types: [type], query: params.query, start: params.offset, count: params.limit } }, opts);
+        results = data.semanticSearchAcrossEntities as Gql | undefined;
+      } catch (error) {
+        if (supported === undefined && error instanceof CatalogGraphQLError && error.message.includes('semanticSearchAcrossEntities')) throw unsupported;
+        throw error;
       }
-      const data = await this.request<Gql>(ops.semanticSearchOperation, { input: { types: [type], query: params.query, start: params.offset, count: params.limit } }, opts);
-      results = data.semanticSearchAcrossEntities as Gql | undefined;
     } else {
       const data = await this.request<Gql>(ops.searchOperation, { input: { type, query: params.query, start: params.offset, count: params.limit } }, opts);
       results = data.search as Gql | undefined;

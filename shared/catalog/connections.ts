@@ -4,7 +4,7 @@
  * default (the first name in sort order, as for SQL).
  */
 import type { CatalogInstanceConfig, PlatformConfig } from '../config/index.js';
-import type { Logger } from '../logging/index.js';
+import { redactUrlSecrets, type Logger } from '../logging/index.js';
 import { CatalogClient } from './client.js';
 import { CatalogError } from './errors.js';
 
@@ -38,7 +38,7 @@ export function createCatalogConnections(config: PlatformConfig, deps: { log: Lo
   const defaultConnection = [...connections.keys()].sort()[0];
   for (const c of connections.values()) {
     // Where each instance points, never its token.
-    deps.log.info({ connection: c.name, endpoint: c.client.endpoint, read_only: c.config.read_only, default: c.name === defaultConnection }, 'catalog connection');
+    deps.log.info({ connection: c.name, endpoint: redactUrlSecrets(c.client.endpoint), read_only: c.config.read_only, default: c.name === defaultConnection }, 'catalog connection');
   }
   return {
     connections,

@@ -146,6 +146,15 @@ describe('catalog client: reads', () => {
     const e = await failure(client.search({ query: 'revenue', limit: 5, offset: 0, mode: 'semantic' }));
     expect(e.kind).toBe('unsupported');
     expect(e.message).toContain('semantic search is not available');
+    // A server that refuses introspection: the search itself tells.
+    server.setFault('QueryFields', { graphqlErrors: ['Introspection has been disabled'] });
+    try {
+      const blind = new CatalogClient({ name: 'blind', url: server.url, token, timeoutMs: 5000, log: logs.log });
+      expect((await failure(blind.search({ query: 'revenue', limit: 5, offset: 0, mode: 'semantic' }))).kind).toBe('unsupported');
+      expect(server.requests.at(-1)?.operationName).toBe('SemanticSearch');
+    } finally {
+      server.setFault('QueryFields', undefined);
+    }
     const semantic = await startDatahubServer({ semanticSearch: true });
     try {
       const c = new CatalogClient({ name: 'vec', url: semantic.url, timeoutMs: 5000, log: logs.log });
@@ -206,6 +215,28 @@ describe('catalog client: failures', () => {
     expect(e).toMatchObject({ kind: 'unauthenticated', status: 401 });
     expect(e.message).not.toContain('wrong-token-xyz');
     expect(e.message).toContain('toolkits.catalog.hub.token');
+  });
+
+  it('a redirect is not followed: the token never reaches another address', async () => {
+    const elsewhere = await startDatahubServer();
+    server.setFault('GetEntity', { status: 307, headers: { location: `${elsewhere.url}/api/graphql` } });
+    try {
+      const e = await failure(client.getEntity(U.orders));
+      expect(e).toMatchObject({ kind: 'http', status: 307 });
+      expect(elsewhere.requests).toEqual([]);
+    } finally {
+      server.setFault('GetEntity', undefined);
+      await elsewhere.close();
+    }
+  });
+
+  it('URNs travel as variables, never spliced into the document', async () => {
+    const hostile = 'urn:li:dataset:x") { __schema { types { name } } } #';
+    const e = await failure(client.getEntity(hostile));
+    expect(e.kind).toBe('not_found');
+    const last = server.requests.at(-1);
+    expect(last?.query).toBe(catalogOperations.getEntityOperation.document);
+    expect(last?.variables).toEqual({ urn: hostile });
   });
 
   it('an unreachable catalog → connection error', async () => {

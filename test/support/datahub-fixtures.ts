@@ -14,7 +14,7 @@
  * Finance), customers.email (tag Sensitive), customers.customer_id (description). staging.* and
  * sales.customer_email have none (lineage inheritance finds theirs upstream).
  *
- * buildDatahubFixtures() returns a fresh store per server, so one test's writes never leak.
+ * buildDatahubFixtures() returns a fresh store per server, so one server's writes never reach another.
  */
 
 export const PLATFORM = 'trino';
@@ -384,8 +384,7 @@ export function buildDatahubFixtures(): DatahubFixtureStore {
     { entity: savedQuery(U.queryTopCustomers, 'Top customers', 'SELECT customer_email, sum(amount) FROM hive.sales.orders GROUP BY 1 ORDER BY 2 DESC LIMIT 10', U.orders), datasetUrn: U.orders },
     { entity: savedQuery(U.queryDailyTotals, 'Daily totals', 'SELECT day, revenue FROM hive.analytics.daily_revenue ORDER BY day', U.dailyRevenue), datasetUrn: U.dailyRevenue },
   ];
-  // structuredClone would drop the resolver functions on terms; the objects are rebuilt per module
-  // load and only the store's maps change under mutations, so a fresh Map per server suffices.
+  // The entity objects are shared; each server keeps its own maps (and copies what it extends).
   const all: GqlObject[] = [
     ...datasets,
     ...Object.values(tags),

@@ -8,7 +8,7 @@
  * - Auth: with `token`, a request without `Authorization: Bearer <token>` gets HTTP 401.
  * - Recording: every request (operation name, document, variables, authorization header) in
  *   `requests`, in arrival order.
- * - Faults per operation name, set at any time (`setFault`): an HTTP status, GraphQL errors, a
+ * - Faults per operation name, set at any time (`setFault`): an HTTP status (with headers), GraphQL errors, a
  *   delay, or `hang` (no answer until the client gives up or the server closes).
  * - `semanticSearch: true` adds DataHub 1.4's `semanticSearchAcrossEntities` Query field, which
  *   the schema snapshot predates (a server with vector search).
@@ -60,7 +60,7 @@ export function loadDatahubSchema(opts: { semanticSearch?: boolean } = {}): Grap
   return schema;
 }
 
-export type DatahubFault = { status: number; body?: string } | { graphqlErrors: string[] } | { delayMs: number } | { hang: true };
+export type DatahubFault = { status: number; body?: string; headers?: Record<string, string> } | { graphqlErrors: string[] } | { delayMs: number } | { hang: true };
 
 export interface RecordedRequest {
   operationName: string | undefined;
@@ -110,8 +110,8 @@ export async function startDatahubServer(opts: DatahubServerOptions = {}): Promi
     });
   });
 
-  const send = (res: http.ServerResponse, status: number, body: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
+  const send = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   };
 
@@ -132,7 +132,7 @@ export async function startDatahubServer(opts: DatahubServerOptions = {}): Promi
     const fault = operationName ? faults.get(operationName) : undefined;
     if (fault && 'hang' in fault) return; // answered never; closed by the client's abort or by close()
     if (fault && 'delayMs' in fault) await new Promise((r) => setTimeout(r, fault.delayMs));
-    if (fault && 'status' in fault) return send(res, fault.status, fault.body ?? { message: `HTTP ${fault.status}` });
+    if (fault && 'status' in fault) return send(res, fault.status, fault.body ?? { message: `HTTP ${fault.status}` }, fault.headers);
     if (fault && 'graphqlErrors' in fault) return send(res, 200, { errors: fault.graphqlErrors.map((message) => ({ message })), data: null });
 
     let doc: DocumentNode;
@@ -234,8 +234,11 @@ function queryResolvers(store: DatahubFixtureStore) {
     const e = get(urn);
     return e && e.__typename === typename ? e : null;
   };
-  // Fields that take arguments on fixture objects: resolved over the store.
-  for (const e of store.entities.values()) {
+  // Fields that take arguments, resolved over this server's store: set on copies, since the
+  // fixture objects are shared by every server in the process.
+  for (const original of [...store.entities.values()]) {
+    const e: GqlObject = { ...original };
+    store.entities.set(e.urn as string, e);
     if (e.__typename === 'Domain') {
       e.entities = () => {
         const n = [...store.entities.values()].filter((x) => (x.domain as { domain?: { urn?: string } } | null)?.domain?.urn === e.urn).length;
