@@ -128,6 +128,14 @@ export function sqlEnrichmentSuite(setup: SqlSuiteSetup): void {
     await consenting.close();
   });
 
+  it('5.5: a catalog result about the table says it is queryable here, with a column preview', async () => {
+    const r = (await client.callTool({ name: 'catalog_get_schema', arguments: { urn: fixtureUrns.orders } })) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    const context = appended(r).query_context[fixtureUrns.orders];
+    expect(context).toMatchObject({ available: true, query_table: `${c}.sales.orders`, total_columns: 5 });
+    expect(context.schema_preview.map((col: { name: string }) => col.name)).toEqual(['order_id', 'customer_email', 'amount', 'created_at', 'status']);
+  });
+
   it('5.1: error results are left alone', async () => {
     const r = (await client.callTool({ name: 'sql_query', arguments: { sql: `SELECT nope FROM ${c}.sales.orders` } })) as CallToolResult;
     expect(r.isError).toBe(true);
