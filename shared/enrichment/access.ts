@@ -10,8 +10,9 @@ import type { ToolAccess, ToolDefinition } from '../mcp-tools/index.js';
 export type Family = 'sql' | 'catalog' | 'objstore';
 
 export function familyReach(tools: readonly ToolDefinition[], access: ToolAccess): (family: Family, caller: CallerContext) => boolean {
+  const byFamily = new Map<Family, ToolDefinition[]>((['sql', 'catalog', 'objstore'] as const).map((f) => [f, tools.filter((t) => t.toolkit === f)]));
   return (family, caller) => {
-    const ofFamily = tools.filter((t) => t.toolkit === family);
+    const ofFamily = byFamily.get(family) ?? [];
     return ofFamily.length === 0 || ofFamily.some((t) => access.mayUse(t, caller));
   };
 }
