@@ -6,6 +6,7 @@ import { createSqlToolkit, type SqlToolkit } from '../shared/sql/index.js';
 import { createObjstoreConnections, objstoreTools, type ObjstoreConnections } from '../shared/objstore/index.js';
 import { purposeKey } from '../shared/crypto/index.js';
 import { createCatalogToolkit, type CatalogToolkit, type PlatformConnectionSummary } from '../shared/catalog/index.js';
+import { catalogPiiTags, semanticProviderFor, type SemanticProvider } from '../shared/enrichment/index.js';
 
 /** The configured toolkits' tools and the hooks they add to the MCP surface. */
 export interface Toolkits {
@@ -19,6 +20,8 @@ export interface Toolkits {
   sql: SqlToolkit;
   /** The catalog instances and their clients (the enrichment providers' source of metadata). */
   catalog: CatalogToolkit;
+  /** `semantic.provider: catalog` over its instance: enrichment's and the PII consent trigger's source. */
+  semantic?: SemanticProvider;
   close(): Promise<void>;
 }
 
@@ -30,7 +33,10 @@ export interface ToolkitOptions {
 }
 
 export async function buildToolkits(config: PlatformConfig, log: Logger, opts: ToolkitOptions): Promise<Toolkits> {
-  const sql = createSqlToolkit(config, { log: log.child({ toolkit: 'sql' }) });
+  // The catalog first: its semantic provider is the PII consent trigger's tag source.
+  const catalog = createCatalogToolkit(config, { log: log.child({ toolkit: 'catalog' }), platformConnections: () => platformConnections() });
+  const semantic = semanticProviderFor(config, (instance) => catalog.connections.connection(instance).client);
+  const sql = createSqlToolkit(config, { log: log.child({ toolkit: 'sql' }), ...(semantic ? { piiTags: catalogPiiTags(semantic) } : {}) });
   const objstore = createObjstoreConnections(config, {
     presign: {
       baseUrl: () => config.portal.public_base_url || opts.publicUrl(),
@@ -61,7 +67,6 @@ export async function buildToolkits(config: PlatformConfig, log: Logger, opts: T
       read_only: c.readOnly,
     })),
   ];
-  const catalog = createCatalogToolkit(config, { log: log.child({ toolkit: 'catalog' }), platformConnections });
   return {
     tools: [...sql.tools, ...objstoreTools(objstore.tools), ...catalog.tools],
     elicitationTriggers: [...sql.elicitationTriggers],
@@ -69,6 +74,7 @@ export async function buildToolkits(config: PlatformConfig, log: Logger, opts: T
     objstore,
     sql,
     catalog,
+    ...(semantic ? { semantic } : {}),
     async close() {
       await sql.close();
       await objstore.close();

@@ -33,6 +33,7 @@ import {
   renderPrompt,
   type CustomResource,
   type PromptDefinition,
+  type TemplatedResourceSource,
 } from '../../shared/mcp-content/index.js';
 import type { ConnectedServers, NotificationTarget } from './notifications.js';
 import { sessionJsonSchemaValidator } from './json-schema-validator.js';
@@ -57,6 +58,8 @@ export interface McpSurface {
   customResources: readonly CustomResource[];
   /** Managed resources (spec document 2), served next to the custom ones when configured. */
   resources?: McpResources;
+  /** Resources generated from URI templates (enrichment: schema://, availability://, glossary://). */
+  templatedResources?: readonly TemplatedResourceSource[];
   /** Servers connected to a session, for server-initiated notifications (list_changed). */
   connected?: ConnectedServers;
   /** Stops what the surface subscribed to (managed-resource change events). */
@@ -257,8 +260,14 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     const icons = toMcpIcons(surface.resourceIcons?.[t.uriTemplate] ?? surface.resourceIcons?.[t.name]);
     return icons ? { ...t, icons } : t;
   });
+  const generatedTemplates = (surface.templatedResources ?? []).flatMap((source) =>
+    source.templates.map((t) => {
+      const icons = toMcpIcons(surface.resourceIcons?.[t.uriTemplate] ?? surface.resourceIcons?.[t.name]);
+      return icons ? { ...t, icons } : t;
+    }),
+  );
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (_request, extra) => ({
-    resourceTemplates: managed && contentFor(extra).allowed ? resourceTemplates : [],
+    resourceTemplates: contentFor(extra).allowed ? [...(managed ? resourceTemplates : []), ...generatedTemplates] : [],
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
@@ -268,6 +277,15 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     const resource = surface.customResources.find((r) => r.uri === uri);
     if (!resource) {
       if (managed && isManagedResourceUri(uri)) return readManagedResource(managed, actorFor(managed, caller, extra.sessionId), uri);
+      const generated = surface.templatedResources?.find((source) => source.handles(uri));
+      if (generated) {
+        try {
+          return { contents: [await generated.read(uri, caller, extra.signal)] };
+        } catch (error) {
+          if (error instanceof ResourceNotFoundError) throw new ProtocolError(protocolErrorCodes.resourceNotFound, error.message);
+          throw error;
+        }
+      }
       throw new ProtocolError(protocolErrorCodes.resourceNotFound, `resource not found: ${uri}`);
     }
     try {

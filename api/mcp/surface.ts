@@ -12,6 +12,7 @@ import {
   type ToolRefusalHook,
 } from '../../shared/mcp-tools/index.js';
 import { localResourceChanges, type ResourceChangeSource } from '../../shared/resources/index.js';
+import type { TemplatedResourceSource } from '../../shared/mcp-content/index.js';
 import type { McpSurface } from './server.js';
 import type { McpResources } from './managed-resources.js';
 import { ConnectedServers, listChangeReaches, notifyResourceListChanges } from './notifications.js';
@@ -31,6 +32,13 @@ export function buildMcpSurface(opts: {
   onRefused?: ToolRefusalHook;
   /** Where workflow-gating state lives; in-process unless sessions are in the database. */
   gatingStore?: GatingStore;
+  /**
+   * Innermost steps, next to the handler (cross-enrichment): they see only results the handler
+   * produced, after gating and elicitation decided.
+   */
+  innerMiddlewares?: readonly ToolMiddleware[];
+  /** Resources generated from URI templates (the enrichment resources of `resources.enabled`). */
+  templatedResources?: readonly TemplatedResourceSource[];
   /** Questions toolkits ask before running (cost estimation, PII consent). */
   elicitationTriggers?: readonly ElicitationTrigger[];
   /** Toolkit-instance tool descriptions, under `tools.description_overrides`. */
@@ -66,6 +74,7 @@ export function buildMcpSurface(opts: {
     middlewares.push(workflowGatingMiddleware(config.workflow, opts.gatingStore ?? memoryGatingStore(config.sessions.idle_timeout)));
   }
   if (config.elicitation.enabled && opts.elicitationTriggers?.length) middlewares.push(elicitationMiddleware(opts.elicitationTriggers));
+  middlewares.push(...(opts.innerMiddlewares ?? []));
   const connected = new ConnectedServers();
   const resources = opts.resources;
   const unsubscribe = resources
@@ -99,6 +108,7 @@ export function buildMcpSurface(opts: {
       arguments: p.arguments.map((a) => ({ name: a.name, required: a.required, ...(a.description ? { description: a.description } : {}) })),
     })),
     customResources: config.resources.custom,
+    ...(opts.templatedResources?.length ? { templatedResources: opts.templatedResources } : {}),
     ...(opts.resources ? { resources: opts.resources } : {}),
     connected,
     close: () => unsubscribe?.(),

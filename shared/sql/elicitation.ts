@@ -32,7 +32,8 @@ export interface TaggedColumn {
 }
 
 /**
- * Where column tags come from. The catalog toolkit provides the real one; the default finds none.
+ * Where column tags come from: in production the semantic provider (`semantic.provider: catalog`,
+ * shared/enrichment `catalogPiiTags`: the catalog's tags of the tables' columns); without one, none.
  * `connection` is the SQL connection the tables belong to (for catalog URN mapping).
  */
 export interface PiiTagProvider {

@@ -35,6 +35,7 @@ export { classifyTrino, requirePermitted, requireRead, requireSingleStatement, t
 export {
   isSensitiveTag,
   noPiiTags,
+  qualifyTables,
   sqlElicitationTriggers,
   type ElicitationSettings,
   type PiiTagProvider,
@@ -52,3 +53,4 @@ export {
 } from './toolkit.js';
 export { ensureSampleData, SAMPLE_SCHEMA } from './sample-data.js';
 export { csvCell } from './format.js';
+export { tokenize, identifier, SqlLexError, type Dialect, type Token } from './lexer.js';

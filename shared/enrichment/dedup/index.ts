@@ -1,0 +1,7 @@
+// Session de-duplication (injection.session_dedup.*): a table's catalog context goes out once per
+// MCP session; repeats get a reference or a summary (docs/enrichment-lineage.md).
+export { SessionDedup, createSessionDedup, maxDedupKeyLength, type DedupLog } from './session-dedup.js';
+export { applyDedup, criticalTagWords, isCriticalTag, referenceBlock, summaryBlock } from './rules.js';
+export { MemoryDedupStore, type MemoryDedupOptions } from './memory-store.js';
+export { DatabaseDedupStore, type DatabaseDedupOptions } from './database-store.js';
+export type { DedupLimits, DedupMark, DedupMode, DedupSettings, DedupStore, SentEntry } from './types.js';

@@ -1,0 +1,76 @@
+import type { DedupLimits, DedupStore, SentEntry } from './types.js';
+
+export interface MemoryDedupOptions {
+  /** Sessions remembered at most; past that the least recently active is forgotten. Default 10,000. */
+  maxSessions?: number;
+  /** Tables remembered per session at most; past that the one sent longest ago is forgotten. Default 256. */
+  maxEntriesPerSession?: number;
+}
+
+interface SessionEntries {
+  activeAt: number;
+  /** By table key, in the order sent (oldest first). */
+  sent: Map<string, SentEntry>;
+}
+
+/**
+ * Sent tables in this replica's memory (`sessions.store: memory`, where a session lives on one
+ * replica anyway). Bounded in sessions and in tables per session; an idle session (no marks for
+ * `session_timeout`) is forgotten when next touched or when it reaches the front of the
+ * least-recently-active order.
+ */
+export class MemoryDedupStore implements DedupStore {
+  /** In least-recently-active order: a mark moves its session to the end. */
+  readonly #sessions = new Map<string, SessionEntries>();
+  readonly #maxSessions: number;
+  readonly #maxEntries: number;
+
+  constructor(options: MemoryDedupOptions = {}) {
+    this.#maxSessions = options.maxSessions ?? 10_000;
+    this.#maxEntries = options.maxEntriesPerSession ?? 256;
+  }
+
+  /** Sessions held now (for tests and metrics). */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  async mark(sessionId: string, key: string, now: number, reference: string | null, limits: DedupLimits): Promise<SentEntry | undefined> {
+    this.#dropIdle(now, limits.sessionTimeoutMs);
+    let session = this.#sessions.get(sessionId);
+    this.#sessions.delete(sessionId);
+    if (!session || now - session.activeAt >= limits.sessionTimeoutMs) session = { activeAt: now, sent: new Map() };
+    session.activeAt = now;
+    this.#sessions.set(sessionId, session);
+    if (this.#sessions.size > this.#maxSessions) this.#sessions.delete(this.#sessions.keys().next().value!);
+
+    const entry = session.sent.get(key);
+    if (entry && now - entry.sentAt < limits.entryTtlMs) return entry;
+    session.sent.delete(key);
+    session.sent.set(key, { sentAt: now, reference });
+    if (session.sent.size > this.#maxEntries) session.sent.delete(session.sent.keys().next().value!);
+    return undefined;
+  }
+
+  async renew(sessionId: string, keys: readonly string[], now: number, reference: string | null): Promise<void> {
+    const session = this.#sessions.get(sessionId);
+    if (!session) return;
+    for (const key of keys) {
+      session.sent.delete(key);
+      session.sent.set(key, { sentAt: now, reference });
+    }
+    while (session.sent.size > this.#maxEntries) session.sent.delete(session.sent.keys().next().value!);
+  }
+
+  async forget(sessionId: string): Promise<void> {
+    this.#sessions.delete(sessionId);
+  }
+
+  /** Forgets idle sessions from the front of the order (the least recently active first). */
+  #dropIdle(now: number, timeoutMs: number): void {
+    for (const [id, session] of this.#sessions) {
+      if (now - session.activeAt < timeoutMs) return;
+      this.#sessions.delete(id);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Session de-duplication with database sessions (injection.session_dedup with sessions.store:
+ * database, migration 0025): two replicas — two pools and two SessionDedup instances over one
+ * Postgres — agree on what a session was sent, in each mode, under concurrent marks, with
+ * entry_ttl and session_timeout on an injected clock; rows go with the session.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPool, migrate, type Db } from '../../shared/db/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { applyDedup, DatabaseDedupStore, SessionDedup, type DedupSettings } from '../../shared/enrichment/dedup/index.js';
+import { createTestDatabase } from '../support/postgres.js';
+
+const minute = 60_000;
+const settings = (s: Partial<DedupSettings> = {}): DedupSettings => ({
+  enabled: true,
+  mode: 'reference',
+  entry_ttl: 5 * minute,
+  session_timeout: 30 * minute,
+  ...s,
+});
+const t0 = Date.parse('2026-03-01T10:00:00Z');
+const block = {
+  semantic_context: { urn: 'urn:li:dataset:(urn:li:dataPlatform:trino,hive.mart.orders,PROD)', tags: ['pii'], domain: { urn: 'urn:li:domain:s', name: 'Sales' } },
+};
+
+let database: { dsn: string; drop(): Promise<void> };
+let dbA: Db;
+let dbB: Db;
+let session: string;
+
+/** A database MCP session row, as api/mcp/database-sessions.ts creates it. */
+async function openSession(): Promise<string> {
+  const id = randomUUID();
+  await dbA.query(`INSERT INTO mcp_sessions (id, subject, protocol_version) VALUES ($1, 'apikey:tester', '2025-11-25')`, [id]);
+  return id;
+}
+
+/** Replica A and replica B, each with its own pool and SessionDedup. */
+function replicas(s: Partial<DedupSettings> = {}, maxEntriesPerSession?: number): [SessionDedup, SessionDedup] {
+  return [
+    new SessionDedup(settings(s), new DatabaseDedupStore(dbA, { maxEntriesPerSession })),
+    new SessionDedup(settings(s), new DatabaseDedupStore(dbB, { maxEntriesPerSession })),
+  ];
+}
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  dbA = createPool({ dsn: database.dsn, maxOpenConns: 8 });
+  dbB = createPool({ dsn: database.dsn, maxOpenConns: 8 });
+  await migrate(dbA, { log: silentLogger() });
+});
+afterAll(async () => {
+  await dbA?.end();
+  await dbB?.end();
+  await database?.drop();
+});
+beforeEach(async () => {
+  session = await openSession();
+});
+
+describe('injection.session_dedup across two replicas with database sessions', () => {
+  it('reference: a table sent through replica A is a repeat on replica B, pointing at A’s call', async () => {
+    const [a, b] = replicas();
+    expect(await a.markTable(session, 'hive.mart.orders', t0, 'mcp:call:a1')).toEqual({ first: true });
+    const mark = await b.markTable(session, 'hive.mart.orders', t0 + 1_000, 'mcp:call:b1');
+    expect(mark).toEqual({ first: false, key: 'hive.mart.orders', firstSeenAt: t0, reference: 'mcp:call:a1' });
+    expect(applyDedup(block, mark, 'reference')).toMatchObject({
+      metadata_reference: { tables: ['hive.mart.orders'], sent_at: '2026-03-01T10:00:00.000Z', reference: 'mcp:call:a1' },
+    });
+    expect(await a.markTable(session, 'hive.mart.orders', t0 + 2_000)).toMatchObject({ first: false, firstSeenAt: t0 });
+  });
+
+  it('summary: the repeat on the other replica is a compact_context', async () => {
+    const [a, b] = replicas({ mode: 'summary' });
+    expect(applyDedup(block, await a.markTable(session, 'orders', t0), 'summary')).toBe(block);
+    expect(applyDedup(block, await b.markTable(session, 'orders', t0 + 1), 'summary')).toMatchObject({
+      compact_context: { urn: block.semantic_context.urn, domain: 'Sales', critical_tags: ['pii'] },
+      tables: ['orders'],
+    });
+  });
+
+  it('none: both replicas send the full block and store nothing', async () => {
+    const [a, b] = replicas({ mode: 'none' });
+    expect(applyDedup(block, await a.markTable(session, 'orders', t0), 'none')).toBe(block);
+    expect(applyDedup(block, await b.markTable(session, 'orders', t0 + 1), 'none')).toBe(block);
+    expect((await dbA.query('SELECT 1 FROM mcp_session_dedup WHERE session_id = $1', [session])).rowCount).toBe(0);
+  });
+
+  it('a call naming several tables: a repeat on B only when A sent all of them; a full send renews the others', async () => {
+    const [a, b] = replicas();
+    await a.markTables(session, ['orders', 'customers'], t0, 'mcp:call:a1');
+    expect(applyDedup(block, await b.markTables(session, ['customers', 'orders'], t0 + 1, 'mcp:call:b1'), 'reference')).toMatchObject({
+      metadata_reference: { tables: ['customers', 'orders'], reference: 'mcp:call:a1' },
+    });
+    expect(await b.markTables(session, ['orders', 'products'], t0 + 4 * minute, 'mcp:call:b2')).toEqual([{ first: true }, { first: true }]);
+    expect(await a.markTable(session, 'orders', t0 + 8 * minute)).toEqual({ first: false, key: 'orders', firstSeenAt: t0 + 4 * minute, reference: 'mcp:call:b2' });
+    expect((await a.markTable(session, 'customers', t0 + 8 * minute)).first).toBe(true);
+  });
+
+  it('of concurrent first marks of one table on both replicas exactly one is first', async () => {
+    const [a, b] = replicas();
+    const marks = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).markTable(session, 'orders', t0, `mcp:call:${i}`)));
+    const firsts = marks.filter((m) => m.first);
+    expect(firsts.length).toBe(1);
+    const winner = marks.indexOf(firsts[0]!);
+    for (const m of marks) if (!m.first) expect(m).toMatchObject({ firstSeenAt: t0, reference: `mcp:call:${winner}` });
+  });
+
+  it('entry_ttl: after it, the next replica sends the full block again (injected clock)', async () => {
+    const [a, b] = replicas();
+    await a.markTable(session, 'orders', t0);
+    expect((await b.markTable(session, 'orders', t0 + 5 * minute - 1)).first).toBe(false);
+    expect((await b.markTable(session, 'orders', t0 + 5 * minute)).first).toBe(true);
+    expect(await a.markTable(session, 'orders', t0 + 6 * minute)).toMatchObject({ first: false, firstSeenAt: t0 + 5 * minute });
+  });
+
+  it('session_timeout: a session idle that long starts afresh', async () => {
+    const [a, b] = replicas({ entry_ttl: 60 * minute, session_timeout: 10 * minute });
+    await a.markTable(session, 'orders', t0);
+    await a.markTable(session, 'customers', t0 + 9 * minute);
+    expect((await b.markTable(session, 'orders', t0 + 18 * minute)).first).toBe(false);
+    expect((await b.markTable(session, 'customers', t0 + 28 * minute)).first).toBe(true);
+    expect((await a.markTable(session, 'orders', t0 + 28 * minute)).first).toBe(true);
+  });
+
+  it('keeps sessions apart, and records nothing for a session that does not exist', async () => {
+    const [a, b] = replicas();
+    const other = await openSession();
+    await a.markTable(session, 'orders', t0);
+    expect((await b.markTable(other, 'orders', t0)).first).toBe(true);
+    expect(await a.markTable('no-such-session', 'orders', t0)).toEqual({ first: true });
+    expect(await b.markTable('no-such-session', 'orders', t0)).toEqual({ first: true });
+    expect((await dbA.query(`SELECT 1 FROM mcp_session_dedup WHERE session_id = 'no-such-session'`)).rowCount).toBe(0);
+  });
+
+  it('holds at most maxEntriesPerSession tables per session, and expired ones go', async () => {
+    const [a] = replicas({}, 3);
+    for (const [i, key] of ['t1', 't2', 't3', 't4'].entries()) await a.markTable(session, key, t0 + i);
+    const held = async () => (await dbA.query<{ table_key: string }>('SELECT table_key FROM mcp_session_dedup WHERE session_id = $1 ORDER BY table_key', [session])).rows.map((r) => r.table_key);
+    expect(await held()).toEqual(['t2', 't3', 't4']);
+    // at t0 + 5m + 2 the entries sent at t0 + 1 and t0 + 2 have expired
+    await a.markTable(session, 't5', t0 + 5 * minute + 2);
+    expect(await held()).toEqual(['t4', 't5']);
+  });
+
+  it('rows go with the session row, and forgetSession clears them on any replica', async () => {
+    const [a, b] = replicas();
+    await a.markTable(session, 'orders', t0);
+    await b.forgetSession(session);
+    expect((await a.markTable(session, 'orders', t0 + 1)).first).toBe(true);
+    await dbA.query('DELETE FROM mcp_sessions WHERE id = $1', [session]);
+    expect((await dbA.query('SELECT 1 FROM mcp_session_dedup WHERE session_id = $1', [session])).rowCount).toBe(0);
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * Session de-duplication (document 1 injection.session_dedup.*, toolkits.md 5.4) with the memory
+ * store: each mode across two calls, entry_ttl and session_timeout on an injected clock, bounds,
+ * and what a repeat's block holds.
+ */
+import { describe, expect, it } from 'vitest';
+import {
+  applyDedup,
+  createSessionDedup,
+  maxDedupKeyLength,
+  MemoryDedupStore,
+  SessionDedup,
+  type DedupMark,
+  type DedupSettings,
+  type DedupStore,
+} from '../../shared/enrichment/dedup/index.js';
+import { parseConfig } from '../../shared/config/index.js';
+
+const minute = 60_000;
+const settings = (s: Partial<DedupSettings> = {}): DedupSettings => ({
+  enabled: true,
+  mode: 'reference',
+  entry_ttl: 5 * minute,
+  session_timeout: 30 * minute,
+  ...s,
+});
+
+/** A full SQL-path block as toolkits.md 5.2 shapes it. */
+const fullBlock = {
+  semantic_context: {
+    urn: 'urn:li:dataset:(urn:li:dataPlatform:trino,hive.mart.orders,PROD)',
+    description: 'Orders',
+    owners: [{ urn: 'urn:li:corpuser:ana', type: 'TECHNICAL_OWNER' }],
+    tags: ['gold', 'PII-contains', 'quality:bronze'],
+    domain: { urn: 'urn:li:domain:sales', name: 'Sales' },
+    quality_score: 0.62,
+    deprecation: { deprecated: true, note: 'use orders_v2' },
+    active_incidents: 2,
+    data_contract: { status: 'FAILING' },
+  },
+  column_context: {
+    email: { description: 'Email', glossary_terms: [], tags: ['pii'], is_pii: true, is_sensitive: false },
+    amount: { description: 'Amount', glossary_terms: [], tags: ['money'], is_pii: false, is_sensitive: false },
+    ssn: { description: '', glossary_terms: [], tags: ['Confidential'], is_pii: false, is_sensitive: true },
+  },
+};
+
+/** What the injection middleware does for one table of one call. */
+async function send(dedup: SessionDedup, session: string, key: string, now: number, reference?: string) {
+  return applyDedup(fullBlock, await dedup.markTable(session, key, now, reference), dedup.mode);
+}
+
+describe('injection.session_dedup.mode across two calls', () => {
+  it('reference: the repeat gets a metadata_reference pointing at the first call', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    expect(await send(dedup, 's1', 'hive.mart.orders', 1_000, 'mcp:call:first')).toBe(fullBlock);
+    expect(await send(dedup, 's1', 'hive.mart.orders', 2_000, 'mcp:call:second')).toEqual({
+      metadata_reference: {
+        tables: ['hive.mart.orders'],
+        sent_at: '1970-01-01T00:00:01.000Z',
+        reference: 'mcp:call:first',
+        note: 'Full catalog metadata for hive.mart.orders was sent earlier in this session (at 1970-01-01T00:00:01.000Z, with mcp:call:first); it is not repeated.',
+      },
+    });
+  });
+
+  it('summary: the repeat gets a compact_context of the critical facts only', async () => {
+    const dedup = new SessionDedup(settings({ mode: 'summary' }), new MemoryDedupStore());
+    expect(await send(dedup, 's1', 'orders', 0)).toBe(fullBlock);
+    expect(await send(dedup, 's1', 'orders', 1)).toEqual({
+      compact_context: {
+        urn: fullBlock.semantic_context.urn,
+        domain: 'Sales',
+        deprecation: { deprecated: true, note: 'use orders_v2' },
+        quality_score: 0.62,
+        critical_tags: ['PII-contains', 'quality:bronze'],
+        critical_columns: ['email', 'ssn'],
+        active_incidents: 2,
+        data_contract: { status: 'FAILING' },
+      },
+      tables: ['orders'],
+      note: 'Summary only: the full catalog metadata for orders was sent earlier in this session (at 1970-01-01T00:00:00.000Z).',
+    });
+  });
+
+  it('summary leaves out what has nothing to say', () => {
+    const mark: DedupMark = { first: false, key: 't', firstSeenAt: 0, reference: null };
+    const plain = { semantic_context: { urn: 'u', tags: ['gold'], deprecation: { deprecated: false }, quality_score: null, active_incidents: 0, data_contract: { status: 'PASSING' } } };
+    expect(applyDedup(plain, mark, 'summary')).toMatchObject({ compact_context: { urn: 'u' } });
+    expect(Object.keys((applyDedup(plain, mark, 'summary') as { compact_context: object }).compact_context)).toEqual(['urn']);
+  });
+
+  it('none: the full block every time, and nothing is stored', async () => {
+    const store = new MemoryDedupStore();
+    const dedup = new SessionDedup(settings({ mode: 'none' }), store);
+    expect(await send(dedup, 's1', 'orders', 0)).toBe(fullBlock);
+    expect(await send(dedup, 's1', 'orders', 1)).toBe(fullBlock);
+    expect(store.size).toBe(0);
+  });
+
+  it('enabled: false sends the full block every time', async () => {
+    const dedup = new SessionDedup(settings({ enabled: false }), new MemoryDedupStore());
+    expect(await dedup.markTable('s1', 'orders', 0)).toEqual({ first: true });
+    expect(await dedup.markTable('s1', 'orders', 1)).toEqual({ first: true });
+  });
+
+  it('keeps sessions apart and tables apart', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    expect(await dedup.markTable('s1', 'orders', 0)).toEqual({ first: true });
+    expect(await dedup.markTable('s2', 'orders', 0)).toEqual({ first: true });
+    expect(await dedup.markTable('s1', 'customers', 0)).toEqual({ first: true });
+    expect(await dedup.markTable('s1', 'orders', 0)).toMatchObject({ first: false });
+  });
+});
+
+describe('a call naming several tables', () => {
+  it('is a repeat only when every table was sent: one reference block for all of them', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    await dedup.markTables('s1', ['orders'], 1_000, 'mcp:call:1');
+    await dedup.markTables('s1', ['customers'], 2_000, 'mcp:call:2');
+    const marks = await dedup.markTables('s1', ['orders', 'customers', 'orders'], 3_000, 'mcp:call:3');
+    expect(marks.map((m) => m.first)).toEqual([false, false]);
+    expect(applyDedup(fullBlock, marks, 'reference')).toEqual({
+      metadata_reference: {
+        tables: ['orders', 'customers'],
+        sent_at: '1970-01-01T00:00:01.000Z',
+        reference: 'mcp:call:1',
+        note: 'Full catalog metadata for orders, customers was sent earlier in this session (from 1970-01-01T00:00:01.000Z, with mcp:call:1); it is not repeated.',
+      },
+    });
+    expect(applyDedup(fullBlock, marks, 'summary')).toMatchObject({ tables: ['orders', 'customers'], compact_context: { domain: 'Sales' } });
+  });
+
+  it('otherwise sends everything in full and counts the tables already sent as sent again', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    await dedup.markTables('s1', ['orders'], 0, 'mcp:call:1');
+    const marks = await dedup.markTables('s1', ['orders', 'customers'], 4 * minute, 'mcp:call:2');
+    expect(marks).toEqual([{ first: true }, { first: true }]);
+    expect(applyDedup(fullBlock, marks, 'reference')).toBe(fullBlock);
+    // orders went out again at 4 min: it is a repeat until 9 min, pointing at the second call
+    expect(await dedup.markTable('s1', 'orders', 8 * minute)).toEqual({ first: false, key: 'orders', firstSeenAt: 4 * minute, reference: 'mcp:call:2' });
+  });
+
+  it('a mixed set of marks gets the full block', () => {
+    const marks = [{ first: true } as const, { first: false, key: 't', firstSeenAt: 0, reference: null } as const];
+    expect(applyDedup(fullBlock, marks, 'summary')).toBe(fullBlock);
+    expect(applyDedup(fullBlock, [], 'reference')).toBe(fullBlock);
+  });
+});
+
+describe('injection.session_dedup.entry_ttl and session_timeout', () => {
+  it('sends the full block again once the entry is older than entry_ttl', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    expect((await dedup.markTable('s1', 'orders', 0)).first).toBe(true);
+    expect(await dedup.markTable('s1', 'orders', 5 * minute - 1)).toEqual({ first: false, key: 'orders', firstSeenAt: 0, reference: null });
+    expect((await dedup.markTable('s1', 'orders', 5 * minute)).first).toBe(true);
+    expect(await dedup.markTable('s1', 'orders', 6 * minute)).toMatchObject({ first: false, firstSeenAt: 5 * minute });
+  });
+
+  it('forgets a session idle for session_timeout, even when its entries would still be live', async () => {
+    const dedup = new SessionDedup(settings({ entry_ttl: 60 * minute, session_timeout: 10 * minute }), new MemoryDedupStore());
+    await dedup.markTable('s1', 'orders', 0);
+    expect((await dedup.markTable('s1', 'orders', 9 * minute)).first).toBe(false);
+    // active at 9 min: idle from then on
+    expect((await dedup.markTable('s1', 'orders', 18 * minute)).first).toBe(false);
+    expect((await dedup.markTable('s1', 'orders', 28 * minute)).first).toBe(true);
+  });
+
+  it('drops idle sessions from memory as other sessions are marked', async () => {
+    const store = new MemoryDedupStore();
+    const dedup = new SessionDedup(settings(), store);
+    await dedup.markTable('s1', 'orders', 0);
+    await dedup.markTable('s2', 'orders', 20 * minute);
+    expect(store.size).toBe(2);
+    await dedup.markTable('s3', 'orders', 31 * minute);
+    expect(store.size).toBe(2);
+  });
+});
+
+describe('session de-duplication bounds', () => {
+  it('holds a bounded number of sessions and tables per session', async () => {
+    const store = new MemoryDedupStore({ maxSessions: 2, maxEntriesPerSession: 2 });
+    const dedup = new SessionDedup(settings(), store);
+    for (const key of ['a', 'b', 'c']) await dedup.markTable('s1', key, 0);
+    expect((await dedup.markTable('s1', 'a', 1)).first).toBe(true); // a was the oldest of three
+    expect((await dedup.markTable('s1', 'c', 1)).first).toBe(false);
+    await dedup.markTable('s2', 'x', 2);
+    await dedup.markTable('s3', 'x', 3);
+    expect(store.size).toBe(2);
+    expect((await dedup.markTable('s1', 'c', 4)).first).toBe(true); // s1 was the least recently active
+  });
+
+  it('never records an empty or over-long key', async () => {
+    const store = new MemoryDedupStore();
+    const dedup = new SessionDedup(settings(), store);
+    const long = 'x'.repeat(maxDedupKeyLength + 1);
+    for (const key of ['', long, '', long]) expect(await dedup.markTable('s1', key, 0)).toEqual({ first: true });
+    expect(store.size).toBe(0);
+  });
+
+  it('answers "first" when the store fails, and logs it', async () => {
+    const warnings: string[] = [];
+    const broken: DedupStore = { mark: () => Promise.reject(new Error('database away')), renew: () => Promise.reject(new Error('database away')), forget: async () => {} };
+    const dedup = new SessionDedup(settings(), broken, { warn: (_o, msg) => warnings.push(msg) });
+    expect(await dedup.markTable('s1', 'orders', 0)).toEqual({ first: true });
+    expect(warnings).toEqual(['session de-duplication store failed: sending full context']);
+  });
+});
+
+describe('createSessionDedup', () => {
+  it('takes entry_ttl from semantic.cache.ttl and session_timeout from the streamable session timeout by default', async () => {
+    const { config } = parseConfig('semantic:\n  cache:\n    ttl: 2m\nserver:\n  streamable:\n    session_timeout: 7m\n', {});
+    expect(config.injection.session_dedup).toEqual({ enabled: true, mode: 'reference', entry_ttl: 2 * minute, session_timeout: 7 * minute });
+    const dedup = createSessionDedup(config, undefined);
+    await dedup.markTable('s1', 'orders', 0);
+    expect((await dedup.markTable('s1', 'orders', 2 * minute - 1)).first).toBe(false);
+    expect((await dedup.markTable('s1', 'orders', 4 * minute)).first).toBe(true);
+  });
+
+  it('refuses database sessions without a database', () => {
+    const { config } = parseConfig('', {});
+    expect(() => createSessionDedup({ ...config, sessions: { ...config.sessions, store: 'database' } }, undefined)).toThrow(/platform database/);
+  });
+});
