@@ -27,9 +27,7 @@ import { webhookActivityDeps } from './webhooks.js';
 import { createBotCheckServices, registerBotCheckRoutes } from './botcheck.js';
 import { endpointRoutes } from '../api/endpoints/routes.js';
 import { endpointAuditLog, endpointMetrics, EndpointRecords, type BotCheckGate } from '../shared/endpoints/index.js';
-import { buildEnrichment, familyReach } from '../shared/enrichment/index.js';
-import { createSessionDedup } from '../shared/enrichment/dedup/index.js';
-import { personaToolAccess } from '../shared/personas/index.js';
+import { toolkitEnrichment } from './toolkits.js';
 
 /** The platform database: pool sized by config, migrations applied (under the advisory lock) before use. */
 export async function openDatabase(config: PlatformConfig, log: Logger): Promise<Db | undefined> {
@@ -194,7 +192,7 @@ function buildPlatformSurface(opts: {
           },
         })
       : undefined;
-  const enrichment = platformEnrichment(config, log, services, db);
+  const enrichment = toolkitEnrichment(config, log, services.toolkits, db);
   const surface = buildMcpSurface({
     config,
     log,
@@ -235,26 +233,6 @@ function buildPlatformSurface(opts: {
     served.mainRuns = withRunTools(surface, runTools({ resources, actorOf: agentActor(config), fetchPolicy: { allowHosts: fetch.allow_hosts, timeoutMs: fetch.timeout } }));
   }
   return { surface, ...(runner ? { runner } : {}) };
-}
-
-/**
- * Cross-enrichment over the toolkits (docs/enrichment.md): the providers, the middleware and the
- * `resources.enabled` resources; a family's context reaches only callers whose persona may use that
- * family's tools; session de-duplication in the session store's place (memory or database).
- */
-function platformEnrichment(config: PlatformConfig, log: Logger, services: PlatformServices, db: Db | undefined) {
-  const { toolkits } = services;
-  const catalogs = toolkits.catalog.connections;
-  return buildEnrichment({
-    config,
-    ...(toolkits.semantic ? { semantic: toolkits.semantic } : {}),
-    ...(toolkits.sql.connections.size ? { sqlConnection: (name?: string) => toolkits.sql.connection(name) } : {}),
-    ...(toolkits.objstore.tools.list().length ? { objstoreConnection: (name?: string) => toolkits.objstore.tools.get(name) } : {}),
-    ...(catalogs.connections.size ? { catalogClient: (instance?: string) => catalogs.connection(instance).client } : {}),
-    reach: familyReach(toolkits.tools, personaToolAccess(config.personas)),
-    dedup: createSessionDedup(config, db, log.child({ component: 'enrichment-dedup' })),
-    log: log.child({ component: 'enrichment' }),
-  });
 }
 
 /**

@@ -5,7 +5,7 @@ import { buildMcpSurface } from '../api/mcp/surface.js';
 import { serveStdio } from '../api/mcp/stdio.js';
 import { toolCallAudit } from './audit.js';
 import { openDatabase } from './services.js';
-import { buildToolkits } from './toolkits.js';
+import { buildToolkits, toolkitEnrichment } from './toolkits.js';
 import { onSignals } from './context.js';
 
 export interface StdioRole {
@@ -32,6 +32,8 @@ export async function startStdioRole(opts: { config: PlatformConfig; log: Logger
     await db?.end();
     throw error;
   }
+  // One stdio client: de-duplication state in memory whatever sessions.store says.
+  const enrichment = toolkitEnrichment({ ...config, sessions: { ...config.sessions, store: 'memory' } }, log, toolkits, undefined);
   const surface = buildMcpSurface({
     config,
     log,
@@ -40,6 +42,8 @@ export async function startStdioRole(opts: { config: PlatformConfig; log: Logger
     descriptionOverrides: toolkits.descriptionOverrides,
     middlewares: [audit.middleware],
     ...(audit.onRefused ? { onRefused: audit.onRefused } : {}),
+    ...(enrichment.middleware ? { innerMiddlewares: [enrichment.middleware] } : {}),
+    ...(enrichment.resources ? { templatedResources: [enrichment.resources] } : {}),
   });
   let stopping: Promise<void> | undefined;
   const stop = () =>

@@ -6,7 +6,10 @@ import { createSqlToolkit, type SqlToolkit } from '../shared/sql/index.js';
 import { createObjstoreConnections, objstoreTools, type ObjstoreConnections } from '../shared/objstore/index.js';
 import { purposeKey } from '../shared/crypto/index.js';
 import { createCatalogToolkit, type CatalogToolkit, type PlatformConnectionSummary } from '../shared/catalog/index.js';
-import { catalogPiiTags, semanticProviderFor, type SemanticProvider } from '../shared/enrichment/index.js';
+import { buildEnrichment, catalogPiiTags, familyReach, semanticProviderFor, type SemanticProvider } from '../shared/enrichment/index.js';
+import { createSessionDedup } from '../shared/enrichment/dedup/index.js';
+import { personaToolAccess } from '../shared/personas/index.js';
+import type { Db } from '../shared/db/index.js';
 
 /** The configured toolkits' tools and the hooks they add to the MCP surface. */
 export interface Toolkits {
@@ -80,4 +83,24 @@ export async function buildToolkits(config: PlatformConfig, log: Logger, opts: T
       await objstore.close();
     },
   };
+}
+
+/**
+ * Cross-enrichment over the toolkits (docs/enrichment.md), for every MCP surface (api and stdio):
+ * the providers, the middleware and the `resources.enabled` resources; a family's context reaches
+ * only callers whose persona may use that family's tools; session de-duplication in the session
+ * store's place (memory, or the database with `sessions.store: database`).
+ */
+export function toolkitEnrichment(config: PlatformConfig, log: Logger, toolkits: Toolkits, db: Db | undefined) {
+  const catalogs = toolkits.catalog.connections;
+  return buildEnrichment({
+    config,
+    ...(toolkits.semantic ? { semantic: toolkits.semantic } : {}),
+    ...(toolkits.sql.connections.size ? { sqlConnection: (name?: string) => toolkits.sql.connection(name) } : {}),
+    ...(toolkits.objstore.tools.list().length ? { objstoreConnection: (name?: string) => toolkits.objstore.tools.get(name) } : {}),
+    ...(catalogs.connections.size ? { catalogClient: (instance?: string) => catalogs.connection(instance).client } : {}),
+    reach: familyReach(toolkits.tools, personaToolAccess(config.personas)),
+    dedup: createSessionDedup(config, db, log.child({ component: 'enrichment-dedup' })),
+    log: log.child({ component: 'enrichment' }),
+  });
 }
