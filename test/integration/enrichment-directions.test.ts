@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { apiConfigYaml, testConfig } from '../support/api.js';
 import { fixtureUrns } from '../support/datahub-fixtures.js';
 import { startDatahubServer, type DatahubServer } from '../support/datahub-server.js';
-import { addS3Dataset, enrichmentYaml, mcpClient, execute, filesYaml, s3EventsUrn, startEnrichmentRig, warehouseStatements, type EnrichmentRig } from './enrichment-fixtures.js';
+import { addS3Dataset, duckdbEnrichmentConfig, enrichmentYaml, mcpClient, execute, s3EventsUrn, startEnrichmentRig, warehouseStatements, type EnrichmentRig } from './enrichment-fixtures.js';
 import { appended } from './enrichment-sql-suite.js';
 
 const dirs: string[] = [];
@@ -33,18 +32,7 @@ afterAll(async () => {
 async function rig(opts: Omit<Parameters<typeof enrichmentYaml>[0], 'catalog' | 'sqlInstance'> = {}): Promise<EnrichmentRig> {
   const dir = mkdtempSync(join(tmpdir(), 'enrich-dir-'));
   dirs.push(dir);
-  const config = testConfig(
-    apiConfigYaml({
-      extra: `data_dir: ${dir}
-${enrichmentYaml({ catalog: 'local', sqlInstance: 'local', ...opts })}
-toolkits:
-  sql:
-    local: { engine: duckdb }
-  catalog:
-    hub: { url: "${datahub.url}" }
-${filesYaml(join(dir, 'files'))}`,
-    }),
-  );
+  const config = duckdbEnrichmentConfig(dir, datahub.url, opts);
   const started = await startEnrichmentRig(config);
   rigs.push(started);
   await execute(started.sql, warehouseStatements('local'));
@@ -177,11 +165,7 @@ describe('cross-enrichment never reaches past persona rules', () => {
     const noSql = { mayUse: (tool: { toolkit: string }) => tool.toolkit !== 'sql' };
     const dir = mkdtempSync(join(tmpdir(), 'enrich-dir-'));
     dirs.push(dir);
-    const config = testConfig(
-      apiConfigYaml({
-        extra: `data_dir: ${dir}\n${enrichmentYaml({ catalog: 'local', sqlInstance: 'local' })}\ntoolkits:\n  sql:\n    local: { engine: duckdb }\n  catalog:\n    hub: { url: "${datahub.url}" }\n${filesYaml(join(dir, 'files'))}`,
-      }),
-    );
+    const config = duckdbEnrichmentConfig(dir, datahub.url);
     const r = await startEnrichmentRig(config, { access: noSql });
     rigs.push(r);
     const client = await mcpClient(r.api.url);

@@ -6,9 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe } from 'vitest';
-import { apiConfigYaml, testConfig } from '../support/api.js';
 import { startDatahubServer } from '../support/datahub-server.js';
-import { enrichmentYaml, execute, filesYaml, startEnrichmentRig, warehouseStatements } from './enrichment-fixtures.js';
+import { duckdbEnrichmentConfig, execute, startEnrichmentRig, warehouseStatements } from './enrichment-fixtures.js';
 import { sqlEnrichmentSuite } from './enrichment-sql-suite.js';
 
 const dirs: string[] = [];
@@ -21,18 +20,7 @@ describe('SQL enrichment on DuckDB', () => {
       const dir = mkdtempSync(join(tmpdir(), 'enrich-duckdb-'));
       dirs.push(dir);
       const datahub = await startDatahubServer();
-      const config = testConfig(
-        apiConfigYaml({
-          extra: `data_dir: ${dir}
-${enrichmentYaml({ catalog: 'local', sqlInstance: 'local' })}
-toolkits:
-  sql:
-    local: { engine: duckdb }
-  catalog:
-    hub: { url: "${datahub.url}" }
-${filesYaml(join(dir, 'files'))}`,
-        }),
-      );
+      const config = duckdbEnrichmentConfig(dir, datahub.url);
       const rig = await startEnrichmentRig(config);
       await execute(rig.sql, warehouseStatements('local'));
       return { rig, datahub };

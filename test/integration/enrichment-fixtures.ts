@@ -5,6 +5,7 @@
  * feeds the PII consent trigger, buildEnrichment gives the innermost middleware and the resources.
  */
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import type { PlatformConfig } from '../../shared/config/index.js';
 import { createCatalogToolkit } from '../../shared/catalog/index.js';
 import { createSessionDedup } from '../../shared/enrichment/dedup/index.js';
@@ -17,7 +18,7 @@ import type { RunningApi } from '../../api/start.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { startTestApi, testApiKey } from '../support/api.js';
+import { apiConfigYaml, startTestApi, testApiKey, testConfig } from '../support/api.js';
 import { callTool, toolText } from '../support/sql-tools.js';
 import { datasetUrn, fixtureUrns, type GqlObject } from '../support/datahub-fixtures.js';
 import type { DatahubServer } from '../support/datahub-server.js';
@@ -85,6 +86,22 @@ export interface EnrichmentRig {
 
 /** The objstore toolkit's YAML: a filesystem connection `files` under `root`. */
 export const filesYaml = (root: string) => `  objstore:\n    files:\n      driver: filesystem\n      root: ${JSON.stringify(root)}\n`;
+
+/** An api config over DuckDB (`local`, mapped to the catalog's `hive`), the catalog at `datahubUrl` and files under `dir`. */
+export function duckdbEnrichmentConfig(dir: string, datahubUrl: string, opts: Omit<Parameters<typeof enrichmentYaml>[0], 'catalog' | 'sqlInstance'> = {}): PlatformConfig {
+  return testConfig(
+    apiConfigYaml({
+      extra: `data_dir: ${dir}
+${enrichmentYaml({ catalog: 'local', sqlInstance: 'local', ...opts })}
+toolkits:
+  sql:
+    local: { engine: duckdb }
+  catalog:
+    hub: { url: "${datahubUrl}" }
+${filesYaml(join(dir, 'files'))}`,
+    }),
+  );
+}
 
 export async function startEnrichmentRig(config: PlatformConfig, opts: { access?: ToolAccess } = {}): Promise<EnrichmentRig> {
   const catalog = createCatalogToolkit(config, { log: silentLogger() });
