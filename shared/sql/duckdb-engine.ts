@@ -5,7 +5,8 @@
  * that a fatal fault inside it — a C++ exception escaping the binding aborts its process — costs
  * that process, never the api: the statements in flight fail with a SqlEngineError and the next one
  * starts a fresh process. Rows cross over IPC already JSON-ready, bounded by the caller's row limit
- * and byte budget.
+ * and byte budget, and paced by the reader: the engine process sends a few pages ahead of what
+ * `nextPage` took (duckdb-protocol.ts PAGE_WINDOW), so a long result streams through bounded memory.
  *
  * DuckDB is single-process: one process may open a database file for writing, and it holds a file
  * lock while it does. All DuckDbEngines on one file in this process share one engine process (a
@@ -202,7 +203,11 @@ export class DuckDbEngine implements SqlEngine {
       async nextPage() {
         for (;;) {
           const page = pages.shift();
-          if (page) return page;
+          if (page) {
+            // Room for the next page: the engine process sends at most PAGE_WINDOW ahead of us.
+            if (!ended) engine.more(id);
+            return page;
+          }
           if (failure) throw failure;
           if (ended) {
             signal.removeEventListener('abort', stop);

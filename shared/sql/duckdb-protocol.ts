@@ -26,6 +26,8 @@ export type WorkerRequest =
   | { id: number; op: 'query'; sql: string; params: string[] }
   | { id: number; op: 'exec'; sql: string }
   | { id: number; op: 'prepare'; sql: string }
+  /** The api consumed one page of the started statement `target`: one more may be sent (flow control). */
+  | { id: number; op: 'more'; target: number }
   /** Stops the request `target` inside DuckDB (connection.interrupt); its answer follows as usual. */
   | { id: number; op: 'interrupt'; target: number }
   | { id: number; op: 'close' };
@@ -42,9 +44,16 @@ export type WorkerReply =
   | { ready: false; error: WorkerError }
   | { id: number; ok: true; value?: Classification | Row[] | StartedStatement }
   | { id: number; error: WorkerError }
-  /** A started statement's rows, pushed until its row or byte bound; then `end`. */
+  /**
+   * A started statement's rows, pushed until its row or byte bound; then `end`. At most
+   * `PAGE_WINDOW` pages are unconsumed at once: the engine waits for a `more` before the next, so
+   * a reader slower than DuckDB (an export writing to storage) holds a few pages, never the result.
+   */
   | { id: number; page: Row[] }
   | { id: number; end: true; budgetReached: boolean };
+
+/** Pages of one statement that may be on their way or waiting in the api (each up to 2048 rows). */
+export const PAGE_WINDOW = 4;
 
 export interface StartedStatement {
   columns: ColumnMeta[];

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBConnection, DuckDBInstance, StatementType, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
 import { deriveRefusals, policyRefusal, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
-import type { StartedStatement, WorkerError, WorkerReply, WorkerRequest, WorkerSettings } from './duckdb-protocol.js';
+import { PAGE_WINDOW, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
 import { chunkRows, jsonValue, typeName } from './duckdb-values.js';
 import { explainTarget, tokenize, type Token } from './lexer.js';
 import { duckdbTypeRefusal, duckdbVerdict } from './readonly.js';
@@ -40,6 +40,10 @@ const quoteList = (dirs: readonly string[]) => dirs.map((d) => `'${(d.endsWith(p
 interface Running {
   connection?: DuckDBConnection;
   stopped: boolean;
+  /** Pages a started statement may still send before the api asks for more (PAGE_WINDOW). */
+  credits: number;
+  /** Wakes a statement waiting for credit (a `more`, or an interrupt). */
+  wake?: () => void;
 }
 
 class Engine {
@@ -116,7 +120,7 @@ class Engine {
 
   /** Runs request `id`'s work on its own connection, which `interrupt(id)` stops. */
   async run<T>(id: number, work: (connection: DuckDBConnection, entry: Running) => Promise<T>): Promise<T> {
-    const entry: Running = { stopped: false };
+    const entry: Running = { stopped: false, credits: PAGE_WINDOW };
     this.#running.set(id, entry);
     try {
       entry.connection = await this.instance.connect();
@@ -136,6 +140,25 @@ class Engine {
     if (!entry) return;
     entry.stopped = true;
     entry.connection?.interrupt();
+    entry.wake?.();
+  }
+
+  /** The api consumed a page of `target`: one more may go. */
+  more(target: number): void {
+    const entry = this.#running.get(target);
+    if (!entry) return;
+    entry.credits++;
+    entry.wake?.();
+  }
+
+  /** Sends a page once the api has room for it (false: the statement was stopped meanwhile). */
+  async #sendPage(id: number, entry: Running, page: Row[]): Promise<boolean> {
+    while (entry.credits === 0 && !entry.stopped) await new Promise<void>((resolve) => (entry.wake = resolve));
+    entry.wake = undefined;
+    if (entry.stopped) return false;
+    entry.credits--;
+    send({ id, page });
+    return true;
   }
 
   /**
@@ -250,13 +273,13 @@ class Engine {
           const row = read(r);
           bytes += jsonSize(row);
           if (bytes > req.maxBytes) {
-            if (page.length) send({ id: req.id, page });
+            if (page.length && !(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
             send({ id: req.id, end: true, budgetReached: true });
             return;
           }
           page.push(row);
         }
-        send({ id: req.id, page });
+        if (!(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
       }
       send({ id: req.id, end: true, budgetReached: false });
     });
@@ -309,6 +332,8 @@ async function handle(engine: Engine, req: WorkerRequest): Promise<void> {
       case 'prepare':
         await engine.exec(req.id, req.sql, req.op === 'prepare');
         return send({ id: req.id, ok: true });
+      case 'more':
+        return engine.more(req.target);
       case 'interrupt':
         return engine.interrupt(req.target);
       case 'close':
