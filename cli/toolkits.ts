@@ -5,6 +5,7 @@ import type { ElicitationTrigger } from '../shared/elicitation/index.js';
 import { createSqlToolkit, type SqlToolkit } from '../shared/sql/index.js';
 import { createObjstoreConnections, objstoreTools, type ObjstoreConnections } from '../shared/objstore/index.js';
 import { purposeKey } from '../shared/crypto/index.js';
+import { exportTools, type ExportToolsDeps } from '../shared/exports/index.js';
 
 /** The configured toolkits' tools and the hooks they add to the MCP surface. */
 export interface Toolkits {
@@ -16,6 +17,8 @@ export interface Toolkits {
   objstore: ObjstoreConnections;
   /** The SQL connections (the platform's own uses: webhook tables in their scratch catalogs). */
   sql: SqlToolkit;
+  /** sql_export, api_export and graphql_export over these toolkits, once the resources they write exist. */
+  exportTools(deps: Omit<ExportToolsDeps, 'config' | 'sql'>): ToolDefinition[];
   close(): Promise<void>;
 }
 
@@ -45,6 +48,7 @@ export async function buildToolkits(config: PlatformConfig, log: Logger, opts: T
     descriptionOverrides: { ...sql.descriptionOverrides },
     objstore,
     sql,
+    exportTools: (deps) => exportTools({ ...deps, config, sql }),
     async close() {
       await sql.close();
       await objstore.close();

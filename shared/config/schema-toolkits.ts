@@ -15,7 +15,7 @@
  *   toolkits.objstore.<i>.public_endpoint come from toolkits.md (the anchor's keys).
  * - toolkits.api.<i>          an HTTP upstream api_export may call (issue 20): base_url, headers,
  *                                auth (bearer / basic / header; values usually `${ENV}`), allowed_paths
- *                                (path prefixes under the base URL; default the base URL's own path),
+ *                                (path prefixes under the base URL; default ['/'], everything under it),
  *                                timeout (default 60s), max_bytes (default 100 MiB), description.
  * - toolkits.graphql.<i>      a GraphQL endpoint graphql_export may query: url, headers, auth,
  *                                timeout, max_bytes, description (docs/resources.md, "Export tools").
@@ -136,8 +136,8 @@ const apiInstance = obj({
   base_url: httpUrl(),
   headers: upstreamHeaders().default({}),
   auth: upstreamAuth.optional(),
-  /** Path prefixes (absolute, e.g. /v1/reports) a request may name; unset: the base URL's own path. */
-  allowed_paths: z.array(str().regex(/^\//, 'expected an absolute path like /v1/reports')).optional(),
+  /** Prefixes of the path under base_url a request may name (e.g. /reports); default ['/']: everything under it. */
+  allowed_paths: z.array(str().regex(/^\//, 'expected a path starting with / like /reports')).default(['/']),
   timeout: dur('60s'),
   max_bytes: int64().default(104_857_600),
   description: optStr(),

@@ -14,8 +14,9 @@
  * cancelling one never touches another. Clustered deployments (several api replicas, a separate
  * worker) use Trino.
  */
+import os from 'node:os';
 import path from 'node:path';
-import { EngineProcess, type RequestBody, type StartedStatement } from './duckdb-supervisor.js';
+import { EngineProcess, type ParquetFile, type RequestBody, type StartedStatement } from './duckdb-supervisor.js';
 import type { RestartPolicy } from '../supervision/index.js';
 import { duckdbPlanEstimate } from './explain.js';
 import { DEFAULT_MAX_RESULT_BYTES, raceSignal } from './run.js';
@@ -73,6 +74,8 @@ function acquire(options: DuckDbEngineOptions): Shared {
       {
         file,
         tempDirectory: file === ':memory:' ? '' : `${file}.tmp`,
+        // Parquet exports: next to the file (its prefix is already private), or a directory of this process's own for :memory:.
+        exportDirectory: file === ':memory:' ? path.join(os.tmpdir(), `duckdb-exports-${process.pid}-${memoryDatabases}`) : `${file}.exports`,
         allowedDirectories: (options.allowedDirectories ?? []).map((d) => path.resolve(d)),
         platformDirectories: (options.platformDirectories ?? []).map((d) => path.resolve(d)),
         memoryLimit: options.memoryLimit ?? 1024 ** 3,
@@ -224,6 +227,15 @@ export class DuckDbEngine implements SqlEngine {
         settle();
       },
     };
+  }
+
+  /**
+   * Writes a caller's query (one SELECT, run read-only, under the same call policy as every caller
+   * statement) as a Parquet file in the engine's export directory, stopped past `maxBytes`. The
+   * caller streams the file and removes it; aborting `signal` interrupts the COPY.
+   */
+  exportParquet(sql: string, maxBytes: number, signal: AbortSignal): Promise<ParquetFile> {
+    return this.#call<ParquetFile>({ op: 'copy', sql, maxBytes }, signal);
   }
 
   /** Runs SQL that the platform itself wrote (DDL, sample data), bypassing classification. */

@@ -10,6 +10,11 @@ export interface WorkerSettings {
   file: string;
   /** Absolute spill directory, or '' for none. */
   tempDirectory: string;
+  /**
+   * Absolute directory where Parquet exports are written (`copy`), emptied when the engine opens;
+   * only the platform's COPY writes there, a caller's SQL may not name it.
+   */
+  exportDirectory: string;
   /** Directories SQL may read files under. */
   allowedDirectories: string[];
   /** Directories only the platform's own SQL may name (its views read them); a caller's SQL may not. */
@@ -25,6 +30,8 @@ export type WorkerRequest =
   | { id: number; op: 'start'; sql: string; readOnly: boolean; maxRows: number; maxBytes: number }
   | { id: number; op: 'query'; sql: string; params: string[] }
   | { id: number; op: 'exec'; sql: string }
+  /** A caller's query written as a Parquet file in the export directory, stopped past `maxBytes`. */
+  | { id: number; op: 'copy'; sql: string; maxBytes: number }
   | { id: number; op: 'prepare'; sql: string }
   /** The api consumed one page of the started statement `target`: one more may be sent (flow control). */
   | { id: number; op: 'more'; target: number }
@@ -42,7 +49,7 @@ export type WorkerReply =
   /** The engine process opened its database (or could not: then it exits). */
   | { ready: true }
   | { ready: false; error: WorkerError }
-  | { id: number; ok: true; value?: Classification | Row[] | StartedStatement }
+  | { id: number; ok: true; value?: Classification | Row[] | StartedStatement | ParquetFile }
   | { id: number; error: WorkerError }
   /**
    * A started statement's rows, pushed until its row or byte bound; then `end`. At most
@@ -54,6 +61,12 @@ export type WorkerReply =
 
 /** Pages of one statement that may be on their way or waiting in the api (each up to 2048 rows). */
 export const PAGE_WINDOW = 4;
+
+/** A Parquet export the engine process wrote: the api streams the file into storage, then removes it. */
+export interface ParquetFile {
+  file: string;
+  rows: number;
+}
 
 export interface StartedStatement {
   columns: ColumnMeta[];

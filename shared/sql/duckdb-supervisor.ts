@@ -227,4 +227,4 @@ function asError(e: WorkerError): Error {
   return e.kind === 'connection' ? new SqlConnectionError(e.message) : new SqlEngineError(e.message);
 }
 
-export type { StartedStatement } from './duckdb-protocol.js';
+export type { ParquetFile, StartedStatement } from './duckdb-protocol.js';
