@@ -40,11 +40,12 @@ const input = z.object({
   resource: exportResourceInput.describe('Where the file is: the first export creates it, later ones record its next version'),
 });
 
-/** What the engine's failure says to the agent, with the step it failed at. */
-function sqlFailure(error: unknown): CallToolResult {
-  if (error instanceof SqlTimeoutError || error instanceof SqlCancelledError || error instanceof SqlEngineError) return toolError(`Export failed: ${error.message}`);
-  if (error instanceof SqlConnectionError) return toolError(`Connection error: ${error.message}`);
-  return toolError(`Export failed: ${error instanceof Error ? error.message : String(error)}`);
+/** What the engine's failure says to the agent; `where` (the file) keeps its last version. */
+function sqlFailure(error: unknown, where?: string): CallToolResult {
+  const kept = where ? `; nothing was exported, and ${where} keeps its last version` : '';
+  if (error instanceof SqlConnectionError) return toolError(`Connection error: ${error.message}${kept}`);
+  if (error instanceof SqlTimeoutError || error instanceof SqlCancelledError || error instanceof SqlEngineError) return toolError(`Export failed: ${error.message}${kept}`);
+  return toolError(`Export failed: ${error instanceof Error ? error.message : String(error)}${kept}`);
 }
 
 export function sqlExportTool(deps: ExportToolsDeps): ToolDefinition {
@@ -67,9 +68,11 @@ export function sqlExportTool(deps: ExportToolsDeps): ToolDefinition {
       }
       const deadline = deadlineSignal(effectiveTimeoutMs(args.timeout_seconds, conn.config.timeout), ctx.signal);
       let parquet: string | undefined;
+      let where: string | undefined;
       try {
         const actor = deps.actorOf(ctx.caller, ctx.sessionId);
         const target = exportTargetOf(args.resource, actor);
+        where = `${target.path ? `${target.path}/` : ''}${target.file_name}`;
         const classification = await conn.engine.classify(args.sql, deadline.signal);
         const rule = [requirePermitted(classification), requireRead(classification, 'in sql_export'), requireSingleStatement(classification)].find((r) => !r.ok);
         if (rule && !rule.ok) return toolError(`Query rejected: ${rule.message}; sql_export runs reads only`);
@@ -83,7 +86,7 @@ export function sqlExportTool(deps: ExportToolsDeps): ToolDefinition {
           count.rows = written.rows;
           upstream = { status: 200, contentType: PARQUET_TYPE, body: createReadStream(written.file), name };
         } else {
-          const cursor = await conn.engine.start(args.sql, { signal: deadline.signal, readOnly: true, maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER });
+          const cursor = await conn.engine.start(args.sql, { signal: deadline.signal, readOnly: true, complete: true, maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER });
           upstream = { status: 200, contentType: ROW_FORMATS[args.format].contentType, body: rowStream(cursor, args.format, count), name };
         }
         const created = await exportIntoResource(deps.resources, actor, { change_summary: `export of a query on ${name}`, ...target }, upstream, 'export');
@@ -91,7 +94,7 @@ export function sqlExportTool(deps: ExportToolsDeps): ToolDefinition {
       } catch (error) {
         const refusal = resourceRefusal(error);
         if (refusal) return refusal;
-        return sqlFailure(deadline.signal.aborted ? deadline.signal.reason : error);
+        return sqlFailure(deadline.signal.aborted ? deadline.signal.reason : error, where);
       } finally {
         deadline.dispose();
         if (parquet) await rm(parquet, { force: true });

@@ -20,7 +20,6 @@ export type QueryParams = Readonly<Record<string, string | number | boolean>>;
 
 /** Refused path text: what the upstream would read differently from how we checked it. */
 const encodedEscape = /%(2e|2f|5c|25|00)/i;
-// eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const unsafeCharacters = /[\u0000-\u0020\u007f\\?#]/;
 const scheme = /^[a-z][a-z0-9+.-]*:/i;
 

@@ -165,6 +165,7 @@ export class DuckDbEngine implements SqlEngine {
         readOnly: options.readOnly ?? false,
         maxRows: Math.min(options.maxRows ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
         maxBytes: options.maxBytes ?? DEFAULT_MAX_RESULT_BYTES,
+        complete: options.complete ?? false,
       },
       {
         onPage: (rows) => {

@@ -27,7 +27,7 @@ export interface WorkerSettings {
 
 export type WorkerRequest =
   | { id: number; op: 'classify'; sql: string }
-  | { id: number; op: 'start'; sql: string; readOnly: boolean; maxRows: number; maxBytes: number }
+  | { id: number; op: 'start'; sql: string; readOnly: boolean; maxRows: number; maxBytes: number; complete: boolean }
   | { id: number; op: 'query'; sql: string; params: string[] }
   | { id: number; op: 'exec'; sql: string }
   /** A caller's query written as a Parquet file in the export directory, stopped past `maxBytes`. */

@@ -266,7 +266,9 @@ class Engine {
     await this.run(req.id, async (connection, entry) => {
       if (req.readOnly) await connection.run('BEGIN TRANSACTION READ ONLY');
       if (entry.stopped) throw new EngineError('the statement was cancelled');
-      const result = await connection.stream(req.sql);
+      // A streaming result that fails midway ends like a finished one (the binding cannot tell
+      // them apart); a caller reading everything gets a materialized result, which throws.
+      const result = req.complete ? await connection.run(req.sql) : await connection.stream(req.sql);
       const started: StartedStatement = {
         columns: result.columnNames().map((name, i) => ({ name, type: typeName(result.columnType(i)) })),
         ...updateCount(result),
