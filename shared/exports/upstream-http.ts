@@ -56,6 +56,9 @@ function where(upstream: HttpUpstream, url: URL): string {
 function cappedBody(body: ReadableStream<Uint8Array> | null, maxBytes: number, name: string): Readable {
   if (!body) return Readable.from([]);
   const source = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
+  // fromWeb reads ahead at once: an upstream that breaks off before the store reads errors this
+  // stream with nobody listening yet. The generator below still sees the error when it reads.
+  source.on('error', () => undefined);
   async function* capped(): AsyncGenerator<Uint8Array> {
     let size = 0;
     for await (const chunk of source as AsyncIterable<Uint8Array>) {

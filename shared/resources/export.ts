@@ -97,8 +97,10 @@ export async function exportIntoResource(
     upstream.body instanceof Readable ? upstream.body : upstream.body ? Readable.fromWeb(upstream.body as WebReadableStream<Uint8Array>) : Readable.from([]);
   // fromWeb reads ahead at once: an upstream that breaks off before the store starts reading
   // errors this stream with nobody listening yet (an uncaught exception). The store still sees
-  // the error (the stream is destroyed with it) and keeps nothing.
-  body.on('error', () => undefined);
+  // the error (the stream is destroyed with it) and keeps nothing; the error is kept to say why,
+  // as the store reports only its own failure to write.
+  let bodyError: unknown;
+  body.on('error', (error) => (bodyError ??= error));
   try {
     return await service.create(actor, {
       library: target.library,
@@ -113,8 +115,11 @@ export async function exportIntoResource(
       body,
     });
   } catch (error) {
+    // A refusal of the answer itself (too large, a GraphQL errors answer) is the answer.
+    if (bodyError instanceof ResourceError) throw bodyError;
     if (error instanceof ResourceError) throw error;
     // The upstream broke off (or timed out) mid-body: the store kept nothing.
-    throw new ResourceError('upstream', `${upstream.name} failed while sending: ${error instanceof Error ? error.message : String(error)}; ${where} keeps its last version`);
+    const cause = bodyError ?? error;
+    throw new ResourceError('upstream', `${upstream.name} failed while sending: ${cause instanceof Error ? cause.message : String(cause)}; ${where} keeps its last version`);
   }
 }
