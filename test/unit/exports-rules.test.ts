@@ -4,6 +4,7 @@
  * caller's query inside its parentheses, and how rows are encoded as CSV and NDJSON.
  */
 import { describe, expect, it } from 'vitest';
+import { parseConfig } from '../../shared/config/index.js';
 import { encodePage, GraphqlAnswerScanner, graphqlErrorMessages, upstreamHeaders, upstreamPathProblem, upstreamUrl, upstreamUrlProblem, catalogGraphqlUrl } from '../../shared/exports/index.js';
 import { copySubquery, parquetCopy } from '../../shared/sql/duckdb-copy.js';
 import { tokenize } from '../../shared/sql/lexer.js';
@@ -135,5 +136,22 @@ describe('row encodings', () => {
     expect(encodePage('ndjson', ['id', 'text', 'flag', 'note', 'obj'], rows, false)).toBe(
       '{"id":1,"text":"a,b","flag":true,"note":null,"obj":{"k":[1]}}\n{"id":2,"text":"=cmd","flag":false,"note":"x","obj":null}\n',
     );
+  });
+});
+
+describe('toolkits.api and toolkits.graphql configuration', () => {
+  it('takes secrets from the environment and refuses an unknown auth type, a bad header name and a relative allowed path', () => {
+    const { config } = parseConfig('toolkits:\n  api:\n    p:\n      base_url: https://x.example/v1\n      auth: { type: basic, username: u, password: "${PW}" }\n', { PW: 'pw' });
+    expect(config.toolkits.api.p!.auth).toEqual({ type: 'basic', username: 'u', password: 'pw' });
+    const bad = () =>
+      parseConfig(
+        'toolkits:\n  api:\n    p:\n      base_url: ftp://x\n      auth: { type: token }\n      headers: { "Bad Header": x }\n      allowed_paths: [reports]\n  graphql:\n    g:\n      url: https://g.example\n      auth: { type: bearer }\n',
+        {},
+      );
+    expect(bad).toThrow(/toolkits\.api\.p\.base_url: expected an http\(s\) URL/);
+    expect(bad).toThrow(/toolkits\.api\.p\.auth\.type: expected auth\.type bearer, basic or header/);
+    expect(bad).toThrow(/toolkits\.api\.p\.headers/);
+    expect(bad).toThrow(/toolkits\.api\.p\.allowed_paths\[0\]: expected a path starting with \//);
+    expect(bad).toThrow(/toolkits\.graphql\.g\.auth\.token/);
   });
 });
