@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { duckdbPath } from '../../shared/config/index.js';
 import { DuckDbEngine } from '../../shared/sql/index.js';
+import { callTool } from '../support/sql-tools.js';
 import { failed, ok, startExportRig, type ExportRig } from './exports-fixtures.js';
 
 const typed = `SELECT id, text, amount::DOUBLE AS amount, flag, note FROM (VALUES
@@ -143,5 +145,15 @@ describe.each(['filesystem', 's3'] as const)('sql_export on DuckDB (%s)', (drive
   it("refuses another person's library (authority of manage_resource create)", async () => {
     const text = failed(await rig.call('sql_export', { sql: 'SELECT 1', resource: { library: 'person:apikey:bob', path: 'x', filename: 'x.csv' } }));
     expect(text).toMatch(/not allowed to add files/);
+  });
+
+  it("a caller's SQL cannot read or write the engine's export directory", async () => {
+    const exportsDir = `${duckdbPath(rig.config, 'local')}.exports`;
+    const read = await callTool(rig.sql.tools, 'sql_query', { sql: `SELECT * FROM read_parquet('${exportsDir}/*.parquet')` });
+    expect((read.content[0] as { text: string }).text).toMatch(/the engine's own files and the platform's storage cannot be named/);
+    const written = failed(await rig.call('sql_export', { sql: `SELECT * FROM glob('${exportsDir}/*')`, format: 'parquet', resource: { path: 'refused', filename: 'glob.parquet' } }));
+    expect(written).toMatch(/the engine's own files and the platform's storage cannot be named/);
+    const copy = await callTool(rig.sql.tools, 'sql_execute', { sql: `COPY (SELECT 1) TO '${exportsDir}/planted.parquet' (FORMAT PARQUET)` });
+    expect((copy.content[0] as { text: string }).text).toMatch(/the engine's own files and the platform's storage cannot be named/);
   });
 });
