@@ -357,6 +357,8 @@ class Engine {
     this.#closed = true;
     for (const id of [...this.#running.keys()]) this.interrupt(id);
     this.instance.closeSync();
+    // No export outlives its engine: the directory goes with it (made again on the next open).
+    fs.rmSync(settings.exportDirectory, { recursive: true, force: true });
   }
 }
 
