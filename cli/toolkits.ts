@@ -10,6 +10,7 @@ import { buildEnrichment, catalogPiiTags, familyReach, semanticProviderFor, type
 import { createSessionDedup } from '../shared/enrichment/dedup/index.js';
 import { personaToolAccess } from '../shared/personas/index.js';
 import type { Db } from '../shared/db/index.js';
+import { exportTools, type ExportToolsDeps } from '../shared/exports/index.js';
 
 /** The configured toolkits' tools and the hooks they add to the MCP surface. */
 export interface Toolkits {
@@ -25,6 +26,8 @@ export interface Toolkits {
   catalog: CatalogToolkit;
   /** `semantic.provider: catalog` over its instance: enrichment's and the PII consent trigger's source. */
   semantic?: SemanticProvider;
+  /** sql_export, api_export and graphql_export over these toolkits, once the resources they write exist. */
+  exportTools(deps: Omit<ExportToolsDeps, 'config' | 'sql'>): ToolDefinition[];
   close(): Promise<void>;
 }
 
@@ -78,6 +81,7 @@ export async function buildToolkits(config: PlatformConfig, log: Logger, opts: T
     sql,
     catalog,
     ...(semantic ? { semantic } : {}),
+    exportTools: (deps) => exportTools({ ...deps, config, sql }),
     async close() {
       await sql.close();
       await objstore.close();

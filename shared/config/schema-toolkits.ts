@@ -13,6 +13,12 @@
  *                                process's bounds (bytes; default 1 GiB, 2, 4 GiB).
  * - toolkits.sql.<i>.description, .scratch.catalog/.scratch.schema and
  *   toolkits.objstore.<i>.public_endpoint come from toolkits.md (the anchor's keys).
+ * - toolkits.api.<i>          an HTTP upstream api_export may call (issue 20): base_url, headers,
+ *                                auth (bearer / basic / header; values usually `${ENV}`), allowed_paths
+ *                                (path prefixes under the base URL; default ['/'], everything under it),
+ *                                timeout (default 60s), max_bytes (default 100 MiB), description.
+ * - toolkits.graphql.<i>      a GraphQL endpoint graphql_export may query: url, headers, auth,
+ *                                timeout, max_bytes, description (docs/resources.md, "Export tools").
  */
 
 import { z } from 'zod';
@@ -100,10 +106,58 @@ const objstoreInstance = obj({
   internal: bool().default(false),
 });
 
+/**
+ * How the platform authenticates to an export upstream. The secret values are written as `${ENV}`
+ * references in platform.yaml; they are sent only to the upstream's own origin and never logged
+ * or returned.
+ */
+const upstreamAuth = z.discriminatedUnion(
+  'type',
+  [
+    obj({ type: z.literal('bearer'), token: str().min(1, 'must not be empty') }),
+    obj({ type: z.literal('basic'), username: str(), password: str() }),
+    obj({
+      type: z.literal('header'),
+      /** A header name such as X-API-Key. */
+      name: str().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'expected an HTTP header name'),
+      value: str().min(1, 'must not be empty'),
+    }),
+  ],
+  { error: 'expected auth.type bearer, basic or header' },
+);
+
+/** Extra request headers: names as HTTP allows, values on one line. */
+const upstreamHeaders = () =>
+  z.record(str().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, 'expected an HTTP header name'), str().regex(/^[^\r\n]*$/, 'must be one line'), {
+    error: 'expected a map of header names to values',
+  });
+
+const apiInstance = obj({
+  base_url: httpUrl(),
+  headers: upstreamHeaders().default({}),
+  auth: upstreamAuth.optional(),
+  /** Prefixes of the path under base_url a request may name (e.g. /reports); default ['/']: everything under it. */
+  allowed_paths: z.array(str().regex(/^\//, 'expected a path starting with / like /reports')).default(['/']),
+  timeout: dur('60s'),
+  max_bytes: int64().default(104_857_600),
+  description: optStr(),
+});
+
+const graphqlInstance = obj({
+  url: httpUrl(),
+  headers: upstreamHeaders().default({}),
+  auth: upstreamAuth.optional(),
+  timeout: dur('60s'),
+  max_bytes: int64().default(104_857_600),
+  description: optStr(),
+});
+
 export const toolkits = obj({
   sql: namedMap(sqlInstance).default({}),
   catalog: namedMap(catalogInstance).default({}),
   objstore: namedMap(objstoreInstance).default({}),
+  api: namedMap(apiInstance).default({}),
+  graphql: namedMap(graphqlInstance).default({}),
 });
 
 // ---------------------------------------------------------------------------

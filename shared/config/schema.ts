@@ -118,6 +118,7 @@ export function resolveDerived(p: ParsedConfig) {
       },
     },
     toolkits: {
+      ...p.toolkits,
       sql: mapValues(p.toolkits.sql, (inst, name) => ({
         ...inst,
         port: inst.port ?? (inst.ssl ? 443 : 8080),

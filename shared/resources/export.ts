@@ -8,6 +8,9 @@
  */
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { z } from 'zod';
+import { normalizeFolderPath } from './folders.js';
+import { parseLibrary } from './library.js';
 import { ResourceError, type CreateResult, type Library, type ResourceActor, type ResourceService, type WriteOrigin } from './types.js';
 
 /** Where an export lands and what the version says. */
@@ -22,13 +25,41 @@ export interface ExportTarget {
   change_summary?: string;
 }
 
+/**
+ * The `resource` argument of the export tools (sql_export, api_export, graphql_export): where the
+ * file is (the path is its identity) and what its versions say.
+ */
+export const exportResourceInput = z.strictObject({
+  library: z.string().optional().describe('personal (default), person:<subject>, persona:<name> or global'),
+  path: z.string().default('').describe('folder path inside the library'),
+  filename: z.string().min(1).describe('file name; the same library, path and filename revise the same file'),
+  description: z.string().optional(),
+  tags: z.array(z.string()).optional(),
+  change_summary: z.string().optional().describe('shown under the version (default: what it was exported from)'),
+});
+
+export type ExportResourceInput = z.output<typeof exportResourceInput>;
+
+/** The target an export tool's `resource` argument names, for `actor` (personal = the actor's own library). */
+export function exportTargetOf(args: ExportResourceInput, actor: ResourceActor): ExportTarget {
+  return {
+    library: parseLibrary(args.library ?? 'personal', actor.subject),
+    path: normalizeFolderPath(args.path),
+    file_name: args.filename,
+    ...(args.description !== undefined ? { description: args.description } : {}),
+    ...(args.tags !== undefined ? { tags: args.tags } : {}),
+    ...(args.change_summary !== undefined ? { change_summary: args.change_summary } : {}),
+  };
+}
+
 /** An upstream's answer, its body not yet read. */
 export interface UpstreamAnswer {
   status: number;
   statusText?: string;
   /** The upstream's Content-Type, used when the target names none. */
   contentType?: string;
-  body: ReadableStream<Uint8Array> | null;
+  /** A web stream (an HTTP answer) or a Node stream (rows a query encodes as they arrive). */
+  body: ReadableStream<Uint8Array> | Readable | null;
   /** What the upstream is, for messages (a host, a connection). */
   name: string;
 }
@@ -53,7 +84,8 @@ export async function exportIntoResource(
 ): Promise<CreateResult> {
   const where = `${target.path ? `${target.path}/` : ''}${target.file_name}`;
   if (!upstreamAccepted(upstream.status)) {
-    await upstream.body?.cancel().catch(() => undefined);
+    if (upstream.body instanceof Readable) upstream.body.destroy();
+    else await upstream.body?.cancel().catch(() => undefined);
     throw new ResourceError(
       'upstream',
       `${upstream.name} answered ${upstream.status}${upstream.statusText ? ` ${upstream.statusText}` : ''}: nothing was exported, and ${where} keeps its last version`,
@@ -61,11 +93,14 @@ export async function exportIntoResource(
     );
   }
   const contentType = target.content_type ?? declaredType(upstream.contentType);
-  const body = upstream.body ? Readable.fromWeb(upstream.body as WebReadableStream<Uint8Array>) : Readable.from([]);
+  const body =
+    upstream.body instanceof Readable ? upstream.body : upstream.body ? Readable.fromWeb(upstream.body as WebReadableStream<Uint8Array>) : Readable.from([]);
   // fromWeb reads ahead at once: an upstream that breaks off before the store starts reading
   // errors this stream with nobody listening yet (an uncaught exception). The store still sees
-  // the error (the stream is destroyed with it) and keeps nothing.
-  body.on('error', () => undefined);
+  // the error (the stream is destroyed with it) and keeps nothing; the error is kept to say why,
+  // as the store reports only its own failure to write.
+  let bodyError: unknown;
+  body.on('error', (error) => (bodyError ??= error));
   try {
     return await service.create(actor, {
       library: target.library,
@@ -80,8 +115,11 @@ export async function exportIntoResource(
       body,
     });
   } catch (error) {
+    // A refusal of the answer itself (too large, a GraphQL errors answer) is the answer.
+    if (bodyError instanceof ResourceError) throw bodyError;
     if (error instanceof ResourceError) throw error;
     // The upstream broke off (or timed out) mid-body: the store kept nothing.
-    throw new ResourceError('upstream', `${upstream.name} failed while sending: ${error instanceof Error ? error.message : String(error)}; ${where} keeps its last version`);
+    const cause = bodyError ?? error;
+    throw new ResourceError('upstream', `${upstream.name} failed while sending: ${cause instanceof Error ? cause.message : String(cause)}; ${where} keeps its last version`);
   }
 }

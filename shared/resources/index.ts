@@ -75,7 +75,15 @@ export {
   type ResourceChangeNotice,
   type ResourceChangeSource,
 } from './change-feed.js';
-export { exportIntoResource, upstreamAccepted, type ExportTarget, type UpstreamAnswer } from './export.js';
+export {
+  exportIntoResource,
+  exportResourceInput,
+  exportTargetOf,
+  upstreamAccepted,
+  type ExportResourceInput,
+  type ExportTarget,
+  type UpstreamAnswer,
+} from './export.js';
 export {
   ResourceJobDispatcher,
   RESOURCE_JOB_DEFAULTS,

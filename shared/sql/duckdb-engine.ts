@@ -5,7 +5,8 @@
  * that a fatal fault inside it — a C++ exception escaping the binding aborts its process — costs
  * that process, never the api: the statements in flight fail with a SqlEngineError and the next one
  * starts a fresh process. Rows cross over IPC already JSON-ready, bounded by the caller's row limit
- * and byte budget.
+ * and byte budget, and paced by the reader: the engine process sends a few pages ahead of what
+ * `nextPage` took (duckdb-protocol.ts PAGE_WINDOW), so a long result streams through bounded memory.
  *
  * DuckDB is single-process: one process may open a database file for writing, and it holds a file
  * lock while it does. All DuckDbEngines on one file in this process share one engine process (a
@@ -13,8 +14,9 @@
  * cancelling one never touches another. Clustered deployments (several api replicas, a separate
  * worker) use Trino.
  */
+import os from 'node:os';
 import path from 'node:path';
-import { EngineProcess, type RequestBody, type StartedStatement } from './duckdb-supervisor.js';
+import { EngineProcess, type ParquetFile, type RequestBody, type StartedStatement } from './duckdb-supervisor.js';
 import type { RestartPolicy } from '../supervision/index.js';
 import { duckdbPlanEstimate } from './explain.js';
 import { DEFAULT_MAX_RESULT_BYTES, raceSignal } from './run.js';
@@ -72,6 +74,8 @@ function acquire(options: DuckDbEngineOptions): Shared {
       {
         file,
         tempDirectory: file === ':memory:' ? '' : `${file}.tmp`,
+        // Parquet exports: next to the file (its prefix is already private), or a directory of this process's own for :memory:.
+        exportDirectory: file === ':memory:' ? path.join(os.tmpdir(), `duckdb-exports-${process.pid}-${memoryDatabases}`) : `${file}.exports`,
         allowedDirectories: (options.allowedDirectories ?? []).map((d) => path.resolve(d)),
         platformDirectories: (options.platformDirectories ?? []).map((d) => path.resolve(d)),
         memoryLimit: options.memoryLimit ?? 1024 ** 3,
@@ -161,6 +165,7 @@ export class DuckDbEngine implements SqlEngine {
         readOnly: options.readOnly ?? false,
         maxRows: Math.min(options.maxRows ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
         maxBytes: options.maxBytes ?? DEFAULT_MAX_RESULT_BYTES,
+        complete: options.complete ?? false,
       },
       {
         onPage: (rows) => {
@@ -202,7 +207,11 @@ export class DuckDbEngine implements SqlEngine {
       async nextPage() {
         for (;;) {
           const page = pages.shift();
-          if (page) return page;
+          if (page) {
+            // Room for the next page: the engine process sends at most PAGE_WINDOW ahead of us.
+            if (!ended) engine.more(id);
+            return page;
+          }
           if (failure) throw failure;
           if (ended) {
             signal.removeEventListener('abort', stop);
@@ -219,6 +228,15 @@ export class DuckDbEngine implements SqlEngine {
         settle();
       },
     };
+  }
+
+  /**
+   * Writes a caller's query (one SELECT, run read-only, under the same call policy as every caller
+   * statement) as a Parquet file in the engine's export directory, stopped past `maxBytes`. The
+   * caller streams the file and removes it; aborting `signal` interrupts the COPY.
+   */
+  exportParquet(sql: string, maxBytes: number, signal: AbortSignal): Promise<ParquetFile> {
+    return this.#call<ParquetFile>({ op: 'copy', sql, maxBytes }, signal);
   }
 
   /** Runs SQL that the platform itself wrote (DDL, sample data), bypassing classification. */

@@ -10,6 +10,11 @@ export interface WorkerSettings {
   file: string;
   /** Absolute spill directory, or '' for none. */
   tempDirectory: string;
+  /**
+   * Absolute directory where Parquet exports are written (`copy`), emptied when the engine opens;
+   * only the platform's COPY writes there, a caller's SQL may not name it.
+   */
+  exportDirectory: string;
   /** Directories SQL may read files under. */
   allowedDirectories: string[];
   /** Directories only the platform's own SQL may name (its views read them); a caller's SQL may not. */
@@ -22,10 +27,14 @@ export interface WorkerSettings {
 
 export type WorkerRequest =
   | { id: number; op: 'classify'; sql: string }
-  | { id: number; op: 'start'; sql: string; readOnly: boolean; maxRows: number; maxBytes: number }
+  | { id: number; op: 'start'; sql: string; readOnly: boolean; maxRows: number; maxBytes: number; complete: boolean }
   | { id: number; op: 'query'; sql: string; params: string[] }
   | { id: number; op: 'exec'; sql: string }
+  /** A caller's query written as a Parquet file in the export directory, stopped past `maxBytes`. */
+  | { id: number; op: 'copy'; sql: string; maxBytes: number }
   | { id: number; op: 'prepare'; sql: string }
+  /** The api consumed one page of the started statement `target`: one more may be sent (flow control). */
+  | { id: number; op: 'more'; target: number }
   /** Stops the request `target` inside DuckDB (connection.interrupt); its answer follows as usual. */
   | { id: number; op: 'interrupt'; target: number }
   | { id: number; op: 'close' };
@@ -40,11 +49,24 @@ export type WorkerReply =
   /** The engine process opened its database (or could not: then it exits). */
   | { ready: true }
   | { ready: false; error: WorkerError }
-  | { id: number; ok: true; value?: Classification | Row[] | StartedStatement }
+  | { id: number; ok: true; value?: Classification | Row[] | StartedStatement | ParquetFile }
   | { id: number; error: WorkerError }
-  /** A started statement's rows, pushed until its row or byte bound; then `end`. */
+  /**
+   * A started statement's rows, pushed until its row or byte bound; then `end`. At most
+   * `PAGE_WINDOW` pages are unconsumed at once: the engine waits for a `more` before the next, so
+   * a reader slower than DuckDB (an export writing to storage) holds a few pages, never the result.
+   */
   | { id: number; page: Row[] }
   | { id: number; end: true; budgetReached: boolean };
+
+/** Pages of one statement that may be on their way or waiting in the api (each up to 2048 rows). */
+export const PAGE_WINDOW = 4;
+
+/** A Parquet export the engine process wrote: the api streams the file into storage, then removes it. */
+export interface ParquetFile {
+  file: string;
+  rows: number;
+}
 
 export interface StartedStatement {
   columns: ColumnMeta[];

@@ -102,6 +102,12 @@ export class EngineProcess {
     return { id, result };
   }
 
+  /** The reader consumed a page of the started statement `id`: the engine may send one more (PAGE_WINDOW). */
+  more(id: number): void {
+    if (!this.#pending.has(id)) return;
+    this.#child?.send({ id: this.#nextId++, op: 'more', target: id } satisfies WorkerRequest, () => undefined);
+  }
+
   /** Stops request `id` inside DuckDB; if it is still running `stuckKillMs` later, the process is killed. */
   interrupt(id: number): void {
     const pending = this.#pending.get(id);
@@ -221,4 +227,4 @@ function asError(e: WorkerError): Error {
   return e.kind === 'connection' ? new SqlConnectionError(e.message) : new SqlEngineError(e.message);
 }
 
-export type { StartedStatement } from './duckdb-protocol.js';
+export type { ParquetFile, StartedStatement } from './duckdb-protocol.js';

@@ -10,12 +10,14 @@
  * own views read: a caller's SQL naming it is refused like the engine's own files). Every statement a caller sends passes the policy of
  * duckdb-policy.ts before DuckDB prepares it. Errors leave without the server's paths.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBConnection, DuckDBInstance, StatementType, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
 import { deriveRefusals, policyRefusal, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
-import type { StartedStatement, WorkerError, WorkerReply, WorkerRequest, WorkerSettings } from './duckdb-protocol.js';
+import { copySubquery, parquetCopy } from './duckdb-copy.js';
+import { PAGE_WINDOW, type ParquetFile, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
 import { chunkRows, jsonValue, typeName } from './duckdb-values.js';
 import { explainTarget, tokenize, type Token } from './lexer.js';
 import { duckdbTypeRefusal, duckdbVerdict } from './readonly.js';
@@ -40,6 +42,10 @@ const quoteList = (dirs: readonly string[]) => dirs.map((d) => `'${(d.endsWith(p
 interface Running {
   connection?: DuckDBConnection;
   stopped: boolean;
+  /** Pages a started statement may still send before the api asks for more (PAGE_WINDOW). */
+  credits: number;
+  /** Wakes a statement waiting for credit (a `more`, or an interrupt). */
+  wake?: () => void;
 }
 
 class Engine {
@@ -54,7 +60,7 @@ class Engine {
     readonly paths: PrivatePaths,
   ) {
     const file = settings.file === ':memory:' ? [] : [settings.file, path.dirname(settings.file)];
-    this.#scrub = [...file, settings.tempDirectory, ...settings.allowedDirectories, ...settings.platformDirectories, paths.home, paths.cwd, process.execPath];
+    this.#scrub = [...file, settings.tempDirectory, settings.exportDirectory, ...settings.allowedDirectories, ...settings.platformDirectories, paths.home, paths.cwd, process.execPath];
   }
 
   static async open(): Promise<Engine> {
@@ -97,11 +103,19 @@ class Engine {
       await setup.run(
         "CREATE MACRO IF NOT EXISTS json_extract_scalar(json, path) AS CASE WHEN json_type(json, path) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(json, path) END",
       );
-      const readable = [...settings.allowedDirectories, ...settings.platformDirectories];
+      // Whatever an export left when its api went away is of no use to anyone now.
+      fs.rmSync(settings.exportDirectory, { recursive: true, force: true });
+      fs.mkdirSync(settings.exportDirectory, { recursive: true });
+      const readable = [...settings.allowedDirectories, ...settings.platformDirectories, settings.exportDirectory];
       if (readable.length) await setup.run(`SET allowed_directories = [${quoteList(readable)}]`);
       await setup.run('SET enable_external_access = false');
       await setup.run('SET lock_configuration = true');
-      const prefixes = [...(file === ':memory:' ? [] : [file]), ...(settings.tempDirectory ? [settings.tempDirectory] : []), ...settings.platformDirectories];
+      const prefixes = [
+        ...(file === ':memory:' ? [] : [file]),
+        ...(settings.tempDirectory ? [settings.tempDirectory] : []),
+        settings.exportDirectory,
+        ...settings.platformDirectories,
+      ];
       return new Engine(instance, refusals, { prefixes, cwd: process.cwd(), home: os.homedir() });
     } finally {
       setup.closeSync();
@@ -116,7 +130,7 @@ class Engine {
 
   /** Runs request `id`'s work on its own connection, which `interrupt(id)` stops. */
   async run<T>(id: number, work: (connection: DuckDBConnection, entry: Running) => Promise<T>): Promise<T> {
-    const entry: Running = { stopped: false };
+    const entry: Running = { stopped: false, credits: PAGE_WINDOW };
     this.#running.set(id, entry);
     try {
       entry.connection = await this.instance.connect();
@@ -136,6 +150,25 @@ class Engine {
     if (!entry) return;
     entry.stopped = true;
     entry.connection?.interrupt();
+    entry.wake?.();
+  }
+
+  /** The api consumed a page of `target`: one more may go. */
+  more(target: number): void {
+    const entry = this.#running.get(target);
+    if (!entry) return;
+    entry.credits++;
+    entry.wake?.();
+  }
+
+  /** Sends a page once the api has room for it (false: the statement was stopped meanwhile). */
+  async #sendPage(id: number, entry: Running, page: Row[]): Promise<boolean> {
+    while (entry.credits === 0 && !entry.stopped) await new Promise<void>((resolve) => (entry.wake = resolve));
+    entry.wake = undefined;
+    if (entry.stopped) return false;
+    entry.credits--;
+    send({ id, page });
+    return true;
   }
 
   /**
@@ -233,7 +266,9 @@ class Engine {
     await this.run(req.id, async (connection, entry) => {
       if (req.readOnly) await connection.run('BEGIN TRANSACTION READ ONLY');
       if (entry.stopped) throw new EngineError('the statement was cancelled');
-      const result = await connection.stream(req.sql);
+      // A streaming result that fails midway ends like a finished one (the binding cannot tell
+      // them apart); a caller reading everything gets a materialized result, which throws.
+      const result = req.complete ? await connection.run(req.sql) : await connection.stream(req.sql);
       const started: StartedStatement = {
         columns: result.columnNames().map((name, i) => ({ name, type: typeName(result.columnType(i)) })),
         ...updateCount(result),
@@ -250,15 +285,57 @@ class Engine {
           const row = read(r);
           bytes += jsonSize(row);
           if (bytes > req.maxBytes) {
-            if (page.length) send({ id: req.id, page });
+            if (page.length && !(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
             send({ id: req.id, end: true, budgetReached: true });
             return;
           }
           page.push(row);
         }
-        send({ id: req.id, page });
+        if (!(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
       }
       send({ id: req.id, end: true, budgetReached: false });
+    });
+  }
+
+  /**
+   * Writes a caller's query as a Parquet file in the export directory (duckdb-copy.ts says how its
+   * text is kept inside the COPY). The file's size is watched while DuckDB writes it: past
+   * `maxBytes` the statement is interrupted and the file removed, so one export holds at most
+   * about that much disk (plus what one watch interval lets DuckDB write).
+   */
+  async copy(req: Extract<WorkerRequest, { op: 'copy' }>): Promise<ParquetFile> {
+    const tokens = this.#check(req.sql);
+    if (!tokens) throw new EngineError('cannot read the statement: unterminated string, identifier or comment');
+    const subquery = copySubquery(tokens, req.sql);
+    if ('refusal' in subquery) throw new EngineError(subquery.refusal);
+    const file = path.join(settings.exportDirectory, `${randomUUID()}.parquet`);
+    return this.run(req.id, async (connection, entry) => {
+      const extracted = await connection.extractStatements(subquery.body);
+      const prepared = extracted.count === 1 ? await extracted.prepare(0) : undefined;
+      const type = prepared?.statementType;
+      prepared?.destroySync();
+      if (type !== StatementType.SELECT) throw new EngineError('sql_export exports one query (SELECT)');
+      await connection.run('BEGIN TRANSACTION READ ONLY');
+      let tooLarge = false;
+      const watch = setInterval(() => {
+        fs.stat(file, (error, stat) => {
+          if (error || stat.size <= req.maxBytes || tooLarge) return;
+          tooLarge = true;
+          this.interrupt(req.id);
+        });
+      }, 100);
+      try {
+        if (entry.stopped) throw new EngineError('the statement was cancelled');
+        const result = await connection.run(parquetCopy(subquery.body, file));
+        if (tooLarge) throw new EngineError('too large');
+        return { file, rows: Number(result.rowsChanged) };
+      } catch (error) {
+        fs.rmSync(file, { force: true });
+        if (tooLarge) throw new EngineError(`the Parquet file grew past ${req.maxBytes} bytes, the most a resource may hold; nothing was exported`);
+        throw error;
+      } finally {
+        clearInterval(watch);
+      }
     });
   }
 
@@ -280,6 +357,8 @@ class Engine {
     this.#closed = true;
     for (const id of [...this.#running.keys()]) this.interrupt(id);
     this.instance.closeSync();
+    // No export outlives its engine: the directory goes with it (made again on the next open).
+    fs.rmSync(settings.exportDirectory, { recursive: true, force: true });
   }
 }
 
@@ -303,12 +382,16 @@ async function handle(engine: Engine, req: WorkerRequest): Promise<void> {
         return send({ id: req.id, ok: true, value: await engine.classify(req.id, req.sql) });
       case 'start':
         return await engine.start(req);
+      case 'copy':
+        return send({ id: req.id, ok: true, value: await engine.copy(req) });
       case 'query':
         return send({ id: req.id, ok: true, value: await engine.query(req.id, req.sql, req.params) });
       case 'exec':
       case 'prepare':
         await engine.exec(req.id, req.sql, req.op === 'prepare');
         return send({ id: req.id, ok: true });
+      case 'more':
+        return engine.more(req.target);
       case 'interrupt':
         return engine.interrupt(req.target);
       case 'close':

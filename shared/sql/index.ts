@@ -23,6 +23,7 @@ export { DuckDbEngine, type DuckDbEngineOptions } from './duckdb-engine.js';
 export { TrinoEngine, trinoServerUrl, type TrinoEngineOptions } from './trino-engine.js';
 export {
   DEFAULT_MAX_RESULT_BYTES,
+  deadlineSignal,
   effectiveLimit,
   effectiveTimeoutMs,
   jsonSize,
@@ -52,5 +53,6 @@ export {
   type SqlToolkitDeps,
 } from './toolkit.js';
 export { ensureSampleData, SAMPLE_SCHEMA } from './sample-data.js';
-export { csvCell } from './format.js';
+export { csvCell, uniqueColumnNames } from './format.js';
 export { tokenize, identifier, SqlLexError, type Dialect, type Token } from './lexer.js';
+export type { ParquetFile } from './duckdb-protocol.js';

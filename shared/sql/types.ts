@@ -56,6 +56,13 @@ export interface StartOptions {
    */
   maxRows?: number;
   maxBytes?: number;
+  /**
+   * The caller reads every row and must learn of any error (an export). DuckDB then produces the
+   * whole result before the first page (a materialized result, spilled to its temp directory past
+   * memory_limit): its streaming results end silently, like a finished result, when the statement
+   * fails midway. Trino reports such errors in its protocol either way.
+   */
+  complete?: boolean;
 }
 
 /** What an EXPLAIN type is called on our tools (spec: logical, distributed, io, validate). */

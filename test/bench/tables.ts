@@ -5,12 +5,11 @@
  *   file on local disk directly, first query included;
  * - the same aggregate repeated, through `sql_query` on the registered table vs `read_csv` in
  *   process.
+ * - then the export tools' half (tables-export.ts): sql_export of 1,000,000 rows per format vs
+ *   DuckDB's `COPY … TO` in the same run.
  * Printed as ratios, never asserted.
  *
- *   npx tsx test/bench/tables.ts [megabytes=100] [iterations=5]
- *
- * `benchTableRegistration` is exported so the export tools' half (sql_export vs COPY … TO) can be
- * added beside it in this script.
+ *   npm run bench:tables [-- megabytes=100 iterations=5 export_rows=1000000]
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,6 +20,7 @@ import { pipeline } from 'node:stream/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { registerTable } from '../../shared/tables/index.js';
 import { sales, startTablesEnv } from '../integration/tables-fixtures.js';
+import { benchSqlExport } from './tables-export.js';
 
 export interface TableBenchResult {
   bytes: number;
@@ -100,6 +100,7 @@ function report(r: TableBenchResult): void {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [megabytes = '100', iterations = '5'] = process.argv.slice(2);
+  const [megabytes = '100', iterations = '5', exportRows = '1000000'] = process.argv.slice(2);
   report(await benchTableRegistration({ megabytes: Number(megabytes), iterations: Number(iterations) }));
+  await benchSqlExport(Number(exportRows), 3);
 }

@@ -85,6 +85,8 @@ const doc1Defaults: Array<[string, unknown]> = [
   ['toolkits.sql', {}],
   ['toolkits.catalog', {}],
   ['toolkits.objstore', {}],
+  ['toolkits.api', {}],
+  ['toolkits.graphql', {}],
   // providers, semantic enrichment, URN mapping
   ['semantic.provider', undefined],
   ['semantic.instance', undefined],
@@ -279,6 +281,10 @@ toolkits:
   objstore:
     lake: {}
     files: { driver: filesystem }
+  api:
+    partner: { base_url: "https://api.example.com/v1" }
+  graphql:
+    items: { url: "https://graph.example.com/graphql" }
 personas:
   definitions:
     analyst: {}
@@ -339,6 +345,15 @@ resources:
     ['toolkits.objstore.lake.max_put_size', 104_857_600],
     ['toolkits.objstore.lake.connection_name', 'lake'],
     ['toolkits.objstore.lake.bucket_prefix', undefined],
+    ['toolkits.api.partner.headers', {}],
+    ['toolkits.api.partner.auth', undefined],
+    ['toolkits.api.partner.allowed_paths', ['/']],
+    ['toolkits.api.partner.timeout', 60_000],
+    ['toolkits.api.partner.max_bytes', 104_857_600],
+    ['toolkits.graphql.items.headers', {}],
+    ['toolkits.graphql.items.auth', undefined],
+    ['toolkits.graphql.items.timeout', 60_000],
+    ['toolkits.graphql.items.max_bytes', 104_857_600],
     ['personas.definitions.analyst.display_name', undefined],
     ['personas.definitions.analyst.description', undefined],
     ['personas.definitions.analyst.roles', []],
