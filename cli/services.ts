@@ -193,12 +193,16 @@ function buildPlatformSurface(opts: {
         })
       : undefined;
   const enrichment = toolkitEnrichment(config, log, services.toolkits, db);
+  const tables = services.tables ? tableHooks(services.tables) : undefined;
+  // Exports (tools and scripts' platform.export/publish_data) move the tables that follow the file.
+  const followTables = tables ? { followTables: tables.followNewVersion } : {};
   const surface = buildMcpSurface({
     config,
     log,
     tools: [
       ...toolkits.tools,
-      ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config), ...(opts.requests ? { requests: opts.requests } : {}), ...(services.tables ? { tables: tableHooks(services.tables) } : {}) })] : []),
+      ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config), ...(opts.requests ? { requests: opts.requests } : {}), ...(tables ? { tables } : {}) })] : []),
+      ...(resources ? toolkits.exportTools({ resources, actorOf: agentActor(config), ...followTables }) : []),
       ...(services.tables ? [manageTableTool(services.tables, { config, actorOf: agentActor(config) })] : []),
       ...(resources && db ? [searchTool({ config, db, actorOf: agentActor(config), ...(services.embedder ? { embedder: services.embedder } : {}) })] : []),
       ...(resources ? [fetchTool(resources, { actorOf: agentActor(config) })] : []),
@@ -230,7 +234,7 @@ function buildPlatformSurface(opts: {
   served.surface = surface;
   if (resources && runner) {
     const fetch = config.scripts.fetch;
-    served.mainRuns = withRunTools(surface, runTools({ resources, actorOf: agentActor(config), fetchPolicy: { allowHosts: fetch.allow_hosts, timeoutMs: fetch.timeout } }));
+    served.mainRuns = withRunTools(surface, runTools({ resources, actorOf: agentActor(config), fetchPolicy: { allowHosts: fetch.allow_hosts, timeoutMs: fetch.timeout }, ...followTables }));
   }
   return { surface, ...(runner ? { runner } : {}) };
 }

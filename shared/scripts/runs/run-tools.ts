@@ -12,12 +12,13 @@ import type { CallerContext } from '../../identity/index.js';
 import { defineTool, jsonResult, type ToolDefinition } from '../../mcp-tools/index.js';
 import {
   exportIntoResource,
-  normalizeFolderPath,
-  parseLibrary,
+  exportTargetOf,
   resourceRefusal,
+  type CreateResult,
   type ExportTarget,
   type ResourceActor,
   type ResourceService,
+  type TableChange,
 } from '../../resources/index.js';
 import { fetchInit, openFetch, timedOut, type FetchPolicy } from './fetch.js';
 import { publishedFile, publishFormats } from './publish.js';
@@ -32,6 +33,13 @@ export interface RunToolsDeps {
   resources: ResourceService;
   actorOf(caller: CallerContext, sessionId?: string): ResourceActor;
   fetchPolicy: Pick<FetchPolicy, 'allowHosts' | 'timeoutMs'>;
+  /** Moves the tables following the file to the version just written (table registration); without it none moves. */
+  followTables?: (resourceId: string, version: number) => Promise<TableChange[]>;
+}
+
+/** What the tables over the file did about the version a run tool just wrote. */
+async function tableChanges(deps: RunToolsDeps, result: CreateResult): Promise<TableChange[]> {
+  return result.outcome === 'unchanged' || !deps.followTables ? [] : deps.followTables(result.resource.id, result.resource.version);
 }
 
 const target = {
@@ -57,16 +65,6 @@ const publishInput = z.strictObject({
   rows: z.array(z.record(z.string(), z.unknown())),
 });
 
-function exportTarget(args: { library?: string | undefined; path: string; description?: string | undefined; tags?: string[] | undefined; change_summary?: string | undefined }, actor: ResourceActor) {
-  return {
-    library: parseLibrary(args.library ?? 'personal', actor.subject),
-    path: normalizeFolderPath(args.path),
-    ...(args.description !== undefined ? { description: args.description } : {}),
-    ...(args.tags !== undefined ? { tags: args.tags } : {}),
-    ...(args.change_summary !== undefined ? { change_summary: args.change_summary } : {}),
-  };
-}
-
 export function runTools(deps: RunToolsDeps): ToolDefinition[] {
   const exportTool = defineTool({
     name: EXPORT_TOOL,
@@ -79,7 +77,7 @@ export function runTools(deps: RunToolsDeps): ToolDefinition[] {
     async handler(args, ctx) {
       try {
         const actor = deps.actorOf(ctx.caller, ctx.sessionId);
-        const to: ExportTarget = { ...exportTarget(args, actor), file_name: args.filename, ...(args.content_type ? { content_type: args.content_type } : {}) };
+        const to: ExportTarget = { ...exportTargetOf(args, actor), ...(args.content_type ? { content_type: args.content_type } : {}) };
         const { url: urlText, ...init } = args.source;
         const { response, url, signal } = await openFetch(deps.fetchPolicy, urlText, init, 'platform.export');
         try {
@@ -90,7 +88,7 @@ export function runTools(deps: RunToolsDeps): ToolDefinition[] {
             { status: response.status, statusText: response.statusText, contentType: response.headers.get('content-type') ?? undefined, body: response.body, name: url.host },
             'export',
           );
-          return jsonResult({ outcome: result.outcome, resource: result.resource, upstream_status: response.status });
+          return jsonResult({ outcome: result.outcome, resource: result.resource, upstream_status: response.status, table_changes: await tableChanges(deps, result) });
         } catch (error) {
           throw timedOut(signal, error, 'platform.export', url, deps.fetchPolicy.timeoutMs);
         }
@@ -116,15 +114,14 @@ export function runTools(deps: RunToolsDeps): ToolDefinition[] {
         const actor = deps.actorOf(ctx.caller, ctx.sessionId);
         const file = publishedFile(args.rows, args.format);
         const result = await deps.resources.create(actor, {
-          ...exportTarget(args, actor),
-          file_name: `${args.name}.${file.extension}`,
+          ...exportTargetOf({ ...args, filename: `${args.name}.${file.extension}` }, actor),
           content_type: file.contentType,
           if_exists: 'replace',
           change_summary: args.change_summary ?? `published ${args.rows.length} rows`,
           origin: 'script',
           body: Readable.from(file.lines()),
         });
-        return jsonResult({ outcome: result.outcome, resource: result.resource, rows: args.rows.length, columns: file.columns });
+        return jsonResult({ outcome: result.outcome, resource: result.resource, rows: args.rows.length, columns: file.columns, table_changes: await tableChanges(deps, result) });
       } catch (error) {
         const refusal = resourceRefusal(error);
         if (refusal) return refusal;
