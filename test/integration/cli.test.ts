@@ -38,7 +38,7 @@ database:
 
   it('config check accepts the shipped example file', async () => {
     const key32 = Buffer.alloc(32, 7).toString('base64');
-    const secrets = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'CATALOG_TOKEN', 'CI_API_KEY', 'CLAUDE_CLIENT_SECRET', 'ETL_API_KEY',
+    const secrets = ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'BILLING_TOKEN', 'CATALOG_TOKEN', 'CI_API_KEY', 'CLAUDE_CLIENT_SECRET', 'CRM_KEY', 'ETL_API_KEY',
       'OIDC_CLIENT_SECRET', 'OPENAI_API_KEY', 'TRINO_PASSWORD', 'UPSTREAM_CLIENT_SECRET'];
     const { code, stdout } = await runPlatform(['config', 'check', 'platform.example.yaml'], {
       ...Object.fromEntries(secrets.map((name) => [name, `value-of-${name.toLowerCase()}`])),

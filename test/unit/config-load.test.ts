@@ -216,6 +216,8 @@ describe('platform.example.yaml', () => {
     AWS_ACCESS_KEY_ID: 'AKIAEXAMPLE',
     AWS_SECRET_ACCESS_KEY: 'aws-secret',
     OPENAI_API_KEY: 'embedding-key',
+    BILLING_TOKEN: 'billing-token',
+    CRM_KEY: 'crm-key',
   };
 
   it('parses with no errors and no warnings', () => {
