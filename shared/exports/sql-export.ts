@@ -4,10 +4,10 @@
  * as sql_query (the engine's refusals, one statement, a read; DuckDB runs it in a READ ONLY
  * transaction), then its rows stream into storage page by page: nothing holds the whole result.
  *
- * Parquet needs the whole file before its footer can be written, so it is not encoded here: on
- * DuckDB the engine process writes it with COPY into its export directory (stopped past the
- * resource size limit, so a file there holds at most that much), and the file streams from there
- * into storage and is removed. Trino has no local file to write: Parquet is refused there.
+ * Parquet: on DuckDB the engine process writes it with COPY into its export directory (stopped
+ * past the resource size limit, so a file there holds at most that much), and the file streams
+ * from there into storage and is removed; on Trino the rows are written row group by row group as
+ * the pages arrive (parquet-rows.ts), the footer last.
  */
 import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
@@ -27,6 +27,7 @@ import {
   SqlTimeoutError,
   type SqlConnection,
 } from '../sql/index.js';
+import { parquetStream } from './parquet-rows.js';
 import { ROW_FORMATS, rowStream, type RowCount } from './sql-rows.js';
 import { exportOutcome, type ExportToolsDeps } from './results.js';
 
@@ -34,7 +35,7 @@ const PARQUET_TYPE = 'application/vnd.apache.parquet';
 
 const input = z.object({
   sql: z.string().min(1).describe('One read-only SQL statement (SELECT, WITH … SELECT)'),
-  format: z.enum(['csv', 'ndjson', 'parquet']).default('csv').describe('csv (default, with a header row), ndjson (one JSON object per row) or parquet (DuckDB connections)'),
+  format: z.enum(['csv', 'ndjson', 'parquet']).default('csv').describe('csv (default, with a header row), ndjson (one JSON object per row) or parquet'),
   connection: z.string().optional().describe('Connection name (see sql_list_connections); empty means the default connection'),
   timeout_seconds: z.number().int().optional().describe('Timeout of the whole export in seconds (default: the connection timeout; at most 300)'),
   resource: exportResourceInput.describe('Where the file is: the first export creates it, later ones record its next version'),
@@ -79,15 +80,17 @@ export function sqlExportTool(deps: ExportToolsDeps): ToolDefinition {
         const name = `connection "${conn.name}"`;
         const count: RowCount = { rows: 0 };
         let upstream: UpstreamAnswer;
-        if (args.format === 'parquet') {
-          if (!(conn.engine instanceof DuckDbEngine)) return toolError(`Export failed: parquet is written by DuckDB connections; connection "${conn.name}" is ${conn.engine.kind} (use csv or ndjson)`);
+        if (args.format === 'parquet' && conn.engine instanceof DuckDbEngine) {
           const written = await conn.engine.exportParquet(args.sql, deps.config.resources.managed.max_upload_bytes, deadline.signal);
           parquet = written.file;
           count.rows = written.rows;
           upstream = { status: 200, contentType: PARQUET_TYPE, body: createReadStream(written.file), name };
         } else {
           const cursor = await conn.engine.start(args.sql, { signal: deadline.signal, readOnly: true, complete: true, maxRows: Number.MAX_SAFE_INTEGER, maxBytes: Number.MAX_SAFE_INTEGER });
-          upstream = { status: 200, contentType: ROW_FORMATS[args.format].contentType, body: rowStream(cursor, args.format, count), name };
+          upstream =
+            args.format === 'parquet'
+              ? { status: 200, contentType: PARQUET_TYPE, body: parquetStream(cursor, count), name }
+              : { status: 200, contentType: ROW_FORMATS[args.format].contentType, body: rowStream(cursor, args.format, count), name };
         }
         const created = await exportIntoResource(deps.resources, actor, { change_summary: `export of a query on ${name}`, ...target }, upstream, 'export');
         return await exportOutcome(deps, created, { format: args.format, rows: count.rows, connection: conn.name });
