@@ -1,6 +1,6 @@
 /**
  * A DataHub stand-in for tests: GraphQL over HTTP at `POST /api/graphql` (GMS's path), built with
- * graphql-js `buildSchema` over DataHub's real schema files (../shared/testdata/datahub-graphql/)
+ * graphql-js `buildSchema` over DataHub's real schema files (test/fixtures/datahub-graphql/)
  * and resolvers over fixture data (datahub-fixtures.ts). Every request is parsed and validated
  * against that schema first, so an operation or field DataHub does not have fails the test with
  * DataHub's kind of answer (HTTP 200, `errors`).
@@ -35,10 +35,12 @@ import {
 } from 'graphql';
 import { buildDatahubFixtures, type DatahubFixtureStore, type GqlObject } from './datahub-fixtures.js';
 
-/** DataHub's schema files: `../shared/testdata/datahub-graphql/` beside the repository, or DATAHUB_SCHEMA_DIR. */
+/**
+ * DataHub's schema files: the unmodified snapshot in test/fixtures/datahub-graphql/ (its README
+ * names the upstream commit), or DATAHUB_SCHEMA_DIR to check against another DataHub version.
+ */
 export function datahubSchemaDir(): string {
-  const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-  return process.env.DATAHUB_SCHEMA_DIR ?? path.resolve(repoRoot, '..', 'shared', 'testdata', 'datahub-graphql');
+  return process.env.DATAHUB_SCHEMA_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'datahub-graphql');
 }
 
 /** The extension a DataHub 1.4+ server with vector search has (not in the schema snapshot). */

@@ -1,6 +1,6 @@
 /**
  * Issue 21, Build 1: every GraphQL operation the catalog client sends validates against DataHub's
- * real schema (../shared/testdata/datahub-graphql/), so a query or field DataHub does not have
+ * real schema (test/fixtures/datahub-graphql/), so a query or field DataHub does not have
  * fails here. The one operation of a newer server (semantic search) validates against the schema
  * with that field added, and is refused by the snapshot.
  */
