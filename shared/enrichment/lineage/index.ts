@@ -1,5 +1,5 @@
 // Lineage inheritance (semantic.lineage.*): columns lacking metadata inherit it from upstream
-// datasets through the catalog's column and table lineage (docs/enrichment-lineage.md).
+// datasets through the catalog's column and table lineage (docs/enrichment.md "Lineage inheritance").
 export { inheritColumnContext, type InheritOptions } from './inherit.js';
 export { CachedLineageSource, type LineageCacheOptions } from './cache.js';
 export { CatalogLineageSource, catalogLineageSource, columnName, type CatalogLineageOptions } from './catalog-source.js';
