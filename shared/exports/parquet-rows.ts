@@ -13,7 +13,7 @@
 import { Readable } from 'node:stream';
 import { ByteWriter, ParquetWriter, schemaFromColumnData } from 'hyparquet-writer';
 import { uniqueColumnNames, type QueryCursor, type Row } from '../sql/index.js';
-import type { RowCount } from './sql-rows.js';
+import { cancelOnClose, type RowCount } from './sql-rows.js';
 
 export const PARQUET_GROUP_ROWS = 100_000;
 export const PARQUET_GROUP_BYTES = 32 * 1024 * 1024;
@@ -92,22 +92,18 @@ export function parquetStream(cursor: QueryCursor, count: RowCount): Readable {
       group = [];
       bytes = 0;
     };
-    try {
-      for (let page = await cursor.nextPage(); page !== null; page = await cursor.nextPage()) {
-        for (const row of page) {
-          group.push(row);
-          for (const value of row) bytes += heldBytes(value);
-        }
-        count.rows += page.length;
-        if (group.length >= PARQUET_GROUP_ROWS || bytes >= PARQUET_GROUP_BYTES) await writeGroup();
-        yield* ready.splice(0);
+    for (let page = await cursor.nextPage(); page !== null; page = await cursor.nextPage()) {
+      for (const row of page) {
+        group.push(row);
+        for (const value of row) bytes += heldBytes(value);
       }
-      if (group.length > 0) await writeGroup();
-      await writer.finish();
+      count.rows += page.length;
+      if (group.length >= PARQUET_GROUP_ROWS || bytes >= PARQUET_GROUP_BYTES) await writeGroup();
       yield* ready.splice(0);
-    } finally {
-      await cursor.cancel().catch(() => undefined);
     }
+    if (group.length > 0) await writeGroup();
+    await writer.finish();
+    yield* ready.splice(0);
   }
-  return Readable.from(encode(), { objectMode: false });
+  return cancelOnClose(Readable.from(encode(), { objectMode: false }), cursor);
 }

@@ -50,6 +50,16 @@ export function encodePage(format: RowFormat, names: readonly string[], rows: re
 }
 
 /**
+ * Stops the statement once `stream` closes — when it ended (a no-op then), failed, or was destroyed
+ * by a reader that stopped, even before its first read (a generator never started runs no
+ * `finally`).
+ */
+export function cancelOnClose(stream: Readable, cursor: QueryCursor): Readable {
+  stream.once('close', () => void cursor.cancel().catch(() => undefined));
+  return stream;
+}
+
+/**
  * The cursor's rows as a byte stream in `format`. The stream ends with the rows, fails with the
  * engine's error (the store then keeps nothing), and cancels the statement when it is destroyed
  * early. `count.rows` grows as pages are encoded.
@@ -57,19 +67,14 @@ export function encodePage(format: RowFormat, names: readonly string[], rows: re
 export function rowStream(cursor: QueryCursor, format: RowFormat, count: RowCount): Readable {
   const names = uniqueColumnNames(cursor.columns).map((c) => c.name);
   async function* encode(): AsyncGenerator<Buffer> {
-    try {
-      let header = format === 'csv';
-      for (let page = await cursor.nextPage(); page !== null; page = await cursor.nextPage()) {
-        if (page.length === 0 && !header) continue;
-        count.rows += page.length;
-        yield Buffer.from(encodePage(format, names, page, header));
-        header = false;
-      }
-      if (header) yield Buffer.from(encodePage(format, names, [], true));
-    } finally {
-      // A no-op once the statement finished; stops the engine when the store stopped reading.
-      await cursor.cancel().catch(() => undefined);
+    let header = format === 'csv';
+    for (let page = await cursor.nextPage(); page !== null; page = await cursor.nextPage()) {
+      if (page.length === 0 && !header) continue;
+      count.rows += page.length;
+      yield Buffer.from(encodePage(format, names, page, header));
+      header = false;
     }
+    if (header) yield Buffer.from(encodePage(format, names, [], true));
   }
-  return Readable.from(encode(), { objectMode: false });
+  return cancelOnClose(Readable.from(encode(), { objectMode: false }), cursor);
 }

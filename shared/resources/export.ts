@@ -115,6 +115,8 @@ export async function exportIntoResource(
       body,
     });
   } catch (error) {
+    // Nothing more is read: an upstream still sending (a query's next pages) is stopped, not drained.
+    body.destroy();
     // A refusal of the answer itself (too large, a GraphQL errors answer) is the answer.
     if (bodyError instanceof ResourceError) throw bodyError;
     if (error instanceof ResourceError) throw error;

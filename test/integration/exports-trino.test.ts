@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DuckDbEngine } from '../../shared/sql/index.js';
+import { callTool, toolText } from '../support/sql-tools.js';
 import { sharedTrino } from '../support/trino.js';
 import { failed, ok, startExportRig, type ExportRig } from './exports-fixtures.js';
 
@@ -86,5 +87,25 @@ describe('sql_export on a real Trino server', () => {
     expect(text).toMatch(/trino\/fragile\.csv keeps its last version/);
     expect(await rig.versions(first.resource.id)).toEqual([1]);
     expect((await rig.content(first.resource.id)).toString()).toBe('n\n1\n');
+  });
+
+  it('an export refused by its target stops the query on Trino instead of draining it', async () => {
+    const marker = `refused-${Date.now()}`;
+    const sql = `SELECT l.*, '${marker}' AS marker FROM tpch.sf10.lineitem l`;
+    const text = failed(await rig.call('sql_export', { connection: 'cluster', sql, resource: { library: 'person:apikey:bob', path: 'x', filename: 'x.csv' } }));
+    expect(text).toMatch(/not allowed to add files/);
+    // The statement ends cancelled (USER_CANCELED) within moments; drained, it would run for minutes.
+    const state = async () =>
+      toolText(
+        await callTool(rig.sql.tools, 'sql_query', {
+          connection: 'cluster',
+          sql: `SELECT state, error_code FROM system.runtime.queries WHERE query LIKE '%${marker}''%' AND query NOT LIKE '%system.runtime%'`,
+        }),
+      );
+    const deadline = Date.now() + 20_000;
+    let seen = await state();
+    while (/RUNNING|QUEUED|PLANNING|STARTING|FINISHING/.test(seen) && Date.now() < deadline) seen = await state();
+    expect(seen).toMatch(/FAILED/);
+    expect(seen).toMatch(/USER_CANCELED/);
   });
 });
