@@ -192,7 +192,7 @@ function buildPlatformSurface(opts: {
           },
         })
       : undefined;
-  const enrichment = toolkitEnrichment(config, log, services.toolkits, db);
+  const enrichment = toolkitEnrichment(config, log, services.toolkits, { db });
   const tables = services.tables ? tableHooks(services.tables) : undefined;
   // Exports (tools and scripts' platform.export/publish_data) move the tables that follow the file.
   const followTables = tables ? { followTables: tables.followNewVersion } : {};

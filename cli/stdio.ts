@@ -32,8 +32,7 @@ export async function startStdioRole(opts: { config: PlatformConfig; log: Logger
     await db?.end();
     throw error;
   }
-  // One stdio client: de-duplication state in memory whatever sessions.store says.
-  const enrichment = toolkitEnrichment({ ...config, sessions: { ...config.sessions, store: 'memory' } }, log, toolkits, undefined);
+  const enrichment = toolkitEnrichment(config, log, toolkits, 'none');
   const surface = buildMcpSurface({
     config,
     log,

@@ -93,9 +93,10 @@ export async function buildToolkits(config: PlatformConfig, log: Logger, opts: T
  * Cross-enrichment over the toolkits (docs/enrichment.md), for every MCP surface (api and stdio):
  * the providers, the middleware and the `resources.enabled` resources; a family's context reaches
  * only callers whose persona may use that family's tools; session de-duplication in the session
- * store's place (memory, or the database with `sessions.store: database`).
+ * store's place (memory, or the database with `sessions.store: database`) — none for `sessions:
+ * 'none'` (stdio has no session id to keep it by).
  */
-export function toolkitEnrichment(config: PlatformConfig, log: Logger, toolkits: Toolkits, db: Db | undefined) {
+export function toolkitEnrichment(config: PlatformConfig, log: Logger, toolkits: Toolkits, sessions: { db: Db | undefined } | 'none') {
   const catalogs = toolkits.catalog.connections;
   return buildEnrichment({
     config,
@@ -104,7 +105,7 @@ export function toolkitEnrichment(config: PlatformConfig, log: Logger, toolkits:
     ...(toolkits.objstore.tools.list().length ? { objstoreConnection: (name?: string) => toolkits.objstore.tools.get(name) } : {}),
     ...(catalogs.connections.size ? { catalogClient: (instance?: string) => catalogs.connection(instance).client } : {}),
     reach: familyReach(toolkits.tools, personaToolAccess(config.personas)),
-    dedup: createSessionDedup(config, db, log.child({ component: 'enrichment-dedup' })),
+    ...(sessions === 'none' ? {} : { dedup: createSessionDedup(config, sessions.db, log.child({ component: 'enrichment-dedup' })) }),
     log: log.child({ component: 'enrichment' }),
   });
 }

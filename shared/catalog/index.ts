@@ -4,14 +4,11 @@
  */
 export { CatalogClient, entityTypeEnum, graphqlEndpoint, redactVariables } from './client.js';
 export type { BrowseResult, BrowseWhat, CallOptions, CatalogClientOptions } from './client.js';
-export { CatalogError, CatalogGraphQLError, CatalogHttpError, CatalogTimeoutError, isCatalogError, type CatalogErrorKind } from './errors.js';
-export { urnName } from './mapping.js';
+export { CatalogError, isCatalogError, type CatalogErrorKind } from './errors.js';
 export type * from './types.js';
 export * as catalogOperations from './operations/index.js';
 export type { Operation } from './operations/index.js';
-export { createCatalogConnections, type CatalogConnection, type CatalogConnections } from './connections.js';
-export { walkColumnLineage, type ColumnLineageHop } from './lineage-walk.js';
-export { createPlan, updatePlan, deletePlan, createWhats, updateWhats, deleteWhats, type WriteArgs, type WritePlan } from './writes.js';
-export { createCatalogToolkit, catalogDescriptionOverrides, type CatalogToolkit } from './toolkit.js';
+export { type CatalogConnection, type CatalogConnections } from './connections.js';
+export { createPlan, updatePlan, deletePlan, type WriteArgs, type WritePlan } from './writes.js';
+export { createCatalogToolkit, type CatalogToolkit } from './toolkit.js';
 export type { PlatformConnectionSummary } from './tools.js';
-export { catalogErrorResult } from './tool-results.js';

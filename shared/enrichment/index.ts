@@ -12,6 +12,5 @@ export { catalogPiiTags, type SemanticProvider, type GlossaryTermContext } from 
 export type { QueryProvider } from './query-provider.js';
 export type { StorageProvider } from './storage-provider.js';
 export { enrichmentMiddleware, type EnrichmentOptions } from './middleware.js';
-export { enrichmentResourceTemplates } from './resources.js';
 export type { Availability, ColumnContext, QualifiedTable, StorageInfo, TableContext } from './types.js';
 export { datasetUrn, parseDatasetUrn, tableUrn } from './urn.js';

@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'graphql';
 import { z } from 'zod';
+import { graphqlEndpoint } from '../catalog/index.js';
 import type { PlatformConfig } from '../config/index.js';
 import { defineTool, type ToolDefinition } from '../mcp-tools/index.js';
 import { exportIntoResource, exportResourceInput, exportTargetOf, resourceRefusal, ResourceError } from '../resources/index.js';
@@ -32,13 +33,6 @@ export function graphqlEndpointNames(config: PlatformConfig): string[] {
   return [...Object.keys(config.toolkits.graphql).sort(), ...Object.keys(config.toolkits.catalog).sort().map((n) => `${CATALOG_PREFIX}${n}`)];
 }
 
-/** A catalog's GraphQL URL: its `url` when that already names a graphql path, else `<url>/api/graphql`. */
-export function catalogGraphqlUrl(url: string): URL {
-  const u = new URL(url);
-  if (!/\/graphql\/?$/.test(u.pathname)) u.pathname = `${u.pathname.replace(/\/$/, '')}/api/graphql`;
-  return u;
-}
-
 /** The endpoint a name resolves to, or undefined when none is configured by that name. */
 function endpointOf(config: PlatformConfig, maxUpload: number, name: string): { upstream: HttpUpstream; url: URL } | undefined {
   if (name.startsWith(CATALOG_PREFIX)) {
@@ -46,7 +40,7 @@ function endpointOf(config: PlatformConfig, maxUpload: number, name: string): { 
     const catalog = config.toolkits.catalog[key];
     if (!catalog) return undefined;
     return {
-      url: catalogGraphqlUrl(catalog.url),
+      url: new URL(graphqlEndpoint(catalog.url)),
       upstream: {
         name: `catalog "${key}"`,
         headers: {},

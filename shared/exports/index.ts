@@ -10,9 +10,8 @@ import type { ExportToolsDeps } from './results.js';
 import { sqlExportTool } from './sql-export.js';
 
 export type { ExportToolsDeps } from './results.js';
-export { catalogGraphqlUrl } from './graphql-export.js';
 export { GraphqlAnswerScanner, graphqlErrorMessages } from './graphql-answer.js';
-export { encodePage, rowStream, type RowFormat } from './sql-rows.js';
+export { encodePage, type RowFormat } from './sql-rows.js';
 export { upstreamPathProblem, upstreamUrl, upstreamUrlProblem, type UpstreamScope } from './upstream-path.js';
 export { upstreamHeaders } from './upstream-http.js';
 

@@ -6,7 +6,7 @@
 import type { PlatformConfig } from '../config/index.js';
 import type { CallerContext } from '../identity/index.js';
 import { jsonResult, type CallToolResult } from '../mcp-tools/index.js';
-import { type CreateResult, type ResourceActor, type ResourceService, type TableChange } from '../resources/index.js';
+import { tablesAfterWrite, type CreateResult, type ResourceActor, type ResourceService, type TableChange } from '../resources/index.js';
 import type { SqlToolkit } from '../sql/index.js';
 
 export interface ExportToolsDeps {
@@ -25,6 +25,6 @@ export interface ExportToolsDeps {
 
 /** The tool result of a finished export. */
 export async function exportOutcome(deps: ExportToolsDeps, created: CreateResult, facts: Record<string, unknown>): Promise<CallToolResult> {
-  const moved = created.outcome === 'unchanged' || !deps.followTables ? [] : await deps.followTables(created.resource.id, created.resource.version);
+  const moved = await tablesAfterWrite(deps.followTables, created);
   return jsonResult({ outcome: created.outcome, resource: created.resource, table_changes: moved, ...facts });
 }

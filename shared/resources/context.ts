@@ -44,9 +44,8 @@ export interface ResourceServiceDeps {
   jobs?: ResourceJobHandOff;
 }
 
-/** The objstore connection resource bytes live on (resourceStoreName); fails when none is configured. */
 /** What a new version holds, whichever write makes it. */
-interface VersionContent {
+export interface VersionContent {
   now: Date;
   size: number;
   contentType: string;
@@ -57,6 +56,7 @@ interface VersionContent {
   object: StoredObject;
 }
 
+/** The objstore connection resource bytes live on (resourceStoreName); fails when none is configured. */
 export function resourceConnectionName(config: PlatformConfig): string {
   const name = resourceStoreName(config);
   if (name === undefined) throw new Error('managed resources need an object store: configure toolkits.objstore (or resources.managed.connection)');

@@ -105,6 +105,7 @@ export {
   extractArchive,
   EXTRACT_LIMITS,
   EXTRACT_TEMP_PREFIX,
+  tablesAfterWrite,
   type ExtractDeps,
   type ExtractDestination,
   type ExtractLimits,

@@ -9,7 +9,7 @@ import { isObjstoreError } from '../objstore/index.js';
 import { isAgent, may, mayMove, refusal } from './authority.js';
 import { MOVE_AUDIT_TOOL, recordResourceEvent } from './audit-trail.js';
 import { chooseContentType, contentTypeFromName } from './content-type.js';
-import { actorOrigin, notFound, plural, type ResourceContext, type StoredObject } from './context.js';
+import { actorOrigin, notFound, plural, type ResourceContext, type StoredObject, type VersionContent } from './context.js';
 import { countsHoldingDelete, holdsDelete } from './delete-rule.js';
 import { createDetails, executableTypeOrThrow, fileNameOrThrow, replaceDetails, updateDetails } from './input.js';
 import { formatLibrary, formatLibraryPath, libraryKey, sameLibrary } from './library.js';
@@ -27,7 +27,6 @@ import {
   type ResourceService,
   type ResourceView,
   type UpdateInput,
-  type WriteOrigin,
 } from './types.js';
 import { storeUpload as putUpload } from './upload.js';
 
@@ -282,7 +281,7 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
     actor: ResourceActor,
     id: string,
     object: StoredObject,
-    v: { size: number; contentType: string; sha256: string | null; changeSummary: string | null; restoredFrom: number | null; origin: WriteOrigin; eventKind: string },
+    v: Omit<VersionContent, 'now' | 'object'> & { eventKind: string },
     ifHead?: number,
   ): Promise<ResourceView> {
     try {

@@ -5,6 +5,7 @@
 import type { TableHooks } from '../resources/index.js';
 import type { TableDeps } from './deps.js';
 import { afterUpload, followNewVersion } from './follow.js';
+import { registrationsOf } from './records.js';
 import { listTables } from './register.js';
 
 export function tableHooks(deps: TableDeps): TableHooks {
@@ -12,6 +13,8 @@ export function tableHooks(deps: TableDeps): TableHooks {
     afterUpload: (actor, resourceId) => afterUpload(deps, actor, resourceId),
     followNewVersion: (resourceId, version) => followNewVersion(deps, resourceId, version),
     async tablesOf(actor, resourceId) {
+      // Every read of every file asks; almost none has a table, which one indexed query answers.
+      if ((await registrationsOf(deps.db, resourceId)).length === 0) return [];
       const views = await listTables(deps, actor, { reference: `mcp:resource:${resourceId}` });
       return views.map((v) => ({ table: v.table, connection: v.connection, version: v.version, state: v.state }));
     },

@@ -7,18 +7,8 @@
  */
 export type { TableDeps } from './deps.js';
 export { tableHooks } from './hooks.js';
-export { followNewVersion, afterUpload, reconcileTables, tableWorkflowId, TABLES_ACTOR, type ReconcileMode, type ReconcileOptions, type TableNews } from './follow.js';
+export { followNewVersion, afterUpload, reconcileTables, tableWorkflowId, type ReconcileMode, type ReconcileOptions, type TableNews } from './follow.js';
 export { registerTable, unregisterTable, listTables, tableReferences, type RegisterInput, type RegisterResult, type TableView, type ListInput, type UnregisterInput } from './register.js';
 export { manageTableTool, type ManageTableToolOptions } from './tool.js';
-export {
-  INLINE_CORRECTION_BYTES,
-  TableError,
-  tableFormat,
-  defaultTableName,
-  tablePrefix,
-  prefixedTableName,
-  refusalMessage,
-  type ScanReport,
-  type TableFormat,
-} from './rules.js';
+export { TableError, tableFormat, defaultTableName, tablePrefix, prefixedTableName, refusalMessage, type ScanReport, type TableFormat } from './rules.js';
 export { scanTable, correctedStream } from './scan.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
-import { encodePage, GraphqlAnswerScanner, graphqlErrorMessages, upstreamHeaders, upstreamPathProblem, upstreamUrl, upstreamUrlProblem, catalogGraphqlUrl } from '../../shared/exports/index.js';
+import { encodePage, GraphqlAnswerScanner, graphqlErrorMessages, upstreamHeaders, upstreamPathProblem, upstreamUrl, upstreamUrlProblem } from '../../shared/exports/index.js';
 import { copySubquery, parquetCopy } from '../../shared/sql/duckdb-copy.js';
 import { tokenize } from '../../shared/sql/lexer.js';
 
@@ -61,12 +61,6 @@ describe('api_export paths', () => {
     expect(headers.get('accept')).toBe('text/csv');
     expect(upstreamHeaders({ headers: {}, auth: { type: 'basic', username: 'u', password: 'p' } }, {}).get('authorization')).toBe(`Basic ${Buffer.from('u:p').toString('base64')}`);
     expect(upstreamHeaders({ headers: {}, auth: { type: 'header', name: 'X-Api-Key', value: 'k' } }, {}).get('x-api-key')).toBe('k');
-  });
-
-  it("points a catalog's GraphQL at <url>/api/graphql unless its URL names a graphql path", () => {
-    expect(catalogGraphqlUrl('http://gms:8080').href).toBe('http://gms:8080/api/graphql');
-    expect(catalogGraphqlUrl('http://gms:8080/datahub/').href).toBe('http://gms:8080/datahub/api/graphql');
-    expect(catalogGraphqlUrl('http://gms:8080/api/graphql').href).toBe('http://gms:8080/api/graphql');
   });
 });
 

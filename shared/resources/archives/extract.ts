@@ -26,7 +26,7 @@ import { contentTypeFromName } from '../content-type.js';
 import { executableByName, ExecutableSniffer } from '../executables.js';
 import { formatLibraryPath, parseLibrary } from '../library.js';
 import { canonicalUri } from '../uri.js';
-import { ResourceError, type CreateOutcome, type Library, type ResourceActor, type ResourceService, type ResourceView, type WriteOrigin } from '../types.js';
+import { ResourceError, type CreateOutcome, type CreateResult, type Library, type ResourceActor, type ResourceService, type ResourceView, type WriteOrigin } from '../types.js';
 import { archiveFolderName, memberMatcher, memberTarget, type MemberTarget } from './members.js';
 import { archiveFormat, forEachMember, type ArchiveFormat, type ArchiveMember } from './readers.js';
 
@@ -88,6 +88,14 @@ export interface TableHooks {
   followNewVersion(resourceId: string, version: number): Promise<TableChange[]>;
   /** The tables over a file the actor may see, and where each stands (for the resource's view). */
   tablesOf(actor: ResourceActor, resourceId: string): Promise<RegisteredTable[]>;
+}
+
+/**
+ * What the tables over a file did about the version a writer just wrote (`follow`: the tables'
+ * followNewVersion, when tables are registered at all): nothing when the write stored nothing new.
+ */
+export async function tablesAfterWrite(follow: TableHooks['followNewVersion'] | undefined, created: CreateResult): Promise<TableChange[]> {
+  return created.outcome === 'unchanged' || !follow ? [] : follow(created.resource.id, created.resource.version);
 }
 
 /** A table over a file, as the file's view shows it. */
@@ -169,8 +177,7 @@ export async function extractArchive(deps: ExtractDeps, actor: ResourceActor, re
         origin: request.origin,
         body: await open(),
       });
-      // Only a revision can move a table: a new file has none, an unchanged one wrote nothing.
-      const tableChanges = created.outcome === 'revised' && deps.tables ? await deps.tables.followNewVersion(created.resource.id, created.resource.version) : [];
+      const tableChanges = await tablesAfterWrite(deps.tables?.followNewVersion, created);
       members.push({ member: member.name, uri: created.resource.uri, version: created.resource.version, reference: created.resource.reference, outcome: created.outcome, table_changes: tableChanges });
       deps.progress?.({ pass: 'write', members: members.length });
     });

@@ -14,7 +14,7 @@ import {
   exportIntoResource,
   exportTargetOf,
   resourceRefusal,
-  type CreateResult,
+  tablesAfterWrite,
   type ExportTarget,
   type ResourceActor,
   type ResourceService,
@@ -37,10 +37,6 @@ export interface RunToolsDeps {
   followTables?: (resourceId: string, version: number) => Promise<TableChange[]>;
 }
 
-/** What the tables over the file did about the version a run tool just wrote. */
-async function tableChanges(deps: RunToolsDeps, result: CreateResult): Promise<TableChange[]> {
-  return result.outcome === 'unchanged' || !deps.followTables ? [] : deps.followTables(result.resource.id, result.resource.version);
-}
 
 const target = {
   library: z.string().optional().describe('personal (default), person:<subject>, persona:<name> or global'),
@@ -88,7 +84,7 @@ export function runTools(deps: RunToolsDeps): ToolDefinition[] {
             { status: response.status, statusText: response.statusText, contentType: response.headers.get('content-type') ?? undefined, body: response.body, name: url.host },
             'export',
           );
-          return jsonResult({ outcome: result.outcome, resource: result.resource, upstream_status: response.status, table_changes: await tableChanges(deps, result) });
+          return jsonResult({ outcome: result.outcome, resource: result.resource, upstream_status: response.status, table_changes: await tablesAfterWrite(deps.followTables, result) });
         } catch (error) {
           throw timedOut(signal, error, 'platform.export', url, deps.fetchPolicy.timeoutMs);
         }
@@ -121,7 +117,7 @@ export function runTools(deps: RunToolsDeps): ToolDefinition[] {
           origin: 'script',
           body: Readable.from(file.lines()),
         });
-        return jsonResult({ outcome: result.outcome, resource: result.resource, rows: args.rows.length, columns: file.columns, table_changes: await tableChanges(deps, result) });
+        return jsonResult({ outcome: result.outcome, resource: result.resource, rows: args.rows.length, columns: file.columns, table_changes: await tablesAfterWrite(deps.followTables, result) });
       } catch (error) {
         const refusal = resourceRefusal(error);
         if (refusal) return refusal;
