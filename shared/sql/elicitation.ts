@@ -1,5 +1,5 @@
 /**
- * Elicitation triggers of sql_query (spec document 1, "tools, elicitation, icons"; toolkits.md 6.3),
+ * Elicitation triggers of sql_query and sql_export (spec document 1, "tools, elicitation, icons"; toolkits.md 6.3),
  * for the elicitation framework (shared/elicitation: the surface runs triggers as a middleware when
  * `elicitation.enabled`, asks through ctx.elicit, is a no-op for clients without elicitation, and
  * returns an informational result instead of running when the user declines):
@@ -96,20 +96,27 @@ export function confirmForm(message: string): ElicitRequestFormParams {
   };
 }
 
-/** The connection and SQL of a sql_query call that may run (one read-only statement), else undefined. */
+/**
+ * The tools whose `sql` reads a connection's tables for the caller: sql_query, and sql_export (the
+ * same read, its whole result written to a file) — asking only before sql_query would let an
+ * export read what the user was not asked about.
+ */
+const READING_TOOLS = new Set(['sql_query', 'sql_export']);
+
+/** The connection and SQL of a reading call that may run (one read-only statement), else undefined. */
 async function runnableQuery(
   invocation: ToolInvocation,
   connection: (name?: string) => SqlConnection,
 ): Promise<{ conn: SqlConnection; sql: string } | undefined> {
   const { tool, args } = invocation;
-  if (tool.name !== 'sql_query' || typeof args.sql !== 'string' || args.sql.trim() === '') return undefined;
+  if (!READING_TOOLS.has(tool.name) || typeof args.sql !== 'string' || args.sql.trim() === '') return undefined;
   let conn: SqlConnection;
   let deadline: ReturnType<typeof deadlineSignal> | undefined;
   try {
     conn = connection(typeof args.connection === 'string' ? args.connection : undefined);
     deadline = deadlineSignal(conn.config.timeout, invocation.ctx.signal);
     const classification = await conn.engine.classify(args.sql, deadline.signal);
-    const runnable = [requirePermitted(classification), requireRead(classification, 'in sql_query'), requireSingleStatement(classification)];
+    const runnable = [requirePermitted(classification), requireRead(classification, `in ${tool.name}`), requireSingleStatement(classification)];
     if (runnable.some((d) => !d.ok)) return undefined;
   } catch {
     return undefined; // the tool itself reports it

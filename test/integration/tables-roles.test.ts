@@ -8,7 +8,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, startApiRole, type RunningApiRole } from '../../cli/services.js';
 import type { Db } from '../../shared/db/index.js';
@@ -39,6 +41,9 @@ auth:
 personas:
   definitions:
     staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "sql_*"] } }
+elicitation:
+  enabled: true
+  cost_estimation: { enabled: true, row_threshold: 5000 }
 toolkits:
   sql:
     local: { engine: duckdb }
@@ -83,5 +88,20 @@ describe('exports and tables through the api role', () => {
     const counted = await callToolJson(mcp, 'sql_query', { connection: 'local', sql: `SELECT count(*) AS n FROM scratch.${table.table}` });
     expect(counted.isError, counted.text).toBe(false);
     expect(counted.text).toContain('5');
+  });
+
+  it('sql_export asks before a costly read as sql_query does; declined, nothing is read or written', async () => {
+    const asked: string[] = [];
+    const client = new McpClient({ name: 'tables-roles-elicit', version: '1' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => (asked.push(request.params.message), { action: 'decline' }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${ALICE}` } } }));
+    try {
+      const result = (await client.callTool({ name: 'sql_export', arguments: { sql: 'SELECT range AS n FROM range(100000)', format: 'csv', resource: { path: 'reports', filename: 'big.csv' } } })) as CallToolResult;
+      expect(asked).toEqual([expect.stringMatching(/^This query will scan approximately [\d,]+ rows, above the confirmation threshold of 5,000 rows/)]);
+      expect((result.content[0] as { text: string }).text).toMatch(/^The user did not approve running sql_export, so it was not executed/);
+      expect((await db.query(`SELECT 1 FROM resources WHERE file_name = 'big.csv'`)).rowCount).toBe(0);
+    } finally {
+      await client.close();
+    }
   });
 });
