@@ -5,7 +5,7 @@
  */
 import { Context } from '@temporalio/activity';
 import type { ResourceActor, TableChange } from '../shared/resources/index.js';
-import { reconcileTables, type ReconcileMode, type TableDeps } from '../shared/tables/index.js';
+import { isFileRefusal, reconcileTables, refusedNews, stopCorrecting, type ReconcileMode, type TableDeps } from '../shared/tables/index.js';
 
 /** What the `table` job starts the workflow with (shared/resources/jobs/kinds.ts: the resource id and the job's params). */
 export interface ReconcileTablesInput {
@@ -34,6 +34,11 @@ export function createTableActivities(deps: TableActivityDeps): TableActivities 
       const beat = setInterval(() => context.heartbeat(), 10_000);
       try {
         return await reconcileTables(deps, input.actor, input.resourceId, input.mode, { inWorkflow: true });
+      } catch (error) {
+        // The file's newest version cannot be a table: retrying reads it again to the same answer.
+        if (!isFileRefusal(error)) throw error;
+        await stopCorrecting(deps.db, input.resourceId, (deps.clock ?? (() => new Date()))());
+        return refusedNews(error);
       } finally {
         clearInterval(beat);
       }

@@ -12,7 +12,7 @@
 import { recordJobs, type ResourceActor, type TableChange } from '../resources/index.js';
 import { directoryOfVersion, engineOf, inlineLimit, scanVersion, withResourceLock, writeCorrection, type TableDeps } from './deps.js';
 import { moveRegistration, registrationsOf, type Registration } from './records.js';
-import { passesChecks, problemsOf, type TableFormat } from './rules.js';
+import { isFileRefusal, passesChecks, problemsOf, type TableError, type TableFormat } from './rules.js';
 
 /** Why tables are brought up to date: an upload, or an export or extraction (which followed tables follow). */
 export type ReconcileMode = 'upload' | 'follow';
@@ -68,10 +68,17 @@ export async function afterUpload(deps: TableDeps, actor: ResourceActor, resourc
 }
 
 async function handOver(deps: TableDeps, actor: ResourceActor, resourceId: string, mode: ReconcileMode, error: unknown): Promise<TableNews> {
+  // The new version cannot be a table as it is: the workflow would read it to the same answer.
+  if (isFileRefusal(error)) return refusedNews(error);
   const message = error instanceof Error ? error.message : String(error);
   deps.log.warn({ err: { message }, resourceId }, 'tables could not follow a new version inline; handing it to the workflow');
   const workflowId = await handToWorkflow(deps, actor, resourceId, mode, (deps.clock ?? (() => new Date()))());
   return { table_changes: [{ table: '*', change: `not moved yet (${message}); workflow ${workflowId} retries` }] };
+}
+
+/** What a write's reply says when the file's new version cannot be a table: the tables stay where they are. */
+export function refusedNews(error: TableError): TableNews {
+  return { table_changes: [{ table: '*', change: `not moved: ${error.message}` }] };
 }
 
 function moves(r: Registration, mode: ReconcileMode, head: number): boolean {

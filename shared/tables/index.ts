@@ -6,9 +6,10 @@
  * registerTable workflow's step.
  */
 export type { TableDeps } from './deps.js';
+export { stopCorrecting } from './records.js';
 export { tableHooks } from './hooks.js';
-export { followNewVersion, afterUpload, reconcileTables, tableWorkflowId, type ReconcileMode, type ReconcileOptions, type TableNews } from './follow.js';
+export { followNewVersion, afterUpload, reconcileTables, refusedNews, tableWorkflowId, type ReconcileMode, type ReconcileOptions, type TableNews } from './follow.js';
 export { registerTable, unregisterTable, listTables, tableReferences, type RegisterInput, type RegisterResult, type TableView, type ListInput, type UnregisterInput } from './register.js';
 export { manageTableTool, type ManageTableToolOptions } from './tool.js';
-export { TableError, tableFormat, defaultTableName, tablePrefix, prefixedTableName, refusalMessage, type ScanReport, type TableFormat } from './rules.js';
+export { isFileRefusal, TableError, tableFormat, defaultTableName, tablePrefix, prefixedTableName, refusalMessage, type ScanReport, type TableFormat } from './rules.js';
 export { scanTable, correctedStream } from './scan.js';

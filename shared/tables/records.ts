@@ -53,6 +53,11 @@ export async function saveRegistration(db: Queryable, r: Registration): Promise<
   );
 }
 
+/** The file's tables stop waiting for a correction that cannot be made (they stay where they are). */
+export async function stopCorrecting(db: Queryable, resourceId: string, now: Date): Promise<void> {
+  await db.query(`UPDATE resource_tables SET correcting = false, updated_at = $2 WHERE resource_id = $1 AND correcting`, [resourceId, now]);
+}
+
 /** Moves a registration to `version` (its relation over it); the correction, if it ran, is done. */
 export async function moveRegistration(db: Queryable, id: string, version: number, relation: string, now: Date): Promise<void> {
   await db.query(`UPDATE resource_tables SET version = $2, relation = $3, correcting = false, updated_at = $4 WHERE id = $1`, [id, version, relation, now]);

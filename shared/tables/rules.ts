@@ -152,6 +152,15 @@ export function columnNames(names: readonly string[]): string[] {
 
 export type TableErrorCode = 'invalid' | 'forbidden' | 'conflict' | 'not_found' | 'refused' | 'unavailable';
 
+/**
+ * Whether `error` is the file's own answer (it cannot be a table as it is): reading it again gives
+ * the same one, so it is reported rather than retried. Anything else (a connection gone, a version
+ * moved, an engine down) may pass.
+ */
+export function isFileRefusal(error: unknown): error is TableError {
+  return error instanceof TableError && (error.code === 'invalid' || error.code === 'refused');
+}
+
 /** A refusal of manage_table, with its stable code. */
 export class TableError extends Error {
   override readonly name = 'TableError';

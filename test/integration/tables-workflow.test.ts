@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../shared/logging/index.js';
 import { ResourceJobDispatcher } from '../../shared/resources/index.js';
 import { afterUpload, reconcileTables, registerTable, tableWorkflowId } from '../../shared/tables/index.js';
+import { MAX_HEADER_CHARS } from '../../shared/tables/csv-scanner.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
 import { createPlatformWorker, temporalJobStarter, workflowBundle, type PlatformWorker } from '../../worker/index.js';
 import type { TableReconcileOutcome } from '../../activities/tables.js';
@@ -82,5 +83,23 @@ describe('registerTable workflow', () => {
 
     const history = await handle.client.workflow.getHandle(tableWorkflowId(resource.id)).fetchHistory();
     await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, tableWorkflowId(resource.id))).resolves.toBeUndefined();
+  });
+
+  it('a version that cannot be a table is reported, not retried: inline at the upload, and in the workflow when it lands while a correction waits', async () => {
+    const hugeHeader = `id,${'x'.repeat(MAX_HEADER_CHARS + 10)}\n1\n`;
+    const { resource } = await env.upload(env.salesAdmin, sales, 'refusing.csv', 'id,note\n1,a\n');
+    await registerTable(env.deps, env.salesAdmin, { reference: resource.reference, connection: env.connection, correct: true });
+    // A broken upload waits for the workflow's correction; then one that is no table at all lands.
+    await env.upload(env.salesAdmin, sales, 'refusing.csv', 'id,note\n2,"b\nc"\n');
+    expect((await afterUpload(env.deps, env.salesAdmin, resource.id)).table_changes[0]?.change).toMatch(/^correcting version 2 in workflow/);
+    await env.upload(env.salesAdmin, sales, 'refusing.csv', hugeHeader);
+    const inline = await afterUpload(env.deps, env.salesAdmin, resource.id);
+    expect(inline.table_changes).toEqual([{ table: '*', change: expect.stringMatching(/^not moved: the header line is longer than/) }]);
+    const outcome = await runTableJob(resource.id);
+    expect(outcome.table_changes).toEqual([{ table: '*', change: expect.stringMatching(/^not moved: the header line is longer than/) }]);
+    const { rows } = await env.deps.db.query(`SELECT version, correcting FROM resource_tables WHERE resource_id = $1`, [resource.id]);
+    expect(rows).toEqual([{ version: 1, correcting: false }]);
+    const history = await handle.client.workflow.getHandle(tableWorkflowId(resource.id)).fetchHistory();
+    expect(history.events?.filter((e) => e.activityTaskFailedEventAttributes).length).toBe(0);
   });
 });
