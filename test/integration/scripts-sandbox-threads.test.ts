@@ -109,8 +109,8 @@ describe('threads', () => {
   });
 
   it('a thread computing without pause gets no new runs: another thread starts and answers meanwhile', async () => {
-    // stallMs 0: a thread with an executing run counts as stalled at once (no waiting in the test).
-    await withSandbox({ maxConcurrent: 4, maxThreads: 1, stallMs: 0 }, async (sandbox) => {
+    // stallMs and stallChecks 0: a thread with an executing run counts as stalled at once (no waiting in the test).
+    await withSandbox({ maxConcurrent: 4, maxThreads: 1, stallMs: 0, stallChecks: 0 }, async (sandbox) => {
       const held = heldHost();
       held.release('go');
       const spinning = sandbox.run(mainRun('export async function main() { await platform.hold(); for (;;) {} }', { host: held.host, deadlineMs: 30_000, memoryBytes: 16 * 1024 * 1024 }));
@@ -121,6 +121,26 @@ describe('threads', () => {
       expect(sandbox.threads).toBe(2);
       await sandbox.close();
       expect(await spinning).toMatchObject({ status: 'error' });
+    });
+  });
+
+  it('a thread silent only because the api thread was too busy to read it is not stalled: no thread starts', async () => {
+    // The storm this prevents: on a saturated replica every thread looked stalled (its answers
+    // unread for stallMs), so each request started a thread that compiled an engine and evaluated
+    // the script again — more work exactly when cores were scarcest.
+    await withSandbox({ maxConcurrent: 16, maxThreads: 1, stallMs: 5 }, async (sandbox) => {
+      const source = 'export function handle(req) { return req.n }';
+      expect(await sandbox.run(handleRun(source, { args: [{ n: 0 }] }))).toMatchObject({ result: 0 });
+      const first = Array.from({ length: 8 }, (_, n) => sandbox.run(handleRun(source, { args: [{ n }] })));
+      // The batch leaves at the next turn; then this thread is busy well past stallMs, reading nothing.
+      await new Promise((resolve) => setImmediate(resolve));
+      const until = performance.now() + 60;
+      while (performance.now() < until);
+      const more = Array.from({ length: 8 }, (_, n) => sandbox.run(handleRun(source, { args: [{ n: n + 8 }] })));
+      expect(sandbox.threads).toBe(1);
+      const outcomes = await Promise.all([...first, ...more]);
+      outcomes.forEach((outcome, n) => expect(outcome).toMatchObject({ status: 'ok', result: n }));
+      expect(sandbox.threads).toBe(1);
     });
   });
 

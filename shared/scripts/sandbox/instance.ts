@@ -135,12 +135,14 @@ export class ScriptInstance {
   /** The module's namespace and the prelude's invoker, once evaluated (on the first call). */
   #loaded: { namespace: QuickJSHandle; invoke: QuickJSHandle } | undefined;
 
-  constructor(quickjs: QuickJSWASMModule, settings: InstanceSettings) {
+  /** `onInterruptCheck`: told at each of the interpreter's interruption checks (the thread's measure of computing). */
+  constructor(quickjs: QuickJSWASMModule, settings: InstanceSettings, onInterruptCheck: () => void) {
     this.settings = settings;
     const runtime = (this.#runtime = quickjs.newRuntime());
     runtime.setMemoryLimit(settings.memoryBytes);
     runtime.setMaxStackSize(settings.maxStackBytes);
     runtime.setInterruptHandler(() => {
+      onInterruptCheck();
       const call = this.#call;
       return call ? (call.interrupted = Date.now() >= call.deadlineAt) : false;
     });

@@ -8,7 +8,10 @@
  * awaits the host. Many more threads than cores cost more than they give (measured: CPU per
  * trivial run grows from ~80 µs with 8 threads to ~480 µs with 32 on two cores). A thread whose
  * script computes without pause for `stallMs` is passed over, and when every thread is so stalled
- * a new one starts (up to one per run), so one CPU-bound script delays the others little. Idle
+ * a new one starts (up to one per run), so one CPU-bound script delays the others little. Silence
+ * alone is not a stall: on a busy machine every thread is silent for a while (waiting for a core,
+ * or for the api's thread to read its answers), and taking that for computing started a thread
+ * per run — each compiling its engine and evaluating its script — just when cores were scarcest. Idle
  * threads are kept — `keepIdle` of them; idle ones beyond end after `idleMs` — and one that ended
  * (terminated past a deadline, crashed) is replaced.
  */
@@ -25,6 +28,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const keepIdle = options.keepIdle ?? Math.min(options.maxConcurrent, cores);
   const idleMs = options.idleMs ?? 30_000;
   const stallMs = options.stallMs ?? 20;
+  const stallChecks = options.stallChecks ?? 8;
   const threads = new Set<SandboxWorker>();
   /** Idle threads beyond keepIdle, and when each ends. */
   const retiring = new Map<SandboxWorker, NodeJS.Timeout>();
@@ -47,7 +51,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
         continue;
       }
       if (worker.load === 0) return worker;
-      if (!worker.stalled(now, stallMs) && (!least || worker.load < least.load)) least = worker;
+      if (!worker.stalled(now, stallMs, stallChecks) && (!least || worker.load < least.load)) least = worker;
     }
     if (threads.size < maxThreads || !least) return start();
     return least;

@@ -5,6 +5,12 @@
  * batches (an array per turn of its event loop), so a burst of runs wakes a thread once.
  */
 
+/** What a worker thread starts with. */
+export interface WorkerData {
+  /** One Int32 the thread adds 1 to at each interruption check of its interpreter (wrapping): how much it computes, read by the pool. */
+  checks: SharedArrayBuffer;
+}
+
 /** Pool → worker: start a run. */
 export interface RunRequest {
   type: 'run';

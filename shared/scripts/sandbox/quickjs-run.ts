@@ -62,6 +62,7 @@ export async function runInQuickJS(
   request: RunRequest & { deadlineAt: number },
   io: RunIo,
   warm: WarmSlot,
+  onInterruptCheck: () => void,
 ): Promise<{ done: RunDone; engineHealthy: boolean }> {
   // The deadline also covers waiting: for libraries, and for host calls while the script awaits them.
   let timer: NodeJS.Timeout | undefined;
@@ -81,7 +82,7 @@ export async function runInQuickJS(
     }
     const settings: InstanceSettings = { source: request.source, libraries, memoryBytes: request.memoryBytes, maxStackBytes: request.maxStackBytes, hostNames: request.hostNames };
     const reuse = request.entry === 'handle';
-    const instance = (reuse ? warm.take(settings) : undefined) ?? new ScriptInstance(quickjs, settings);
+    const instance = (reuse ? warm.take(settings) : undefined) ?? new ScriptInstance(quickjs, settings, onInterruptCheck);
     const end = await instance.call({ entry: request.entry, argsJson: request.argsJson, deadlineAt: request.deadlineAt, consoleLimitBytes: request.consoleLimitBytes, io, untilDeadline });
     if (!end.engineHealthy) {
       warm.drop();

@@ -8,11 +8,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { Ask, FromWorker, RunDone, RunRequest, ToWorker } from './protocol.js';
+import type { Ask, FromWorker, RunDone, RunRequest, ToWorker, WorkerData } from './protocol.js';
 import { defaultConsoleLimitBytes, type SandboxRun } from './types.js';
 
 /** The worker's entry: the compiled .js next to this file, or the .ts source through tsx's loader. */
-function startWorker(): Worker {
+function startWorker(workerData: WorkerData): Worker {
   const self = fileURLToPath(import.meta.url);
   const ext = path.extname(self);
   const file = path.join(path.dirname(self), `worker${ext}`);
@@ -21,12 +21,12 @@ function startWorker(): Worker {
   // grow its young generation, run after run, to 32 MiB and more per thread (a thread's heap from
   // 16 to 44 MiB over a few thousand runs): kept at 4 MiB, it stays near its live size.
   const resourceLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 4 };
-  if (ext !== '.ts') return new Worker(file, { resourceLimits });
+  if (ext !== '.ts') return new Worker(file, { resourceLimits, workerData });
   // From sources (tsx, vitest) a worker thread does not inherit the loader: register tsx first.
   // (tsx's ESM entry sits beside the CommonJS one require.resolve finds; vitest has no import.meta.resolve.)
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
   const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(file).href)}); });`;
-  return new Worker(bootstrap, { eval: true, resourceLimits });
+  return new Worker(bootstrap, { eval: true, resourceLimits, workerData });
 }
 
 export interface WorkerSettings {
@@ -55,14 +55,17 @@ export class SandboxWorker {
   #outbox: ToWorker[] = [];
   /** When the thread last sent anything, or was handed work while it had none (performance.now()). */
   #lastHeard = performance.now();
+  /** The interpreter's interruption checks on the thread so far (WorkerData.checks), and their count at #lastHeard. */
+  readonly #checks = new Int32Array(new SharedArrayBuffer(4));
+  #checksHeard = 0;
 
   constructor() {
-    this.#worker = startWorker();
+    this.#worker = startWorker({ checks: this.#checks.buffer as SharedArrayBuffer });
     this.#worker.unref();
     this.#ready = new Promise((resolve, reject) => {
       this.#worker.once('error', reject);
       this.#worker.on('message', (messages: FromWorker[]) => {
-        this.#lastHeard = performance.now();
+        this.#heard();
         for (const message of messages) {
           if (message.type === 'ready') resolve();
           else if (message.type === 'done') this.#runs.get(message.runId)?.finish(message);
@@ -86,14 +89,20 @@ export class SandboxWorker {
   }
 
   /**
-   * Whether a run is executing on the thread (not waiting on the api's thread) and the thread has
-   * said nothing for `stallMs`: a long synchronous stretch of a script, which the thread's other
-   * runs wait behind.
+   * Whether a run is executing on the thread (not waiting on the api's thread), the thread has
+   * said nothing for `stallMs`, and its interpreter passed `stallChecks` interruption checks
+   * meanwhile: a long synchronous stretch of a script, which the thread's other runs wait behind.
    */
-  stalled(now: number, stallMs: number): boolean {
-    if (now - this.#lastHeard < stallMs) return false;
+  stalled(now: number, stallMs: number, stallChecks: number): boolean {
+    if (now - this.#lastHeard < stallMs || ((Atomics.load(this.#checks, 0) - this.#checksHeard) | 0) < stallChecks) return false;
     for (const run of this.#runs.values()) if (run.waiting === 0) return true;
     return false;
+  }
+
+  /** The thread spoke, or was handed work while it had none: its silence and its computing count from now. */
+  #heard(): void {
+    this.#lastHeard = performance.now();
+    this.#checksHeard = Atomics.load(this.#checks, 0);
   }
 
   /**
@@ -102,7 +111,7 @@ export class SandboxWorker {
    * the deadline and `startAllowanceMs` — has the thread terminated (its other runs end as errors).
    */
   async execute(run: SandboxRun, settings: WorkerSettings): Promise<RunDone> {
-    if (this.#runs.size === 0) this.#lastHeard = performance.now();
+    if (this.#runs.size === 0) this.#heard();
     const runId = nextRunId++;
     const request: RunRequest = {
       type: 'run',
@@ -179,7 +188,7 @@ export class SandboxWorker {
     } finally {
       current.waiting--;
       // The run executes again from the reply on: its silence counts from here.
-      this.#lastHeard = performance.now();
+      this.#heard();
     }
   }
 }

@@ -48,8 +48,14 @@ export interface SandboxOptions {
   maxConcurrent: number;
   /** Threads that carry the runs (default twice the cores, at most maxConcurrent); more start only while all are stalled. */
   maxThreads?: number;
-  /** A thread whose script has computed this long without pause (default 20 ms) gets no new runs. */
+  /**
+   * A thread whose script has computed this long without pause (default 20 ms) gets no new runs.
+   * Computing means its interpreter passed at least `stallChecks` of its interruption checks (one
+   * per some 10,000 operations; default 8) since the thread last spoke: a thread merely waiting for
+   * a core, or whose messages the api's busy thread has not read yet, is silent but not stalled.
+   */
   stallMs?: number;
+  stallChecks?: number;
   /** Interpreter stack ceiling per run (default 512 KiB): deep recursion ends as an error, not a crash. */
   maxStackBytes?: number;
   /**

@@ -11,9 +11,9 @@
  * same ceiling (`keptEngines` of them), and replaced after a run that grew one past
  * `retireAboveBytes` (WebAssembly memory never shrinks), ran out of memory, or left it unhealthy.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
-import type { Ask, AskReply, FromWorker, RunDone, RunRequest, ToWorker } from './protocol.js';
+import type { Ask, AskReply, FromWorker, RunDone, RunRequest, ToWorker, WorkerData } from './protocol.js';
 import { runInQuickJS, WarmSlot } from './quickjs-run.js';
 
 const pageBytes = 64 * 1024;
@@ -25,6 +25,9 @@ const keptEngines = 8;
 
 if (!parentPort) throw new Error('sandbox worker: run as a worker thread');
 const port = parentPort;
+const checks = new Int32Array((workerData as WorkerData).checks);
+/** The pool tells a computing thread from a merely silent one by this count. */
+const countCheck = () => void Atomics.add(checks, 0, 1);
 
 /** A QuickJS module instance with its own linear memory, and the warm handler instance in it. */
 interface Engine {
@@ -103,7 +106,7 @@ async function run(message: RunRequest): Promise<void> {
     const ran = await runInQuickJS(engine.module, { ...message, deadlineAt: Date.now() + message.deadlineMs }, {
       library: async (name) => (await ask(runId, { type: 'library', name })) ?? undefined,
       host: async (name, argsJson) => (await ask(runId, { type: 'host', name, argsJson })) ?? 'null',
-    }, engine.warm);
+    }, engine.warm, countCheck);
     done = ran.done;
     if (!ran.engineHealthy || done.status === 'memory' || engine.module.getWasmMemory().buffer.byteLength > retireAboveBytes) engine = undefined;
   } catch (err) {
