@@ -55,7 +55,7 @@ export interface CallEnd {
 
 /**
  * Builds `console` and `platform` on the global object and answers the entry's invoker:
- * (namespace, entry, argsJson) → a promise of the result as JSON text.
+ * (namespace, entry, argsJson) → the result as JSON text, or a promise of it for an async entry.
  */
 const prelude = `(function (write, hostCall, hostNamesJson) {
   'use strict';
@@ -81,16 +81,20 @@ const prelude = `(function (write, hostCall, hostNamesJson) {
     }
     return value;
   };
-  return (namespace, entry, argsJson) => Promise.resolve().then(() => {
+  const toText = (result) => {
+    const text = stringify(result);
+    return text === undefined ? 'null' : text;
+  };
+  // A synchronous entry answers its text at once (no promise jobs to drive); an async one a promise of it.
+  return (namespace, entry, argsJson) => {
     const fn = namespace[entry];
     if (typeof fn !== 'function') throw new TypeError('the script does not export ' + entry + '()');
     const args = parse(argsJson);
     if (entry === 'handle') for (let i = 0; i < args.length; i++) deepFreeze(args[i]);
-    return fn(...args);
-  }).then((result) => {
-    const text = stringify(result);
-    return text === undefined ? 'null' : text;
-  });
+    const result = fn(...args);
+    const thenable = result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function';
+    return thenable ? Promise.resolve(result).then(toText) : toText(result);
+  };
 })`;
 
 /** Ends a run early with a status other than error. */
