@@ -159,6 +159,54 @@ describe('a call naming several tables', () => {
   });
 });
 
+describe('5.4 what a block sent: per connection and per extent', () => {
+  it('a join partner’s brief entry covers a later brief entry only; a full send covers every lesser extent', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    await dedup.markSent('s1', [sent('orders'), sent('customers', 'brief')], 0, 'mcp:call:join');
+    expect(await mark(dedup, 's1', 'customers', 1, undefined, 'filtered')).toEqual({ first: true });
+    expect(await mark(dedup, 's1', 'customers', 2, undefined, 'brief')).toMatchObject({ first: false, extent: 'brief' });
+    expect(await mark(dedup, 's1', 'orders', 3, undefined, 'filtered')).toMatchObject({ first: false, firstSeenAt: 0, reference: 'mcp:call:join' });
+    expect(await mark(dedup, 's1', 'orders', 4, undefined, 'brief')).toMatchObject({ first: false });
+  });
+
+  it('a filtered context does not count as the full one (the describe path), the full one counts as filtered', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    await mark(dedup, 's1', 'orders', 0, undefined, 'filtered');
+    expect((await mark(dedup, 's1', 'orders', 1)).first).toBe(true);
+    expect((await mark(dedup, 's1', 'orders', 2, undefined, 'filtered')).first).toBe(false);
+    expect((await mark(dedup, 's1', 'orders', 3)).first).toBe(false);
+  });
+
+  it('a repeat of a call with a join partner says which part of it went out', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    const call = [sent('orders'), sent('customers', 'brief')];
+    await dedup.markSent('s1', call, 1_000);
+    expect(applyDedup(fullBlock, await dedup.markSent('s1', call, 2_000), 'reference')).toEqual({
+      metadata_reference: {
+        tables: ['orders', 'customers'],
+        sent_at: '1970-01-01T00:00:01.000Z',
+        note: 'Full catalog metadata for orders and the additional_tables entry for customers was sent earlier in this session (from 1970-01-01T00:00:01.000Z); it is not repeated.',
+      },
+    });
+  });
+
+  it('the same table on two connections is two tables, and repeats name it as written (never with the connection)', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    await dedup.markSent('s1', [sent('sales.orders', 'full', 'trino-a')], 0);
+    expect(await dedup.markSent('s1', [sent('sales.orders', 'full', 'trino-b')], 1)).toEqual([{ first: true }]);
+    const marks = await dedup.markSent('s1', [sent('sales.orders', 'full', 'trino-b')], 2);
+    expect(marks).toEqual([{ first: false, table: 'sales.orders', extent: 'full', firstSeenAt: 1, reference: null }]);
+    expect(applyDedup(fullBlock, marks, 'reference')).toMatchObject({ metadata_reference: { tables: ['sales.orders'] } });
+  });
+
+  it('a table that cannot be stored makes the call a first, and the others of the block are still recorded', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    const long = 'x'.repeat(maxDedupKeyLength + 1);
+    expect(await dedup.markSent('s1', [sent('orders'), sent(long, 'brief')], 0)).toEqual([{ first: true }, { first: true }]);
+    expect((await mark(dedup, 's1', 'orders', 1)).first).toBe(false);
+  });
+});
+
 describe('injection.session_dedup.entry_ttl and session_timeout', () => {
   it('sends the full block again once the entry is older than entry_ttl', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
