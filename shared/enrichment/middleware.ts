@@ -3,8 +3,9 @@
  * gating and elicitation have decided before and audit sees the enriched result. Skipped for error
  * results, managed-script callers, `*_export` tools and tools outside the three families. A slow
  * catalog never holds a result back: the whole enrichment has one deadline (`semantic.lineage.timeout`),
- * after which the result goes out without the blocks and an `enrichment_note` says so. An enrichment
- * that fails adds nothing; the tool's result is never lost to it.
+ * after which the result goes out without the blocks and an `enrichment_note` says so. Session
+ * de-duplication marks what is sent only after that deadline, as the blocks are attached. An
+ * enrichment that fails adds nothing; the tool's result is never lost to it.
  */
 import type { PlatformConfig } from '../config/index.js';
 import type { CallerContext } from '../identity/index.js';
@@ -12,12 +13,12 @@ import { globMatcher, type CallToolResult, type ToolInvocation, type ToolMiddlew
 import type { SqlConnection } from '../sql/index.js';
 import type { Family } from './access.js';
 import { appendBlocks, type ResourceLinkBlock } from './append.js';
-import { catalogCheckHint, enrichmentTimeoutNote, lineageTimeoutNote, type Block } from './blocks.js';
+import { catalogCheckHint, enrichmentTimeoutNote } from './blocks.js';
 import { catalogFamilyBlocks } from './catalog-family.js';
 import { objstoreFamilyBlocks } from './objstore-family.js';
 import type { QueryProvider } from './query-provider.js';
 import type { SemanticProvider } from './semantic-provider.js';
-import { sqlFamilyBlocks, type InheritColumns } from './sql-family.js';
+import { deduplicateContext, sqlFamilyBlocks, type FamilyBlocks, type InheritColumns } from './sql-family.js';
 import type { SessionDedup } from './dedup/index.js';
 import type { StorageProvider } from './storage-provider.js';
 
@@ -85,7 +86,7 @@ export function enrichmentMiddleware(opts: EnrichmentOptions): ToolMiddleware {
     qualityThreshold: rules.quality_threshold,
   };
 
-  async function familyBlocks(family: Family, call: ToolInvocation, result: CallToolResult, signal: AbortSignal): Promise<{ blocks: Block[]; links: ResourceLinkBlock[]; timedOut?: boolean }> {
+  async function familyBlocks(family: Family, call: ToolInvocation, result: CallToolResult, signal: AbortSignal): Promise<FamilyBlocks & { links: ResourceLinkBlock[] }> {
     const { args, ctx } = call;
     const caller = ctx.caller;
     if (family === 'sql') {
@@ -96,10 +97,7 @@ export function enrichmentMiddleware(opts: EnrichmentOptions): ToolMiddleware {
       } catch {
         return { blocks: [], links: [] };
       }
-      const out = await sqlFamilyBlocks(
-        { settings: sqlSettings, semantic, now: opts.now ?? Date.now, ...(opts.inherit ? { inherit: opts.inherit } : {}), ...(opts.dedup ? { dedup: opts.dedup } : {}) },
-        { connection, args, signal, ...(ctx.sessionId ? { sessionId: ctx.sessionId } : {}) },
-      );
+      const out = await sqlFamilyBlocks({ settings: sqlSettings, semantic, ...(opts.inherit ? { inherit: opts.inherit } : {}) }, { connection, args, signal });
       return { ...out, links: [] };
     }
     if (family === 'catalog') {
@@ -127,8 +125,10 @@ export function enrichmentMiddleware(opts: EnrichmentOptions): ToolMiddleware {
       return appendBlocks(result, hint);
     }
     if ('timedOut' in outcome) return appendBlocks(result, [enrichmentTimeoutNote(family, timeoutMs), ...hint]);
-    const { blocks, links, timedOut } = outcome.value;
-    // Lineage inheritance stopped at the same deadline: its blocks went out with what it had.
-    return appendBlocks(result, [...blocks, ...(timedOut ? [lineageTimeoutNote(timeoutMs)] : []), ...hint], links);
+    const { links, ...found } = outcome.value;
+    const sessionId = call.ctx.sessionId;
+    // The attach step: nothing is awaited between marking what goes out and appending it.
+    const blocks = opts.dedup && sessionId ? await deduplicateContext(found, opts.dedup, sessionId, (opts.now ?? Date.now)()) : found.blocks;
+    return appendBlocks(result, [...blocks, ...hint], links);
   };
 }

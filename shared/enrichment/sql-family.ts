@@ -3,7 +3,8 @@
  * own reference extraction), or the explicit table of sql_describe_table; the first is the primary
  * table. Its context, its columns (filtered to those the statement names on the SQL path, after
  * lineage inheritance for columns lacking metadata) and the other tables' summaries make one block,
- * which session de-duplication may replace. The tuning rules' warnings ride on the same lookups.
+ * which session de-duplication may replace when it is attached (deduplicateContext). The tuning
+ * rules' warnings ride on the same lookups.
  */
 import type { TableRef } from '../sql/index.js';
 import { qualifyTables, type SqlConnection } from '../sql/index.js';
@@ -13,7 +14,7 @@ import type { SemanticProvider } from './semantic-provider.js';
 import type { ColumnContext, QualifiedTable, TableContext } from './types.js';
 import { qualifiedName } from './urn.js';
 import { LookupCache } from './cache.js';
-import { applyDedup, type SessionDedup } from './dedup/index.js';
+import { applyDedup, type SentTable, type SessionDedup } from './dedup/index.js';
 import { sanitizeColumn } from './sanitize.js';
 
 export interface SqlFamilySettings {
@@ -27,31 +28,23 @@ export interface SqlFamilySettings {
   qualityThreshold: number;
 }
 
-/** Lineage inheritance for the primary table's columns (shared/enrichment/lineage). */
-export type InheritColumns = (
-  table: { urn: string; name: string },
-  columns: ColumnContext[],
-  signal: AbortSignal,
-) => Promise<{ columns: ColumnContext[]; timedOut: boolean }>;
+/** Lineage inheritance for the primary table's columns (shared/enrichment/lineage); stops when `signal` aborts. */
+export type InheritColumns = (table: { urn: string; name: string }, columns: ColumnContext[], signal: AbortSignal) => Promise<ColumnContext[]>;
 
 export interface SqlFamilyDeps {
   settings: SqlFamilySettings;
   semantic: SemanticProvider;
   inherit?: InheritColumns;
-  dedup?: SessionDedup;
-  /** Milliseconds since the epoch, for de-duplication entries. */
-  now: () => number;
 }
 
 export interface SqlCall {
   connection: SqlConnection;
   args: Record<string, unknown>;
-  sessionId?: string;
   signal: AbortSignal;
 }
 
 interface NamedTable {
-  /** As the statement or arguments wrote it: the session de-duplication key. */
+  /** As the statement or arguments wrote it: with the connection, the session de-duplication key. */
   written: string;
   table: QualifiedTable;
 }
@@ -95,20 +88,14 @@ async function tablesOf(call: SqlCall): Promise<{ tables: NamedTable[]; sql?: st
   return { tables, ...(sql ? { sql } : {}) };
 }
 
-/**
- * Session de-duplication (toolkits.md 5.4): every table key of the call is marked sent; only when
- * all of them had been sent to this session before does the mode's repeat block replace the full one
- * (a full send renews the others).
- */
-async function deduplicated(dedup: SessionDedup, sessionId: string, tables: readonly NamedTable[], block: Block, now: number): Promise<Block> {
-  const marks = await dedup.markTables(sessionId, tables.map((t) => t.written), now);
-  return applyDedup(block, marks, dedup.mode);
-}
-
 export interface FamilyBlocks {
   blocks: Block[];
-  /** Lineage inheritance stopped at its timeout: the blocks hold what it had. */
-  timedOut?: boolean;
+  /**
+   * What the catalog context block (`blocks[0]`) sends, table by table, for session
+   * de-duplication when it is attached: the primary table `full` (or `filtered` when column
+   * filtering left columns out), each resolved join partner `brief` (its `additional_tables` entry).
+   */
+  sends?: SentTable[];
 }
 
 export async function sqlFamilyBlocks(deps: SqlFamilyDeps, call: SqlCall): Promise<FamilyBlocks> {
@@ -125,17 +112,19 @@ export async function sqlFamilyBlocks(deps: SqlFamilyDeps, call: SqlCall): Promi
   );
   const resolved = [{ written: primary.written, ctx: primaryCtx }, ...otherCtx.filter((o): o is { written: string; ctx: TableContext } => o.ctx !== undefined)];
   const blocks: Block[] = [];
-  let timedOut = false;
+  let sends: SentTable[] | undefined;
   if (settings.context) {
     let columns = primaryCtx.columns;
-    if (deps.inherit) {
-      const inherited = await deps.inherit({ urn: primaryCtx.urn, name: qualifiedName(primary.table) }, columns, call.signal);
-      columns = inherited.columns.map(sanitizeColumn);
-      timedOut = inherited.timedOut;
-    }
+    if (deps.inherit) columns = (await deps.inherit({ urn: primaryCtx.urn, name: qualifiedName(primary.table) }, columns, call.signal)).map(sanitizeColumn);
     const referenced = sql && settings.columnFiltering ? referencedIdentifiers(sql, call.connection.engine.kind) : undefined;
-    const block = sqlContextBlock({ primary: { ...primaryCtx, columns }, columns: columnsForBlock(columns, referenced), additional: resolved.slice(1) });
-    blocks.push(deps.dedup && call.sessionId ? await deduplicated(deps.dedup, call.sessionId, tables, block, deps.now()) : block);
+    const shown = columnsForBlock(columns, referenced);
+    blocks.push(sqlContextBlock({ primary: { ...primaryCtx, columns }, columns: shown, additional: resolved.slice(1) }));
+    const connection = call.connection.name;
+    const primaryExtent = referenced && shown.length < columnsForBlock(columns, undefined).length ? 'filtered' : 'full';
+    sends = [
+      { connection, table: primary.written, extent: primaryExtent },
+      ...resolved.slice(1).map((o): SentTable => ({ connection, table: o.written, extent: 'brief' })),
+    ];
   }
   if (settings.warnOnDeprecated) {
     const warning = deprecationWarning(resolved);
@@ -143,5 +132,18 @@ export async function sqlFamilyBlocks(deps: SqlFamilyDeps, call: SqlCall): Promi
   }
   const note = qualityNote(resolved, settings.qualityThreshold);
   if (note) blocks.push(note);
-  return { blocks, ...(timedOut ? { timedOut } : {}) };
+  return { blocks, ...(sends ? { sends } : {}) };
+}
+
+/**
+ * Session de-duplication (toolkits.md 5.4) of the context block, as part of attaching it: the
+ * middleware calls this once the enrichment deadline is behind it and appends what it returns
+ * straight away, so a table counts as sent only when its block went out. The call is a repeat only
+ * when every table of the block was sent before at (at least) the extent this block sends it:
+ * then the mode's block replaces the context block. Warnings and notes are never replaced.
+ */
+export async function deduplicateContext(out: FamilyBlocks, dedup: SessionDedup, sessionId: string, now: number): Promise<Block[]> {
+  const [context, ...rest] = out.blocks;
+  if (!out.sends || !context) return out.blocks;
+  return [applyDedup(context, await dedup.markSent(sessionId, out.sends, now), dedup.mode), ...rest];
 }

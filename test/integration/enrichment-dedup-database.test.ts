@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { applyDedup, DatabaseDedupStore, SessionDedup, type DedupSettings } from '../../shared/enrichment/dedup/index.js';
+import { applyDedup, DatabaseDedupStore, SessionDedup, type DedupMark, type DedupSettings, type SentExtent, type SentTable } from '../../shared/enrichment/dedup/index.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 const minute = 60_000;
@@ -23,6 +23,15 @@ const t0 = Date.parse('2026-03-01T10:00:00Z');
 const block = {
   semantic_context: { urn: 'urn:li:dataset:(urn:li:dataPlatform:trino,hive.mart.orders,PROD)', tags: ['pii'], domain: { urn: 'urn:li:domain:s', name: 'Sales' } },
 };
+
+/** A table of connection `trino-a` sent at `extent`. */
+const sent = (table: string, extent: SentExtent = 'full', connection = 'trino-a'): SentTable => ({ connection, table, extent });
+const full = (tables: readonly string[]) => tables.map((t) => sent(t));
+
+/** Marks one table sent in full (or at `extent`) through one replica's SessionDedup. */
+async function mark(dedup: SessionDedup, session: string, table: string, now: number, reference?: string, extent: SentExtent = 'full'): Promise<DedupMark> {
+  return (await dedup.markSent(session, [sent(table, extent)], now, reference))[0]!;
+}
 
 let database: { dsn: string; drop(): Promise<void> };
 let dbA: Db;
@@ -62,19 +71,19 @@ beforeEach(async () => {
 describe('injection.session_dedup across two replicas with database sessions', () => {
   it('reference: a table sent through replica A is a repeat on replica B, pointing at A’s call', async () => {
     const [a, b] = replicas();
-    expect(await a.markTable(session, 'hive.mart.orders', t0, 'mcp:call:a1')).toEqual({ first: true });
-    const mark = await b.markTable(session, 'hive.mart.orders', t0 + 1_000, 'mcp:call:b1');
-    expect(mark).toEqual({ first: false, key: 'hive.mart.orders', firstSeenAt: t0, reference: 'mcp:call:a1' });
-    expect(applyDedup(block, mark, 'reference')).toMatchObject({
+    expect(await mark(a, session, 'hive.mart.orders', t0, 'mcp:call:a1')).toEqual({ first: true });
+    const repeat = await mark(b, session, 'hive.mart.orders', t0 + 1_000, 'mcp:call:b1');
+    expect(repeat).toEqual({ first: false, table: 'hive.mart.orders', extent: 'full', firstSeenAt: t0, reference: 'mcp:call:a1' });
+    expect(applyDedup(block, repeat, 'reference')).toMatchObject({
       metadata_reference: { tables: ['hive.mart.orders'], sent_at: '2026-03-01T10:00:00.000Z', reference: 'mcp:call:a1' },
     });
-    expect(await a.markTable(session, 'hive.mart.orders', t0 + 2_000)).toMatchObject({ first: false, firstSeenAt: t0 });
+    expect(await mark(a, session, 'hive.mart.orders', t0 + 2_000)).toMatchObject({ first: false, firstSeenAt: t0 });
   });
 
   it('summary: the repeat on the other replica is a compact_context', async () => {
     const [a, b] = replicas({ mode: 'summary' });
-    expect(applyDedup(block, await a.markTable(session, 'orders', t0), 'summary')).toBe(block);
-    expect(applyDedup(block, await b.markTable(session, 'orders', t0 + 1), 'summary')).toMatchObject({
+    expect(applyDedup(block, await mark(a, session, 'orders', t0), 'summary')).toBe(block);
+    expect(applyDedup(block, await mark(b, session, 'orders', t0 + 1), 'summary')).toMatchObject({
       compact_context: { urn: block.semantic_context.urn, domain: 'Sales', critical_tags: ['pii'] },
       tables: ['orders'],
     });
@@ -82,25 +91,25 @@ describe('injection.session_dedup across two replicas with database sessions', (
 
   it('none: both replicas send the full block and store nothing', async () => {
     const [a, b] = replicas({ mode: 'none' });
-    expect(applyDedup(block, await a.markTable(session, 'orders', t0), 'none')).toBe(block);
-    expect(applyDedup(block, await b.markTable(session, 'orders', t0 + 1), 'none')).toBe(block);
+    expect(applyDedup(block, await mark(a, session, 'orders', t0), 'none')).toBe(block);
+    expect(applyDedup(block, await mark(b, session, 'orders', t0 + 1), 'none')).toBe(block);
     expect((await dbA.query('SELECT 1 FROM mcp_session_dedup WHERE session_id = $1', [session])).rowCount).toBe(0);
   });
 
   it('a call naming several tables: a repeat on B only when A sent all of them; a full send renews the others', async () => {
     const [a, b] = replicas();
-    await a.markTables(session, ['orders', 'customers'], t0, 'mcp:call:a1');
-    expect(applyDedup(block, await b.markTables(session, ['customers', 'orders'], t0 + 1, 'mcp:call:b1'), 'reference')).toMatchObject({
+    await a.markSent(session, full(['orders', 'customers']), t0, 'mcp:call:a1');
+    expect(applyDedup(block, await b.markSent(session, full(['customers', 'orders']), t0 + 1, 'mcp:call:b1'), 'reference')).toMatchObject({
       metadata_reference: { tables: ['customers', 'orders'], reference: 'mcp:call:a1' },
     });
-    expect(await b.markTables(session, ['orders', 'products'], t0 + 4 * minute, 'mcp:call:b2')).toEqual([{ first: true }, { first: true }]);
-    expect(await a.markTable(session, 'orders', t0 + 8 * minute)).toEqual({ first: false, key: 'orders', firstSeenAt: t0 + 4 * minute, reference: 'mcp:call:b2' });
-    expect((await a.markTable(session, 'customers', t0 + 8 * minute)).first).toBe(true);
+    expect(await b.markSent(session, full(['orders', 'products']), t0 + 4 * minute, 'mcp:call:b2')).toEqual([{ first: true }, { first: true }]);
+    expect(await mark(a, session, 'orders', t0 + 8 * minute)).toEqual({ first: false, table: 'orders', extent: 'full', firstSeenAt: t0 + 4 * minute, reference: 'mcp:call:b2' });
+    expect((await mark(a, session, 'customers', t0 + 8 * minute)).first).toBe(true);
   });
 
   it('of concurrent first marks of one table on both replicas exactly one is first', async () => {
     const [a, b] = replicas();
-    const marks = await Promise.all(Array.from({ length: 16 }, (_, i) => (i % 2 ? a : b).markTable(session, 'orders', t0, `mcp:call:${i}`)));
+    const marks = await Promise.all(Array.from({ length: 16 }, (_, i) => mark(i % 2 ? a : b, session, 'orders', t0, `mcp:call:${i}`)));
     const firsts = marks.filter((m) => m.first);
     expect(firsts.length).toBe(1);
     const winner = marks.indexOf(firsts[0]!);
@@ -109,46 +118,50 @@ describe('injection.session_dedup across two replicas with database sessions', (
 
   it('entry_ttl: after it, the next replica sends the full block again (injected clock)', async () => {
     const [a, b] = replicas();
-    await a.markTable(session, 'orders', t0);
-    expect((await b.markTable(session, 'orders', t0 + 5 * minute - 1)).first).toBe(false);
-    expect((await b.markTable(session, 'orders', t0 + 5 * minute)).first).toBe(true);
-    expect(await a.markTable(session, 'orders', t0 + 6 * minute)).toMatchObject({ first: false, firstSeenAt: t0 + 5 * minute });
+    await mark(a, session, 'orders', t0);
+    expect((await mark(b, session, 'orders', t0 + 5 * minute - 1)).first).toBe(false);
+    expect((await mark(b, session, 'orders', t0 + 5 * minute)).first).toBe(true);
+    expect(await mark(a, session, 'orders', t0 + 6 * minute)).toMatchObject({ first: false, firstSeenAt: t0 + 5 * minute });
   });
 
   it('session_timeout: a session idle that long starts afresh', async () => {
     const [a, b] = replicas({ entry_ttl: 60 * minute, session_timeout: 10 * minute });
-    await a.markTable(session, 'orders', t0);
-    await a.markTable(session, 'customers', t0 + 9 * minute);
-    expect((await b.markTable(session, 'orders', t0 + 18 * minute)).first).toBe(false);
-    expect((await b.markTable(session, 'customers', t0 + 28 * minute)).first).toBe(true);
-    expect((await a.markTable(session, 'orders', t0 + 28 * minute)).first).toBe(true);
+    await mark(a, session, 'orders', t0);
+    await mark(a, session, 'customers', t0 + 9 * minute);
+    expect((await mark(b, session, 'orders', t0 + 18 * minute)).first).toBe(false);
+    expect((await mark(b, session, 'customers', t0 + 28 * minute)).first).toBe(true);
+    expect((await mark(a, session, 'orders', t0 + 28 * minute)).first).toBe(true);
   });
 
   it('keeps sessions apart, and records nothing for a session that does not exist', async () => {
     const [a, b] = replicas();
     const other = await openSession();
-    await a.markTable(session, 'orders', t0);
-    expect((await b.markTable(other, 'orders', t0)).first).toBe(true);
-    expect(await a.markTable('no-such-session', 'orders', t0)).toEqual({ first: true });
-    expect(await b.markTable('no-such-session', 'orders', t0)).toEqual({ first: true });
+    await mark(a, session, 'orders', t0);
+    expect((await mark(b, other, 'orders', t0)).first).toBe(true);
+    expect(await mark(a, 'no-such-session', 'orders', t0)).toEqual({ first: true });
+    expect(await mark(b, 'no-such-session', 'orders', t0)).toEqual({ first: true });
     expect((await dbA.query(`SELECT 1 FROM mcp_session_dedup WHERE session_id = 'no-such-session'`)).rowCount).toBe(0);
   });
 
-  it('holds at most maxEntriesPerSession tables per session, and expired ones go', async () => {
+  it('holds at most maxEntriesPerSession entries per session, and expired ones go', async () => {
     const [a] = replicas({}, 3);
-    for (const [i, key] of ['t1', 't2', 't3', 't4'].entries()) await a.markTable(session, key, t0 + i);
-    const held = async () => (await dbA.query<{ table_key: string }>('SELECT table_key FROM mcp_session_dedup WHERE session_id = $1 ORDER BY table_key', [session])).rows.map((r) => r.table_key);
+    for (const [i, table] of ['t1', 't2', 't3', 't4'].entries()) await mark(a, session, table, t0 + i, undefined, 'brief');
+    const held = async () =>
+      (await dbA.query<{ table_key: string }>('SELECT table_key FROM mcp_session_dedup WHERE session_id = $1', [session])).rows.map((r) => (JSON.parse(r.table_key) as string[])[2]).sort();
     expect(await held()).toEqual(['t2', 't3', 't4']);
     // at t0 + 5m + 2 the entries sent at t0 + 1 and t0 + 2 have expired
-    await a.markTable(session, 't5', t0 + 5 * minute + 2);
+    await mark(a, session, 't5', t0 + 5 * minute + 2, undefined, 'brief');
     expect(await held()).toEqual(['t4', 't5']);
+    // A table sent in full records its three extents, within the same bound.
+    await mark(a, session, 't6', t0 + 5 * minute + 3);
+    expect(await held()).toEqual(['t6', 't6', 't6']);
   });
 
   it('rows go with the session row, and forgetSession clears them on any replica', async () => {
     const [a, b] = replicas();
-    await a.markTable(session, 'orders', t0);
+    await mark(a, session, 'orders', t0);
     await b.forgetSession(session);
-    expect((await a.markTable(session, 'orders', t0 + 1)).first).toBe(true);
+    expect((await mark(a, session, 'orders', t0 + 1)).first).toBe(true);
     await dbA.query('DELETE FROM mcp_sessions WHERE id = $1', [session]);
     expect((await dbA.query('SELECT 1 FROM mcp_session_dedup WHERE session_id = $1', [session])).rowCount).toBe(0);
   });

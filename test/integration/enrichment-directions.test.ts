@@ -28,7 +28,7 @@ afterAll(async () => {
   dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
-/** A DuckDB rig over the shared catalog; `yaml` options as enrichmentYaml takes them. */
+/** A DuckDB rig over the shared catalog; `yaml` options as enrichmentYaml takes them (each `alsoMapped` connection gets the tables too). */
 async function rig(opts: Omit<Parameters<typeof enrichmentYaml>[0], 'catalog' | 'sqlInstance'> = {}): Promise<EnrichmentRig> {
   const dir = mkdtempSync(join(tmpdir(), 'enrich-dir-'));
   dirs.push(dir);
@@ -36,6 +36,7 @@ async function rig(opts: Omit<Parameters<typeof enrichmentYaml>[0], 'catalog' | 
   const started = await startEnrichmentRig(config);
   rigs.push(started);
   await execute(started.sql, warehouseStatements('local'));
+  for (const other of opts.alsoMapped ?? []) await execute(started.sql, warehouseStatements(other), other);
   return started;
 }
 
@@ -239,6 +240,73 @@ describe('session de-duplication through a real sql_query (injection.session_ded
     const repeat = appended(await call(client, 'sql_query', { sql }));
     expect(repeat.compact_context).toMatchObject({ urn: fixtureUrns.raw, domain: 'Sales', critical_columns: ['email'] });
     expect(repeat.tables).toEqual(['local.raw.orders_raw']);
+    await client.close();
+  });
+
+  const join = 'SELECT o.order_id, cu.country FROM local.sales.orders o JOIN local.sales.customers cu ON o.customer_email = cu.email';
+
+  it('a join partner whose additional_tables entry went out still gets its full context as the primary table', async () => {
+    const r = await rig({ dedup: 'reference' });
+    const client = await mcpClient(r.api.url);
+    const joined = appended(await call(client, 'sql_query', { sql: join }));
+    expect(joined.semantic_context).toMatchObject({ urn: fixtureUrns.orders });
+    expect(joined.additional_tables).toEqual([expect.objectContaining({ table: 'local.sales.customers' })]);
+    // customers went out as a one-line entry only: its own context and columns are new to the agent.
+    const customers = appended(await call(client, 'sql_query', { sql: 'SELECT country FROM local.sales.customers' }));
+    expect(customers).not.toHaveProperty('metadata_reference');
+    expect(customers.semantic_context).toMatchObject({ urn: fixtureUrns.customers, description: 'One row per customer' });
+    // The join again: orders was sent in full, customers at least as its entry — a repeat, in the words the agent knows.
+    const again = appended(await call(client, 'sql_query', { sql: join }));
+    expect(again).not.toHaveProperty('semantic_context');
+    expect(again.metadata_reference).toMatchObject({
+      tables: ['local.sales.orders', 'local.sales.customers'],
+      note: expect.stringMatching(/^Full catalog metadata for local\.sales\.orders and the additional_tables entry for local\.sales\.customers was sent earlier/),
+    });
+    await client.close();
+  });
+
+  it('the describe path after a column-filtered query gets every column: the filtered block was not the full context', async () => {
+    const r = await rig({ dedup: 'reference' });
+    const client = await mcpClient(r.api.url);
+    expect(Object.keys(appended(await call(client, 'sql_query', { sql: 'SELECT order_id FROM local.sales.orders' })).column_context)).toEqual(['order_id']);
+    const describe = appended(await call(client, 'sql_describe_table', { catalog: 'local', schema: 'sales', table: 'orders' }));
+    expect(describe).not.toHaveProperty('metadata_reference');
+    expect(Object.keys(describe.column_context).sort()).toEqual(['amount', 'order_id', 'status']);
+    // Every column went out: a later query of the table is a repeat.
+    expect(appended(await call(client, 'sql_query', { sql: 'SELECT amount FROM local.sales.orders' })).metadata_reference).toMatchObject({ tables: ['local.sales.orders'] });
+    await client.close();
+  });
+
+  it('the same table name on two connections is two tables; the repeat names it as the agent wrote it', async () => {
+    const r = await rig({ dedup: 'reference', alsoMapped: ['other'] });
+    const client = await mcpClient(r.api.url);
+    const sql = 'SELECT order_id FROM sales.orders';
+    expect(appended(await call(client, 'sql_query', { sql, connection: 'local' })).semantic_context).toMatchObject({ urn: fixtureUrns.orders });
+    const other = appended(await call(client, 'sql_query', { sql, connection: 'other' }));
+    expect(other).not.toHaveProperty('metadata_reference');
+    expect(other.semantic_context).toMatchObject({ urn: fixtureUrns.orders });
+    expect(appended(await call(client, 'sql_query', { sql, connection: 'other' })).metadata_reference).toMatchObject({ tables: ['sales.orders'] });
+    await client.close();
+  });
+
+  it('a result that missed the deadline marks nothing: the next call gets the full context', async () => {
+    const r = await rig({ dedup: 'reference', timeout: '300ms' });
+    // Another session's query leaves orders' context in the provider cache; customers' is not there.
+    const warm = await mcpClient(r.api.url);
+    expect(appended(await call(warm, 'sql_query', { sql: 'SELECT order_id FROM local.sales.orders' }))).toHaveProperty('semantic_context');
+    const client = await mcpClient(r.api.url);
+    datahub.setFault('GetSchema', { hang: true });
+    try {
+      const late = appended(await call(client, 'sql_query', { sql: join }));
+      expect(late).not.toHaveProperty('semantic_context');
+      expect(late.enrichment_note).toMatch(/did not finish within 300 ms/);
+    } finally {
+      datahub.setFault('GetSchema', undefined);
+    }
+    const next = appended(await call(client, 'sql_query', { sql: join }));
+    expect(next).not.toHaveProperty('metadata_reference');
+    expect(next.semantic_context).toMatchObject({ urn: fixtureUrns.orders });
+    await warm.close();
     await client.close();
   });
 });

@@ -44,6 +44,8 @@ export function enrichmentYaml(opts: {
   dedup?: 'reference' | 'summary' | 'none';
   /** `semantic.lineage` lines inside its braces (enabled, inherit, …); off when unset. */
   lineage?: string;
+  /** Further SQL catalogs mapped to the catalog's `hive` too (the same tables on another connection). */
+  alsoMapped?: readonly string[];
   extra?: string;
 }): string {
   return `
@@ -51,7 +53,7 @@ semantic:
   provider: catalog
   instance: hub
   cache: { enabled: true, ttl: 5m }
-  urn_mapping: { platform: trino, catalog_mapping: { ${opts.catalog}: hive } }
+  urn_mapping: { platform: trino, catalog_mapping: { ${[opts.catalog, ...(opts.alsoMapped ?? [])].map((c) => `${c}: hive`).join(', ')} } }
   lineage: { timeout: ${opts.timeout ?? '5s'}${opts.lineage ? `, ${opts.lineage}` : ''} }
 query:
   provider: sql
@@ -87,7 +89,10 @@ export interface EnrichmentRig {
 /** The objstore toolkit's YAML: a filesystem connection `files` under `root`. */
 export const filesYaml = (root: string) => `  objstore:\n    files:\n      driver: filesystem\n      root: ${JSON.stringify(root)}\n`;
 
-/** An api config over DuckDB (`local`, mapped to the catalog's `hive`), the catalog at `datahubUrl` and files under `dir`. */
+/**
+ * An api config over DuckDB (`local`, mapped to the catalog's `hive`), the catalog at `datahubUrl` and files under `dir`;
+ * each of `alsoMapped` is one more DuckDB connection (its own database, named after it) mapped to `hive` as well.
+ */
 export function duckdbEnrichmentConfig(dir: string, datahubUrl: string, opts: Omit<Parameters<typeof enrichmentYaml>[0], 'catalog' | 'sqlInstance'> = {}): PlatformConfig {
   return testConfig(
     apiConfigYaml({
@@ -96,7 +101,7 @@ ${enrichmentYaml({ catalog: 'local', sqlInstance: 'local', ...opts })}
 toolkits:
   sql:
     local: { engine: duckdb }
-  catalog:
+${(opts.alsoMapped ?? []).map((name) => `    ${name}: { engine: duckdb }\n`).join('')}  catalog:
     hub: { url: "${datahubUrl}" }
 ${filesYaml(join(dir, 'files'))}`,
     }),
@@ -143,10 +148,10 @@ export async function startEnrichmentRig(config: PlatformConfig, opts: { access?
   };
 }
 
-/** Runs statements one by one through sql_execute; throws on the first that fails. */
-export async function execute(sql: SqlToolkit, statements: readonly string[]): Promise<void> {
+/** Runs statements one by one through sql_execute (on `connection`, else the default); throws on the first that fails. */
+export async function execute(sql: SqlToolkit, statements: readonly string[], connection?: string): Promise<void> {
   for (const statement of statements) {
-    const r = await callTool(sql.tools, 'sql_execute', { sql: statement });
+    const r = await callTool(sql.tools, 'sql_execute', { sql: statement, ...(connection ? { connection } : {}) });
     if (r.isError) throw new Error(`${statement}: ${toolText(r)}`);
   }
 }

@@ -2,7 +2,7 @@
  * Lineage inheritance (issue 21 Build 5) against the schema-validated DataHub test server: the
  * fixture's 3-hop table and column lineage raw → staging → sales → analytics, read through the
  * real catalog client. Order own → column lineage → table lineage with nearest and all, column
- * transforms, the hop limit, batching, the cache, and the timeout with a catalog that hangs.
+ * transforms, the hop limit, batching, the cache, and the caller's deadline with a catalog that hangs.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CatalogClient } from '../../shared/catalog/index.js';
@@ -12,6 +12,7 @@ import {
   inheritColumnContext,
   type ColumnContext,
   type LineageSettings,
+  type LineageSource,
   type TableRef,
 } from '../../shared/enrichment/lineage/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
@@ -60,9 +61,7 @@ const byName = (columns: ColumnContext[]) => Object.fromEntries(columns.map((c) 
 
 describe('lineage inheritance over the DataHub test server', () => {
   it('follows column lineage three hops: daily_revenue.revenue and .day', async () => {
-    const { columns, timedOut } = await inherit(dailyRevenue, settings());
-    expect(timedOut).toBe(false);
-    const c = byName(columns);
+    const c = byName(await inherit(dailyRevenue, settings()));
     expect(c.revenue).toEqual({
       name: 'revenue',
       description: 'Order amount in USD, after discounts, before tax',
@@ -81,13 +80,13 @@ describe('lineage inheritance over the DataHub test server', () => {
   });
 
   it('max_hops 2 stops before the third hop', async () => {
-    const c = byName((await inherit(dailyRevenue, settings({ max_hops: 2 }))).columns);
+    const c = byName(await inherit(dailyRevenue, settings({ max_hops: 2 })));
     expect(c.revenue!.glossary_terms).toEqual([]);
     expect(c.day!.description).toBeUndefined();
   });
 
   it('prefers column lineage (renamed columns) over table lineage; own metadata stays', async () => {
-    const c = byName((await inherit(orders, settings())).columns);
+    const c = byName(await inherit(orders, settings()));
     expect(c.customer_email).toMatchObject({
       description: 'Customer e-mail address',
       tags: ['PII'],
@@ -101,7 +100,7 @@ describe('lineage inheritance over the DataHub test server', () => {
 
   it('table lineage with column_transforms: nearest takes each kind from the closest hop', async () => {
     const transforms = [{ target_pattern: 'hive.sales.orders.customer_*', strip_prefix: 'customer_' }];
-    const c = byName((await inherit(orders, settings({ prefer_column_lineage: false, column_transforms: transforms }))).columns);
+    const c = byName(await inherit(orders, settings({ prefer_column_lineage: false, column_transforms: transforms })));
     expect(c.customer_email).toMatchObject({
       description: 'Customer e-mail address',
       tags: ['Sensitive'],
@@ -113,13 +112,13 @@ describe('lineage inheritance over the DataHub test server', () => {
       },
     });
     // without the transform the name matches nowhere upstream
-    const plain = byName((await inherit(orders, settings({ prefer_column_lineage: false }))).columns);
+    const plain = byName(await inherit(orders, settings({ prefer_column_lineage: false })));
     expect(plain.customer_email!.inherited_from).toBeUndefined();
   });
 
   it('table lineage with conflict_resolution all: tags merged from both hops with provenance', async () => {
     const transforms = [{ target_pattern: 'hive.sales.orders.customer_*', strip_prefix: 'customer_' }];
-    const c = byName((await inherit(orders, settings({ prefer_column_lineage: false, conflict_resolution: 'all', column_transforms: transforms }))).columns);
+    const c = byName(await inherit(orders, settings({ prefer_column_lineage: false, conflict_resolution: 'all', column_transforms: transforms })));
     expect(c.customer_email!.tags).toEqual(['Sensitive', 'PII']);
     expect(c.customer_email!.inherited_from!.tags).toEqual([
       { urn: U.customers, column: 'email', hops: 1, match_method: 'name_transformed' },
@@ -156,17 +155,25 @@ describe('lineage inheritance over the DataHub test server', () => {
     expect(server.requests.length).toBeGreaterThan(after);
   });
 
-  it('timeout: a catalog that never answers does not hold the columns back', async () => {
+  it('semantic.lineage.timeout (the enrichment deadline): a catalog that never answers does not hold the caller', async () => {
     server.setFault('SearchAcrossLineage', { hang: true });
-    const columns = await ownColumns(orders);
-    const { columns: out, timedOut } = await inheritColumnContext(new CatalogLineageSource(client, { columnLineage: true }), orders, columns, settings({ timeout: 200 }));
-    expect(timedOut).toBe(true);
-    expect(out).toEqual(columns);
+    const catalog = new CatalogLineageSource(client, { columnLineage: true });
+    let onAsked!: () => void;
+    const asked = new Promise<void>((resolve) => (onAsked = resolve));
+    const source: LineageSource = {
+      datasetColumns: (urn, signal) => catalog.datasetColumns(urn, signal),
+      upstreams: (urn, signal) => (onAsked(), catalog.upstreams(urn, signal)),
+    };
+    const deadline = new AbortController();
+    const pending = inheritColumnContext(source, orders, await ownColumns(orders), settings(), { signal: deadline.signal });
+    await asked;
+    deadline.abort(new Error('enrichment deadline'));
+    await expect(pending).rejects.toThrow('enrichment deadline');
   });
 
   it('an unknown dataset keeps its columns as they are', async () => {
     const unknown = { urn: 'urn:li:dataset:(urn:li:dataPlatform:trino,hive.none.nothing,PROD)', name: 'hive.none.nothing' };
-    const { columns, timedOut } = await inheritColumnContext(new CatalogLineageSource(client, { columnLineage: true }), unknown, [{ name: 'x', glossary_terms: [], tags: [] }], settings());
-    expect({ columns, timedOut }).toEqual({ columns: [{ name: 'x', glossary_terms: [], tags: [] }], timedOut: false });
+    const columns = await inheritColumnContext(new CatalogLineageSource(client, { columnLineage: true }), unknown, [{ name: 'x', glossary_terms: [], tags: [] }], settings());
+    expect(columns).toEqual([{ name: 'x', glossary_terms: [], tags: [] }]);
   });
 });

@@ -13,6 +13,8 @@ import {
   type DedupMark,
   type DedupSettings,
   type DedupStore,
+  type SentExtent,
+  type SentTable,
 } from '../../shared/enrichment/dedup/index.js';
 import { parseConfig } from '../../shared/config/index.js';
 
@@ -45,9 +47,18 @@ const fullBlock = {
   },
 };
 
-/** What the injection middleware does for one table of one call. */
-async function send(dedup: SessionDedup, session: string, key: string, now: number, reference?: string) {
-  return applyDedup(fullBlock, await dedup.markTable(session, key, now, reference), dedup.mode);
+/** A table of connection `trino-a` sent at `extent`. */
+const sent = (table: string, extent: SentExtent = 'full', connection = 'trino-a'): SentTable => ({ connection, table, extent });
+const full = (tables: readonly string[]) => tables.map((t) => sent(t));
+
+/** Marks one table sent in full (or at `extent`): the call's only mark. */
+async function mark(dedup: SessionDedup, session: string, table: string, now: number, reference?: string, extent: SentExtent = 'full'): Promise<DedupMark> {
+  return (await dedup.markSent(session, [sent(table, extent)], now, reference))[0]!;
+}
+
+/** What the injection middleware does for a call whose one table goes out in full. */
+async function send(dedup: SessionDedup, session: string, table: string, now: number, reference?: string) {
+  return applyDedup(fullBlock, await dedup.markSent(session, [sent(table)], now, reference), dedup.mode);
 }
 
 describe('injection.session_dedup.mode across two calls', () => {
@@ -84,10 +95,10 @@ describe('injection.session_dedup.mode across two calls', () => {
   });
 
   it('summary leaves out what has nothing to say', () => {
-    const mark: DedupMark = { first: false, key: 't', firstSeenAt: 0, reference: null };
+    const repeat: DedupMark = { first: false, table: 't', extent: 'full', firstSeenAt: 0, reference: null };
     const plain = { semantic_context: { urn: 'u', tags: ['gold'], deprecation: { deprecated: false }, quality_score: null, active_incidents: 0, data_contract: { status: 'PASSING' } } };
-    expect(applyDedup(plain, mark, 'summary')).toMatchObject({ compact_context: { urn: 'u' } });
-    expect(Object.keys((applyDedup(plain, mark, 'summary') as { compact_context: object }).compact_context)).toEqual(['urn']);
+    expect(applyDedup(plain, repeat, 'summary')).toMatchObject({ compact_context: { urn: 'u' } });
+    expect(Object.keys((applyDedup(plain, repeat, 'summary') as { compact_context: object }).compact_context)).toEqual(['urn']);
   });
 
   it('none: the full block every time, and nothing is stored', async () => {
@@ -100,25 +111,25 @@ describe('injection.session_dedup.mode across two calls', () => {
 
   it('enabled: false sends the full block every time', async () => {
     const dedup = new SessionDedup(settings({ enabled: false }), new MemoryDedupStore());
-    expect(await dedup.markTable('s1', 'orders', 0)).toEqual({ first: true });
-    expect(await dedup.markTable('s1', 'orders', 1)).toEqual({ first: true });
+    expect(await mark(dedup, 's1', 'orders', 0)).toEqual({ first: true });
+    expect(await mark(dedup, 's1', 'orders', 1)).toEqual({ first: true });
   });
 
   it('keeps sessions apart and tables apart', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
-    expect(await dedup.markTable('s1', 'orders', 0)).toEqual({ first: true });
-    expect(await dedup.markTable('s2', 'orders', 0)).toEqual({ first: true });
-    expect(await dedup.markTable('s1', 'customers', 0)).toEqual({ first: true });
-    expect(await dedup.markTable('s1', 'orders', 0)).toMatchObject({ first: false });
+    expect(await mark(dedup, 's1', 'orders', 0)).toEqual({ first: true });
+    expect(await mark(dedup, 's2', 'orders', 0)).toEqual({ first: true });
+    expect(await mark(dedup, 's1', 'customers', 0)).toEqual({ first: true });
+    expect(await mark(dedup, 's1', 'orders', 0)).toMatchObject({ first: false });
   });
 });
 
 describe('a call naming several tables', () => {
   it('is a repeat only when every table was sent: one reference block for all of them', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
-    await dedup.markTables('s1', ['orders'], 1_000, 'mcp:call:1');
-    await dedup.markTables('s1', ['customers'], 2_000, 'mcp:call:2');
-    const marks = await dedup.markTables('s1', ['orders', 'customers', 'orders'], 3_000, 'mcp:call:3');
+    await dedup.markSent('s1', full(['orders']), 1_000, 'mcp:call:1');
+    await dedup.markSent('s1', full(['customers']), 2_000, 'mcp:call:2');
+    const marks = await dedup.markSent('s1', full(['orders', 'customers', 'orders']), 3_000, 'mcp:call:3');
     expect(marks.map((m) => m.first)).toEqual([false, false]);
     expect(applyDedup(fullBlock, marks, 'reference')).toEqual({
       metadata_reference: {
@@ -133,68 +144,120 @@ describe('a call naming several tables', () => {
 
   it('otherwise sends everything in full and counts the tables already sent as sent again', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
-    await dedup.markTables('s1', ['orders'], 0, 'mcp:call:1');
-    const marks = await dedup.markTables('s1', ['orders', 'customers'], 4 * minute, 'mcp:call:2');
+    await dedup.markSent('s1', full(['orders']), 0, 'mcp:call:1');
+    const marks = await dedup.markSent('s1', full(['orders', 'customers']), 4 * minute, 'mcp:call:2');
     expect(marks).toEqual([{ first: true }, { first: true }]);
     expect(applyDedup(fullBlock, marks, 'reference')).toBe(fullBlock);
     // orders went out again at 4 min: it is a repeat until 9 min, pointing at the second call
-    expect(await dedup.markTable('s1', 'orders', 8 * minute)).toEqual({ first: false, key: 'orders', firstSeenAt: 4 * minute, reference: 'mcp:call:2' });
+    expect(await mark(dedup, 's1', 'orders', 8 * minute)).toEqual({ first: false, table: 'orders', extent: 'full', firstSeenAt: 4 * minute, reference: 'mcp:call:2' });
   });
 
   it('a mixed set of marks gets the full block', () => {
-    const marks = [{ first: true } as const, { first: false, key: 't', firstSeenAt: 0, reference: null } as const];
+    const marks: DedupMark[] = [{ first: true }, { first: false, table: 't', extent: 'full', firstSeenAt: 0, reference: null }];
     expect(applyDedup(fullBlock, marks, 'summary')).toBe(fullBlock);
     expect(applyDedup(fullBlock, [], 'reference')).toBe(fullBlock);
+  });
+});
+
+describe('5.4 what a block sent: per connection and per extent', () => {
+  it('a join partner’s brief entry covers a later brief entry only; a full send covers every lesser extent', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    await dedup.markSent('s1', [sent('orders'), sent('customers', 'brief')], 0, 'mcp:call:join');
+    expect(await mark(dedup, 's1', 'customers', 1, undefined, 'filtered')).toEqual({ first: true });
+    expect(await mark(dedup, 's1', 'customers', 2, undefined, 'brief')).toMatchObject({ first: false, extent: 'brief' });
+    expect(await mark(dedup, 's1', 'orders', 3, undefined, 'filtered')).toMatchObject({ first: false, firstSeenAt: 0, reference: 'mcp:call:join' });
+    expect(await mark(dedup, 's1', 'orders', 4, undefined, 'brief')).toMatchObject({ first: false });
+  });
+
+  it('a filtered context does not count as the full one (the describe path), the full one counts as filtered', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    await mark(dedup, 's1', 'orders', 0, undefined, 'filtered');
+    expect((await mark(dedup, 's1', 'orders', 1)).first).toBe(true);
+    expect((await mark(dedup, 's1', 'orders', 2, undefined, 'filtered')).first).toBe(false);
+    expect((await mark(dedup, 's1', 'orders', 3)).first).toBe(false);
+  });
+
+  it('a repeat of a call with a join partner says which part of it went out', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    const call = [sent('orders'), sent('customers', 'brief')];
+    await dedup.markSent('s1', call, 1_000);
+    expect(applyDedup(fullBlock, await dedup.markSent('s1', call, 2_000), 'reference')).toEqual({
+      metadata_reference: {
+        tables: ['orders', 'customers'],
+        sent_at: '1970-01-01T00:00:01.000Z',
+        note: 'Full catalog metadata for orders and the additional_tables entry for customers was sent earlier in this session (from 1970-01-01T00:00:01.000Z); it is not repeated.',
+      },
+    });
+  });
+
+  it('the same table on two connections is two tables, and repeats name it as written (never with the connection)', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    await dedup.markSent('s1', [sent('sales.orders', 'full', 'trino-a')], 0);
+    expect(await dedup.markSent('s1', [sent('sales.orders', 'full', 'trino-b')], 1)).toEqual([{ first: true }]);
+    const marks = await dedup.markSent('s1', [sent('sales.orders', 'full', 'trino-b')], 2);
+    expect(marks).toEqual([{ first: false, table: 'sales.orders', extent: 'full', firstSeenAt: 1, reference: null }]);
+    expect(applyDedup(fullBlock, marks, 'reference')).toMatchObject({ metadata_reference: { tables: ['sales.orders'] } });
+  });
+
+  it('a table that cannot be stored makes the call a first, and the others of the block are still recorded', async () => {
+    const dedup = new SessionDedup(settings(), new MemoryDedupStore());
+    const long = 'x'.repeat(maxDedupKeyLength + 1);
+    expect(await dedup.markSent('s1', [sent('orders'), sent(long, 'brief')], 0)).toEqual([{ first: true }, { first: true }]);
+    expect((await mark(dedup, 's1', 'orders', 1)).first).toBe(false);
   });
 });
 
 describe('injection.session_dedup.entry_ttl and session_timeout', () => {
   it('sends the full block again once the entry is older than entry_ttl', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
-    expect((await dedup.markTable('s1', 'orders', 0)).first).toBe(true);
-    expect(await dedup.markTable('s1', 'orders', 5 * minute - 1)).toEqual({ first: false, key: 'orders', firstSeenAt: 0, reference: null });
-    expect((await dedup.markTable('s1', 'orders', 5 * minute)).first).toBe(true);
-    expect(await dedup.markTable('s1', 'orders', 6 * minute)).toMatchObject({ first: false, firstSeenAt: 5 * minute });
+    expect((await mark(dedup, 's1', 'orders', 0)).first).toBe(true);
+    expect(await mark(dedup, 's1', 'orders', 5 * minute - 1)).toEqual({ first: false, table: 'orders', extent: 'full', firstSeenAt: 0, reference: null });
+    expect((await mark(dedup, 's1', 'orders', 5 * minute)).first).toBe(true);
+    expect(await mark(dedup, 's1', 'orders', 6 * minute)).toMatchObject({ first: false, firstSeenAt: 5 * minute });
   });
 
   it('forgets a session idle for session_timeout, even when its entries would still be live', async () => {
     const dedup = new SessionDedup(settings({ entry_ttl: 60 * minute, session_timeout: 10 * minute }), new MemoryDedupStore());
-    await dedup.markTable('s1', 'orders', 0);
-    expect((await dedup.markTable('s1', 'orders', 9 * minute)).first).toBe(false);
+    await mark(dedup, 's1', 'orders', 0);
+    expect((await mark(dedup, 's1', 'orders', 9 * minute)).first).toBe(false);
     // active at 9 min: idle from then on
-    expect((await dedup.markTable('s1', 'orders', 18 * minute)).first).toBe(false);
-    expect((await dedup.markTable('s1', 'orders', 28 * minute)).first).toBe(true);
+    expect((await mark(dedup, 's1', 'orders', 18 * minute)).first).toBe(false);
+    expect((await mark(dedup, 's1', 'orders', 28 * minute)).first).toBe(true);
   });
 
   it('drops idle sessions from memory as other sessions are marked', async () => {
     const store = new MemoryDedupStore();
     const dedup = new SessionDedup(settings(), store);
-    await dedup.markTable('s1', 'orders', 0);
-    await dedup.markTable('s2', 'orders', 20 * minute);
+    await mark(dedup, 's1', 'orders', 0);
+    await mark(dedup, 's2', 'orders', 20 * minute);
     expect(store.size).toBe(2);
-    await dedup.markTable('s3', 'orders', 31 * minute);
+    await mark(dedup, 's3', 'orders', 31 * minute);
     expect(store.size).toBe(2);
   });
 });
 
 describe('session de-duplication bounds', () => {
-  it('holds a bounded number of sessions and tables per session', async () => {
+  it('holds a bounded number of sessions and tables per session (one entry per table and extent)', async () => {
     const store = new MemoryDedupStore({ maxSessions: 2, maxEntriesPerSession: 2 });
     const dedup = new SessionDedup(settings(), store);
-    for (const key of ['a', 'b', 'c']) await dedup.markTable('s1', key, 0);
-    expect((await dedup.markTable('s1', 'a', 1)).first).toBe(true); // a was the oldest of three
-    expect((await dedup.markTable('s1', 'c', 1)).first).toBe(false);
-    await dedup.markTable('s2', 'x', 2);
-    await dedup.markTable('s3', 'x', 3);
+    const brief = (session: string, table: string, now: number) => mark(dedup, session, table, now, undefined, 'brief');
+    for (const table of ['a', 'b', 'c']) await brief('s1', table, 0);
+    expect((await brief('s1', 'a', 1)).first).toBe(true); // a was the oldest of three
+    expect((await brief('s1', 'c', 1)).first).toBe(false);
+    await brief('s2', 'x', 2);
+    await brief('s3', 'x', 3);
     expect(store.size).toBe(2);
-    expect((await dedup.markTable('s1', 'c', 4)).first).toBe(true); // s1 was the least recently active
+    expect((await brief('s1', 'c', 4)).first).toBe(true); // s1 was the least recently active
+    // A table sent in full is three entries (full, filtered, brief): with room for two, its oldest goes.
+    await mark(dedup, 's4', 'orders', 5);
+    expect((await brief('s4', 'orders', 6)).first).toBe(true);
   });
 
   it('never records an empty or over-long key', async () => {
     const store = new MemoryDedupStore();
     const dedup = new SessionDedup(settings(), store);
     const long = 'x'.repeat(maxDedupKeyLength + 1);
-    for (const key of ['', long, '', long]) expect(await dedup.markTable('s1', key, 0)).toEqual({ first: true });
+    for (const key of ['', long, '', long]) expect(await mark(dedup, 's1', key, 0)).toEqual({ first: true });
     expect(store.size).toBe(0);
   });
 
@@ -202,7 +265,7 @@ describe('session de-duplication bounds', () => {
     const warnings: string[] = [];
     const broken: DedupStore = { mark: () => Promise.reject(new Error('database away')), renew: () => Promise.reject(new Error('database away')), forget: async () => {} };
     const dedup = new SessionDedup(settings(), broken, { warn: (_o, msg) => warnings.push(msg) });
-    expect(await dedup.markTable('s1', 'orders', 0)).toEqual({ first: true });
+    expect(await mark(dedup, 's1', 'orders', 0)).toEqual({ first: true });
     expect(warnings).toEqual(['session de-duplication store failed: sending full context']);
   });
 });
@@ -212,9 +275,9 @@ describe('createSessionDedup', () => {
     const { config } = parseConfig('semantic:\n  cache:\n    ttl: 2m\nserver:\n  streamable:\n    session_timeout: 7m\n', {});
     expect(config.injection.session_dedup).toEqual({ enabled: true, mode: 'reference', entry_ttl: 2 * minute, session_timeout: 7 * minute });
     const dedup = createSessionDedup(config, undefined);
-    await dedup.markTable('s1', 'orders', 0);
-    expect((await dedup.markTable('s1', 'orders', 2 * minute - 1)).first).toBe(false);
-    expect((await dedup.markTable('s1', 'orders', 4 * minute)).first).toBe(true);
+    await mark(dedup, 's1', 'orders', 0);
+    expect((await mark(dedup, 's1', 'orders', 2 * minute - 1)).first).toBe(false);
+    expect((await mark(dedup, 's1', 'orders', 4 * minute)).first).toBe(true);
   });
 
   it('refuses database sessions without a database', () => {

@@ -1,7 +1,7 @@
 /**
  * Lineage inheritance rules (document 1 "Providers, semantic enrichment and URN mapping";
  * toolkits.md 5.9), over an in-memory catalog: the order own → column lineage → table lineage,
- * `nearest` and `all`, `inherit`, `column_transforms`, `max_hops`, the timeout and the cache.
+ * `nearest` and `all`, `inherit`, `column_transforms`, `max_hops`, the caller's deadline and the cache.
  */
 import { describe, expect, it } from 'vitest';
 import {
@@ -75,8 +75,7 @@ function threeTables(): MemoryCatalog {
 describe('semantic.lineage inheritance order', () => {
   it('keeps a column’s own metadata and inherits only the kinds it lacks', async () => {
     const own = col('amount', { description: 'Order amount in EUR' });
-    const { columns, timedOut } = await inheritColumnContext(threeTables(), mart, [own], settings());
-    expect(timedOut).toBe(false);
+    const columns = await inheritColumnContext(threeTables(), mart, [own], settings());
     expect(columns[0]).toEqual({
       name: 'amount',
       description: 'Order amount in EUR',
@@ -87,7 +86,7 @@ describe('semantic.lineage inheritance order', () => {
   });
 
   it('prefers fine-grained column lineage over table lineage when prefer_column_lineage', async () => {
-    const { columns } = await inheritColumnContext(threeTables(), mart, [col('customer_id')], settings({ prefer_column_lineage: true }));
+    const columns = await inheritColumnContext(threeTables(), mart, [col('customer_id')], settings({ prefer_column_lineage: true }));
     expect(columns[0]).toMatchObject({
       description: 'Customer id (crm)',
       glossary_terms: [term('CustomerId')],
@@ -102,7 +101,7 @@ describe('semantic.lineage inheritance order', () => {
   });
 
   it('ignores column lineage without prefer_column_lineage', async () => {
-    const { columns } = await inheritColumnContext(threeTables(), mart, [col('customer_id')], settings());
+    const columns = await inheritColumnContext(threeTables(), mart, [col('customer_id')], settings());
     expect(columns[0]).toMatchObject({
       description: 'Customer key (raw)',
       glossary_terms: [term('Customer')],
@@ -123,13 +122,13 @@ describe('semantic.lineage inheritance order', () => {
         [staging]: { columns: [{ downstream: 'cust', upstream: { urn: raw, column: 'customer_key' } }] },
       },
     );
-    const { columns } = await inheritColumnContext(catalog, mart, [col('customer_id')], settings({ prefer_column_lineage: true, inherit: ['descriptions'] }));
+    const columns = await inheritColumnContext(catalog, mart, [col('customer_id')], settings({ prefer_column_lineage: true, inherit: ['descriptions'] }));
     expect(columns[0]!.description).toBe('From two hops up');
     expect(columns[0]!.inherited_from).toEqual({ descriptions: [{ urn: raw, column: 'customer_key', hops: 2, match_method: 'column_lineage' }] });
   });
 
   it('nearest: the first hop that has a kind wins', async () => {
-    const { columns } = await inheritColumnContext(threeTables(), mart, [col('amount'), col('status')], settings());
+    const columns = await inheritColumnContext(threeTables(), mart, [col('amount'), col('status')], settings());
     expect(columns.map((c) => [c.name, c.description, c.tags])).toEqual([
       ['amount', 'Amount (staging)', ['money']],
       ['status', 'Order status (raw)', []],
@@ -140,7 +139,7 @@ describe('semantic.lineage inheritance order', () => {
   it('all: tags and terms merge from every hop, de-duplicated, each source recorded; the description stays the nearest', async () => {
     const catalog = threeTables();
     catalog.schemas[staging] = [col('customer_id', { tags: ['staging', 'pii'], glossary_terms: [term('Customer')] })];
-    const { columns } = await inheritColumnContext(catalog, mart, [col('customer_id')], settings({ conflict_resolution: 'all', prefer_column_lineage: true }));
+    const columns = await inheritColumnContext(catalog, mart, [col('customer_id')], settings({ conflict_resolution: 'all', prefer_column_lineage: true }));
     expect(columns[0]).toEqual({
       name: 'customer_id',
       description: 'Customer id (crm)',
@@ -159,21 +158,21 @@ describe('semantic.lineage inheritance order', () => {
   });
 
   it('inherit chooses the kinds: only tags', async () => {
-    const { columns } = await inheritColumnContext(threeTables(), mart, [col('amount')], settings({ inherit: ['tags'] }));
+    const columns = await inheritColumnContext(threeTables(), mart, [col('amount')], settings({ inherit: ['tags'] }));
     expect(columns[0]).toEqual({ ...col('amount', { tags: ['money'] }), inherited_from: { tags: [{ urn: raw, column: 'amount', hops: 2, match_method: 'name_exact' }] } });
   });
 
   it('leaves the columns as they are when lineage is disabled or inherit is empty', async () => {
     const catalog = threeTables();
     for (const s of [settings({ enabled: false }), settings({ inherit: [] })]) {
-      const { columns } = await inheritColumnContext(catalog, mart, [col('amount')], s);
+      const columns = await inheritColumnContext(catalog, mart, [col('amount')], s);
       expect(columns).toEqual([col('amount')]);
     }
     expect(catalog.reads).toEqual([]);
   });
 
   it('passes the caller’s own column fields through', async () => {
-    const { columns } = await inheritColumnContext(threeTables(), mart, [{ ...col('status'), type: 'varchar' }], settings());
+    const columns = await inheritColumnContext(threeTables(), mart, [{ ...col('status'), type: 'varchar' }], settings());
     expect(columns[0]).toMatchObject({ type: 'varchar', description: 'Order status (raw)' });
   });
 });
@@ -183,7 +182,7 @@ describe('semantic.lineage.column_transforms', () => {
 
   it('strips strip_prefix from a column whose path matches target_pattern before the upstream lookup', async () => {
     const transforms = [{ target_pattern: 'hive.mart.*.raw_*', strip_prefix: 'raw_' }];
-    const { columns } = await inheritColumnContext(catalog(), mart, [col('raw_customer_id')], settings({ column_transforms: transforms }));
+    const columns = await inheritColumnContext(catalog(), mart, [col('raw_customer_id')], settings({ column_transforms: transforms }));
     expect(columns[0]).toMatchObject({
       description: 'Customer key',
       inherited_from: { descriptions: [{ urn: staging, column: 'customer_id', hops: 1, match_method: 'name_transformed' }] },
@@ -192,7 +191,7 @@ describe('semantic.lineage.column_transforms', () => {
 
   it('does not apply a transform whose target_pattern does not match the column path', async () => {
     const transforms = [{ target_pattern: 'hive.other.*', strip_prefix: 'raw_' }];
-    const { columns } = await inheritColumnContext(catalog(), mart, [col('raw_customer_id')], settings({ column_transforms: transforms }));
+    const columns = await inheritColumnContext(catalog(), mart, [col('raw_customer_id')], settings({ column_transforms: transforms }));
     expect(columns[0]).toEqual(col('raw_customer_id'));
   });
 });
@@ -211,15 +210,15 @@ describe('semantic.lineage.max_hops', () => {
   const t0 = { urn: urn('c.s.t0'), name: 'c.s.t0' };
 
   it('does not look past max_hops', async () => {
-    expect((await inheritColumnContext(chain(2), t0, [col('x')], settings({ max_hops: 1 }))).columns[0]!.description).toBeUndefined();
-    expect((await inheritColumnContext(chain(2), t0, [col('x')], settings({ max_hops: 2 }))).columns[0]!.description).toBe('documented at hop 2');
+    expect((await inheritColumnContext(chain(2), t0, [col('x')], settings({ max_hops: 1 })))[0]!.description).toBeUndefined();
+    expect((await inheritColumnContext(chain(2), t0, [col('x')], settings({ max_hops: 2 })))[0]!.description).toBe('documented at hop 2');
   });
 
   it(`never follows more than ${maxHopsLimit} hops`, async () => {
     const far = chain(maxHopsLimit + 1);
-    expect((await inheritColumnContext(far, t0, [col('x')], settings({ max_hops: 50 }))).columns[0]!.description).toBeUndefined();
+    expect((await inheritColumnContext(far, t0, [col('x')], settings({ max_hops: 50 })))[0]!.description).toBeUndefined();
     expect(far.reads.filter((r) => r.startsWith('columns')).length).toBe(maxHopsLimit);
-    expect((await inheritColumnContext(chain(maxHopsLimit), t0, [col('x')], settings({ max_hops: 50 }))).columns[0]!.description).toBe(
+    expect((await inheritColumnContext(chain(maxHopsLimit), t0, [col('x')], settings({ max_hops: 50 })))[0]!.description).toBe(
       `documented at hop ${maxHopsLimit}`,
     );
   });
@@ -228,48 +227,52 @@ describe('semantic.lineage.max_hops', () => {
     const a = urn('c.s.a');
     const b = urn('c.s.b');
     const cyclic = new MemoryCatalog({ [a]: [col('x')], [b]: [col('x')] }, { [a]: { datasets: [b] }, [b]: { datasets: [a] } });
-    const { columns } = await inheritColumnContext(cyclic, { urn: a, name: 'c.s.a' }, [col('x')], settings({ max_hops: 5 }));
+    const columns = await inheritColumnContext(cyclic, { urn: a, name: 'c.s.a' }, [col('x')], settings({ max_hops: 5 }));
     expect(columns).toEqual([col('x')]);
     expect(cyclic.reads).toEqual([`upstreams ${a}`, `columns ${b}`, `upstreams ${b}`]);
   });
 });
 
-describe('semantic.lineage.timeout', () => {
-  /** threeTables, except that the hop-2 dataset's schema never arrives. */
-  function stalled(): { catalog: LineageSource; asked: Promise<void> } {
-    const base = threeTables();
+describe('semantic.lineage.timeout is the enrichment deadline, not a timer of inheritance', () => {
+  /** threeTables, except that the hop-1 dataset's schema arrives only when released. */
+  function gated(): { catalog: MemoryCatalog; asked: Promise<void>; release: () => void } {
+    const catalog = threeTables();
+    const read = catalog.datasetColumns.bind(catalog);
     let onAsked!: () => void;
     const asked = new Promise<void>((resolve) => (onAsked = resolve));
-    const catalog: LineageSource = {
-      upstreams: (u) => base.upstreams(u),
-      datasetColumns: (u) => {
-        if (u !== raw) return base.datasetColumns(u);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    catalog.datasetColumns = async (u: string) => {
+      const answer = read(u);
+      if (u === staging) {
         onAsked();
-        return new Promise(() => {});
-      },
+        await released;
+      }
+      return answer;
     };
-    return { catalog, asked };
+    return { catalog, asked, release };
   }
 
-  it('returns what it has, timedOut, when the caller’s deadline fires before the catalog answers', async () => {
-    const { catalog, asked } = stalled();
+  it('the caller’s deadline ends inheritance: it rejects with the deadline’s reason and reads nothing more', async () => {
+    const { catalog, asked, release } = gated();
     const deadline = new AbortController();
     const pending = inheritColumnContext(catalog, mart, [col('amount'), col('status')], settings(), { signal: deadline.signal });
     await asked;
-    deadline.abort();
-    const { columns, timedOut } = await pending;
-    expect(timedOut).toBe(true);
-    // hop 1 had arrived: amount's description is inherited; hop 2 (status, amount's tags) never came
-    expect(columns.map((c) => [c.name, c.description, c.tags])).toEqual([
-      ['amount', 'Amount (staging)', []],
-      ['status', undefined, []],
-    ]);
+    const reason = new Error('enrichment deadline');
+    deadline.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    const readsAtDeadline = [...catalog.reads];
+    // The answer in flight arrives after the deadline: the run stops there instead of reading hop 2.
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(catalog.reads).toEqual(readsAtDeadline);
+    expect(catalog.reads).not.toContain(`upstreams ${staging}`);
   });
 
-  it('never waits longer than semantic.lineage.timeout for a catalog that never answers', async () => {
-    const never: LineageSource = { upstreams: () => new Promise(() => {}), datasetColumns: () => new Promise(() => {}) };
-    const result = await inheritColumnContext(never, mart, [col('amount')], settings({ timeout: 1 }));
-    expect(result).toEqual({ columns: [col('amount')], timedOut: true });
+  it('an already aborted deadline reads nothing', async () => {
+    const catalog = threeTables();
+    await expect(inheritColumnContext(catalog, mart, [col('amount')], settings(), { signal: AbortSignal.abort(new Error('late')) })).rejects.toThrow('late');
+    expect(catalog.reads).toEqual([]);
   });
 
   it('treats a failing lookup as no lineage there', async () => {
@@ -278,8 +281,7 @@ describe('semantic.lineage.timeout', () => {
       upstreams: (u) => base.upstreams(u),
       datasetColumns: (u) => (u === staging ? Promise.reject(new Error('catalog down')) : base.datasetColumns(u)),
     };
-    const { columns, timedOut } = await inheritColumnContext(failing, mart, [col('amount')], settings());
-    expect(timedOut).toBe(false);
+    const columns = await inheritColumnContext(failing, mart, [col('amount')], settings());
     expect(columns[0]).toMatchObject({ description: 'Amount (raw)', tags: ['money'] });
   });
 });

@@ -11,7 +11,8 @@ export interface DatabaseDedupOptions {
  * replica serving the session sees what the others sent. One round trip per mark (the function
  * `mcp_session_dedup_mark`); rows go with the session row when it ends or expires. Times are
  * the caller's clock (`now`), so replicas with an injected clock agree in tests; a few seconds of
- * skew between real replicas only shifts entry_ttl by as much.
+ * skew between real replicas only shifts entry_ttl by as much. `renew` (what else a block that went
+ * out carried) is plain SQL: an upsert, then the same pruning as a mark.
  */
 export class DatabaseDedupStore implements DedupStore {
   readonly #maxEntries: number;
@@ -32,11 +33,24 @@ export class DatabaseDedupStore implements DedupStore {
     return row && { sentAt: Math.round(row.sent_ms), reference: row.sent_reference };
   }
 
-  async renew(sessionId: string, keys: readonly string[], now: number, reference: string | null): Promise<void> {
+  async renew(sessionId: string, keys: readonly string[], now: number, reference: string | null, limits: DedupLimits): Promise<void> {
+    // Only for a session that still exists (the row's foreign key); then the same bounds as a mark.
     await this.db.query(
-      `UPDATE mcp_session_dedup SET sent_at = to_timestamp($3::double precision / 1000), used_at = greatest(used_at, to_timestamp($3::double precision / 1000)), reference = $4
-        WHERE session_id = $1 AND table_key = ANY($2::text[])`,
-      [sessionId, keys, now, reference],
+      `INSERT INTO mcp_session_dedup AS d (session_id, table_key, sent_at, used_at, reference)
+       SELECT $1, k, to_timestamp($3::double precision / 1000), to_timestamp($3::double precision / 1000), $4
+         FROM unnest($2::text[]) AS k
+        WHERE EXISTS (SELECT 1 FROM mcp_sessions s WHERE s.id = $1)
+       ON CONFLICT (session_id, table_key) DO UPDATE
+          SET sent_at = EXCLUDED.sent_at, used_at = greatest(d.used_at, EXCLUDED.used_at), reference = EXCLUDED.reference`,
+      [sessionId, [...new Set(keys)], now, reference],
+    );
+    await this.db.query(
+      `DELETE FROM mcp_session_dedup d
+        WHERE d.session_id = $1
+          AND (d.sent_at <= to_timestamp(($2::double precision - $3::double precision) / 1000)
+               OR d.table_key IN (SELECT k.table_key FROM mcp_session_dedup k WHERE k.session_id = $1
+                                   ORDER BY k.sent_at DESC, k.table_key OFFSET $4))`,
+      [sessionId, now, limits.entryTtlMs, this.#maxEntries],
     );
   }
 

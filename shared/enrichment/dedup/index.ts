@@ -4,4 +4,4 @@ export { SessionDedup, createSessionDedup, maxDedupKeyLength, type DedupLog } fr
 export { applyDedup, criticalTagWords, isCriticalTag, referenceBlock, summaryBlock } from './rules.js';
 export { MemoryDedupStore, type MemoryDedupOptions } from './memory-store.js';
 export { DatabaseDedupStore, type DatabaseDedupOptions } from './database-store.js';
-export type { DedupLimits, DedupMark, DedupMode, DedupSettings, DedupStore, SentEntry } from './types.js';
+export type { DedupLimits, DedupMark, DedupMode, DedupSettings, DedupStore, SentEntry, SentExtent, SentTable } from './types.js';

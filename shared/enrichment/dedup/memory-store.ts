@@ -36,28 +36,34 @@ export class MemoryDedupStore implements DedupStore {
   }
 
   async mark(sessionId: string, key: string, now: number, reference: string | null, limits: DedupLimits): Promise<SentEntry | undefined> {
-    this.#dropIdle(now, limits.sessionTimeoutMs);
-    let session = this.#sessions.get(sessionId);
-    this.#sessions.delete(sessionId);
-    if (!session || now - session.activeAt >= limits.sessionTimeoutMs) session = { activeAt: now, sent: new Map() };
-    session.activeAt = now;
-    this.#sessions.set(sessionId, session);
-    if (this.#sessions.size > this.#maxSessions) this.#sessions.delete(this.#sessions.keys().next().value!);
-
+    const session = this.#activeSession(sessionId, now, limits.sessionTimeoutMs);
     const entry = session.sent.get(key);
     if (entry && now - entry.sentAt < limits.entryTtlMs) return entry;
-    session.sent.delete(key);
-    session.sent.set(key, { sentAt: now, reference });
-    if (session.sent.size > this.#maxEntries) session.sent.delete(session.sent.keys().next().value!);
+    this.#record(session, [key], { sentAt: now, reference });
     return undefined;
   }
 
-  async renew(sessionId: string, keys: readonly string[], now: number, reference: string | null): Promise<void> {
-    const session = this.#sessions.get(sessionId);
-    if (!session) return;
+  async renew(sessionId: string, keys: readonly string[], now: number, reference: string | null, limits: DedupLimits): Promise<void> {
+    this.#record(this.#activeSession(sessionId, now, limits.sessionTimeoutMs), keys, { sentAt: now, reference });
+  }
+
+  /** The session, active at `now` (moved to the end of the order; a new one when it was idle or unknown). */
+  #activeSession(sessionId: string, now: number, timeoutMs: number): SessionEntries {
+    this.#dropIdle(now, timeoutMs);
+    let session = this.#sessions.get(sessionId);
+    this.#sessions.delete(sessionId);
+    if (!session || now - session.activeAt >= timeoutMs) session = { activeAt: now, sent: new Map() };
+    session.activeAt = now;
+    this.#sessions.set(sessionId, session);
+    if (this.#sessions.size > this.#maxSessions) this.#sessions.delete(this.#sessions.keys().next().value!);
+    return session;
+  }
+
+  /** Records the keys as sent (each moved to the end of the order), the oldest sent going past the bound. */
+  #record(session: SessionEntries, keys: readonly string[], entry: SentEntry): void {
     for (const key of keys) {
       session.sent.delete(key);
-      session.sent.set(key, { sentAt: now, reference });
+      session.sent.set(key, entry);
     }
     while (session.sent.size > this.#maxEntries) session.sent.delete(session.sent.keys().next().value!);
   }

@@ -22,7 +22,7 @@ export type Repeat = Extract<DedupMark, { first: false }>;
  * The block to send for the catalog context of a call's table(s): the full block when any of its
  * tables is a first in the session (and always in mode `none`); when every one is a repeat, a
  * `metadata_reference` pointer (`reference`) or a `compact_context` summary (`summary`). `mark`
- * is one table's mark (SessionDedup.markTable) or all of a call's (SessionDedup.markTables).
+ * is one table's mark or all of a call's (SessionDedup.markSent).
  */
 export function applyDedup(block: Block, mark: DedupMark | readonly DedupMark[], mode: DedupMode): Block {
   const marks = Array.isArray(mark) ? (mark as readonly DedupMark[]) : [mark as DedupMark];
@@ -33,7 +33,16 @@ export function applyDedup(block: Block, mark: DedupMark | readonly DedupMark[],
 
 /** The repeat whose full block went out first: what the words point at. */
 const earliest = (repeats: readonly Repeat[]): Repeat => repeats.reduce((a, b) => (b.firstSeenAt < a.firstSeenAt ? b : a));
-const tablesOf = (repeats: readonly Repeat[]): string[] => repeats.map((r) => r.key);
+/** The tables as the call wrote them (never the store's keys, which hold the connection too). */
+const tablesOf = (repeats: readonly Repeat[]): string[] => [...new Set(repeats.map((r) => r.table))];
+
+/** The tables whose context went out, and the join partners of which only the `additional_tables` entry did, in words. */
+function whatWasSent(repeats: readonly Repeat[]): string {
+  const context = tablesOf(repeats.filter((r) => r.extent !== 'brief'));
+  const brief = tablesOf(repeats.filter((r) => r.extent === 'brief'));
+  const entries = brief.length ? `the additional_tables ${brief.length > 1 ? 'entries' : 'entry'} for ${brief.join(', ')}` : '';
+  return context.length ? `full catalog metadata for ${context.join(', ')}${entries ? ` and ${entries}` : ''}` : entries;
+}
 
 /** Where and when the full block went out, in words for the agent. */
 function sentEarlier(repeats: readonly Repeat[]): string {
@@ -41,6 +50,8 @@ function sentEarlier(repeats: readonly Repeat[]): string {
   const when = new Date(first.firstSeenAt).toISOString();
   return `sent earlier in this session (${repeats.length > 1 ? 'from ' : 'at '}${when}${first.reference ? `, with ${first.reference}` : ''})`;
 }
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
  * `{"metadata_reference": {tables, sent_at, reference?, note}}`: points back at the full block
@@ -53,7 +64,7 @@ export function referenceBlock(repeats: readonly Repeat[]): Block {
       tables: tablesOf(repeats),
       sent_at: new Date(first.firstSeenAt).toISOString(),
       ...(first.reference ? { reference: first.reference } : {}),
-      note: `Full catalog metadata for ${tablesOf(repeats).join(', ')} was ${sentEarlier(repeats)}; it is not repeated.`,
+      note: `${capitalised(whatWasSent(repeats))} was ${sentEarlier(repeats)}; it is not repeated.`,
     },
   };
 }
@@ -62,7 +73,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 /**
- * `{"compact_context": {...}, "tables": [keys], "note"}`: what must not be forgotten about the table
+ * `{"compact_context": {...}, "tables": [as written], "note"}`: what must not be forgotten about the table
  * whose full context went out earlier — its URN and domain, a deprecation, the quality score,
  * critical tags (`isCriticalTag`), the columns that are PII, sensitive or critically tagged,
  * active incidents and a failing data contract. Keys with nothing to say are left out. It reads the
@@ -87,6 +98,6 @@ export function summaryBlock(block: Block, repeats: readonly Repeat[]): Block {
   return {
     compact_context: compact,
     tables: tablesOf(repeats),
-    note: `Summary only: the full catalog metadata for ${tablesOf(repeats).join(', ')} was ${sentEarlier(repeats)}.`,
+    note: `Summary only: the ${whatWasSent(repeats)} was ${sentEarlier(repeats)}.`,
   };
 }

@@ -2,9 +2,9 @@ import type { PlatformConfig } from '../../config/index.js';
 import type { Db } from '../../db/index.js';
 import { DatabaseDedupStore } from './database-store.js';
 import { MemoryDedupStore } from './memory-store.js';
-import type { DedupMark, DedupSettings, DedupStore } from './types.js';
+import type { DedupLimits, DedupMark, DedupSettings, DedupStore, SentExtent, SentTable } from './types.js';
 
-/** Keys longer than this are never recorded: a caller cannot fill the store with huge names. */
+/** Table names longer than this are never recorded: a caller cannot fill the store with huge names. */
 export const maxDedupKeyLength = 512;
 
 /** Where store failures are reported (a pino logger fits). */
@@ -12,12 +12,25 @@ export interface DedupLog {
   warn(o: object, msg: string): void;
 }
 
+const extents: readonly SentExtent[] = ['brief', 'filtered', 'full'];
+
+/**
+ * The store key of a table sent at one extent: the connection is part of it (`sales.orders` on two
+ * SQL connections is two tables), and each extent has its own key, so that a join partner's brief
+ * entry never counts as its full context.
+ */
+const storeKey = (t: SentTable, extent: SentExtent = t.extent): string => JSON.stringify([extent, t.connection, t.table]);
+
+/** The keys a block that went out covers: its extent and every lesser one. */
+const coveredKeys = (t: SentTable): string[] => extents.slice(0, extents.indexOf(t.extent) + 1).map((e) => storeKey(t, e));
+
 /**
  * Session de-duplication (injection.session_dedup): within one MCP session a table's catalog
- * context goes out in full once; until `entry_ttl` has passed, repeats get what `mode` says
- * (applyDedup). With `enabled: false` or mode `none` every call is a first and nothing is stored.
- * A store that fails answers "first" (the full block again) and is logged: de-duplication only
- * ever saves tokens, it never withholds context.
+ * context goes out once at each extent; until `entry_ttl` has passed, a call whose every table was
+ * sent at (at least) the extent it would send gets what `mode` says (applyDedup). With
+ * `enabled: false` or mode `none` every call is a first and nothing is stored. A store that fails
+ * answers "first" (the full block again) and is logged: de-duplication only ever saves tokens, it
+ * never withholds context.
  */
 export class SessionDedup {
   constructor(
@@ -30,42 +43,35 @@ export class SessionDedup {
     return this.settings.mode;
   }
 
-  /**
-   * Marks the table `key` (the table as the call named it) as sent to `sessionId` at `now` (ms
-   * since the epoch). `reference` (e.g. `mcp:call:<id>`) is kept with a first mark and handed
-   * back to repeats, so their block can point at the call that carried the full context.
-   */
-  async markTable(sessionId: string, key: string, now: number, reference?: string): Promise<DedupMark> {
-    if (!this.settings.enabled || this.settings.mode === 'none' || key === '' || key.length > maxDedupKeyLength) return { first: true };
-    try {
-      const sent = await this.store.mark(sessionId, key, now, reference ?? null, {
-        entryTtlMs: this.settings.entry_ttl,
-        sessionTimeoutMs: this.settings.session_timeout,
-      });
-      return sent ? { first: false, key, firstSeenAt: sent.sentAt, reference: sent.reference } : { first: true };
-    } catch (err) {
-      this.log?.warn({ err }, 'session de-duplication store failed: sending full context');
-      return { first: true };
-    }
+  get #limits(): DedupLimits {
+    return { entryTtlMs: this.settings.entry_ttl, sessionTimeoutMs: this.settings.session_timeout };
   }
 
   /**
-   * Marks every table a call names (toolkits.md 5.4): the call is a repeat only when each of them
-   * was sent within `entry_ttl` — then each mark is a repeat. Otherwise every mark is a first, the
-   * full context goes out, and the tables already sent count as sent again from `now`. Marks are in
-   * the order of `keys`, duplicates removed; no keys, no marks.
+   * Marks the tables of one block as sent to `sessionId` at `now` (ms since the epoch). Call it
+   * when the block is attached (nothing awaited between this and the attach): what is marked is
+   * what went out. The call is a repeat only when each table was sent within `entry_ttl` at its
+   * `extent` or more — then every mark is a repeat and nothing is recorded. Otherwise every mark is
+   * a first, the block goes out in full, and each table counts as sent from `now` at its extent
+   * (and the lesser ones). `reference` (e.g. `mcp:call:<id>`) is kept with what is recorded and
+   * handed back to repeats. Marks are in the order of `tables`, one per distinct table; a table
+   * whose name is empty or longer than `maxDedupKeyLength` makes the call a first and is not stored.
    */
-  async markTables(sessionId: string, keys: readonly string[], now: number, reference?: string): Promise<DedupMark[]> {
-    const distinct = [...new Set(keys)];
-    const marks = await Promise.all(distinct.map((key) => this.markTable(sessionId, key, now, reference)));
-    const repeated = marks.flatMap((m) => (m.first ? [] : [m.key]));
-    if (repeated.length === marks.length) return marks;
-    if (repeated.length) {
-      try {
-        await this.store.renew(sessionId, repeated, now, reference ?? null);
-      } catch (err) {
-        this.log?.warn({ err }, 'session de-duplication store failed: sending full context');
+  async markSent(sessionId: string, tables: readonly SentTable[], now: number, reference?: string): Promise<DedupMark[]> {
+    const distinct = [...new Map(tables.map((t) => [storeKey(t), t])).values()];
+    if (!this.settings.enabled || this.settings.mode === 'none') return distinct.map(() => ({ first: true }));
+    const storable = distinct.filter((t) => t.table !== '' && t.table.length <= maxDedupKeyLength);
+    try {
+      if (storable.length === distinct.length) {
+        const sent = await Promise.all(distinct.map((t) => this.store.mark(sessionId, storeKey(t), now, reference ?? null, this.#limits)));
+        if (sent.every((entry) => entry !== undefined)) {
+          return distinct.map((t, i) => ({ first: false, table: t.table, extent: t.extent, firstSeenAt: sent[i]!.sentAt, reference: sent[i]!.reference }));
+        }
       }
+      // A first: the whole block goes out, so all it covers is recorded (a mark records its own key only).
+      if (storable.length) await this.store.renew(sessionId, storable.flatMap(coveredKeys), now, reference ?? null, this.#limits);
+    } catch (err) {
+      this.log?.warn({ err }, 'session de-duplication store failed: sending full context');
     }
     return distinct.map(() => ({ first: true }));
   }

@@ -7,11 +7,29 @@ export type DedupSettings = PlatformConfig['injection']['session_dedup'];
 export type DedupMode = DedupSettings['mode'];
 
 /**
- * The outcome of marking a table's context as sent in a session. `first`: send the full block
- * (and it now counts as sent). Otherwise it was sent at `firstSeenAt` (ms since the epoch) in the
- * call `reference` names when the caller gave one (e.g. `mcp:call:<id>`).
+ * How much of a table's catalog context a block carries, least to most (toolkits.md 5.2): `brief`
+ * its `additional_tables` entry (a join partner of the primary table), `filtered` the primary
+ * table's `semantic_context` with `column_context` cut to the statement's columns (5.3), `full` the
+ * `semantic_context` with every column. Sending one extent sends every lesser one too.
  */
-export type DedupMark = { first: true } | { first: false; key: string; firstSeenAt: number; reference: string | null };
+export type SentExtent = 'brief' | 'filtered' | 'full';
+
+/** One table of a block that goes out: the SQL connection it lives on, its name as the call wrote it, how much of it. */
+export interface SentTable {
+  /** The SQL instance (connection) name: the same table name on two connections is two tables. */
+  connection: string;
+  /** As the statement or arguments wrote it (toolkits.md 5.4): what the agent is shown back. */
+  table: string;
+  extent: SentExtent;
+}
+
+/**
+ * The outcome of marking a table's context as sent in a session. `first`: send the full block
+ * (and it now counts as sent). Otherwise `table` (as the call wrote it) was sent at `extent` or more
+ * at `firstSeenAt` (ms since the epoch), in the call `reference` names when the caller gave one
+ * (e.g. `mcp:call:<id>`).
+ */
+export type DedupMark = { first: true } | { first: false; table: string; extent: SentExtent; firstSeenAt: number; reference: string | null };
 
 /** The live entry found for a key: when it was sent and with which reference. */
 export interface SentEntry {
@@ -38,8 +56,11 @@ export interface DedupStore {
    * marks of one key exactly one records.
    */
   mark(sessionId: string, key: string, now: number, reference: string | null, limits: DedupLimits): Promise<SentEntry | undefined>;
-  /** Records these keys as sent at `now` with `reference`, whether or not they were (the full block went out again). */
-  renew(sessionId: string, keys: readonly string[], now: number, reference: string | null): Promise<void>;
+  /**
+   * Records these keys as sent at `now` with `reference`, whether or not they were (the block went
+   * out): new keys are added, known ones renewed, within the same bounds as `mark`.
+   */
+  renew(sessionId: string, keys: readonly string[], now: number, reference: string | null, limits: DedupLimits): Promise<void>;
   /** Forgets a session (it ended). */
   forget(sessionId: string): Promise<void>;
 }

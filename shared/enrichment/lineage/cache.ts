@@ -16,7 +16,7 @@ const defaultMaxEntries = 1_000;
  * A LineageSource that remembers answers for `cache_ttl` (the enrichment room's LookupCache), so
  * that the lineage around a table is read once for many queries. Lookups of one dataset in flight
  * at once share one request; failures are not remembered. The shared request runs without any one
- * caller's abort signal: a caller that stops waiting (its timeout) does not fail the others, and
+ * caller's abort signal: a caller that stops waiting (its deadline) does not fail the others, and
  * the answer still arrives for the next query.
  */
 export class CachedLineageSource implements LineageSource {

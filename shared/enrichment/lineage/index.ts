@@ -9,7 +9,6 @@ export type {
   ColumnEdge,
   GlossaryTermRef,
   InheritableField,
-  InheritanceResult,
   InheritedFrom,
   LineageSettings,
   LineageSource,

@@ -1,8 +1,10 @@
 /**
  * Lineage inheritance: completes the columns of one table from its upstream lineage, in the
  * order document 1 gives — the column's own metadata, then fine-grained column lineage (when
- * `prefer_column_lineage`), then table-level upstream lineage — up to `max_hops`, never waiting
- * longer than `timeout`.
+ * `prefer_column_lineage`), then table-level upstream lineage — up to `max_hops`. It has no timer
+ * of its own: `semantic.lineage.timeout` is the enrichment middleware's deadline for the whole
+ * enrichment (it starts before inheritance does, so a second timer of the same length here could
+ * never fire first); the middleware's abort signal ends it.
  */
 import {
   columnRenamer,
@@ -20,7 +22,6 @@ import {
 import type {
   ColumnContext,
   InheritableField,
-  InheritanceResult,
   LineageSettings,
   LineageSource,
   Provenance,
@@ -29,10 +30,7 @@ import type {
 } from './types.js';
 
 export interface InheritOptions {
-  /**
-   * Ends the wait early (the caller's own deadline); `settings.timeout` applies in any case.
-   * When either fires, the columns go back with what was inherited until then.
-   */
+  /** The caller's deadline: on abort, lookups in flight are dropped and inheritance rejects with the signal's reason. */
   signal?: AbortSignal;
 }
 
@@ -48,7 +46,7 @@ interface ColumnRef {
  * For each column lacking a kind listed in `settings.inherit`, fills that kind from upstream.
  * Columns with their own metadata of a kind keep it. Extra fields of the caller's column type
  * pass through untouched. A lookup that fails counts as "no lineage there" (the columns stay as
- * they were); a lookup still running at the timeout is abandoned and `timedOut` is true.
+ * they were).
  */
 export async function inheritColumnContext<C extends ColumnContext>(
   source: LineageSource,
@@ -56,25 +54,28 @@ export async function inheritColumnContext<C extends ColumnContext>(
   columns: C[],
   settings: LineageSettings,
   options: InheritOptions = {},
-): Promise<InheritanceResult<C>> {
-  if (!settings.enabled) return { columns, timedOut: false };
+): Promise<C[]> {
+  if (!settings.enabled) return columns;
   const open = columns.map((c) => missingKinds(c, settings.inherit));
-  if (open.every((kinds) => kinds.length === 0)) return { columns, timedOut: false };
+  if (open.every((kinds) => kinds.length === 0)) return columns;
 
-  const signals = [AbortSignal.timeout(settings.timeout), ...(options.signal ? [options.signal] : [])];
-  const deadline = AbortSignal.any(signals);
-  if (deadline.aborted) return { columns, timedOut: true };
-  const run = new InheritanceRun(source, table, columns, open, settings, deadline);
-  let onAbort!: () => void;
-  const aborted = new Promise<'timeout'>((resolve) => {
-    onAbort = () => resolve('timeout');
-    deadline.addEventListener('abort', onAbort, { once: true });
+  const signal = options.signal;
+  signal?.throwIfAborted();
+  const run = new InheritanceRun(source, table, columns, open, settings, signal);
+  // On abort the run stops where it is (no further lookups) and the caller gets the reason.
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      run.finish();
+      reject(signal?.reason);
+    };
   });
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const outcome = await Promise.race([run.run().then(() => 'done' as const), aborted]);
-    return { columns: run.finish(), timedOut: outcome === 'timeout' };
+    await Promise.race([run.run(), aborted]);
+    return run.finish();
   } finally {
-    deadline.removeEventListener('abort', onAbort);
+    signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -94,7 +95,7 @@ class InheritanceRun<C extends ColumnContext> {
     /** Per column, the kinds its own metadata lacks. */
     private readonly open: InheritableField[][],
     private readonly settings: LineageSettings,
-    private readonly signal: AbortSignal,
+    private readonly signal: AbortSignal | undefined,
   ) {
     this.#columns = [...columns];
     this.#maxHops = Math.min(Math.max(settings.max_hops, 1), maxHopsLimit);
@@ -106,7 +107,7 @@ class InheritanceRun<C extends ColumnContext> {
     await this.#tableLineage();
   }
 
-  /** The columns as they are now; later answers of abandoned lookups change nothing. */
+  /** The columns as they are now; ends the run (later answers of abandoned lookups change nothing). */
   finish(): C[] {
     this.#finished = true;
     return [...this.#columns];

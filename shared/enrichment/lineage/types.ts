@@ -64,18 +64,12 @@ export interface UpstreamLineage {
 }
 
 /**
- * What inheritance reads from the catalog. `signal` aborts when inheritance stops waiting
- * (`semantic.lineage.timeout`), so a request in flight can be dropped.
+ * What inheritance reads from the catalog. `signal` aborts when the caller stops waiting (the
+ * enrichment deadline, `semantic.lineage.timeout`), so a request in flight can be dropped.
  */
 export interface LineageSource {
   /** The dataset's columns, or null when the catalog does not know the dataset. */
   datasetColumns(urn: string, signal?: AbortSignal): Promise<ColumnContext[] | null>;
   /** The dataset's direct upstreams (empty when it has none or is unknown). */
   upstreams(urn: string, signal?: AbortSignal): Promise<UpstreamLineage>;
-}
-
-export interface InheritanceResult<C extends ColumnContext> {
-  columns: C[];
-  /** True when the timeout ended the lookup: `columns` hold what was inherited until then. */
-  timedOut: boolean;
 }
