@@ -128,8 +128,3 @@ export const catalogCheckHint = (): Block => ({ catalog_check_hint: CATALOG_CHEC
 export const enrichmentTimeoutNote = (family: string, timeoutMs: number): Block => ({
   enrichment_note: `Catalog context omitted: the ${family} enrichment did not finish within ${timeoutMs} ms. The result itself is complete.`,
 });
-
-/** Said when lineage inheritance stopped at the deadline: the columns carry what it had found. */
-export const lineageTimeoutNote = (timeoutMs: number): Block => ({
-  enrichment_note: `Lineage inheritance stopped after ${timeoutMs} ms: inherited column metadata may be incomplete.`,
-});
