@@ -85,6 +85,19 @@ describe('warm handler instances', () => {
     });
   });
 
+  it('a burst of requests to a synchronous handler takes turns on one warm instance instead of one engine each', async () => {
+    // Each run used to hold an engine from its start to its end, across a turn of the thread's
+    // loop: a burst of n runs on a thread needed n engines, each compiling QuickJS and evaluating
+    // the script anew once the thread kept more than it could (8) — ten times slower on one thread.
+    await withSandbox({ maxConcurrent: 32, maxThreads: 1 }, async (sandbox) => {
+      expect(await sandbox.run(handleRun(counter))).toMatchObject({ status: 'ok', result: 1 });
+      const outcomes = await Promise.all(Array.from({ length: 32 }, () => sandbox.run(handleRun(counter))));
+      const results = outcomes.map((outcome) => (outcome.status === 'ok' ? outcome.result : outcome.error));
+      expect(new Set(results)).toEqual(new Set(Array.from({ length: 32 }, (_, i) => i + 2)));
+      expect(sandbox.threads).toBe(1);
+    });
+  });
+
   it('each request gets the console of its own run only', async () => {
     await withSandbox({ maxConcurrent: 1 }, async (sandbox) => {
       const source = "console.log('loaded');\nexport function handle(req) { console.log('request', req.n); return req.n }";

@@ -61,9 +61,15 @@ function scanImports(source: string): string[] | { syntaxError: string } {
 
 /**
  * Every library the script reaches, by name, with its source. Fails on a name that is not a
- * library name, a library `resolve` does not know, a syntax error, or an import cycle.
+ * library name, a library `resolve` does not know, a syntax error, or an import cycle. A script
+ * that imports nothing is answered at once (no promise): the common handler's run stays synchronous.
  */
-export async function collectLibraries(source: string, resolve: (name: string) => Promise<string | undefined>): Promise<Map<string, string>> {
+export function collectLibraries(source: string, resolve: (name: string) => Promise<string | undefined>): Map<string, string> | Promise<Map<string, string>> {
+  if (importedNames(source, scriptModuleName).length === 0) return new Map();
+  return collectImported(source, resolve);
+}
+
+async function collectImported(source: string, resolve: (name: string) => Promise<string | undefined>): Promise<Map<string, string>> {
   const libraries = new Map<string, string>();
   const done = new Set<string>();
   const visit = async (moduleName: string, moduleSource: string, path: string[]): Promise<void> => {

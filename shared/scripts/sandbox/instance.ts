@@ -39,8 +39,8 @@ export interface InstanceCall {
   deadlineAt: number;
   consoleLimitBytes: number;
   io: RunIo;
-  /** Resolves at the deadline (shared with the library waits before the call). */
-  untilDeadline: Promise<'deadline'>;
+  /** A promise resolved at the deadline (shared with the library waits before the call), made when first asked for. */
+  untilDeadline: () => Promise<'deadline'>;
 }
 
 /**
@@ -157,22 +157,35 @@ export class ScriptInstance {
     this.#context = runtime.newContext();
   }
 
-  /** Calls the entry (evaluating the module first on an instance's first call). Never throws for anything the script does. */
-  async call(call: InstanceCall): Promise<CallEnd> {
+  /**
+   * Calls the entry (evaluating the module first on an instance's first call). Never throws for
+   * anything the script does. A warm instance whose entry settles without waiting on the host
+   * answers synchronously: the thread's next run then finds this run's engine free again.
+   */
+  call(call: InstanceCall): CallEnd | Promise<CallEnd> {
     const active: ActiveCall = { ...call, captured: new ConsoleCapture(call.consoleLimitBytes), interrupted: false, wake: () => undefined };
     this.#call = active;
     const done = (fields: Omit<RunDone, 'type' | 'console'>): RunDone => ({ type: 'done', ...fields, console: active.captured.text() });
-    const memoryMessage = `the run reached its memory ceiling of ${this.settings.memoryBytes} bytes`;
-    let outcome: RunDone;
+    let outcome: RunDone | Promise<RunDone>;
     try {
-      outcome = await this.#execute(active, done);
+      outcome = this.#loaded ? this.#invoke(active, done) : this.#loadAndInvoke(active, done);
     } catch (err) {
-      if (err instanceof RunStop) outcome = done({ status: err.status, error: err.message });
-      else if (!(err instanceof Error)) outcome = this.#failure(active, err as QuickJSHandle, done);
-      else if (active.interrupted) outcome = done({ status: 'timeout', error: timeoutMessage });
-      else if (/out of memory/.test(err.message)) outcome = done({ status: 'memory', error: memoryMessage });
-      else outcome = done({ status: 'error', error: err.message });
+      outcome = this.#caught(active, err, done);
     }
+    if (outcome instanceof Promise) return outcome.then((o) => this.#end(o), (err: unknown) => this.#end(this.#caught(active, err, done)));
+    return this.#end(outcome);
+  }
+
+  /** What a call that threw (a QuickJS exception handle, an engine error, a stop) ends as. */
+  #caught(active: ActiveCall, err: unknown, done: (fields: Omit<RunDone, 'type' | 'console'>) => RunDone): RunDone {
+    if (err instanceof RunStop) return done({ status: err.status, error: err.message });
+    if (!(err instanceof Error)) return this.#failure(active, err as QuickJSHandle, done);
+    if (active.interrupted) return done({ status: 'timeout', error: timeoutMessage });
+    if (/out of memory/.test(err.message)) return done({ status: 'memory', error: `the run reached its memory ceiling of ${this.settings.memoryBytes} bytes` });
+    return done({ status: 'error', error: err.message });
+  }
+
+  #end(outcome: RunDone): CallEnd {
     this.#call = undefined;
     // QuickJS does not always unwind its reference counts after a failed allocation or an interrupt
     // (a module record half evaluated): freeing that runtime fails its heap assertion, an abort of
@@ -198,17 +211,21 @@ export class ScriptInstance {
     }
   }
 
-  async #execute(active: ActiveCall, done: (fields: Omit<RunDone, 'type' | 'console'>) => RunDone): Promise<RunDone> {
+  /** An instance's first call: the prelude and the module evaluated, then the entry called. */
+  async #loadAndInvoke(active: ActiveCall, done: (fields: Omit<RunDone, 'type' | 'console'>) => RunDone): Promise<RunDone> {
+    const invoke = this.#runPrelude();
+    const evaluated = this.#context.evalCode(this.settings.source, scriptModuleName, { type: 'module' });
+    if (evaluated.error) return this.#failure(active, evaluated.error, done);
+    const promise = this.#own(evaluated.value);
+    const settled = await this.#settle(active, promise);
+    this.#loaded = { namespace: settled === promise ? promise : this.#own(settled), invoke };
+    return this.#invoke(active, done);
+  }
+
+  /** Calls the entry of the evaluated module: synchronously when it settles without waiting on the host. */
+  #invoke(active: ActiveCall, done: (fields: Omit<RunDone, 'type' | 'console'>) => RunDone): RunDone | Promise<RunDone> {
     const context = this.#context;
-    let loaded = this.#loaded;
-    if (!loaded) {
-      const invoke = this.#runPrelude();
-      const evaluated = context.evalCode(this.settings.source, scriptModuleName, { type: 'module' });
-      if (evaluated.error) return this.#failure(active, evaluated.error, done);
-      const promise = this.#own(evaluated.value);
-      const settled = await this.#settle(active, promise);
-      loaded = this.#loaded = { namespace: settled === promise ? promise : this.#own(settled), invoke };
-    }
+    const loaded = this.#loaded!;
     const entry = context.newString(active.entry);
     const args = context.newString(active.argsJson);
     const call = context.callFunction(loaded.invoke, context.undefined, loaded.namespace, entry, args);
@@ -216,16 +233,26 @@ export class ScriptInstance {
     args.dispose();
     if (call.error) return this.#failure(active, call.error, done);
     // A warm instance outlives the call: every handle of the call goes with it.
-    try {
-      const result = await this.#settle(active, call.value);
+    const answer = (result: QuickJSHandle): RunDone => {
       try {
         return done({ status: 'ok', resultJson: context.getString(result) });
       } finally {
         if (result !== call.value) result.dispose();
+        call.value.dispose();
       }
-    } finally {
+    };
+    let settled: QuickJSHandle | undefined;
+    try {
+      settled = this.#settleNow(active, call.value);
+    } catch (err) {
       call.value.dispose();
+      throw err;
     }
+    if (settled) return answer(settled);
+    return this.#settle(active, call.value).then(answer, (err: unknown) => {
+      call.value.dispose();
+      throw err;
+    });
   }
 
   /** Builds `console` and `platform`; answers the invoker. */
@@ -276,19 +303,25 @@ export class ScriptInstance {
 
   /** Drives the job queue until `promise` settles, waiting for host replies in between; answers the value (a new handle unless `promise` was no promise). */
   async #settle(active: ActiveCall, promise: QuickJSHandle): Promise<QuickJSHandle> {
-    const context = this.#context;
     for (;;) {
-      const jobs = this.#runtime.executePendingJobs();
-      if (jobs.error) throw jobs.error;
-      jobs.dispose();
-      const state = context.getPromiseState(promise);
-      if (state.type === 'fulfilled') return state.notAPromise ? promise : state.value;
-      if (state.type === 'rejected') throw state.error;
-      if (Date.now() >= active.deadlineAt) throw new RunStop('timeout', timeoutMessage);
-      if (this.#pending.size === 0) throw new Error('the script awaits a promise that nothing will settle');
+      const settled = this.#settleNow(active, promise);
+      if (settled) return settled;
       const woken = new Promise<void>((resolve) => (active.wake = resolve));
-      await Promise.race([woken, active.untilDeadline]);
+      await Promise.race([woken, active.untilDeadline()]);
     }
+  }
+
+  /** Runs the jobs queued now; answers `promise`'s value if that settled it, undefined while it waits on the host. */
+  #settleNow(active: ActiveCall, promise: QuickJSHandle): QuickJSHandle | undefined {
+    const jobs = this.#runtime.executePendingJobs();
+    if (jobs.error) throw jobs.error;
+    jobs.dispose();
+    const state = this.#context.getPromiseState(promise);
+    if (state.type === 'fulfilled') return state.notAPromise ? promise : state.value;
+    if (state.type === 'rejected') throw state.error;
+    if (Date.now() >= active.deadlineAt) throw new RunStop('timeout', timeoutMessage);
+    if (this.#pending.size === 0) throw new Error('the script awaits a promise that nothing will settle');
+    return undefined;
   }
 
   #own(handle: QuickJSHandle): QuickJSHandle {

@@ -11,7 +11,7 @@
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import { ConsoleCapture } from './console-capture.js';
 import { collectLibraries, ImportError } from './imports.js';
-import { ScriptInstance, type InstanceSettings, type RunIo } from './instance.js';
+import { ScriptInstance, type CallEnd, type InstanceSettings, type RunIo } from './instance.js';
 import type { RunDone, RunRequest } from './protocol.js';
 
 export type { RunIo } from './instance.js';
@@ -53,51 +53,87 @@ function sameSettings(a: InstanceSettings, b: InstanceSettings): boolean {
   return true;
 }
 
+export interface RunEnd {
+  done: RunDone;
+  engineHealthy: boolean;
+}
+
+/**
+ * The run's deadline as a promise for its waits (libraries, host calls), made only when a run
+ * first waits: a run that never waits sets no timer.
+ */
+class Deadline {
+  #timer: NodeJS.Timeout | undefined;
+  #reached: Promise<'deadline'> | undefined;
+
+  constructor(private readonly at: number) {}
+
+  reached(): Promise<'deadline'> {
+    this.#reached ??= new Promise<'deadline'>((resolve) => {
+      this.#timer = setTimeout(() => resolve('deadline'), Math.max(0, this.at - Date.now()));
+      this.#timer.unref();
+    });
+    return this.#reached;
+  }
+
+  /** A pending timer keeps its promise, and through the waits raced against it the whole run (runtime, context, console), alive until the deadline. */
+  clear(): void {
+    clearTimeout(this.#timer);
+  }
+}
+
 /**
  * Runs `request` in `quickjs`. Never throws for anything the script does; `engineHealthy` false
- * means the module instance is spent (the worker replaces it, and the warm slot with it).
+ * means the module instance is spent (the worker replaces it, and the warm slot with it). A warm
+ * handler that imports nothing and settles without the host ends synchronously (no promise).
  */
-export async function runInQuickJS(
+export function runInQuickJS(
   quickjs: QuickJSWASMModule,
   request: RunRequest & { deadlineAt: number },
   io: RunIo,
   warm: WarmSlot,
   onInterruptCheck: () => void,
-): Promise<{ done: RunDone; engineHealthy: boolean }> {
+): RunEnd | Promise<RunEnd> {
   // The deadline also covers waiting: for libraries, and for host calls while the script awaits them.
-  let timer: NodeJS.Timeout | undefined;
-  const untilDeadline = new Promise<'deadline'>((resolve) => {
-    timer = setTimeout(() => resolve('deadline'), Math.max(0, request.deadlineAt - Date.now()));
-    timer.unref();
-  });
-  try {
-    let libraries: Map<string, string>;
-    try {
-      const collected = await Promise.race([collectLibraries(request.source, (name) => io.library(name)), untilDeadline]);
-      if (collected === 'deadline') return { done: bare(request, { status: 'timeout', error: 'the run passed its deadline' }), engineHealthy: true };
-      libraries = collected;
-    } catch (err) {
-      if (err instanceof ImportError) return { done: bare(request, { status: 'error', error: err.message }), engineHealthy: true };
-      throw err;
-    }
+  const deadline = new Deadline(request.deadlineAt);
+  const refused = (err: unknown): RunEnd => {
+    if (err instanceof ImportError) return { done: bare(request, { status: 'error', error: err.message }), engineHealthy: true };
+    throw err;
+  };
+  const call = (libraries: Map<string, string>): RunEnd | Promise<RunEnd> => {
     const settings: InstanceSettings = { source: request.source, libraries, memoryBytes: request.memoryBytes, maxStackBytes: request.maxStackBytes, hostNames: request.hostNames };
     const reuse = request.entry === 'handle';
     const instance = (reuse ? warm.take(settings) : undefined) ?? new ScriptInstance(quickjs, settings, onInterruptCheck);
-    const end = await instance.call({ entry: request.entry, argsJson: request.argsJson, deadlineAt: request.deadlineAt, consoleLimitBytes: request.consoleLimitBytes, io, untilDeadline });
-    if (!end.engineHealthy) {
-      warm.drop();
-      return { done: end.done, engineHealthy: false };
-    }
-    if (reuse && end.reusable) {
-      warm.keep(instance);
-      return { done: end.done, engineHealthy: true };
-    }
-    return { done: end.done, engineHealthy: instance.dispose() };
-  } finally {
-    // A pending timer keeps its promise, and through the waits raced against it the whole run
-    // (runtime, context, console), alive until the deadline: 30 s of every run on a busy thread.
-    clearTimeout(timer);
+    const ended = instance.call({ entry: request.entry, argsJson: request.argsJson, deadlineAt: request.deadlineAt, consoleLimitBytes: request.consoleLimitBytes, io, untilDeadline: () => deadline.reached() });
+    const settle = (end: CallEnd): RunEnd => {
+      if (!end.engineHealthy) {
+        warm.drop();
+        return { done: end.done, engineHealthy: false };
+      }
+      if (reuse && end.reusable) {
+        warm.keep(instance);
+        return { done: end.done, engineHealthy: true };
+      }
+      return { done: end.done, engineHealthy: instance.dispose() };
+    };
+    return ended instanceof Promise ? ended.then(settle) : settle(ended);
+  };
+  let ended: RunEnd | Promise<RunEnd>;
+  try {
+    const collected = collectLibraries(request.source, (name) => io.library(name));
+    ended =
+      collected instanceof Promise
+        ? Promise.race([collected, deadline.reached()]).then(
+            (libraries) => (libraries === 'deadline' ? { done: bare(request, { status: 'timeout', error: 'the run passed its deadline' }), engineHealthy: true } : call(libraries)),
+            refused,
+          )
+        : call(collected);
+  } catch (err) {
+    ended = refused(err);
   }
+  if (ended instanceof Promise) return ended.finally(() => deadline.clear());
+  deadline.clear();
+  return ended;
 }
 
 /** A run that ended before its script had an instance (no console yet). */

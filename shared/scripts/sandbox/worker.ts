@@ -14,7 +14,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
 import type { Ask, AskReply, FromWorker, RunDone, RunRequest, ToWorker, WorkerData } from './protocol.js';
-import { runInQuickJS, WarmSlot } from './quickjs-run.js';
+import { runInQuickJS, WarmSlot, type RunEnd } from './quickjs-run.js';
 
 const pageBytes = 64 * 1024;
 /** The linear memory the QuickJS build starts with (its declared minimum). */
@@ -25,9 +25,8 @@ const keptEngines = 8;
 
 if (!parentPort) throw new Error('sandbox worker: run as a worker thread');
 const port = parentPort;
-const checks = new Int32Array((workerData as WorkerData).checks);
 /** The pool tells a computing thread from a merely silent one by this count. */
-const countCheck = () => void Atomics.add(checks, 0, 1);
+const checks = new Int32Array((workerData as WorkerData).checks);
 
 /** A QuickJS module instance with its own linear memory, and the warm handler instance in it. */
 interface Engine {
@@ -39,8 +38,11 @@ interface Engine {
 /** Idle engines, oldest first. */
 const idleEngines: Engine[] = [];
 
-/** An engine whose whole linear memory (engine, heap, stack) is at most `memoryBytes` (16 MiB at least): preferably one warm for `source`. */
-async function takeEngine(memoryBytes: number, source: string): Promise<Engine> {
+/**
+ * An engine whose whole linear memory (engine, heap, stack) is at most `memoryBytes` (16 MiB at
+ * least): preferably one warm for `source`; an idle one at once, a new one once compiled.
+ */
+function takeEngine(memoryBytes: number, source: string): Engine | Promise<Engine> {
   const pages = Math.max(initialPages, Math.ceil(memoryBytes / pageBytes));
   let chosen = -1;
   for (let i = idleEngines.length - 1; i >= 0; i--) {
@@ -54,7 +56,7 @@ async function takeEngine(memoryBytes: number, source: string): Promise<Engine> 
   }
   if (chosen >= 0) return idleEngines.splice(chosen, 1)[0]!;
   const wasmMemory = new WebAssembly.Memory({ initial: initialPages, maximum: pages });
-  return { pages, module: await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory })), warm: new WarmSlot() };
+  return newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory })).then((module) => ({ pages, module, warm: new WarmSlot() }));
 }
 
 function park(engine: Engine): void {
@@ -69,12 +71,26 @@ const asks = new Map<number, { runId: number; resolve: (value: string | null) =>
 let outbox: FromWorker[] = [];
 function send(message: FromWorker): void {
   outbox.push(message);
-  if (outbox.length === 1)
-    setImmediate(() => {
-      const batch = outbox;
-      outbox = [];
-      port.postMessage(batch);
-    });
+  if (outbox.length === 1) setImmediate(flush);
+}
+
+/** Posts the batch; a run's `started` goes only if the batch does not already say it is done. */
+function flush(): void {
+  if (outbox.length === 0) return;
+  const batch = outbox;
+  outbox = [];
+  const ended = new Set<number>();
+  for (const message of batch) if (message.type === 'done') ended.add(message.runId);
+  port.postMessage(ended.size === 0 ? batch : batch.filter((message) => message.type !== 'started' || !ended.has(message.runId)));
+}
+
+/**
+ * At each interruption check of a running script: counted for the pool (a computing thread), and
+ * what waits in the outbox leaves now — a run's `started` among it — instead of after the script.
+ */
+function onInterruptCheck(): void {
+  Atomics.add(checks, 0, 1);
+  flush();
 }
 
 function ask(runId: number, message: { type: 'library'; name: string } | { type: 'host'; name: string; argsJson: string }): Promise<string | null> {
@@ -93,36 +109,59 @@ function answer(reply: AskReply): void {
   else waiting.reject(new Error(reply.error ?? 'host call failed'));
 }
 
-async function run(message: RunRequest): Promise<void> {
+/**
+ * One run: an engine taken, the script run in it, the engine parked again (unless spent) and the
+ * outcome sent. A warm handler that settles without the host does all of it synchronously, so the
+ * runs of one batch take turns on one engine instead of each holding its own.
+ */
+function run(message: RunRequest): void {
   const { runId } = message;
-  let done: RunDone;
   let engine: Engine | undefined;
-  try {
-    engine = await takeEngine(message.memoryBytes, message.source);
+  const finish = (done: RunDone) => {
+    for (const [id, waiting] of asks) if (waiting.runId === runId) asks.delete(id);
+    if (engine) park(engine);
+    send({ ...done, runId });
+  };
+  // The engine itself failed (not the script): it is not used again.
+  const fault = (err: unknown) => {
+    engine = undefined;
+    finish({ type: 'done', status: 'error', error: `sandbox engine fault: ${(err as Error).message}`, console: '' });
+  };
+  const ended = ({ done, engineHealthy }: RunEnd) => {
+    if (!engineHealthy || done.status === 'memory' || engine!.module.getWasmMemory().buffer.byteLength > retireAboveBytes) engine = undefined;
+    finish(done);
+  };
+  const start = (ready: Engine) => {
+    engine = ready;
     // The deadline starts once the engine is ready: a module compiled on a busy machine is not the script's time.
     send({ type: 'started', runId });
-    // This turn's batch (with `started`) leaves before the script may compute for long.
-    await new Promise((resolve) => setImmediate(resolve));
-    const ran = await runInQuickJS(engine.module, { ...message, deadlineAt: Date.now() + message.deadlineMs }, {
+    const ran = runInQuickJS(ready.module, { ...message, deadlineAt: Date.now() + message.deadlineMs }, {
       library: async (name) => (await ask(runId, { type: 'library', name })) ?? undefined,
       host: async (name, argsJson) => (await ask(runId, { type: 'host', name, argsJson })) ?? 'null',
-    }, engine.warm, countCheck);
-    done = ran.done;
-    if (!ran.engineHealthy || done.status === 'memory' || engine.module.getWasmMemory().buffer.byteLength > retireAboveBytes) engine = undefined;
+    }, ready.warm, onInterruptCheck);
+    if (ran instanceof Promise) ran.then(ended).catch(fault);
+    else ended(ran);
+  };
+  try {
+    const taken = takeEngine(message.memoryBytes, message.source);
+    if (taken instanceof Promise)
+      taken.then((ready) => {
+        try {
+          start(ready);
+        } catch (err) {
+          fault(err);
+        }
+      }, fault);
+    else start(taken);
   } catch (err) {
-    // The engine itself failed (not the script): it is not used again.
-    done = { type: 'done', status: 'error', error: `sandbox engine fault: ${(err as Error).message}`, console: '' };
-    engine = undefined;
+    fault(err);
   }
-  for (const [id, waiting] of asks) if (waiting.runId === runId) asks.delete(id);
-  if (engine) park(engine);
-  send({ ...done, runId });
 }
 
 port.on('message', (messages: ToWorker[]) => {
   for (const message of messages) {
     if (message.type === 'reply') answer(message);
-    else void run(message);
+    else run(message);
   }
 });
 
