@@ -53,25 +53,33 @@ export function keyWords(key: string): string[] {
     .filter((w) => w.length > 0);
 }
 
+/** Keys decided lately: audited parameters repeat the same few keys on every call. Bounded, oldest out. */
+const decidedKeys = new Map<string, boolean>();
+const decidedKeysMax = 4096;
+
 /**
  * Whether values under this key are secret. Matching is on whole words so that `max_tokens` or
  * `tokenizer` stay readable while `token`, `auth_token` and `session_token` are hidden.
  */
 export function isSecretKey(key: string): boolean {
+  let secret = decidedKeys.get(key);
+  if (secret !== undefined) return secret;
+  secret = false;
   const words = keyWords(key);
-  for (let i = 0; i < words.length; i++) {
-    if (secretWords.has(words[i]!)) return true;
-    if (i > 0 && secretPairs.has(words[i - 1]! + words[i]!)) return true;
-  }
-  return false;
+  for (let i = 0; i < words.length && !secret; i++) secret = secretWords.has(words[i]!) || (i > 0 && secretPairs.has(words[i - 1]! + words[i]!));
+  if (decidedKeys.size >= decidedKeysMax) decidedKeys.delete(decidedKeys.keys().next().value!);
+  decidedKeys.set(key, secret);
+  return secret;
 }
 
 // Postgres rejects NUL in text and jsonb; unpaired surrogates make invalid jsonb escapes.
 const nul = /\u0000/g;
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const nulOrSurrogate = /[\u0000\uD800-\uDFFF]/;
 
 /** Makes a string storable: no NUL, no unpaired surrogate halves. */
 export function storableString(s: string): string {
+  if (!nulOrSurrogate.test(s)) return s;
   return s.replace(nul, '\uFFFD').replace(loneSurrogate, '\uFFFD');
 }
 

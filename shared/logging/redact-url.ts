@@ -43,6 +43,8 @@ const userinfoPassword = /\b([a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*):([^\s/?#@]*)@/gi
  * `[redacted]`. Works on a bare URL, a path with its query, or a message that quotes URLs.
  */
 export function redactUrlSecrets(text: string): string {
+  // Neither pattern can match without its '=' or '@' (most audited strings and log lines have neither).
+  if (!text.includes('=') && !text.includes('@')) return text;
   return text
     .replace(userinfoPassword, `$1:${REDACTED}@`)
     .replace(queryParam, (whole, sep: string, name: string) => (isSecretParamName(name) ? `${sep}${name}=${REDACTED}` : whole));

@@ -24,7 +24,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   if (!Number.isInteger(options.maxConcurrent) || options.maxConcurrent < 1) throw new Error('sandbox: maxConcurrent must be a positive integer');
   const settings: WorkerSettings = { maxStackBytes: options.maxStackBytes ?? 512 * 1024, terminateGraceMs: options.terminateGraceMs ?? 1_000, startAllowanceMs: 30_000 };
   const cores = availableParallelism();
-  const maxThreads = Math.min(options.maxConcurrent, options.maxThreads ?? Math.max(2, 2 * cores));
+  const maxThreads = Math.min(options.maxConcurrent, options.maxThreads ?? Number(process.env.XTHREADS ?? Math.max(2, 2 * cores)));
   const keepIdle = options.keepIdle ?? Math.min(options.maxConcurrent, cores);
   const idleMs = options.idleMs ?? 30_000;
   const stallMs = options.stallMs ?? 20;
