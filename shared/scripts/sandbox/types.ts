@@ -46,7 +46,7 @@ export interface Sandbox {
 export interface SandboxOptions {
   /** Runs at once; the next is answered `busy`. */
   maxConcurrent: number;
-  /** Threads that carry the runs (default twice the cores, at most maxConcurrent); more start only while all are stalled. */
+  /** Threads that carry the runs (default one per core, two at least, at most maxConcurrent); more start only while all are stalled. */
   maxThreads?: number;
   /**
    * A thread whose script has computed this long without pause (default 20 ms) gets no new runs.
