@@ -7,6 +7,11 @@
  * after it arrived, and one query answers every request waiting for it. Each request therefore
  * still sees everything committed before it arrived — the rule — while a busy replica sends one
  * query per round trip instead of one per request.
+ *
+ * The query is the cheap freshness check the spec allows: it reads each binding's and script's
+ * row version (`xmin`, new with every write to the row; a script version's row is never
+ * rewritten) and sends the whole target only for a name whose versions differ from the ones this
+ * reader holds. An unchanged endpoint costs a row of three short columns.
  */
 import type { Db } from '../db/index.js';
 import type { EntryPoint, ScriptState } from '../scripts/index.js';
@@ -58,16 +63,6 @@ export function bindingOf(row: BindingRow): EndpointBinding {
   };
 }
 
-interface TargetRow extends BindingRow {
-  name: string;
-  state: string;
-  current_version: number;
-  script_updated_at: Date;
-  source: string;
-  author_roles: string[];
-  entry_points: string[];
-}
-
 /** The enabled public endpoint `name` as the bot check sees it (its challenge bucket and origins), else undefined. */
 export async function readPublicEndpoint(db: Db, name: string): Promise<{ rateLimit: number; allowedOrigins: string[] } | undefined> {
   const { rows } = await db.query<{ rate_limit: number; allowed_origins: string[] }>(
@@ -78,31 +73,72 @@ export async function readPublicEndpoint(db: Db, name: string): Promise<{ rateLi
   return row ? { rateLimit: row.rate_limit, allowedOrigins: row.allowed_origins } : undefined;
 }
 
-const targetsQuery = `SELECT ${BINDING_COLUMNS}, s.name, s.state, s.current_version, s.updated_at AS script_updated_at, v.source, v.author_roles, v.entry_points
-       FROM endpoint_bindings b
-       JOIN scripts s ON s.id = b.script_id
-       JOIN script_versions v ON v.script_id = s.id AND v.number = s.current_version
-      WHERE b.endpoint = ANY($1::text[])`;
+/** The versions of a binding's row and its script's row: equal stamps, equal targets. */
+const stampOf = `b.xmin::text || '.' || s.xmin::text`;
 
-/** The binding and script of each endpoint in `names` that has a binding (enabled or not), by name. */
-export async function readEndpointTargets(db: Db, names: readonly string[]): Promise<Map<string, EndpointTarget>> {
-  // Named: each connection plans it once (planning the join was most of its time).
-  const { rows } = await db.query<TargetRow>({ name: 'endpoint-targets', text: targetsQuery, values: [names] });
-  return new Map(rows.map((row) => [row.endpoint, targetOf(row)]));
+// `known` pairs each name with the stamp the reader holds ('' for none): a row whose stamp matches
+// comes back without its target.
+const targetsQuery = `SELECT b.endpoint, ${stampOf} AS stamp,
+            CASE WHEN k.stamp = ${stampOf} THEN NULL
+                 ELSE json_build_object('binding', row_to_json(b), 'name', s.name, 'state', s.state, 'current_version', s.current_version,
+                                        'script_updated_at', s.updated_at, 'source', v.source, 'author_roles', v.author_roles, 'entry_points', v.entry_points)
+            END AS target
+       FROM unnest($1::text[], $2::text[]) AS k(endpoint, stamp)
+       JOIN endpoint_bindings b ON b.endpoint = k.endpoint
+       JOIN scripts s ON s.id = b.script_id
+       JOIN script_versions v ON v.script_id = s.id AND v.number = s.current_version`;
+
+/** A target as json_build_object writes it: timestamps as text, bigint as a number. */
+interface TargetJson {
+  binding: Omit<BindingRow, 'created_at' | 'updated_at' | 'max_memory_bytes'> & { created_at: string; updated_at: string; max_memory_bytes: number };
+  name: string;
+  state: string;
+  current_version: number;
+  script_updated_at: string;
+  source: string;
+  author_roles: string[];
+  entry_points: string[];
 }
 
-function targetOf(row: TargetRow): EndpointTarget {
+/** A target as this reader keeps it, with the stamp it was read at. */
+interface Stamped {
+  stamp: string;
+  target: EndpointTarget;
+}
+
+/**
+ * The binding and script of each endpoint in `names` that has a binding (enabled or not), by
+ * name: the kept target where its stamp is still current, else the one read now.
+ */
+export async function readEndpointTargets(db: Db, names: readonly string[], kept: ReadonlyMap<string, Stamped> = new Map()): Promise<Map<string, Stamped>> {
+  // Named: each connection plans it once (planning the join was most of its time).
+  const { rows } = await db.query<{ endpoint: string; stamp: string; target: TargetJson | null }>({
+    name: 'endpoint-targets',
+    text: targetsQuery,
+    values: [names, names.map((name) => kept.get(name)?.stamp ?? '')],
+  });
+  const read = new Map<string, Stamped>();
+  for (const row of rows) {
+    const target = row.target ? targetOf(row.target) : kept.get(row.endpoint)?.target;
+    // A kept target is always there for a row sent without one (its stamp came from it).
+    if (target) read.set(row.endpoint, { stamp: row.stamp, target });
+  }
+  return read;
+}
+
+function targetOf(row: TargetJson): EndpointTarget {
+  const { binding } = row;
   return {
-    binding: bindingOf(row),
+    binding: bindingOf({ ...binding, max_memory_bytes: String(binding.max_memory_bytes), created_at: new Date(binding.created_at), updated_at: new Date(binding.updated_at) }),
     script: {
-      id: row.script_id,
+      id: binding.script_id,
       name: row.name,
       state: row.state as ScriptState,
       version: row.current_version,
       source: row.source,
       authorRoles: row.author_roles,
       entryPoints: row.entry_points as EntryPoint[],
-      updatedAt: row.script_updated_at,
+      updatedAt: new Date(row.script_updated_at),
     },
   };
 }
@@ -112,12 +148,17 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
+/** Endpoints whose targets a reader keeps (the least recently read go first). */
+const keptTargets = 256;
+
 /** Coalesced per-request reads of endpoint targets: one query in flight, started after every request it answers arrived. */
 export class EndpointTargetReader {
   readonly #db: Db;
   /** Requests that arrived since the query in flight started, by endpoint name. */
   #waiting = new Map<string, Waiter[]>();
   #reading = false;
+  /** The targets last read, by endpoint name, with their stamps. */
+  readonly #kept = new Map<string, Stamped>();
 
   constructor(db: Db) {
     this.#db = db;
@@ -133,14 +174,25 @@ export class EndpointTargetReader {
     });
   }
 
+  #keep(name: string, read: Stamped | undefined): void {
+    this.#kept.delete(name);
+    if (!read) return;
+    if (this.#kept.size >= keptTargets) this.#kept.delete(this.#kept.keys().next().value!);
+    this.#kept.set(name, read);
+  }
+
   #next(): void {
     if (this.#reading || this.#waiting.size === 0) return;
     const batch = this.#waiting;
     this.#waiting = new Map();
     this.#reading = true;
-    readEndpointTargets(this.#db, [...batch.keys()]).then(
+    readEndpointTargets(this.#db, [...batch.keys()], this.#kept).then(
       (targets) => {
-        for (const [name, waiters] of batch) for (const waiter of waiters) waiter.resolve(targets.get(name));
+        for (const [name, waiters] of batch) {
+          const read = targets.get(name);
+          this.#keep(name, read);
+          for (const waiter of waiters) waiter.resolve(read?.target);
+        }
       },
       (error: unknown) => {
         for (const waiters of batch.values()) for (const waiter of waiters) waiter.reject(error);

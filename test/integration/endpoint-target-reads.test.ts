@@ -70,6 +70,28 @@ describe('endpoint target reads', () => {
     }
   });
 
+  it('an unchanged endpoint is answered from the target the reader holds; any write to its binding or script is read anew', async () => {
+    const scriptId = await rig.endpoint('kept', "export function handle() { return { json: 'first' } }");
+    const reader = new EndpointTargetReader(rig.db);
+    const first = await reader.read('kept');
+    // The freshness check found nothing changed: the very target read before.
+    expect(await reader.read('kept')).toBe(first);
+
+    await rig.db.query(`UPDATE endpoint_bindings SET rate_limit = rate_limit + 1 WHERE endpoint = 'kept'`);
+    const afterBindingWrite = await reader.read('kept');
+    expect(afterBindingWrite?.binding.rateLimit).toBe(first!.binding.rateLimit + 1);
+
+    const saved = await rig.rest('alice', 'PUT', `/${scriptId}`, { source: "export function handle() { return { json: 'second' } }" });
+    expect(saved.status).toBe(200);
+    const afterSave = await reader.read('kept');
+    expect(afterSave?.script.version).toBe(first!.script.version + 1);
+    expect(afterSave?.script.source).toContain('second');
+    expect(afterSave?.binding).toEqual(afterBindingWrite?.binding);
+
+    await rig.db.query(`DELETE FROM endpoint_bindings WHERE endpoint = 'kept'`);
+    expect(await reader.read('kept')).toBeUndefined();
+  });
+
   it('a failed query fails the requests it answers, and the next request reads again', async () => {
     let failing = true;
     const flaky = { query: (text: string, values?: unknown[]) => (failing ? Promise.reject(new Error('database away')) : rig.db.query(text, values)) } as unknown as Db;
