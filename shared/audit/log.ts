@@ -1,6 +1,6 @@
 /**
  * The audit log writer: a bounded in-memory queue drained by one background writer in batches
- * (one multi-row INSERT per batch). Callers only enqueue; database latency and failures never
+ * (one INSERT per batch). Callers only enqueue; database latency and failures never
  * reach them.
  */
 import { Counter, type Registry } from 'prom-client';

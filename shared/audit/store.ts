@@ -19,41 +19,55 @@ const columns = [
   'session_id',
   'resource_id',
 ] as const;
-const casts: Record<(typeof columns)[number], string> = {
-  id: '::uuid',
-  occurred_at: '::timestamptz',
-  subject: '',
-  email: '',
-  auth_type: '',
-  persona: '',
-  tool: '',
-  parameters: '::jsonb',
-  duration_ms: '::integer',
-  outcome: '',
-  error_text: '',
-  session_id: '',
-  resource_id: '',
+const types: Record<(typeof columns)[number], string> = {
+  id: 'uuid',
+  occurred_at: 'timestamptz',
+  subject: 'text',
+  email: 'text',
+  auth_type: 'text',
+  persona: 'text',
+  tool: 'text',
+  parameters: 'jsonb',
+  duration_ms: 'integer',
+  outcome: 'text',
+  error_text: 'text',
+  session_id: 'text',
+  resource_id: 'text',
 };
 
-/** Postgres allows 65535 bind parameters per statement; 13 columns × this stays well below. */
+/** Rows per statement: a batch is one JSON document, kept to a size the writer's memory bound expects. */
 export const MAX_ROWS_PER_INSERT = 1000;
 
 /**
- * One multi-row INSERT. `ON CONFLICT (id) DO NOTHING` makes a retry safe when the first attempt
+ * The batch as one JSON array of row objects. `parameters` is already JSON text (parametersJson)
+ * and goes in as the value it is; every other field is a string, number or null.
+ */
+function rowsDocument(rows: readonly AuditRow[]): string {
+  const objects = rows.map((row) => {
+    const fields = row.map((value, i) => {
+      const column = columns[i]!;
+      const json = column === 'parameters' ? (value as string) : JSON.stringify(value instanceof Date ? value.toISOString() : value);
+      return `"${column}":${json}`;
+    });
+    return `{${fields.join(',')}}`;
+  });
+  return `[${objects.join(',')}]`;
+}
+
+// One statement text for every batch size: each connection prepares it once, and the batch is a
+// single parameter (building 13 bound values per row cost more than the rest of a row's shaping).
+const insertStatement = `INSERT INTO audit_log (${columns.join(', ')})
+  SELECT ${columns.join(', ')} FROM json_to_recordset($1::json) AS r(${columns.map((c) => `${c} ${types[c]}`).join(', ')})
+  ON CONFLICT (id) DO NOTHING`;
+
+/**
+ * One INSERT of many rows. `ON CONFLICT (id) DO NOTHING` makes a retry safe when the first attempt
  * did commit but its answer was lost (the ids are fixed when the row is built).
  */
 export async function insertAuditRows(db: Queryable, rows: readonly AuditRow[]): Promise<number> {
   if (rows.length === 0) return 0;
   if (rows.length > MAX_ROWS_PER_INSERT) throw new Error(`at most ${MAX_ROWS_PER_INSERT} audit rows per insert, got ${rows.length}`);
-  const values: unknown[] = [];
-  const tuples = rows.map((row) => {
-    const slots = row.map((value, i) => {
-      values.push(value);
-      return `$${values.length}${casts[columns[i]!]}`;
-    });
-    return `(${slots.join(', ')})`;
-  });
-  const res = await db.query(`INSERT INTO audit_log (${columns.join(', ')}) VALUES ${tuples.join(', ')} ON CONFLICT (id) DO NOTHING`, values);
+  const res = await db.query({ name: 'audit-log-insert', text: insertStatement, values: [rowsDocument(rows)] });
   return res.rowCount ?? 0;
 }
 

@@ -214,6 +214,16 @@ describe('rows written through the middleware', () => {
     expect(sql).toMatch(/^select 'a\uFFFDb', '\uFFFD' -- x+…\[truncated \d+ chars\]$/);
   });
 
+  it('keeps quotes, backslashes, line breaks and any Unicode exactly, in text columns and parameters', async () => {
+    // The batch travels as one JSON document (store.ts): nothing in a value may bend it.
+    const tricky = `"quoted" \\back\\slash\n\ttab ünïcødé 𝄞 ${"'"}; DROP TABLE audit_log; -- "},{"id":"x"`;
+    const audit = auditLog({ config: auditOn() });
+    audit.record({ subject: tricky, email: tricky, authType: 'apikey', persona: tricky, tool: tricky, parameters: { [tricky]: [tricky, 1.5, null, true] }, durationMs: 3, outcome: 'error', errorText: tricky, sessionId: tricky });
+    await audit.close();
+    const [row] = await rows();
+    expect(row).toMatchObject({ subject: tricky, email: tricky, persona: tricky, tool: tricky, error_text: tricky, session_id: tricky, parameters: { [tricky]: [tricky, 1.5, null, true] } });
+  });
+
   it('with the database unusable, calls still succeed; the batch is retried once, then dropped and counted', async () => {
     const registry = new Registry();
     const other = await createTestDatabase(); // no migrations: audit_log does not exist there

@@ -36,18 +36,22 @@ const ctx = (over: Partial<ToolCallContext> = {}): ToolCallContext => ({
   ...over,
 });
 
-/** A pg stand-in: `failures` first calls reject, later ones succeed; every call is kept. */
-/** Columns of one audit row (AuditRow, store.ts). */
-const rowColumns = 13;
+/** One statement the writer sent: its text and the rows of its batch (the one JSON parameter, store.ts). */
+interface Call {
+  text: string;
+  values: unknown[];
+  rows: Record<string, unknown>[];
+}
 
+/** A pg stand-in: `failures` first calls reject, later ones succeed; every call is kept. */
 function fakeDb(failures = 0) {
-  const calls: { text: string; values: unknown[] }[] = [];
+  const calls: Call[] = [];
   return {
     calls,
-    query: (async (text: string, values: unknown[]) => {
-      calls.push({ text, values });
+    query: (async (query: { text: string; values: unknown[] }) => {
+      calls.push({ ...query, rows: JSON.parse(query.values[0] as string) as Record<string, unknown>[] });
       if (calls.length <= failures) throw Object.assign(new Error('connection terminated'), { code: '57P01' });
-      return { rowCount: values.length / rowColumns, rows: [] };
+      return { rowCount: calls.at(-1)!.rows.length, rows: [] };
     }) as never,
   };
 }
@@ -167,8 +171,8 @@ describe('writer', () => {
     expect(db.calls).toHaveLength(0); // nothing on the caller's path
     await audit.flush();
     expect(db.calls).toHaveLength(1);
-    expect(db.calls[0]!.text).toMatch(/^INSERT INTO audit_log .* VALUES \(.*\), \(.*\), \(.*\) ON CONFLICT \(id\) DO NOTHING$/s);
-    expect(db.calls[0]!.values).toHaveLength(3 * rowColumns);
+    expect(db.calls[0]!.text).toMatch(/^INSERT INTO audit_log .* FROM json_to_recordset\(\$1::json\) .* ON CONFLICT \(id\) DO NOTHING$/s);
+    expect(db.calls[0]!.rows.map((row) => row.tool)).toEqual(['a', 'b', 'c']);
     expect(audit.pending).toBe(0);
   });
 
@@ -177,7 +181,7 @@ describe('writer', () => {
     const audit = createAuditLog({ config: { audit: on }, db, log: silentLogger(), flushIntervalMs: 60_000, batchSize: 2 });
     for (const t of ['a', 'b', 'c', 'd', 'e']) audit.record(entry(t));
     await audit.flush();
-    expect(db.calls.map((c) => c.values.length / rowColumns)).toEqual([2, 2, 1]);
+    expect(db.calls.map((c) => c.rows.length)).toEqual([2, 2, 1]);
   });
 
   it('writes a partial batch after flushIntervalMs', async () => {
@@ -280,14 +284,13 @@ describe('auditMiddleware through invokeTool', () => {
     const thrown = await run(audit, 'boom', {}, clock);
     expect(thrown).toEqual(toolError('boom failed: kaboom'));
     await audit.flush();
-    const values = db.calls[0]!.values;
-    const rows = Array.from({ length: values.length / rowColumns }, (_, i) => values.slice(i * rowColumns, (i + 1) * rowColumns));
-    expect(rows.map((r) => [r[6], JSON.parse(r[7] as string), r[8], r[9], r[10]])).toEqual([
+    const { rows } = db.calls[0]!;
+    expect(rows.map((r) => [r.tool, r.parameters, r.duration_ms, r.outcome, r.error_text])).toEqual([
       ['echo', { text: 'hi', api_key: REDACTED }, 5, 'ok', null],
       ['echo', { text: 'fail' }, 5, 'error', 'it failed'],
       ['boom', {}, 5, 'error', 'kaboom'],
     ]);
-    expect(rows[0]!.slice(2, 6)).toEqual(['ci-pipeline', null, 'apikey', 'analyst']);
-    expect(rows[0]![11]).toBe('sess-1');
+    expect([rows[0]!.subject, rows[0]!.email, rows[0]!.auth_type, rows[0]!.persona]).toEqual(['ci-pipeline', null, 'apikey', 'analyst']);
+    expect(rows[0]!.session_id).toBe('sess-1');
   });
 });
