@@ -3,9 +3,11 @@
  * keep-alive clients to a trivial handler at `/endpoints/{name}` of the api role — binding read from
  * Postgres (coalesced), the endpoint's warm QuickJS instance on a sandbox thread, audit row — against a
  * bare Fastify route answering the same JSON in the same process, measured in the same run with the
- * same clients. Prints requests/s, p50/p99 latency of each and their ratio (goal ≥ 0.25), the
- * bot-check solver's times at difficulty 16 and 20 in Chromium (solver-timing.ts), and — for
- * scale — the sandbox alone: the same handler run with as many runs at once, no HTTP at all.
+ * same clients. Prints requests/s, p50/p99 latency of each and their ratio (goal ≥ 0.25), CPU per
+ * request (the whole process, and its main thread from /proc on Linux), the bot-check solver's
+ * times at difficulty 16 and 20 in Chromium (solver-timing.ts), and — for scale — the api role's
+ * /healthz (the platform's HTTP stack alone) and the sandbox alone: the same handler run with as
+ * many runs at once, no HTTP at all.
  *
  *   npm run bench:endpoints
  *   BENCH_SECONDS=10 BENCH_CLIENTS=32 BENCH_WARMUP_SECONDS=2   (the defaults)
@@ -14,6 +16,7 @@
  * servers' event loop. The platform uses real Postgres (test/support/postgres.ts) and logs nothing.
  */
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { once } from 'node:events';
@@ -102,22 +105,39 @@ interface Usage {
   cores: number;
   /** The share of the round the main thread's event loop was busy. */
   loopBusy: number;
+  /** CPU time of the main thread alone, in ms (Linux: /proc; undefined elsewhere). */
+  mainCpuMs: number | undefined;
+  elapsedMs: number;
+}
+
+/** The main thread's CPU time so far in ms, from /proc (clock ticks of 10 ms); undefined off Linux. */
+function mainThreadCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
 }
 
 async function measure(url: string): Promise<RoundResult & Usage> {
   const child = fork(fileURLToPath(import.meta.url), ['--clients'], { execArgv: ['--import', 'tsx'] });
   await once(child, 'spawn');
   const cpu = process.cpuUsage();
+  const mainCpu = mainThreadCpuMs();
   const loop = performance.eventLoopUtilization();
   const started = performance.now();
   child.send({ url, seconds, warmupSeconds, clients } satisfies Round);
   const [message] = (await once(child, 'message')) as [{ result?: RoundResult; error?: string }];
   const used = process.cpuUsage(cpu);
+  const mainCpuAfter = mainThreadCpuMs();
   const loopBusy = performance.eventLoopUtilization(loop).utilization;
   const elapsedMs = performance.now() - started;
   child.disconnect();
   if (!message.result) throw new Error(message.error);
-  return { ...message.result, cores: (used.user + used.system) / 1000 / elapsedMs, loopBusy };
+  const mainCpuMs = mainCpu === undefined || mainCpuAfter === undefined ? undefined : mainCpuAfter - mainCpu;
+  return { ...message.result, cores: (used.user + used.system) / 1000 / elapsedMs, loopBusy, mainCpuMs, elapsedMs };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -129,9 +149,12 @@ function report(label: string, result: RoundResult & Usage): number {
   const sorted = [...result.latencies].sort((a, b) => a - b);
   const perSecond = sorted.length / seconds;
   const others = Object.entries(result.statuses).filter(([status]) => status !== '200');
+  // CPU over the whole round (warm-up included) per request answered in it, at the window's rate.
+  const requests = (perSecond * result.elapsedMs) / 1000;
+  const perRequest = (ms: number) => `${((ms * 1000) / requests).toFixed(0)} µs`;
   console.log(
     `${label.padEnd(34)} ${perSecond.toFixed(0).padStart(7)} req/s   p50 ${percentile(sorted, 0.5).toFixed(2)} ms   p99 ${percentile(sorted, 0.99).toFixed(2)} ms` +
-      `   server process ${result.cores.toFixed(2)} cores, main loop ${(result.loopBusy * 100).toFixed(0)}% busy` +
+      `   server process ${result.cores.toFixed(2)} cores (${perRequest(result.cores * result.elapsedMs)}/request${result.mainCpuMs === undefined ? '' : `, main thread ${perRequest(result.mainCpuMs)}`}), main loop ${(result.loopBusy * 100).toFixed(0)}% busy` +
       (others.length ? `   other answers: ${JSON.stringify(Object.fromEntries(others))}` : ''),
   );
   return perSecond;
@@ -164,6 +187,8 @@ personas:
     for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: clients }, async () => (await fetch(`${api.url}/endpoints/hello`)).text()));
     console.log(`scripted endpoints: ${clients} concurrent keep-alive clients, ${seconds} s each after ${warmupSeconds} s of warm-up; load average before ${loadavg()[0]!.toFixed(2)}`);
     const bareRate = report('bare Fastify route', await measure(`${bareUrl}/bare`));
+    // The platform's own HTTP stack (hooks, request ids, metrics) on a trivial route, for scale.
+    report('api role /healthz', await measure(`${api.url}/healthz`));
     const endpointRate = report('trivial handler at /endpoints/hello', await measure(`${api.url}/endpoints/hello`));
     const ratio = endpointRate / bareRate;
     console.log(`ratio endpoint / bare: ${ratio.toFixed(3)} (goal ≥ ${ratioGoal}: ${ratio >= ratioGoal ? 'met' : 'not met'})`);
