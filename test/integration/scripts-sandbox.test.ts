@@ -118,7 +118,7 @@ describe('capacity', () => {
   });
 
   it('keeps keepIdle threads after a burst; the idle ones beyond end after idleMs, and runs start threads again', async () => {
-    const bursty = createSandbox({ maxConcurrent: 4, keepIdle: 1, idleMs: 50 });
+    const bursty = createSandbox({ maxConcurrent: 4, maxThreads: 4, keepIdle: 1, idleMs: 50 });
     try {
       let release: () => void = () => undefined;
       const held = new Promise<void>((resolve) => (release = resolve));

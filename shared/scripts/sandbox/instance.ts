@@ -37,6 +37,8 @@ export interface InstanceCall {
   entry: 'main' | 'handle';
   argsJson: string;
   deadlineAt: number;
+  /** Interruption checks (some 10,000 operations each) the call may pass before it is stopped as timed out; absent: no such bound. */
+  maxChecks?: number;
   consoleLimitBytes: number;
   io: RunIo;
   /** A promise resolved at the deadline (shared with the library waits before the call), made when first asked for. */
@@ -124,6 +126,8 @@ const isOutOfMemory = (dumped: unknown) => dumped === null || /out of memory/i.t
 interface ActiveCall extends InstanceCall {
   captured: ConsoleCapture;
   interrupted: boolean;
+  /** Interruption checks passed so far. */
+  checks: number;
   /** Wakes `settle` when a host call is answered. */
   wake: () => void;
 }
@@ -148,7 +152,7 @@ export class ScriptInstance {
     runtime.setInterruptHandler(() => {
       onInterruptCheck();
       const call = this.#call;
-      return call ? (call.interrupted = Date.now() >= call.deadlineAt) : false;
+      return call ? (call.interrupted = Date.now() >= call.deadlineAt || (call.maxChecks !== undefined && ++call.checks > call.maxChecks)) : false;
     });
     runtime.setModuleLoader(
       (name) => settings.libraries.get(name) ?? { error: new Error(`unknown library '${name}' (dynamic imports need a literal library name)`) },
@@ -163,7 +167,7 @@ export class ScriptInstance {
    * answers synchronously: the thread's next run then finds this run's engine free again.
    */
   call(call: InstanceCall): CallEnd | Promise<CallEnd> {
-    const active: ActiveCall = { ...call, captured: new ConsoleCapture(call.consoleLimitBytes), interrupted: false, wake: () => undefined };
+    const active: ActiveCall = { ...call, captured: new ConsoleCapture(call.consoleLimitBytes), interrupted: false, checks: 0, wake: () => undefined };
     this.#call = active;
     const done = (fields: Omit<RunDone, 'type' | 'console'>): RunDone => ({ type: 'done', ...fields, console: active.captured.text() });
     let outcome: RunDone | Promise<RunDone>;

@@ -18,9 +18,10 @@
  * (terminated past a deadline, crashed) is replaced.
  */
 import { availableParallelism } from 'node:os';
+import { InlineHandlers } from './inline.js';
 import { SandboxWorker, type WorkerSettings } from './sandbox-worker.js';
 import type { RunDone } from './protocol.js';
-import type { Sandbox, SandboxOptions, SandboxOutcome, SandboxRun } from './types.js';
+import { defaultConsoleLimitBytes, type Sandbox, type SandboxOptions, type SandboxOutcome, type SandboxRun } from './types.js';
 
 export function createSandbox(options: SandboxOptions): Sandbox {
   if (!Number.isInteger(options.maxConcurrent) || options.maxConcurrent < 1) throw new Error('sandbox: maxConcurrent must be a positive integer');
@@ -31,6 +32,8 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const idleMs = options.idleMs ?? 30_000;
   const stallMs = options.stallMs ?? 20;
   const stallChecks = options.stallChecks ?? 8;
+  const inlineChecks = options.inlineChecks ?? 4;
+  const inline = inlineChecks > 0 ? new InlineHandlers({ budgetChecks: inlineChecks, loadChecks: 64, maxStackBytes: settings.maxStackBytes }) : undefined;
   const threads = new Set<SandboxWorker>();
   /** Idle threads beyond keepIdle, and when each ends. */
   const retiring = new Map<SandboxWorker, NodeJS.Timeout>();
@@ -87,23 +90,29 @@ export function createSandbox(options: SandboxOptions): Sandbox {
       return [...threads].filter((worker) => worker.alive).length;
     },
 
+    get answeredInline() {
+      return inline?.answered ?? 0;
+    },
+
     async run(run: SandboxRun): Promise<SandboxOutcome> {
       const started = performance.now();
       const elapsed = () => performance.now() - started;
       if (closed) return { status: 'error', error: 'the sandbox is closed', console: '', durationMs: 0 };
       if (running >= options.maxConcurrent) return { status: 'busy', error: `all ${options.maxConcurrent} script runs of this replica are in use`, console: '', durationMs: elapsed() };
       running++;
-      const worker = pick();
-      clearTimeout(retiring.get(worker));
-      retiring.delete(worker);
-      let done: RunDone;
       try {
-        done = await worker.execute(run, settings);
+        const answered = inline?.tryRun(run, run.consoleLimitBytes ?? defaultConsoleLimitBytes);
+        const here = answered instanceof Promise ? await answered : answered;
+        if (here) return toOutcome(here, elapsed());
+        const worker = pick();
+        clearTimeout(retiring.get(worker));
+        retiring.delete(worker);
+        const done = await worker.execute(run, settings);
+        settle(worker);
+        return toOutcome(done, elapsed());
       } finally {
         running--;
       }
-      settle(worker);
-      return toOutcome(done, elapsed());
     },
 
     async close() {

@@ -43,6 +43,13 @@ export class WarmSlot {
   drop(): void {
     this.#instance = undefined;
   }
+
+  /** Frees the kept instance; false when QuickJS found its heap inconsistent (the module instance is spent). */
+  clear(): boolean {
+    const instance = this.#instance;
+    this.#instance = undefined;
+    return instance ? instance.dispose() : true;
+  }
 }
 
 function sameSettings(a: InstanceSettings, b: InstanceSettings): boolean {
@@ -89,7 +96,7 @@ class Deadline {
  */
 export function runInQuickJS(
   quickjs: QuickJSWASMModule,
-  request: RunRequest & { deadlineAt: number },
+  request: RunRequest & { deadlineAt: number; maxChecks?: number },
   io: RunIo,
   warm: WarmSlot,
   onInterruptCheck: () => void,
@@ -104,7 +111,7 @@ export function runInQuickJS(
     const settings: InstanceSettings = { source: request.source, libraries, memoryBytes: request.memoryBytes, maxStackBytes: request.maxStackBytes, hostNames: request.hostNames };
     const reuse = request.entry === 'handle';
     const instance = (reuse ? warm.take(settings) : undefined) ?? new ScriptInstance(quickjs, settings, onInterruptCheck);
-    const ended = instance.call({ entry: request.entry, argsJson: request.argsJson, deadlineAt: request.deadlineAt, consoleLimitBytes: request.consoleLimitBytes, io, untilDeadline: () => deadline.reached() });
+    const ended = instance.call({ entry: request.entry, argsJson: request.argsJson, deadlineAt: request.deadlineAt, ...(request.maxChecks !== undefined ? { maxChecks: request.maxChecks } : {}), consoleLimitBytes: request.consoleLimitBytes, io, untilDeadline: () => deadline.reached() });
     const settle = (end: CallEnd): RunEnd => {
       if (!end.engineHealthy) {
         warm.drop();

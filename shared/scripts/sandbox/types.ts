@@ -41,6 +41,8 @@ export interface Sandbox {
   readonly running: number;
   /** Worker threads alive now (busy and idle). */
   readonly threads: number;
+  /** Handler runs answered on the caller's thread so far (inline.ts). */
+  readonly answeredInline: number;
 }
 
 export interface SandboxOptions {
@@ -56,6 +58,13 @@ export interface SandboxOptions {
    */
   stallMs?: number;
   stallChecks?: number;
+  /**
+   * A warm `handle(req)` is first tried on the caller's thread for at most this many of the
+   * interpreter's interruption checks (default 4, some 10,000 operations each, and 64 more for the
+   * call that evaluates its module; 0: never), and goes to a thread when it calls the platform,
+   * computes longer, or imports a library (inline.ts).
+   */
+  inlineChecks?: number;
   /** Interpreter stack ceiling per run (default 512 KiB): deep recursion ends as an error, not a crash. */
   maxStackBytes?: number;
   /**

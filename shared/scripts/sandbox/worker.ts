@@ -4,22 +4,15 @@
  * share the thread, interleaving only where a script awaits the host: each has its own QuickJS
  * module instance (an "engine").
  *
- * The memory ceiling is the QuickJS module's WebAssembly memory maximum: this build's allocator
- * reports 8 bytes per allocation to QuickJS's own accounting (`setMemoryLimit` sees a 20 MB array
- * of strings as 160 KB), so only the linear memory's `maximum` bounds a run for real; an engine
- * therefore serves one run at a time and one ceiling. Engines are kept for later runs with the
- * same ceiling (`keptEngines` of them), and replaced after a run that grew one past
- * `retireAboveBytes` (WebAssembly memory never shrinks), ran out of memory, or left it unhealthy.
+ * Engines (engines.ts: one ceiling each, one run at a time) are kept for later runs with the same
+ * ceiling (`keptEngines` of them), and replaced after a run that grew one past `retireAboveBytes`,
+ * ran out of memory, or left it unhealthy.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
+import { enginePages, keepable, newEngine, type Engine } from './engines.js';
 import type { Ask, AskReply, FromWorker, RunDone, RunRequest, ToWorker, WorkerData } from './protocol.js';
-import { runInQuickJS, WarmSlot, type RunEnd } from './quickjs-run.js';
+import { runInQuickJS, type RunEnd } from './quickjs-run.js';
 
-const pageBytes = 64 * 1024;
-/** The linear memory the QuickJS build starts with (its declared minimum). */
-const initialPages = 256;
-const retireAboveBytes = 32 * 1024 * 1024;
 /** Idle engines a thread keeps (each 16 MiB of linear memory at least). */
 const keptEngines = 8;
 
@@ -27,13 +20,6 @@ if (!parentPort) throw new Error('sandbox worker: run as a worker thread');
 const port = parentPort;
 /** The pool tells a computing thread from a merely silent one by this count. */
 const checks = new Int32Array((workerData as WorkerData).checks);
-
-/** A QuickJS module instance with its own linear memory, and the warm handler instance in it. */
-interface Engine {
-  pages: number;
-  module: QuickJSWASMModule;
-  warm: WarmSlot;
-}
 
 /** Idle engines, oldest first. */
 const idleEngines: Engine[] = [];
@@ -43,7 +29,7 @@ const idleEngines: Engine[] = [];
  * least): preferably one warm for `source`; an idle one at once, a new one once compiled.
  */
 function takeEngine(memoryBytes: number, source: string): Engine | Promise<Engine> {
-  const pages = Math.max(initialPages, Math.ceil(memoryBytes / pageBytes));
+  const pages = enginePages(memoryBytes);
   let chosen = -1;
   for (let i = idleEngines.length - 1; i >= 0; i--) {
     const engine = idleEngines[i]!;
@@ -55,8 +41,7 @@ function takeEngine(memoryBytes: number, source: string): Engine | Promise<Engin
     }
   }
   if (chosen >= 0) return idleEngines.splice(chosen, 1)[0]!;
-  const wasmMemory = new WebAssembly.Memory({ initial: initialPages, maximum: pages });
-  return newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory })).then((module) => ({ pages, module, warm: new WarmSlot() }));
+  return newEngine(pages);
 }
 
 function park(engine: Engine): void {
@@ -127,9 +112,9 @@ function run(message: RunRequest): void {
     engine = undefined;
     finish({ type: 'done', status: 'error', error: `sandbox engine fault: ${(err as Error).message}`, console: '' });
   };
-  const ended = ({ done, engineHealthy }: RunEnd) => {
-    if (!engineHealthy || done.status === 'memory' || engine!.module.getWasmMemory().buffer.byteLength > retireAboveBytes) engine = undefined;
-    finish(done);
+  const ended = (end: RunEnd) => {
+    if (!keepable(engine!, end)) engine = undefined;
+    finish(end.done);
   };
   const start = (ready: Engine) => {
     engine = ready;
