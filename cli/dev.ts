@@ -89,7 +89,7 @@ export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPl
       stack.push(() => devServer!.stop());
       config.temporal.address = devServer.address;
     }
-    const db = await openDatabase(config, log);
+    const db = await openDatabase(config, log, { sharedBackend: postgres?.kind === 'pglite' });
     if (!db) throw new Error('no database');
     stack.push(() => db.end());
     const admin = await databaseApiKeys(db).ensureKey('admin', [adminRole]);

@@ -29,10 +29,13 @@ import { endpointRoutes } from '../api/endpoints/routes.js';
 import { endpointAuditLog, endpointMetrics, EndpointRecords, type BotCheckGate } from '../shared/endpoints/index.js';
 import { toolkitEnrichment } from './toolkits.js';
 
-/** The platform database: pool sized by config, migrations applied (under the advisory lock) before use. */
-export async function openDatabase(config: PlatformConfig, log: Logger): Promise<Db | undefined> {
+/**
+ * The platform database: pool sized by config, migrations applied (under the advisory lock) before
+ * use. `sharedBackend`: the embedded PGlite, whose connections share one session (createPool).
+ */
+export async function openDatabase(config: PlatformConfig, log: Logger, opts: { sharedBackend?: boolean } = {}): Promise<Db | undefined> {
   if (!config.database.dsn) return undefined;
-  const db = createPool({ dsn: config.database.dsn, maxOpenConns: config.database.max_open_conns, applicationName: 'platform' });
+  const db = createPool({ dsn: config.database.dsn, maxOpenConns: config.database.max_open_conns, applicationName: 'platform', ...(opts.sharedBackend ? { sharedBackend: true } : {}) });
   try {
     const result = await migrate(db, { log });
     if (result.applied.length) log.info({ applied: result.applied }, 'migrations applied');

@@ -17,6 +17,19 @@ export interface CreatePoolOptions {
   /** How long a checkout may wait for a new connection before failing (ms). */
   connectionTimeoutMs?: number;
   log?: DbLog;
+  /**
+   * The connections share one backend session (embedded PGlite multiplexes them onto its single
+   * backend): a statement prepared by name on one exists on all, and a second connection preparing
+   * it fails. Named queries then run unnamed (parsed each time).
+   */
+  sharedBackend?: boolean;
+}
+
+/** A query config without its statement name (pg prepares a named statement once per connection). */
+function unnamed(query: unknown): unknown {
+  if (query === null || typeof query !== 'object' || !('name' in query)) return query;
+  const { name: _name, ...rest } = query as { name?: string };
+  return rest;
 }
 
 /**
@@ -41,6 +54,13 @@ export function createPool(opts: CreatePoolOptions): Db {
   pool.on('error', (err) => {
     opts.log?.warn?.({ err: { message: err.message } }, 'idle database connection failed');
   });
+  if (opts.sharedBackend) {
+    // Every client, whether checked out or used by pool.query, goes through its own query method.
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      client.query = ((config: unknown, ...rest: unknown[]) => query(unnamed(config), ...rest)) as typeof client.query;
+    });
+  }
   return pool;
 }
 

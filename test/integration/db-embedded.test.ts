@@ -38,8 +38,8 @@ async function start(opts: StartEmbeddedOptions): Promise<EmbeddedPostgres> {
   return pg;
 }
 
-function pool(dsn: string, maxOpenConns = 4): Db {
-  const p = createPool({ dsn, maxOpenConns, applicationName: 'db-embedded-test' });
+function pool(dsn: string, maxOpenConns = 4, sharedBackend = false): Db {
+  const p = createPool({ dsn, maxOpenConns, applicationName: 'db-embedded-test', sharedBackend });
   pools.push(p);
   return p;
 }
@@ -184,6 +184,22 @@ describe('embedded postgres: PGlite', () => {
     const db = pool(pg.dsn);
     const rows = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
     expect(rows.rows[0]!.n).toBe(applied.length);
+  });
+
+  it('named statements work on every connection of its shared backend (the pool runs them unnamed)', async () => {
+    const pg = await start({ dataDir: await dataDir(), prefer: 'pglite' });
+    const named = { name: 'shared-backend-probe', text: 'SELECT $1::int + 1 AS n', values: [1] };
+    // Two connections at once: one held, the other serving pool.query.
+    const both = async (db: Db) => {
+      const held = await db.connect();
+      try {
+        return await Promise.all([held.query(named), db.query(named)]);
+      } finally {
+        held.release();
+      }
+    };
+    await expect(both(pool(pg.dsn, 2))).rejects.toThrow(/already exists/);
+    for (const result of await both(pool(pg.dsn, 2, true))) expect(result.rows).toEqual([{ n: 2 }]);
   });
 
   it('refuses to open the same store twice, and reuses an existing PGlite store by default', async () => {
