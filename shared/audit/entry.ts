@@ -62,7 +62,9 @@ export function parametersJson(parameters: unknown, contentArguments?: readonly 
 /** The row written for an entry: redaction, truncation and clamping happen here, off the caller's path. */
 export function auditRow(entry: AuditEntry, fallbackTime: number): AuditRow {
   const at = entry.occurredAt === undefined ? new Date(fallbackTime) : new Date(entry.occurredAt);
-  const occurredAt = Number.isNaN(at.getTime()) ? new Date(fallbackTime) : at;
+  // Postgres takes years 1 to 9999 (toISOString writes others as ±YYYYYY, which it refuses).
+  const year = at.getUTCFullYear();
+  const occurredAt = Number.isNaN(at.getTime()) || year < 1 || year > 9999 ? new Date(fallbackTime) : at;
   const duration = Number.isFinite(entry.durationMs) ? Math.min(Math.max(0, Math.round(entry.durationMs)), 2_147_483_647) : 0;
   return [
     // Time-ordered id from the call's own time, so id order and occurred_at order agree.
@@ -78,7 +80,7 @@ export function auditRow(entry: AuditEntry, fallbackTime: number): AuditRow {
     entry.outcome,
     text(entry.errorText, MAX_STRING_CHARS),
     text(entry.sessionId),
-    entry.resourceId ?? null,
+    text(entry.resourceId),
   ];
 }
 

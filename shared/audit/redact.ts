@@ -53,9 +53,10 @@ export function keyWords(key: string): string[] {
     .filter((w) => w.length > 0);
 }
 
-/** Keys decided lately: audited parameters repeat the same few keys on every call. Bounded, oldest out. */
+/** Keys decided lately: audited parameters repeat the same few keys on every call. Bounded, oldest out; long keys are not kept. */
 const decidedKeys = new Map<string, boolean>();
 const decidedKeysMax = 4096;
+const decidedKeyChars = 128;
 
 /**
  * Whether values under this key are secret. Matching is on whole words so that `max_tokens` or
@@ -67,6 +68,7 @@ export function isSecretKey(key: string): boolean {
   secret = false;
   const words = keyWords(key);
   for (let i = 0; i < words.length && !secret; i++) secret = secretWords.has(words[i]!) || (i > 0 && secretPairs.has(words[i - 1]! + words[i]!));
+  if (key.length > decidedKeyChars) return secret;
   if (decidedKeys.size >= decidedKeysMax) decidedKeys.delete(decidedKeys.keys().next().value!);
   decidedKeys.set(key, secret);
   return secret;

@@ -8,10 +8,11 @@
  * still sees everything committed before it arrived — the rule — while a busy replica sends one
  * query per round trip instead of one per request.
  *
- * The query is the cheap freshness check the spec allows: it reads each binding's and script's
- * row version (`xmin`, new with every write to the row; a script version's row is never
- * rewritten) and sends the whole target only for a name whose versions differ from the ones this
- * reader holds. An unchanged endpoint costs a row of three short columns.
+ * The query is the cheap freshness check the spec allows: it reads the row versions (`xmin`, new
+ * with every write to a row) of the binding, the script and its current version, and sends the
+ * whole target only for a name whose versions differ from the ones this reader holds. An
+ * unchanged endpoint costs a row of three short columns. Held targets are bounded by count and by
+ * the size of their sources.
  */
 import type { Db } from '../db/index.js';
 import type { EntryPoint, ScriptState } from '../scripts/index.js';
@@ -73,8 +74,8 @@ export async function readPublicEndpoint(db: Db, name: string): Promise<{ rateLi
   return row ? { rateLimit: row.rate_limit, allowedOrigins: row.allowed_origins } : undefined;
 }
 
-/** The versions of a binding's row and its script's row: equal stamps, equal targets. */
-const stampOf = `b.xmin::text || '.' || s.xmin::text`;
+/** The versions of the binding's, the script's and the script version's rows: equal stamps, equal targets. */
+const stampOf = `b.xmin::text || '.' || s.xmin::text || '.' || v.xmin::text`;
 
 // `known` pairs each name with the stamp the reader holds ('' for none): a row whose stamp matches
 // comes back without its target.
@@ -110,7 +111,7 @@ interface Stamped {
  * The binding and script of each endpoint in `names` that has a binding (enabled or not), by
  * name: the kept target where its stamp is still current, else the one read now.
  */
-export async function readEndpointTargets(db: Db, names: readonly string[], kept: ReadonlyMap<string, Stamped> = new Map()): Promise<Map<string, Stamped>> {
+async function readEndpointTargets(db: Db, names: readonly string[], kept: ReadonlyMap<string, Stamped> = new Map()): Promise<Map<string, Stamped>> {
   // Named: each connection plans it once (planning the join was most of its time).
   const { rows } = await db.query<{ endpoint: string; stamp: string; target: TargetJson | null }>({
     name: 'endpoint-targets',
@@ -148,8 +149,9 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
-/** Endpoints whose targets a reader keeps (the least recently read go first). */
+/** Endpoints whose targets a reader keeps, and their sources' characters in all (the least recently read go first). */
 const keptTargets = 256;
+const keptSourceChars = 8 * 1024 * 1024;
 
 /** Coalesced per-request reads of endpoint targets: one query in flight, started after every request it answers arrived. */
 export class EndpointTargetReader {
@@ -159,6 +161,7 @@ export class EndpointTargetReader {
   #reading = false;
   /** The targets last read, by endpoint name, with their stamps. */
   readonly #kept = new Map<string, Stamped>();
+  #keptChars = 0;
 
   constructor(db: Db) {
     this.#db = db;
@@ -175,10 +178,18 @@ export class EndpointTargetReader {
   }
 
   #keep(name: string, read: Stamped | undefined): void {
-    this.#kept.delete(name);
+    this.#forget(name);
     if (!read) return;
-    if (this.#kept.size >= keptTargets) this.#kept.delete(this.#kept.keys().next().value!);
     this.#kept.set(name, read);
+    this.#keptChars += read.target.script.source.length;
+    while (this.#kept.size > keptTargets || this.#keptChars > keptSourceChars) this.#forget(this.#kept.keys().next().value!);
+  }
+
+  #forget(name: string): void {
+    const kept = this.#kept.get(name);
+    if (!kept) return;
+    this.#kept.delete(name);
+    this.#keptChars -= kept.target.script.source.length;
   }
 
   #next(): void {

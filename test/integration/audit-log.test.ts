@@ -87,6 +87,7 @@ interface Row {
   outcome: string;
   error_text: string | null;
   session_id: string | null;
+  resource_id: string | null;
 }
 
 let database: { dsn: string; drop(): Promise<void> };
@@ -222,6 +223,20 @@ describe('rows written through the middleware', () => {
     await audit.close();
     const [row] = await rows();
     expect(row).toMatchObject({ subject: tricky, email: tricky, persona: tricky, tool: tricky, error_text: tricky, session_id: tricky, parameters: { [tricky]: [tricky, 1.5, null, true] } });
+  });
+
+  it('a lone surrogate in resource_id or a time outside Postgres years does not cost the batch its rows', async () => {
+    const audit = auditLog({ config: auditOn() });
+    const entry = { subject: 's', authType: 'apikey', durationMs: 1, outcome: 'ok' as const };
+    audit.record({ ...entry, tool: 'odd-resource', resourceId: 'res-\uDC00' });
+    audit.record({ ...entry, tool: 'odd-time', occurredAt: 8.64e15 });
+    audit.record({ ...entry, tool: 'plain' });
+    await audit.close();
+    expect(audit.dropped).toBe(0);
+    const written = await rows();
+    expect(written.map((row) => row.tool).sort()).toEqual(['odd-resource', 'odd-time', 'plain']);
+    expect(written.find((row) => row.tool === 'odd-resource')!.resource_id).toBe('res-\uFFFD');
+    expect(written.find((row) => row.tool === 'odd-time')!.occurred_at.getUTCFullYear()).toBeLessThan(10_000);
   });
 
   it('with the database unusable, calls still succeed; the batch is retried once, then dropped and counted', async () => {

@@ -33,5 +33,5 @@ export async function newEngine(pages: number): Promise<Engine> {
 
 /** Whether an engine may serve another run after one that ended so: healthy, within memory, not grown past retireAboveBytes. */
 export function keepable(engine: Engine, end: { engineHealthy: boolean; done: { status: string } }): boolean {
-  return end.engineHealthy && end.done.status !== 'memory' && engine.module.getWasmMemory().buffer.byteLength <= retireAboveBytes;
+  return end.engineHealthy && !engine.warm.spent && end.done.status !== 'memory' && engine.module.getWasmMemory().buffer.byteLength <= retireAboveBytes;
 }

@@ -65,15 +65,15 @@ function scanImports(source: string): string[] | { syntaxError: string } {
  * that imports nothing is answered at once (no promise): the common handler's run stays synchronous.
  */
 export function collectLibraries(source: string, resolve: (name: string) => Promise<string | undefined>): Map<string, string> | Promise<Map<string, string>> {
-  if (importedNames(source, scriptModuleName).length === 0) return new Map();
-  return collectImported(source, resolve);
+  const names = importedNames(source, scriptModuleName);
+  return names.length === 0 ? new Map() : collectImported(source, names, resolve);
 }
 
-async function collectImported(source: string, resolve: (name: string) => Promise<string | undefined>): Promise<Map<string, string>> {
+async function collectImported(source: string, names: string[], resolve: (name: string) => Promise<string | undefined>): Promise<Map<string, string>> {
   const libraries = new Map<string, string>();
   const done = new Set<string>();
-  const visit = async (moduleName: string, moduleSource: string, path: string[]): Promise<void> => {
-    for (const name of importedNames(moduleSource, moduleName)) {
+  const visit = async (moduleName: string, moduleSource: string, path: string[], imported = importedNames(moduleSource, moduleName)): Promise<void> => {
+    for (const name of imported) {
       if (!isLibraryName(name)) throw new ImportError(`${moduleName} imports '${name}': scripts import libraries by name (no paths, URLs or node modules)`);
       if (path.includes(name)) throw new ImportError(`import cycle: ${[...path, name].join(' -> ')}`);
       if (done.has(name)) continue;
@@ -87,6 +87,6 @@ async function collectImported(source: string, resolve: (name: string) => Promis
       done.add(name);
     }
   };
-  await visit(scriptModuleName, source, [scriptModuleName]);
+  await visit(scriptModuleName, source, [scriptModuleName], names);
   return libraries;
 }

@@ -89,7 +89,8 @@ export class InlineHandlers {
         return end.done;
       }
       // Not answerable here: what the attempt left in its instance (or the engine) goes with it.
-      if (!stays || !engine.warm.clear()) this.#engines.delete(engine.pages);
+      if (stays) engine.warm.clear();
+      if (!stays || engine.warm.spent) this.#engines.delete(engine.pages);
       this.#decline(run.source);
       return undefined;
     };

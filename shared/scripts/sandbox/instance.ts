@@ -253,7 +253,7 @@ export class ScriptInstance {
       throw err;
     }
     if (settled) return answer(settled);
-    return this.#settle(active, call.value).then(answer, (err: unknown) => {
+    return this.#settle(active, call.value, true).then(answer, (err: unknown) => {
       call.value.dispose();
       throw err;
     });
@@ -306,10 +306,12 @@ export class ScriptInstance {
   }
 
   /** Drives the job queue until `promise` settles, waiting for host replies in between; answers the value (a new handle unless `promise` was no promise). */
-  async #settle(active: ActiveCall, promise: QuickJSHandle): Promise<QuickJSHandle> {
-    for (;;) {
-      const settled = this.#settleNow(active, promise);
-      if (settled) return settled;
+  async #settle(active: ActiveCall, promise: QuickJSHandle, justChecked = false): Promise<QuickJSHandle> {
+    for (let check = !justChecked; ; check = true) {
+      if (check) {
+        const settled = this.#settleNow(active, promise);
+        if (settled) return settled;
+      }
       const woken = new Promise<void>((resolve) => (active.wake = resolve));
       await Promise.race([woken, active.untilDeadline()]);
     }

@@ -19,6 +19,12 @@ export type { RunIo } from './instance.js';
 /** The warm instance an engine (a QuickJS module instance, one run at a time) keeps between handler runs. */
 export class WarmSlot {
   #instance: ScriptInstance | undefined;
+  #spent = false;
+
+  /** A kept instance could not be freed (QuickJS found its heap inconsistent): the module instance must not serve again. */
+  get spent(): boolean {
+    return this.#spent;
+  }
 
   /** Whether the kept instance was built from `source` (its libraries are compared on take). */
   holds(source: string): boolean {
@@ -30,13 +36,17 @@ export class WarmSlot {
     const instance = this.#instance;
     this.#instance = undefined;
     if (instance && sameSettings(instance.settings, settings)) return instance;
-    instance?.dispose();
+    this.#free(instance);
     return undefined;
   }
 
   keep(instance: ScriptInstance): void {
-    this.#instance?.dispose();
+    this.#free(this.#instance);
     this.#instance = instance;
+  }
+
+  #free(instance: ScriptInstance | undefined): void {
+    if (instance && !instance.dispose()) this.#spent = true;
   }
 
   /** Forgets the instance without freeing it (its module instance is being dropped). */
@@ -44,11 +54,10 @@ export class WarmSlot {
     this.#instance = undefined;
   }
 
-  /** Frees the kept instance; false when QuickJS found its heap inconsistent (the module instance is spent). */
-  clear(): boolean {
-    const instance = this.#instance;
+  /** Frees the kept instance. */
+  clear(): void {
+    this.#free(this.#instance);
     this.#instance = undefined;
-    return instance ? instance.dispose() : true;
   }
 }
 
