@@ -89,6 +89,20 @@ async function readCapped(res: Response, limit: number): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/**
+ * A GraphQL answer's `data` and error messages (pure), or what is wrong with it. `errors` absent or
+ * null means none (servers send `"errors": null`); one that is not a list is a malformed answer, as
+ * is a body that is not an object. An error without a string message is shown as its JSON.
+ */
+function graphqlAnswer(body: unknown): { data: unknown; errors: string[] } | string {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'something that is not a GraphQL answer (not a JSON object)';
+  const { data, errors } = body as { data?: unknown; errors?: unknown };
+  if (errors === undefined || errors === null) return { data, errors: [] };
+  if (!Array.isArray(errors)) return `a malformed GraphQL answer: "errors" is ${typeof errors}, not a list`;
+  const message = (e: unknown) => (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : JSON.stringify(e) ?? 'unknown error');
+  return { data, errors: errors.map(message) };
+}
+
 /** The degree facet values DataHub's lineage search takes for hops 1..depth (`3+` covers the rest). */
 function degreeValues(depth: number): string[] {
   return depth >= 3 ? ['1', '2', '3+'] : depth === 2 ? ['1', '2'] : ['1'];
@@ -146,18 +160,20 @@ export class CatalogClient {
     if (status < 200 || status >= 300) {
       throw new CatalogHttpError(status, this.scrub(`catalog "${this.name}" answered HTTP ${status} to ${op.name}${this.detail(text)}`));
     }
-    let body: { data?: unknown; errors?: Array<{ message?: unknown }> };
+    let body: unknown;
     try {
-      body = JSON.parse(text) as typeof body;
+      body = JSON.parse(text);
     } catch {
       throw new CatalogError('http', `catalog "${this.name}" answered ${op.name} with something that is not JSON`);
     }
-    const errors = (body.errors ?? []).map((e) => this.scrub(String(e.message ?? 'unknown error')));
+    const answer = graphqlAnswer(body);
+    if (typeof answer === 'string') throw new CatalogError('http', `catalog "${this.name}" answered ${op.name} with ${answer}`);
+    const errors = answer.errors.map((e) => this.scrub(e));
     // No data, or every top-level field null (the one a mutation asks for failed): the operation failed.
-    const answered = body.data && typeof body.data === 'object' && Object.values(body.data).some((v) => v !== null);
+    const answered = answer.data && typeof answer.data === 'object' && Object.values(answer.data).some((v) => v !== null);
     if (errors.length > 0 && !answered) throw new CatalogGraphQLError(op.name, errors);
     if (errors.length > 0) this.log.warn({ catalog: this.name, operation: op.name, errors }, 'catalog answered with partial data');
-    return (body.data ?? {}) as T;
+    return (answer.data ?? {}) as T;
   }
 
   private detail(text: string): string {

@@ -190,6 +190,28 @@ describe('catalog client: failures', () => {
     }
   });
 
+  it('"errors": null or absent is no error; a malformed errors value is an upstream error, not an internal one', async () => {
+    const answering = (body: string) => server.setFault('GetEntity', { status: 200, body });
+    try {
+      answering(`{"data":{"entity":{"urn":"${U.orders}","type":"DATASET"}},"errors":null}`);
+      expect((await client.getEntity(U.orders)).urn).toBe(U.orders);
+      answering('{"data":{"entity":null},"errors":null}');
+      expect((await failure(client.getEntity(U.orders))).kind).toBe('not_found');
+      answering('{"data":null,"errors":{"message":"boom"}}');
+      const malformed = await failure(client.getEntity(U.orders));
+      expect(malformed.kind).toBe('http');
+      expect(malformed.message).toBe('catalog "hub" answered GetEntity with a malformed GraphQL answer: "errors" is object, not a list');
+      answering('{"data":null,"errors":[null,{"path":["entity"]}]}');
+      const unnamed = await failure(client.getEntity(U.orders));
+      expect(unnamed.kind).toBe('graphql');
+      expect(unnamed.message).toBe('catalog operation GetEntity failed: null; {"path":["entity"]}');
+      answering('[]');
+      expect((await failure(client.getEntity(U.orders))).message).toContain('not a GraphQL answer');
+    } finally {
+      server.setFault('GetEntity', undefined);
+    }
+  });
+
   it('an operation the schema does not know fails validation at the server', async () => {
     const bogus = { name: 'Bogus', document: 'query Bogus { listDataProducts(input: {}) { total } }' };
     const e = await failure(client.request(bogus));
