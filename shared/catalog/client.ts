@@ -5,6 +5,7 @@
  * the token: HTTP status (401/403 → unauthenticated), GraphQL `errors`, timeout, unreachable.
  * With `debug`, each operation is logged with its name and variables (secrets redacted).
  */
+import { fetchFollowing, readCappedText } from '../http/index.js';
 import { redactUrlSecrets, isSecretParamName, type Logger } from '../logging/index.js';
 import { CatalogError, CatalogGraphQLError, CatalogHttpError, CatalogTimeoutError } from './errors.js';
 import * as map from './mapping.js';
@@ -71,24 +72,6 @@ export function redactVariables(value: unknown, key = ''): unknown {
 /** The largest answer read from the catalog; beyond it the request fails rather than exhausting memory. */
 export const maxResponseBytes = 32 * 1024 * 1024;
 
-/** The response body as text, refused once it passes `limit` bytes (declared or streamed). */
-async function readCapped(res: Response, limit: number): Promise<string> {
-  const tooLarge = () => new CatalogError('http', `the catalog's answer exceeds ${limit} bytes`);
-  if (Number(res.headers.get('content-length') ?? 0) > limit) {
-    await res.body?.cancel();
-    throw tooLarge();
-  }
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of res.body) {
-    size += chunk.byteLength;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
  * A GraphQL answer's `data` and error messages (pure), or what is wrong with it. `errors` absent or
  * null means none (servers send `"errors": null`); one that is not a list is a malformed answer, as
@@ -137,15 +120,16 @@ export class CatalogClient {
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     const started = performance.now();
     if (this.debug) this.log.info({ catalog: this.name, operation: op.name, variables: redactVariables(variables) }, 'catalog request');
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json' });
+    if (this.token) headers.set('authorization', `Bearer ${this.token}`);
     let status: number;
     let text: string;
     try {
-      // A redirect is answered as an error, never followed: the token must not travel to another address.
-      const res = await fetch(this.endpoint, { method: 'POST', headers, body: JSON.stringify({ query: op.document, variables, operationName: op.name }), signal, redirect: 'manual' });
-      status = res.status;
-      text = await readCapped(res, maxResponseBytes);
+      // A redirect is answered as an error, never followed (no rule): the token must not travel to another address.
+      const body = JSON.stringify({ query: op.document, variables, operationName: op.name });
+      const { response } = await fetchFollowing({ url: new URL(this.endpoint), method: 'POST', headers, body, signal });
+      status = response.status;
+      text = await readCappedText(response, maxResponseBytes, () => new CatalogError('http', `the catalog's answer exceeds ${maxResponseBytes} bytes`));
     } catch (error) {
       if (error instanceof CatalogError) throw error;
       if (timeout.aborted) throw new CatalogTimeoutError(op.name, this.timeoutMs);
