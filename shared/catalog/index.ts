@@ -11,4 +11,4 @@ export type { Operation } from './operations/index.js';
 export { type CatalogConnection, type CatalogConnections } from './connections.js';
 export { createPlan, updatePlan, deletePlan, type WriteArgs, type WritePlan } from './writes.js';
 export { createCatalogToolkit, type CatalogToolkit } from './toolkit.js';
-export type { PlatformConnectionSummary } from './tools.js';
+export { catalogDataReadTools, type PlatformConnectionSummary } from './tools.js';
