@@ -27,6 +27,7 @@ export {
   effectiveLimit,
   effectiveTimeoutMs,
   jsonSize,
+  raceSignal,
   runWithLimit,
   MAX_TIMEOUT_MS,
   type RunResult,
