@@ -7,6 +7,7 @@
  */
 import { fetchFollowing, readCappedText } from '../http/index.js';
 import { redactUrlSecrets, isSecretParamName, type Logger } from '../logging/index.js';
+import { raceSignal } from '../sql/index.js';
 import { CatalogError, CatalogGraphQLError, CatalogHttpError, CatalogTimeoutError } from './errors.js';
 import * as map from './mapping.js';
 import type { Gql } from './mapping.js';
@@ -34,6 +35,8 @@ export interface CatalogClientOptions {
   timeoutMs: number;
   debug?: boolean;
   log: Logger;
+  /** Milliseconds since the epoch (tests inject one). */
+  now?: () => number;
 }
 
 export interface CallOptions {
@@ -42,6 +45,12 @@ export interface CallOptions {
 
 export type BrowseWhat = 'tags' | 'domains' | 'data_products';
 export type BrowseResult = { tags: Tag[] } | { domains: Domain[] } | { data_products: DataProduct[] };
+
+/**
+ * How long a server that refused introspection is taken at its word before it is asked again:
+ * meanwhile whether it has semantic search is unknown, and a semantic search itself tells.
+ */
+export const introspectionRefusalMs = 5 * 60_000;
 
 /** How many lineage results one searchAcrossLineage asks for. */
 const lineageResultCount = 1000;
@@ -98,7 +107,9 @@ export class CatalogClient {
   private readonly timeoutMs: number;
   private readonly debug: boolean;
   private readonly log: Logger;
-  private queryFields: Promise<Set<string>> | undefined;
+  private readonly now: () => number;
+  /** The Query field names once learned; undefined (unknown) while introspection is refused, until `refusedUntil`. */
+  private queryFields: { fields: Promise<Set<string> | undefined>; refusedUntil?: number } | undefined;
 
   constructor(opts: CatalogClientOptions) {
     this.name = opts.name;
@@ -107,6 +118,7 @@ export class CatalogClient {
     this.timeoutMs = opts.timeoutMs;
     this.debug = opts.debug ?? false;
     this.log = opts.log;
+    this.now = opts.now ?? Date.now;
   }
 
   /** Hides the token wherever a server might have echoed it into text we pass on. */
@@ -172,19 +184,45 @@ export class CatalogClient {
     return short ? `: ${short}` : '';
   }
 
-  /** The server's Query field names (learned once; a failed probe is retried on the next call). */
-  private async supportedQueryFields(opts: CallOptions): Promise<Set<string>> {
-    this.queryFields ??= this.request<{ __type?: { fields?: Array<{ name: string }> } }>(ops.queryFieldsOperation, {}, opts).then((d) => new Set((d.__type?.fields ?? []).map((f) => f.name)));
+  /**
+   * The server's Query field names, learned once; undefined when the server refuses introspection
+   * (believed for introspectionRefusalMs). Other failures are not kept: the next call asks again.
+   * Concurrent callers share one probe, which runs under the client's timeout and no caller's
+   * signal; each caller waits under its own, so one caller's cancel fails only that caller.
+   */
+  private async supportedQueryFields(opts: CallOptions): Promise<Set<string> | undefined> {
+    const known = this.queryFields;
+    if (!known || (known.refusedUntil !== undefined && known.refusedUntil <= this.now())) {
+      const probe: NonNullable<typeof this.queryFields> = {
+        fields: this.request<{ __type?: { fields?: Array<{ name: string }> } }>(ops.queryFieldsOperation).then(
+          (d) => new Set((d.__type?.fields ?? []).map((f) => f.name)),
+          (error: unknown) => {
+            if (error instanceof CatalogGraphQLError) {
+              probe.refusedUntil = this.now() + introspectionRefusalMs;
+              return undefined;
+            }
+            if (this.queryFields === probe) this.queryFields = undefined;
+            throw error;
+          },
+        ),
+      };
+      // A caller that stopped waiting leaves nobody to read the probe's failure.
+      probe.fields.catch(() => undefined);
+      this.queryFields = probe;
+    }
+    const { fields } = this.queryFields!;
+    if (!opts.signal) return fields;
     try {
-      return await this.queryFields;
+      return await raceSignal(fields, opts.signal);
     } catch (error) {
-      this.queryFields = undefined;
+      if (opts.signal.aborted) throw new CatalogError('cancelled', `catalog operation ${ops.queryFieldsOperation.name} was cancelled`);
       throw error;
     }
   }
 
-  async supportsSemanticSearch(opts: CallOptions = {}): Promise<boolean> {
-    return (await this.supportedQueryFields(opts)).has('semanticSearchAcrossEntities');
+  /** Whether the server offers semantic search; undefined when it cannot say (introspection refused). */
+  async supportsSemanticSearch(opts: CallOptions = {}): Promise<boolean | undefined> {
+    return (await this.supportedQueryFields(opts))?.has('semanticSearchAcrossEntities');
   }
 
   async search(params: { query: string; entityType?: string; limit: number; offset: number; mode?: 'keyword' | 'semantic' }, opts: CallOptions = {}): Promise<SearchResult> {
@@ -196,10 +234,7 @@ export class CatalogClient {
         `semantic search is not available on catalog "${this.name}": it needs DataHub 1.4 or later with semantic search enabled (no semanticSearchAcrossEntities); use mode "keyword"`,
       );
       // A server that refuses introspection cannot say; then the search itself tells.
-      const supported = await this.supportsSemanticSearch(opts).catch((error: unknown) => {
-        if (error instanceof CatalogGraphQLError) return undefined;
-        throw error;
-      });
+      const supported = await this.supportsSemanticSearch(opts);
       if (supported === false) throw unsupported;
       try {
         const data = await this.request<Gql>(ops.semanticSearchOperation, { input: { types: [type], query: params.query, start: params.offset, count: params.limit } }, opts);
