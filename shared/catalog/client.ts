@@ -5,7 +5,9 @@
  * the token: HTTP status (401/403 → unauthenticated), GraphQL `errors`, timeout, unreachable.
  * With `debug`, each operation is logged with its name and variables (secrets redacted).
  */
+import { fetchFollowing, readCappedText } from '../http/index.js';
 import { redactUrlSecrets, isSecretParamName, type Logger } from '../logging/index.js';
+import { raceSignal } from '../sql/index.js';
 import { CatalogError, CatalogGraphQLError, CatalogHttpError, CatalogTimeoutError } from './errors.js';
 import * as map from './mapping.js';
 import type { Gql } from './mapping.js';
@@ -33,6 +35,8 @@ export interface CatalogClientOptions {
   timeoutMs: number;
   debug?: boolean;
   log: Logger;
+  /** Milliseconds since the epoch (tests inject one). */
+  now?: () => number;
 }
 
 export interface CallOptions {
@@ -41,6 +45,12 @@ export interface CallOptions {
 
 export type BrowseWhat = 'tags' | 'domains' | 'data_products';
 export type BrowseResult = { tags: Tag[] } | { domains: Domain[] } | { data_products: DataProduct[] };
+
+/**
+ * How long a server that refused introspection is taken at its word before it is asked again:
+ * meanwhile whether it has semantic search is unknown, and a semantic search itself tells.
+ */
+export const introspectionRefusalMs = 5 * 60_000;
 
 /** How many lineage results one searchAcrossLineage asks for. */
 const lineageResultCount = 1000;
@@ -71,22 +81,18 @@ export function redactVariables(value: unknown, key = ''): unknown {
 /** The largest answer read from the catalog; beyond it the request fails rather than exhausting memory. */
 export const maxResponseBytes = 32 * 1024 * 1024;
 
-/** The response body as text, refused once it passes `limit` bytes (declared or streamed). */
-async function readCapped(res: Response, limit: number): Promise<string> {
-  const tooLarge = () => new CatalogError('http', `the catalog's answer exceeds ${limit} bytes`);
-  if (Number(res.headers.get('content-length') ?? 0) > limit) {
-    await res.body?.cancel();
-    throw tooLarge();
-  }
-  if (!res.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of res.body) {
-    size += chunk.byteLength;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * A GraphQL answer's `data` and error messages (pure), or what is wrong with it. `errors` absent or
+ * null means none (servers send `"errors": null`); one that is not a list is a malformed answer, as
+ * is a body that is not an object. An error without a string message is shown as its JSON.
+ */
+function graphqlAnswer(body: unknown): { data: unknown; errors: string[] } | string {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return 'something that is not a GraphQL answer (not a JSON object)';
+  const { data, errors } = body as { data?: unknown; errors?: unknown };
+  if (errors === undefined || errors === null) return { data, errors: [] };
+  if (!Array.isArray(errors)) return `a malformed GraphQL answer: "errors" is ${typeof errors}, not a list`;
+  const message = (e: unknown) => (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : JSON.stringify(e) ?? 'unknown error');
+  return { data, errors: errors.map(message) };
 }
 
 /** The degree facet values DataHub's lineage search takes for hops 1..depth (`3+` covers the rest). */
@@ -101,7 +107,9 @@ export class CatalogClient {
   private readonly timeoutMs: number;
   private readonly debug: boolean;
   private readonly log: Logger;
-  private queryFields: Promise<Set<string>> | undefined;
+  private readonly now: () => number;
+  /** The Query field names once learned; undefined (unknown) while introspection is refused, until `refusedUntil`. */
+  private queryFields: { fields: Promise<Set<string> | undefined>; refusedUntil?: number } | undefined;
 
   constructor(opts: CatalogClientOptions) {
     this.name = opts.name;
@@ -110,6 +118,7 @@ export class CatalogClient {
     this.timeoutMs = opts.timeoutMs;
     this.debug = opts.debug ?? false;
     this.log = opts.log;
+    this.now = opts.now ?? Date.now;
   }
 
   /** Hides the token wherever a server might have echoed it into text we pass on. */
@@ -123,15 +132,16 @@ export class CatalogClient {
     const signal = opts.signal ? AbortSignal.any([timeout, opts.signal]) : timeout;
     const started = performance.now();
     if (this.debug) this.log.info({ catalog: this.name, operation: op.name, variables: redactVariables(variables) }, 'catalog request');
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
-    if (this.token) headers.authorization = `Bearer ${this.token}`;
+    const headers = new Headers({ 'content-type': 'application/json', accept: 'application/json' });
+    if (this.token) headers.set('authorization', `Bearer ${this.token}`);
     let status: number;
     let text: string;
     try {
-      // A redirect is answered as an error, never followed: the token must not travel to another address.
-      const res = await fetch(this.endpoint, { method: 'POST', headers, body: JSON.stringify({ query: op.document, variables, operationName: op.name }), signal, redirect: 'manual' });
-      status = res.status;
-      text = await readCapped(res, maxResponseBytes);
+      // A redirect is answered as an error, never followed (no rule): the token must not travel to another address.
+      const body = JSON.stringify({ query: op.document, variables, operationName: op.name });
+      const { response } = await fetchFollowing({ url: new URL(this.endpoint), method: 'POST', headers, body, signal });
+      status = response.status;
+      text = await readCappedText(response, maxResponseBytes, () => new CatalogError('http', `the catalog's answer exceeds ${maxResponseBytes} bytes`));
     } catch (error) {
       if (error instanceof CatalogError) throw error;
       if (timeout.aborted) throw new CatalogTimeoutError(op.name, this.timeoutMs);
@@ -146,18 +156,20 @@ export class CatalogClient {
     if (status < 200 || status >= 300) {
       throw new CatalogHttpError(status, this.scrub(`catalog "${this.name}" answered HTTP ${status} to ${op.name}${this.detail(text)}`));
     }
-    let body: { data?: unknown; errors?: Array<{ message?: unknown }> };
+    let body: unknown;
     try {
-      body = JSON.parse(text) as typeof body;
+      body = JSON.parse(text);
     } catch {
       throw new CatalogError('http', `catalog "${this.name}" answered ${op.name} with something that is not JSON`);
     }
-    const errors = (body.errors ?? []).map((e) => this.scrub(String(e.message ?? 'unknown error')));
+    const answer = graphqlAnswer(body);
+    if (typeof answer === 'string') throw new CatalogError('http', `catalog "${this.name}" answered ${op.name} with ${answer}`);
+    const errors = answer.errors.map((e) => this.scrub(e));
     // No data, or every top-level field null (the one a mutation asks for failed): the operation failed.
-    const answered = body.data && typeof body.data === 'object' && Object.values(body.data).some((v) => v !== null);
+    const answered = answer.data && typeof answer.data === 'object' && Object.values(answer.data).some((v) => v !== null);
     if (errors.length > 0 && !answered) throw new CatalogGraphQLError(op.name, errors);
     if (errors.length > 0) this.log.warn({ catalog: this.name, operation: op.name, errors }, 'catalog answered with partial data');
-    return (body.data ?? {}) as T;
+    return (answer.data ?? {}) as T;
   }
 
   private detail(text: string): string {
@@ -172,19 +184,45 @@ export class CatalogClient {
     return short ? `: ${short}` : '';
   }
 
-  /** The server's Query field names (learned once; a failed probe is retried on the next call). */
-  private async supportedQueryFields(opts: CallOptions): Promise<Set<string>> {
-    this.queryFields ??= this.request<{ __type?: { fields?: Array<{ name: string }> } }>(ops.queryFieldsOperation, {}, opts).then((d) => new Set((d.__type?.fields ?? []).map((f) => f.name)));
+  /**
+   * The server's Query field names, learned once; undefined when the server refuses introspection
+   * (believed for introspectionRefusalMs). Other failures are not kept: the next call asks again.
+   * Concurrent callers share one probe, which runs under the client's timeout and no caller's
+   * signal; each caller waits under its own, so one caller's cancel fails only that caller.
+   */
+  private async supportedQueryFields(opts: CallOptions): Promise<Set<string> | undefined> {
+    const known = this.queryFields;
+    if (!known || (known.refusedUntil !== undefined && known.refusedUntil <= this.now())) {
+      const probe: NonNullable<typeof this.queryFields> = {
+        fields: this.request<{ __type?: { fields?: Array<{ name: string }> } }>(ops.queryFieldsOperation).then(
+          (d) => new Set((d.__type?.fields ?? []).map((f) => f.name)),
+          (error: unknown) => {
+            if (error instanceof CatalogGraphQLError) {
+              probe.refusedUntil = this.now() + introspectionRefusalMs;
+              return undefined;
+            }
+            if (this.queryFields === probe) this.queryFields = undefined;
+            throw error;
+          },
+        ),
+      };
+      // A caller that stopped waiting leaves nobody to read the probe's failure.
+      probe.fields.catch(() => undefined);
+      this.queryFields = probe;
+    }
+    const { fields } = this.queryFields!;
+    if (!opts.signal) return fields;
     try {
-      return await this.queryFields;
+      return await raceSignal(fields, opts.signal);
     } catch (error) {
-      this.queryFields = undefined;
+      if (opts.signal.aborted) throw new CatalogError('cancelled', `catalog operation ${ops.queryFieldsOperation.name} was cancelled`);
       throw error;
     }
   }
 
-  async supportsSemanticSearch(opts: CallOptions = {}): Promise<boolean> {
-    return (await this.supportedQueryFields(opts)).has('semanticSearchAcrossEntities');
+  /** Whether the server offers semantic search; undefined when it cannot say (introspection refused). */
+  async supportsSemanticSearch(opts: CallOptions = {}): Promise<boolean | undefined> {
+    return (await this.supportedQueryFields(opts))?.has('semanticSearchAcrossEntities');
   }
 
   async search(params: { query: string; entityType?: string; limit: number; offset: number; mode?: 'keyword' | 'semantic' }, opts: CallOptions = {}): Promise<SearchResult> {
@@ -196,10 +234,7 @@ export class CatalogClient {
         `semantic search is not available on catalog "${this.name}": it needs DataHub 1.4 or later with semantic search enabled (no semanticSearchAcrossEntities); use mode "keyword"`,
       );
       // A server that refuses introspection cannot say; then the search itself tells.
-      const supported = await this.supportsSemanticSearch(opts).catch((error: unknown) => {
-        if (error instanceof CatalogGraphQLError) return undefined;
-        throw error;
-      });
+      const supported = await this.supportsSemanticSearch(opts);
       if (supported === false) throw unsupported;
       try {
         const data = await this.request<Gql>(ops.semanticSearchOperation, { input: { types: [type], query: params.query, start: params.offset, count: params.limit } }, opts);

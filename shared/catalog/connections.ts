@@ -5,6 +5,7 @@
  */
 import type { CatalogInstanceConfig, PlatformConfig } from '../config/index.js';
 import { redactUrlSecrets, type Logger } from '../logging/index.js';
+import { defaultConnectionName, resolveConnection } from '../sql/index.js';
 import { CatalogClient } from './client.js';
 import { CatalogError } from './errors.js';
 
@@ -35,7 +36,7 @@ export function createCatalogConnections(config: PlatformConfig, deps: { log: Lo
     });
     connections.set(name, { name, displayName: instance.connection_name ?? name, config: instance, client });
   }
-  const defaultConnection = [...connections.keys()].sort()[0];
+  const defaultConnection = defaultConnectionName(connections.keys());
   for (const c of connections.values()) {
     // Where each instance points, never its token.
     deps.log.info({ connection: c.name, endpoint: redactUrlSecrets(c.client.endpoint), read_only: c.config.read_only, default: c.name === defaultConnection }, 'catalog connection');
@@ -43,14 +44,7 @@ export function createCatalogConnections(config: PlatformConfig, deps: { log: Lo
   return {
     connections,
     defaultConnection,
-    connection(requested) {
-      const wanted = requested?.trim() ? requested.trim() : defaultConnection;
-      const byKey = wanted === undefined ? undefined : connections.get(wanted);
-      if (byKey) return byKey;
-      const byDisplay = [...connections.values()].filter((c) => c.displayName === wanted);
-      if (byDisplay.length === 1 && byDisplay[0]) return byDisplay[0];
-      const known = [...connections.keys()].sort().join(', ') || 'none';
-      throw new CatalogError('invalid', `unknown catalog connection "${wanted ?? ''}"; available connections: ${known}`);
-    },
+    connection: (requested) =>
+      resolveConnection(connections, defaultConnection, requested, (wanted, known) => new CatalogError('invalid', `unknown catalog connection "${wanted}"; available connections: ${known}`)),
   };
 }

@@ -72,12 +72,14 @@ export function catalogSemanticProvider(opts: {
   const contexts = cacheOf<TableContext | undefined>();
   const searches = cacheOf<DatasetHit[]>();
   const glossary = cacheOf<GlossaryTermContext | undefined>();
-  const cached = <V>(cache: LookupCache<V> | undefined, key: string, load: () => Promise<V>) => (cache ? cache.get(key, load) : load());
+  /** `load` gets the signal to run under: the shared lookup's when cached, else the caller's. */
+  const cached = <V>(cache: LookupCache<V> | undefined, key: string, signal: AbortSignal, load: (signal: AbortSignal) => Promise<V>) =>
+    cache ? cache.get(key, load, signal) : load(signal);
 
   const datasetContext = (urn: string, signal: AbortSignal) =>
-    cached(contexts, urn, async () => {
+    cached(contexts, urn, signal, async (lookup) => {
       try {
-        return tableContext(await client.getSchema(urn, { signal }));
+        return tableContext(await client.getSchema(urn, { signal: lookup }));
       } catch (error) {
         if (notFound(error)) return undefined;
         throw error;
@@ -90,14 +92,14 @@ export function catalogSemanticProvider(opts: {
     tableContext: (table, signal) => datasetContext(tableUrn(table, mapping), signal),
     datasetContext,
     searchDatasets: (query, { platform, limit }, signal) =>
-      cached(searches, `${platform}\n${limit}\n${query}`, async () => {
-        const found = await client.search({ query, entityType: 'DATASET', limit, offset: 0 }, { signal });
+      cached(searches, `${platform}\n${limit}\n${query}`, signal, async (lookup) => {
+        const found = await client.search({ query, entityType: 'DATASET', limit, offset: 0 }, { signal: lookup });
         return found.entities.filter((e) => parseDatasetUrn(e.urn)?.platform === platform).map((e) => ({ urn: e.urn, name: e.name }));
       }),
     glossaryTerm: (urn, signal) =>
-      cached(glossary, urn, async () => {
+      cached(glossary, urn, signal, async (lookup) => {
         try {
-          const t = await client.getGlossaryTerm(urn, { signal });
+          const t = await client.getGlossaryTerm(urn, { signal: lookup });
           return {
             urn: t.urn,
             name: sanitizeText(t.name),

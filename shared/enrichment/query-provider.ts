@@ -48,6 +48,6 @@ export function sqlQueryProvider(opts: SqlQueryProviderOptions): QueryProvider {
     }
   };
   return {
-    availability: (urn, signal) => (opts.cache ? opts.cache.get(urn, () => answer(urn, signal)) : answer(urn, signal)),
+    availability: (urn, signal) => (opts.cache ? opts.cache.get(urn, (lookup) => answer(urn, lookup), signal) : answer(urn, signal)),
   };
 }

@@ -5,14 +5,21 @@
  * are sent (a mutation or subscription is refused before anything is sent: an export reads).
  * An error status, and an answer whose `errors` list is not empty, are refused like any upstream
  * error: nothing is stored and the file keeps its last version.
+ *
+ * A catalog is queried with the platform's catalog token, so `catalog:<name>` is a way around the
+ * catalog tools' persona rules unless it is held to them: it is open only to a caller whose
+ * persona may use every catalog data read tool (catalogDataReadTools; the local operator may).
+ * Anyone else is refused before anything is sent — fail closed, as the persona rules are.
  */
 import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'graphql';
 import { z } from 'zod';
-import { graphqlEndpoint } from '../catalog/index.js';
+import { catalogDataReadTools, graphqlEndpoint } from '../catalog/index.js';
 import type { PlatformConfig } from '../config/index.js';
-import { defineTool, type ToolDefinition } from '../mcp-tools/index.js';
+import type { CallerContext } from '../identity/index.js';
+import { defineTool, type ToolAccess, type ToolDefinition } from '../mcp-tools/index.js';
+import { personaToolAccess } from '../personas/index.js';
 import { exportIntoResource, exportResourceInput, exportTargetOf, resourceRefusal, ResourceError } from '../resources/index.js';
 import { GraphqlAnswerScanner, graphqlErrorMessages } from './graphql-answer.js';
 import { exportOutcome, type ExportToolsDeps } from './results.js';
@@ -64,6 +71,12 @@ function endpointOf(config: PlatformConfig, maxUpload: number, name: string): { 
   };
 }
 
+/** Whether the caller may read a catalog through graphql_export: every catalog data read tool is theirs. */
+function mayReadCatalog(access: ToolAccess, caller: CallerContext): boolean {
+  // The persona rules read only a tool's name.
+  return catalogDataReadTools.every((name) => access.mayUse({ name } as ToolDefinition, caller));
+}
+
 /** Why the document may not be sent: unparsable, or an operation other than a query. */
 function documentProblem(query: string): string | undefined {
   let document;
@@ -96,6 +109,7 @@ function checkedAnswer(body: Readable, name: string): Readable {
 
 export function graphqlExportTool(deps: ExportToolsDeps): ToolDefinition {
   const names = graphqlEndpointNames(deps.config);
+  const personas = personaToolAccess(deps.config.personas);
   return defineTool({
     name: 'graphql_export',
     toolkit: 'graphql',
@@ -103,6 +117,7 @@ export function graphqlExportTool(deps: ExportToolsDeps): ToolDefinition {
     description:
       `Sends one GraphQL query (with variables) to a configured endpoint (${names.join(', ')}) and stores its JSON answer as the resource at resource.library/path/filename. ` +
       'The first export creates the file, each later one to the same path records its next version; an error status or a GraphQL errors answer stores nothing and the file keeps its last version. ' +
+      'A catalog:<name> endpoint is open only to callers whose persona may use every catalog read tool (catalog_search, catalog_get_*, catalog_browse). ' +
       'The result carries resource.reference and table_changes.',
     input,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -111,6 +126,9 @@ export function graphqlExportTool(deps: ExportToolsDeps): ToolDefinition {
         const name = args.endpoint?.trim() || names[0]!;
         const endpoint = endpointOf(deps.config, deps.config.resources.managed.max_upload_bytes, name);
         if (!endpoint) throw new ResourceError('invalid', `unknown GraphQL endpoint "${name}"; configured: ${names.join(', ')}`);
+        if (name.startsWith(CATALOG_PREFIX) && !mayReadCatalog(personas, ctx.caller)) {
+          throw new ResourceError('forbidden', `graphql_export to ${name} needs a persona that may use the catalog read tools (${catalogDataReadTools.join(', ')}); nothing was sent`);
+        }
         const problem = documentProblem(args.query);
         if (problem) throw new ResourceError('invalid', `graphql_export refused: ${problem}; nothing was sent`);
         const actor = deps.actorOf(ctx.caller, ctx.sessionId);

@@ -9,6 +9,7 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { PlatformConfig } from '../config/index.js';
+import { cappedChunks, fetchFollowing, type RedirectRule } from '../http/index.js';
 import { ResourceError, type UpstreamAnswer } from '../resources/index.js';
 import { upstreamUrlProblem, type UpstreamScope } from './upstream-path.js';
 
@@ -57,17 +58,24 @@ function cappedBody(body: ReadableStream<Uint8Array> | null, maxBytes: number, n
   if (!body) return Readable.from([]);
   const source = Readable.fromWeb(body as WebReadableStream<Uint8Array>);
   // fromWeb reads ahead at once: an upstream that breaks off before the store reads errors this
-  // stream with nobody listening yet. The generator below still sees the error when it reads.
+  // stream with nobody listening yet. The capped reader below still sees the error when it reads.
   source.on('error', () => undefined);
-  async function* capped(): AsyncGenerator<Uint8Array> {
-    let size = 0;
-    for await (const chunk of source as AsyncIterable<Uint8Array>) {
-      size += chunk.byteLength;
-      if (size > maxBytes) throw new ResourceError('too_large', `${name} answered more than its max_bytes of ${maxBytes} bytes; nothing was stored`);
-      yield chunk;
-    }
-  }
-  return Readable.from(capped());
+  const tooLarge = () => new ResourceError('too_large', `${name} answered more than its max_bytes of ${maxBytes} bytes; nothing was stored`);
+  return Readable.from(cappedChunks(source, maxBytes, tooLarge));
+}
+
+/** Redirects an upstream follows: inside its scope, at most MAX_REDIRECTS of them; none without a scope. */
+function redirectRule(upstream: HttpUpstream): RedirectRule {
+  return {
+    max: MAX_REDIRECTS,
+    target(location, from) {
+      const target = URL.canParse(location, from) ? new URL(location, from) : undefined;
+      const problem = !upstream.scope ? 'this upstream is not redirected' : !target ? 'not a URL' : upstreamUrlProblem(target, upstream.scope);
+      if (problem) throw new ResourceError('upstream', `${where(upstream, from)} redirected elsewhere (${problem}); the redirect was not followed and nothing was stored`);
+      return target!;
+    },
+    tooMany: (from) => new ResourceError('upstream', `${where(upstream, from)} redirected more than ${MAX_REDIRECTS} times; nothing was stored`),
+  };
 }
 
 /** An answer whose body is still streaming, and the deadline its reads run under. */
@@ -86,36 +94,22 @@ export interface OpenedUpstream {
 export async function openUpstream(upstream: HttpUpstream, request: UpstreamRequest, signal: AbortSignal): Promise<OpenedUpstream> {
   const deadline = AbortSignal.any([signal, AbortSignal.timeout(upstream.timeoutMs)]);
   let url = request.url;
-  let method = request.method;
-  let body = request.json === undefined ? undefined : JSON.stringify(request.json);
-  const headers = upstreamHeaders(upstream, request);
+  const body = request.json === undefined ? undefined : JSON.stringify(request.json);
+  const rule = redirectRule(upstream);
   try {
-    for (let hop = 0; ; hop++) {
-      const response = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}), redirect: 'manual', signal: deadline });
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location) {
-        await response.body?.cancel();
-        const target = URL.canParse(location, url) ? new URL(location, url) : undefined;
-        const problem = !upstream.scope ? 'this upstream is not redirected' : !target ? 'not a URL' : upstreamUrlProblem(target, upstream.scope);
-        if (problem) throw new ResourceError('upstream', `${where(upstream, url)} redirected elsewhere (${problem}); the redirect was not followed and nothing was stored`);
-        if (hop >= MAX_REDIRECTS) throw new ResourceError('upstream', `${where(upstream, url)} redirected more than ${MAX_REDIRECTS} times; nothing was stored`);
-        url = target!;
-        // As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-          method = 'GET';
-          body = undefined;
-        }
-        continue;
-      }
-      const answer: UpstreamAnswer = {
-        status: response.status,
-        statusText: response.statusText,
-        ...(response.headers.get('content-type') ? { contentType: response.headers.get('content-type')! } : {}),
-        body: cappedBody(response.body, upstream.maxBytes, upstream.name),
-        name: where(upstream, url),
-      };
-      return { answer, deadline, url };
-    }
+    const { response } = await fetchFollowing(
+      { url, method: request.method, headers: upstreamHeaders(upstream, request), ...(body !== undefined ? { body } : {}), signal: deadline },
+      // Each redirect followed moves `url`, so a failure names where the exchange was.
+      { ...rule, target: (location, from) => (url = rule.target(location, from)) },
+    );
+    const answer: UpstreamAnswer = {
+      status: response.status,
+      statusText: response.statusText,
+      ...(response.headers.get('content-type') ? { contentType: response.headers.get('content-type')! } : {}),
+      body: cappedBody(response.body, upstream.maxBytes, upstream.name),
+      name: where(upstream, url),
+    };
+    return { answer, deadline, url };
   } catch (error) {
     throw upstreamFailure(upstream, url, error, deadline, signal);
   }

@@ -70,22 +70,29 @@ export function defaultConnectionName(names: Iterable<string>): string | undefin
   return [...names].sort()[0];
 }
 
+/** What a `connection` argument can name: an instance key, or its `connection_name`. */
+export interface NamedConnection {
+  name: string;
+  displayName: string;
+}
+
 /**
- * The connection a `connection` argument names: empty means the default; the instance key or its
- * `connection_name` match. Unknown names list what exists.
+ * The connection a `connection` argument names (SQL and catalog alike): empty means the default;
+ * the instance key or its `connection_name` match. Unknown names list what exists, in `unknown`'s
+ * error (SQL's by default).
  */
-export function resolveConnection(
-  connections: ReadonlyMap<string, SqlConnection>,
+export function resolveConnection<C extends NamedConnection>(
+  connections: ReadonlyMap<string, C>,
   defaultName: string | undefined,
   requested: string | undefined,
-): SqlConnection {
+  unknown: (wanted: string, known: string) => Error = (wanted, known) => new SqlConnectionError(`unknown connection "${wanted}"; available connections: ${known}`),
+): C {
   const wanted = requested?.trim() ? requested.trim() : defaultName;
   const byKey = wanted === undefined ? undefined : connections.get(wanted);
   if (byKey) return byKey;
   const byDisplay = [...connections.values()].filter((c) => c.displayName === wanted);
   if (byDisplay.length === 1) return byDisplay[0]!;
-  const known = [...connections.keys()].sort().join(', ') || 'none';
-  throw new SqlConnectionError(`unknown connection "${wanted ?? ''}"; available connections: ${known}`);
+  throw unknown(wanted ?? '', [...connections.keys()].sort().join(', ') || 'none');
 }
 
 /** What sql_list_connections shows of a connection (never the password). */

@@ -27,6 +27,7 @@ export {
   effectiveLimit,
   effectiveTimeoutMs,
   jsonSize,
+  raceSignal,
   runWithLimit,
   MAX_TIMEOUT_MS,
   type RunResult,
@@ -42,7 +43,7 @@ export {
   type PiiTagProvider,
   type TaggedColumn,
 } from './elicitation.js';
-export { createSqlEngine, type SqlConnection } from './connections.js';
+export { createSqlEngine, defaultConnectionName, resolveConnection, type NamedConnection, type SqlConnection } from './connections.js';
 export { sqlTools, type SqlToolsContext } from './tools.js';
 export {
   createSqlToolkit,

@@ -4,7 +4,7 @@
  * token) as a CatalogError whose message never holds the token; debug logging without secrets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogClient, CatalogError, catalogOperations } from '../../shared/catalog/index.js';
+import { CatalogClient, CatalogError, catalogOperations, introspectionRefusalMs } from '../../shared/catalog/index.js';
 import { startDatahubServer, type DatahubServer } from '../support/datahub-server.js';
 import { fixtureUrns as U } from '../support/datahub-fixtures.js';
 import { capturingLogger } from '../support/logs.js';
@@ -167,6 +167,48 @@ describe('catalog client: reads', () => {
   });
 });
 
+describe('catalog client: the semantic search capability check', () => {
+  const semantic = { query: 'revenue', limit: 5, offset: 0, mode: 'semantic' as const };
+  const probes = () => server.requests.filter((r) => r.operationName === 'QueryFields').length;
+
+  it('a refused introspection is believed for introspectionRefusalMs, not asked again on every call', async () => {
+    let now = 1_000_000;
+    const blind = new CatalogClient({ name: 'blind', url: server.url, token, timeoutMs: 5000, log: logs.log, now: () => now });
+    server.setFault('QueryFields', { graphqlErrors: ['Introspection has been disabled'] });
+    try {
+      const before = probes();
+      for (let i = 0; i < 3; i++) expect((await failure(blind.search(semantic))).kind).toBe('unsupported');
+      expect(probes() - before).toBe(1);
+      now += introspectionRefusalMs - 1;
+      await failure(blind.search(semantic));
+      expect(probes() - before).toBe(1);
+      now += 1;
+      await failure(blind.search(semantic));
+      expect(probes() - before).toBe(2);
+    } finally {
+      server.setFault('QueryFields', undefined);
+    }
+  });
+
+  it("concurrent callers share one probe, and one caller's cancel fails only that caller", async () => {
+    const fresh = new CatalogClient({ name: 'hub', url: server.url, token, timeoutMs: 5000, log: logs.log });
+    server.setFault('QueryFields', { delayMs: 100 });
+    try {
+      const before = probes();
+      const quitter = new AbortController();
+      const first = fresh.search(semantic, { signal: quitter.signal });
+      const second = fresh.search(semantic, { signal: new AbortController().signal });
+      quitter.abort();
+      expect((await failure(first)).kind).toBe('cancelled');
+      const answer = await failure(second);
+      expect(answer.kind).toBe('unsupported');
+      expect(probes() - before).toBe(1);
+    } finally {
+      server.setFault('QueryFields', undefined);
+    }
+  });
+});
+
 describe('catalog client: failures', () => {
   it('HTTP 500 → http error with the status', async () => {
     server.setFault('GetEntity', { status: 500, body: `{"message":"boom ${token}"}` });
@@ -187,6 +229,28 @@ describe('catalog client: failures', () => {
       expect(e.message).toContain('Failed to fetch dataset');
     } finally {
       server.setFault('GetSchema', undefined);
+    }
+  });
+
+  it('"errors": null or absent is no error; a malformed errors value is an upstream error, not an internal one', async () => {
+    const answering = (body: string) => server.setFault('GetEntity', { status: 200, body });
+    try {
+      answering(`{"data":{"entity":{"urn":"${U.orders}","type":"DATASET"}},"errors":null}`);
+      expect((await client.getEntity(U.orders)).urn).toBe(U.orders);
+      answering('{"data":{"entity":null},"errors":null}');
+      expect((await failure(client.getEntity(U.orders))).kind).toBe('not_found');
+      answering('{"data":null,"errors":{"message":"boom"}}');
+      const malformed = await failure(client.getEntity(U.orders));
+      expect(malformed.kind).toBe('http');
+      expect(malformed.message).toBe('catalog "hub" answered GetEntity with a malformed GraphQL answer: "errors" is object, not a list');
+      answering('{"data":null,"errors":[null,{"path":["entity"]}]}');
+      const unnamed = await failure(client.getEntity(U.orders));
+      expect(unnamed.kind).toBe('graphql');
+      expect(unnamed.message).toBe('catalog operation GetEntity failed: null; {"path":["entity"]}');
+      answering('[]');
+      expect((await failure(client.getEntity(U.orders))).message).toContain('not a GraphQL answer');
+    } finally {
+      server.setFault('GetEntity', undefined);
     }
   });
 

@@ -9,6 +9,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capturingLogger } from '../support/logs.js';
 import { API_TOKEN, CATALOG_TOKEN, failed, ok, startExportRig, type ExportRig } from './exports-fixtures.js';
+import { caller } from './resources-core-fixtures.js';
+
+const cataloguer = caller('alice', ['cataloguer']);
 
 describe.each(['filesystem', 's3'] as const)('api_export and graphql_export (%s)', (driver) => {
   let rig: ExportRig;
@@ -124,12 +127,28 @@ describe.each(['filesystem', 's3'] as const)('api_export and graphql_export (%s)
     expect(rig.upstream.requests.length).toBe(before);
   });
 
-  it("graphql_export reaches a catalog instance's GraphQL API with its token", async () => {
-    const out = ok(await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ items(limit: 1) { name } }', resource: { path: 'graph', filename: 'catalog.json' } }));
+  it("graphql_export reaches a catalog instance's GraphQL API with its token, for a persona that may use the catalog read tools", async () => {
+    const out = ok(await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ items(limit: 1) { name } }', resource: { path: 'graph', filename: 'catalog.json' } }, { caller: cataloguer }));
     expect(out.endpoint).toBe('catalog:main');
     const request = rig.upstream.requests.at(-1)!;
     expect(request.url).toBe('/api/graphql');
     expect(request.headers.authorization).toBe(`Bearer ${CATALOG_TOKEN}`);
+    const local = ok(await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ items(limit: 1) { name } }', resource: { path: 'graph', filename: 'catalog.json' } }, { caller: caller('operator', [], { authType: 'local' }) }));
+    expect(local.resource.version).toBe(2);
+  });
+
+  it('graphql_export to a catalog is refused, nothing sent or stored, for a persona denied any catalog read tool', async () => {
+    const before = rig.upstream.requests.length;
+    for (const who of [caller('alice', ['exporter']), caller('alice', ['schema_reader']), caller('alice')]) {
+      const refusal = await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ items { id name } }', resource: { path: 'graph', filename: 'denied.json' } }, { caller: who });
+      expect(failed(refusal)).toMatch(/graphql_export to catalog:main needs a persona that may use the catalog read tools .*; nothing was sent/);
+      expect(refusal.structuredContent).toMatchObject({ error: 'forbidden' });
+    }
+    expect(rig.upstream.requests.length).toBe(before);
+    const stored = await rig.env.db.query("SELECT 1 FROM resources WHERE file_name = 'denied.json'");
+    expect(stored.rowCount).toBe(0);
+    // The same persona still exports from a GraphQL endpoint that is not a catalog.
+    ok(await rig.call('graphql_export', { endpoint: 'items', query: '{ items(limit: 1) { id } }', resource: { path: 'graph', filename: 'allowed.json' } }, { caller: caller('alice', ['exporter']) }));
   });
 
   it('credentials never appear in a result, a refusal or a log line', async () => {
@@ -139,7 +158,7 @@ describe.each(['filesystem', 's3'] as const)('api_export and graphql_export (%s)
       await rig.call('api_export', { path: '/reports/fail', resource: { path: 'partner', filename: 'leak.csv' } }, { log }),
       await rig.call('api_export', { path: '/reports/../secret', resource: { path: 'partner', filename: 'leak.csv' } }, { log }),
       await rig.call('graphql_export', { query: '{ items { id } fail }', resource: { path: 'graph', filename: 'leak.json' } }, { log }),
-      await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ items { id } }', resource: { path: 'graph', filename: 'leak.json' } }, { log }),
+      await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ items { id } }', resource: { path: 'graph', filename: 'leak.json' } }, { log, caller: cataloguer }),
     ];
     const everything = JSON.stringify(results) + lines.join('\n');
     for (const secret of [API_TOKEN, CATALOG_TOKEN, Buffer.from(API_TOKEN).toString('base64')]) expect(everything).not.toContain(secret);

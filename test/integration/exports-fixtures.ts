@@ -1,14 +1,15 @@
 /**
  * Shared set-up of the export tools' tests: a resource environment (Postgres and one storage
  * driver), the toolkits the tools read (a DuckDB connection, an API and a GraphQL endpoint on the
- * stand-in upstream, a catalog instance whose GraphQL API is the same stand-in), and the tools
- * called as an agent session of alice would call them.
+ * stand-in upstream, a catalog instance whose GraphQL API is the same stand-in), personas that may
+ * or may not read the catalog, and the tools called as an agent session of alice would call them.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import { exportTools, type ExportToolsDeps } from '../../shared/exports/index.js';
+import type { CallerContext } from '../../shared/identity/index.js';
 import { silentLogger, type Logger } from '../../shared/logging/index.js';
 import type { CallToolResult, ToolDefinition } from '../../shared/mcp-tools/index.js';
 import type { ResourceActor } from '../../shared/resources/index.js';
@@ -28,7 +29,8 @@ export interface ExportRig {
   config: PlatformConfig;
   alice: ResourceActor;
   tools(over?: Partial<ExportToolsDeps>): ToolDefinition[];
-  call(name: string, args: Record<string, unknown>, opts?: { tools?: ToolDefinition[]; log?: Logger; signal?: AbortSignal }): Promise<CallToolResult>;
+  /** Calls a tool as alice (no roles: the deny-all default persona) unless `caller` says who. */
+  call(name: string, args: Record<string, unknown>, opts?: { tools?: ToolDefinition[]; log?: Logger; signal?: AbortSignal; caller?: CallerContext }): Promise<CallToolResult>;
   versions(resourceId: string): Promise<number[]>;
   content(resourceId: string): Promise<Buffer>;
   stop(): Promise<void>;
@@ -68,10 +70,20 @@ export async function startExportRig(driver: Driver, opts: ExportRigOptions = {}
     '    main:',
     `      url: ${upstream.url}`,
     '      token: "${CATALOG_TOKEN}"',
+    // exporter may export but not read the catalog; schema_reader reads only schemas; cataloguer reads it all.
+    'personas:',
+    '  definitions:',
+    '    exporter: { roles: [exporter], tools: { allow: ["*_export"], deny: ["catalog_*"] } }',
+    '    schema_reader: { roles: [schema_reader], tools: { allow: [graphql_export, catalog_get_schema] } }',
+    '    cataloguer: { roles: [cataloguer], tools: { allow: [graphql_export, "catalog_*"] } }',
     '',
   ].join('\n');
   const parsed = parseConfig(yaml, { PARTNER_TOKEN: API_TOKEN, CATALOG_TOKEN });
-  const config: PlatformConfig = { ...env.config, toolkits: { ...env.config.toolkits, sql: parsed.config.toolkits.sql, api: parsed.config.toolkits.api, graphql: parsed.config.toolkits.graphql, catalog: parsed.config.toolkits.catalog } };
+  const config: PlatformConfig = {
+    ...env.config,
+    toolkits: { ...env.config.toolkits, sql: parsed.config.toolkits.sql, api: parsed.config.toolkits.api, graphql: parsed.config.toolkits.graphql, catalog: parsed.config.toolkits.catalog },
+    personas: { ...env.config.personas, definitions: { ...env.config.personas.definitions, ...parsed.config.personas.definitions } },
+  };
   const sql = createSqlToolkit(config, { log: silentLogger() });
   const alice = agent(env, 'alice');
   const deps = (over: Partial<ExportToolsDeps> = {}): ExportToolsDeps => ({ config, sql, resources: env.service, actorOf: () => alice, ...over });
@@ -87,7 +99,7 @@ export async function startExportRig(driver: Driver, opts: ExportRigOptions = {}
       const tool = (callOpts.tools ?? defaultTools).find((t) => t.name === name);
       if (!tool) throw new Error(`no tool ${name}`);
       return tool.handler(tool.input.parse(args), {
-        caller: caller('alice'),
+        caller: callOpts.caller ?? caller('alice'),
         sessionId: 'session-1',
         signal: callOpts.signal ?? new AbortController().signal,
         log: callOpts.log ?? silentLogger(),

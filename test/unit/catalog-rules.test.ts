@@ -4,11 +4,19 @@
  * and the write plans' refusals.
  */
 import { describe, expect, it } from 'vitest';
-import { createPlan, deletePlan, entityTypeEnum, graphqlEndpoint, redactVariables, updatePlan } from '../../shared/catalog/index.js';
+import { catalogDataReadTools, createCatalogToolkit, createPlan, deletePlan, entityTypeEnum, graphqlEndpoint, redactVariables, updatePlan } from '../../shared/catalog/index.js';
+import { parseConfig } from '../../shared/config/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
 import { lineageGraph } from '../../shared/catalog/mapping.js';
 import { clampDepth } from '../../shared/catalog/tools.js';
 
 describe('catalog rules', () => {
+  it('graphql_export to a catalog is held to every catalog read tool that answers from catalog data (each registered read tool but catalog_list_connections)', () => {
+    const yaml = 'toolkits:\n  catalog:\n    hub: { url: "http://127.0.0.1:1", read_only: true }\n';
+    const reads = createCatalogToolkit(parseConfig(yaml, {}).config, { log: silentLogger() }).tools.map((t) => t.name);
+    expect([...catalogDataReadTools].sort()).toEqual(reads.filter((name) => name !== 'catalog_list_connections').sort());
+  });
+
   it('url → GMS GraphQL endpoint; an endpoint URL is kept', () => {
     expect(graphqlEndpoint('https://datahub.example.com')).toBe('https://datahub.example.com/api/graphql');
     expect(graphqlEndpoint('https://datahub.example.com/gms/')).toBe('https://datahub.example.com/gms/api/graphql');

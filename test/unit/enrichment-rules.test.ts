@@ -74,6 +74,58 @@ describe('semantic.cache', () => {
   });
 });
 
+describe('semantic.cache: a shared lookup and its callers\' signals', () => {
+  /** A load that answers when told, recording the signal it ran under. */
+  function gatedLoad() {
+    const runs: AbortSignal[] = [];
+    let answer!: (v: string) => void;
+    const load = (signal: AbortSignal) => {
+      runs.push(signal);
+      return new Promise<string>((resolve) => (answer = resolve));
+    };
+    return { runs, load, answer: (v: string) => answer(v) };
+  }
+
+  it("one caller's abort fails only that caller: the shared lookup runs on and answers the others", async () => {
+    const cache = new LookupCache<string>({ ttlMs: 60_000, maxEntries: 10 });
+    const gate = gatedLoad();
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = cache.get('k', gate.load, first.signal);
+    const b = cache.get('k', gate.load, second.signal);
+    first.abort(new Error('first gave up'));
+    await expect(a).rejects.toThrow('first gave up');
+    expect(gate.runs).toHaveLength(1);
+    expect(gate.runs[0]!.aborted).toBe(false);
+    gate.answer('value');
+    expect(await b).toBe('value');
+    expect(await cache.get('k', gate.load, new AbortController().signal)).toBe('value');
+    expect(gate.runs).toHaveLength(1);
+  });
+
+  it('the shared lookup is cancelled once every caller has gone, and the next caller starts a fresh one', async () => {
+    const cache = new LookupCache<string>({ ttlMs: 60_000, maxEntries: 10 });
+    const gate = gatedLoad();
+    const callers = [new AbortController(), new AbortController()];
+    const waits = callers.map((c) => cache.get('k', gate.load, c.signal));
+    callers[0]!.abort();
+    await expect(waits[0]).rejects.toThrow();
+    expect(gate.runs[0]!.aborted).toBe(false);
+    callers[1]!.abort();
+    await expect(waits[1]).rejects.toThrow();
+    expect(gate.runs[0]!.aborted).toBe(true);
+    const next = cache.get('k', gate.load, new AbortController().signal);
+    expect(gate.runs).toHaveLength(2);
+    gate.answer('fresh');
+    expect(await next).toBe('fresh');
+    // A caller whose signal is already aborted starts nothing.
+    const gone = new AbortController();
+    gone.abort();
+    await expect(cache.get('other', gate.load, gone.signal)).rejects.toThrow();
+    expect(gate.runs).toHaveLength(2);
+  });
+});
+
 describe('catalog text sanitising (5.1)', () => {
   it('removes control characters and injection phrases, cuts long text', () => {
     expect(sanitizeText('Orders\u0000 table\u202e')).toBe('Orders table');

@@ -6,6 +6,7 @@
  * (refused) past `max_response_bytes`. The answer is `{status, headers, body}` with the body as text.
  */
 import { z } from 'zod';
+import { fetchFollowing, readCappedText, type RedirectRule } from '../../http/index.js';
 
 export interface FetchPolicy {
   allowHosts: readonly string[];
@@ -49,24 +50,6 @@ function parseUrl(text: string, what: string, base?: URL): URL {
   }
 }
 
-async function readCapped(response: Response, max: number, url: URL): Promise<string> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    if (size > max) throw new Error(`platform.fetch: the response of ${url.host} is larger than ${max} bytes (scripts.fetch.max_response_bytes)`);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-const credentialHeaders = new Set(['authorization', 'cookie', 'proxy-authorization']);
-
-function withoutCredentials(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => !credentialHeaders.has(name.toLowerCase())));
-}
-
 /** An upstream's answer whose body is still unread (the caller reads or cancels it), and where it came from. */
 export interface OpenedFetch {
   response: Response;
@@ -83,31 +66,22 @@ export interface OpenedFetch {
 export async function openFetch(policy: Pick<FetchPolicy, 'allowHosts' | 'timeoutMs'>, urlText: string, init: FetchInit, what = 'platform.fetch'): Promise<OpenedFetch> {
   let url = parseUrl(urlText, what);
   const signal = AbortSignal.timeout(policy.timeoutMs);
-  let method = (init?.method ?? 'GET').toUpperCase();
-  let body = init?.body;
-  let headers = init?.headers;
+  const refused = (target: URL) => {
+    const refusal = fetchRefusal(target, policy.allowHosts);
+    if (refusal) throw new Error(refusal.replace('platform.fetch', what));
+    return target;
+  };
+  const redirects: RedirectRule = {
+    max: maxRedirects,
+    // Each redirect target is checked as the first URL is; `url` follows it, for the timeout's message.
+    target: (location, from) => (url = refused(parseUrl(location, what, from))),
+    tooMany: () => new Error(`${what}: more than ${maxRedirects} redirects`),
+  };
   try {
-    for (let hop = 0; ; hop++) {
-      const refusal = fetchRefusal(url, policy.allowHosts);
-      if (refusal) throw new Error(refusal.replace('platform.fetch', what));
-      const response = await fetch(url, { method, ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}), redirect: 'manual', signal });
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location) {
-        await response.body?.cancel();
-        if (hop >= maxRedirects) throw new Error(`${what}: more than ${maxRedirects} redirects`);
-        const from = url;
-        url = parseUrl(location, what, url);
-        // As browsers do: credentials go to the origin they were written for, not to where it redirects.
-        if (headers && url.origin !== from.origin) headers = withoutCredentials(headers);
-        // As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
-        if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
-          method = 'GET';
-          body = undefined;
-        }
-        continue;
-      }
-      return { response, url, signal };
-    }
+    const headers = init?.headers ? new Headers(init.headers) : undefined;
+    const request = { url: refused(url), method: (init?.method ?? 'GET').toUpperCase(), ...(headers ? { headers } : {}), ...(init?.body !== undefined ? { body: init.body } : {}), signal };
+    const { response } = await fetchFollowing(request, redirects);
+    return { response, url, signal };
   } catch (error) {
     throw timedOut(signal, error, what, url, policy.timeoutMs);
   }
@@ -121,7 +95,8 @@ export function timedOut(signal: AbortSignal, error: unknown, what: string, url:
 export async function scriptFetch(policy: FetchPolicy, urlText: string, init: FetchInit): Promise<FetchAnswer> {
   const { response, url, signal } = await openFetch(policy, urlText, init);
   try {
-    return { status: response.status, headers: Object.fromEntries(response.headers), body: await readCapped(response, policy.maxResponseBytes, url) };
+    const tooLarge = () => new Error(`platform.fetch: the response of ${url.host} is larger than ${policy.maxResponseBytes} bytes (scripts.fetch.max_response_bytes)`);
+    return { status: response.status, headers: Object.fromEntries(response.headers), body: await readCappedText(response, policy.maxResponseBytes, tooLarge) };
   } catch (error) {
     throw timedOut(signal, error, 'platform.fetch', url, policy.timeoutMs);
   }
