@@ -14,7 +14,7 @@ export function temporalJobStarter(client: Pick<Client, 'workflow' | 'connection
   const deadlineMs = opts.deadlineMs ?? START_DEADLINE_MS;
   return {
     async start(job) {
-      const { workflowType, workflowId, taskQueue, args, signal } = job;
+      const { workflowType, workflowId, taskQueue, args, signal, signalArgs } = job;
       await client.connection.withDeadline(Date.now() + deadlineMs, async () => {
         if (signal) {
           await client.workflow.signalWithStart(workflowType, {
@@ -22,7 +22,7 @@ export function temporalJobStarter(client: Pick<Client, 'workflow' | 'connection
             taskQueue,
             args,
             signal,
-            signalArgs: [],
+            signalArgs: signalArgs ?? [],
             workflowIdReusePolicy: WorkflowIdReusePolicy.ALLOW_DUPLICATE,
           });
           return;

@@ -4,15 +4,22 @@
  * a request (a correction above the inline limit) and the follow-ups a request could not finish.
  * Started by the resource job `table` as `table:{resourceId}` with signal-with-start of
  * `reconcile`, so requests for one file coalesce into one run that handles the latest state, once
- * more if signalled meanwhile. Its one activity (on `{task_queue}-tables`) is idempotent: a pass
+ * more if signalled meanwhile (in the wider mode when a follow-up signals a run started for an
+ * upload). Its one activity (on `{task_queue}-tables`) is idempotent: a pass
  * that finds every table at a clean head does nothing, and a correction written by a pass that
  * failed afterwards is the clean head the retry registers. Deterministic: only
- * @temporalio/workflow and activity types are imported.
+ * @temporalio/workflow, activity types and the job kinds' pure mode rule are imported.
  */
 import { defineSignal, proxyActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { ReconcileTablesInput, TableActivities, TableReconcileOutcome } from '../activities/tables.js';
+import { widerTableMode } from '../shared/resources/jobs/kinds.js';
 
-export const reconcileSignal = defineSignal('reconcile');
+/** What a later request tells a run under way (shared/resources/jobs/kinds.ts, kind `table`). */
+export interface ReconcileSignal {
+  mode?: ReconcileTablesInput['mode'];
+}
+
+export const reconcileSignal = defineSignal<[ReconcileSignal?]>('reconcile');
 
 export function tableActivityQueue(taskQueue: string): string {
   return `${taskQueue}-tables`;
@@ -29,13 +36,16 @@ export async function registerTable(input: RegisterTableInput): Promise<TableRec
     retry: { initialInterval: '2 seconds', backoffCoefficient: 2, maximumInterval: '2 minutes', maximumAttempts: 10 },
   });
   let pending = false;
-  setHandler(reconcileSignal, () => {
+  let mode = input.mode;
+  // A later request's mode (absent from signals sent before it was carried): the next pass does what both asked.
+  setHandler(reconcileSignal, (request?: ReconcileSignal) => {
     pending = true;
+    mode = widerTableMode(mode, request?.mode);
   });
   let outcome: TableReconcileOutcome;
   do {
     pending = false;
-    outcome = await reconcileResourceTables(input);
+    outcome = await reconcileResourceTables({ ...input, mode });
   } while (pending);
   return outcome;
 }

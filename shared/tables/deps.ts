@@ -1,6 +1,6 @@
 /**
  * What table registration works with, and what every part of it shares: the engine of a
- * connection, reading and scanning a version, writing a corrected copy, the per-resource lock.
+ * connection, reading and scanning a version, writing a corrected copy, the table locks.
  */
 import type { Readable } from 'node:stream';
 import type { Db } from '../db/index.js';
@@ -9,6 +9,7 @@ import { actorOrigin, type ResourceActor, type ResourceJobHandOff, type Resource
 import type { SqlToolkit } from '../sql/index.js';
 import type { ScratchStorage, StorageLocation } from '../sql/scratch/index.js';
 import { TableEngine } from './engine.js';
+import { fileLockKey, nameLockKey, withTableLocks, type TableLockOptions } from './lock.js';
 import { tableObjectName, versionDirectory, versionObject, type VersionObject } from './layout.js';
 import { correctionSummary, INLINE_CORRECTION_BYTES, TableError, type ScanReport, type TableFormat } from './rules.js';
 import { correctedStream, scanTable } from './scan.js';
@@ -26,6 +27,8 @@ export interface TableDeps {
   clock?: () => Date;
   /** Corrections of files up to this size run inline (default INLINE_CORRECTION_BYTES). */
   inlineCorrectionBytes?: number;
+  /** The table locks' lease and waits (default TABLE_LOCK_DEFAULTS). */
+  locks?: TableLockOptions;
 }
 
 export function engineOf(deps: Pick<TableDeps, 'sql' | 'storage'>, connection: string): TableEngine {
@@ -81,20 +84,16 @@ export async function writeCorrection(
 }
 
 /**
- * Runs `work` holding the resource's table lock (a session advisory lock): registrations,
- * corrections and follow-ups of one file never interleave, so a correction is written once.
+ * Runs `work` holding the file's table lock (lock.ts), and with `name` the lock of that table name
+ * on its connection too: registrations, corrections and follow-ups of one file never interleave
+ * (a correction is written once), and two files never register one name at once.
  */
-export async function withResourceLock<T>(deps: TableDeps, resourceId: string, work: () => Promise<T>): Promise<T> {
-  const client = await deps.db.connect();
-  const key = `tables:${resourceId}`;
-  try {
-    await client.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [key]);
-    try {
-      return await work();
-    } finally {
-      await client.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [key]);
-    }
-  } finally {
-    client.release();
-  }
+export function withTableLock<T>(
+  deps: Pick<TableDeps, 'db' | 'locks'> & Partial<Pick<TableDeps, 'log'>>,
+  resourceId: string,
+  work: () => Promise<T>,
+  name?: { connection: string; table: string },
+): Promise<T> {
+  const keys = [fileLockKey(resourceId), ...(name ? [nameLockKey(name.connection, name.table)] : [])];
+  return withTableLocks(deps, keys, work, deps.locks);
 }

@@ -10,12 +10,13 @@
  * a run that finds every table at the (clean) head does nothing.
  */
 import { recordJobs, type ResourceActor, type TableChange } from '../resources/index.js';
-import { directoryOfVersion, engineOf, inlineLimit, scanVersion, withResourceLock, writeCorrection, type TableDeps } from './deps.js';
+import type { TableJobMode } from '../resources/jobs/index.js';
+import { directoryOfVersion, engineOf, inlineLimit, scanVersion, withTableLock, writeCorrection, type TableDeps } from './deps.js';
 import { moveRegistration, registrationsOf, type Registration } from './records.js';
 import { isFileRefusal, passesChecks, problemsOf, type TableError, type TableFormat } from './rules.js';
 
 /** Why tables are brought up to date: an upload, or an export or extraction (which followed tables follow). */
-export type ReconcileMode = 'upload' | 'follow';
+export type ReconcileMode = TableJobMode;
 
 export interface ReconcileOptions {
   /** In the registerTable workflow: corrections of any size run here. */
@@ -90,7 +91,7 @@ export async function reconcileTables(deps: TableDeps, actor: ResourceActor, res
   const clock = deps.clock ?? (() => new Date());
   // Most files have no table: answered without taking the lock.
   if ((await registrationsOf(deps.db, resourceId)).length === 0) return { table_changes: [] };
-  return withResourceLock(deps, resourceId, async () => {
+  return withTableLock(deps, resourceId, async () => {
     const head = await headOf(deps, resourceId);
     if (!head) return { table_changes: [] };
     const moving = (await registrationsOf(deps.db, resourceId)).filter((r) => moves(r, mode, head.version));

@@ -1,6 +1,6 @@
 /** The registrations (table `resource_tables`, migrations/0024_resource_tables.sql). */
 import type { Db } from '../db/index.js';
-import type { TableFormat } from './rules.js';
+import { TableError, type TableFormat } from './rules.js';
 
 type Queryable = Pick<Db, 'query'>;
 
@@ -32,17 +32,40 @@ export async function registrationByName(db: Queryable, connection: string, tabl
   return res.rows[0];
 }
 
-/** Every registration over one of `resourceIds`, or all with `undefined`. */
-export async function registrationsAmong(db: Queryable, resourceIds: readonly string[] | undefined): Promise<Registration[]> {
-  const res = resourceIds
-    ? await db.query<Registration>(`SELECT * FROM resource_tables WHERE resource_id = ANY($1::text[]) ORDER BY connection, table_name`, [resourceIds])
-    : await db.query<Registration>(`SELECT * FROM resource_tables ORDER BY connection, table_name`);
+/** Where a page of registrations starts: after this (connection, table name), in that order. */
+export interface RegistrationPosition {
+  connection: string;
+  table: string;
+}
+
+/**
+ * Up to `limit` registrations in (connection, table name) order after `after`: over one of
+ * `resourceIds` (all with undefined), on `connection` (all with undefined).
+ */
+export async function registrationsPage(
+  db: Queryable,
+  query: { resourceIds?: readonly string[]; connection?: string; after?: RegistrationPosition; limit: number },
+): Promise<Registration[]> {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  if (query.resourceIds) where.push(`resource_id = ANY(${param(query.resourceIds)}::text[])`);
+  if (query.connection !== undefined) where.push(`connection = ${param(query.connection)}`);
+  if (query.after) where.push(`(connection, table_name) > (${param(query.after.connection)}, ${param(query.after.table)})`);
+  const res = await db.query<Registration>(
+    `SELECT * FROM resource_tables ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY connection, table_name LIMIT ${param(query.limit)}`,
+    params,
+  );
   return res.rows;
 }
 
-/** Inserts the registration, or rewrites the one of the same connection and name (same resource only: the caller checked). */
+/**
+ * Inserts the registration, or rewrites the one of the same connection and name over the same
+ * file. A name held by another file is refused, never passed over: the caller holds the name's
+ * lock and checked, so this is the last guard that a view and its row agree.
+ */
 export async function saveRegistration(db: Queryable, r: Registration): Promise<void> {
-  await db.query(
+  const res = await db.query(
     `INSERT INTO resource_tables (id, resource_id, connection, catalog, schema_name, table_name, format, version, relation, follow, corrects, correcting, registered_by, registered_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
      ON CONFLICT (connection, table_name) DO UPDATE SET
@@ -51,6 +74,7 @@ export async function saveRegistration(db: Queryable, r: Registration): Promise<
      WHERE resource_tables.resource_id = EXCLUDED.resource_id`,
     [r.id, r.resource_id, r.connection, r.catalog, r.schema_name, r.table_name, r.format, r.version, r.relation, r.follow, r.corrects, r.correcting, r.registered_by, r.registered_at, r.updated_at],
   );
+  if (res.rowCount !== 1) throw new TableError('conflict', `table ${r.table_name} on connection ${r.connection} is registered over another file`, { table: r.table_name });
 }
 
 /** The file's tables stop waiting for a correction that cannot be made (they stay where they are). */

@@ -7,11 +7,11 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import { sqlIdent } from '../sql/scratch/index.js';
-import { parseLibrary, ResourceError, type ReferenceCounter, type ResourceActor, type ResourceView } from '../resources/index.js';
-import { directoryOfVersion, engineOf, inlineLimit, scanVersion, withResourceLock, writeCorrection, type TableDeps } from './deps.js';
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, parseLibrary, ResourceError, type ListPage, type ReferenceCounter, type ResourceActor, type ResourceView } from '../resources/index.js';
+import { directoryOfVersion, engineOf, inlineLimit, scanVersion, withTableLock, writeCorrection, type TableDeps } from './deps.js';
 import { handToWorkflow, tableWorkflowId } from './follow.js';
-import { countRegistrations, deleteRegistration, registrationByName, registrationsAmong, registrationsOf, saveRegistration, type Registration } from './records.js';
-import { defaultTableName, passesChecks, prefixedTableName, problemsOf, refusalMessage, TableError, tableFormat, tablePrefix, type TableLibrary } from './rules.js';
+import { countRegistrations, deleteRegistration, registrationByName, registrationsOf, registrationsPage, saveRegistration, type Registration } from './records.js';
+import { decodeListCursor, defaultTableName, encodeListCursor, passesChecks, prefixedTableName, problemsOf, refusalMessage, TableError, tableFormat, tablePrefix, type TableLibrary } from './rules.js';
 
 export interface RegisterInput {
   reference: string;
@@ -102,11 +102,10 @@ export async function registerTable(deps: TableDeps, actor: ResourceActor, input
   const engine = engineOf(deps, input.connection);
   const table = prefixedTableName(tablePrefix(libraryOf(resource, actor), actor.activePersona), input.table_name?.trim() || defaultTableName(resource.file_name));
   const follow = input.follow ?? true;
-  return withResourceLock(deps, resource.id, async () => {
+  // The name's lock too: two files registering one name are served one after the other, and the second is refused.
+  return withTableLock(deps, resource.id, async () => {
     const existing = await registrationByName(deps.db, input.connection, table);
-    if (existing && existing.resource_id !== resource.id) {
-      throw new TableError('conflict', `table ${table} on connection ${input.connection} is already registered over another file: choose another table_name`, { table });
-    }
+    if (existing && existing.resource_id !== resource.id) throw await nameTaken(deps, actor, existing);
     const head = (await deps.resources.get(actor, resource.id)).version;
     const found = await scanVersion(deps, resource.id, head, format);
     const now = clock();
@@ -157,6 +156,16 @@ export async function registerTable(deps: TableDeps, actor: ResourceActor, input
     if (existing?.relation && existing.relation !== relation) await engine.dropRelation(table, existing.relation);
     if (existing?.corrects && !saved.corrects) change += '; correction turned off';
     return { table: viewOf(saved, await deps.resources.get(actor, resource.id)), change, ...(corrected ? { corrected } : {}) };
+  }, { connection: input.connection, table });
+}
+
+/** The refusal of a name another file holds: naming that file when the caller may open it, never otherwise. */
+async function nameTaken(deps: TableDeps, actor: ResourceActor, holder: Registration): Promise<TableError> {
+  const file = await deps.resources.get(actor, holder.resource_id).catch(() => undefined);
+  const which = file ? `"${file.file_name}" (${file.reference})` : 'another file, one you cannot open';
+  return new TableError('conflict', `table ${holder.table_name} on connection ${holder.connection} is already registered over ${which}: choose another table_name`, {
+    table: holder.table_name,
+    ...(file ? { registered_over: file.reference } : {}),
   });
 }
 
@@ -167,8 +176,19 @@ export interface UnregisterInput {
 
 /** Drops the table and its registration (the file and its versions stay). */
 export async function unregisterTable(deps: TableDeps, actor: ResourceActor, input: UnregisterInput): Promise<TableView> {
-  const registration = await registrationByName(deps.db, input.connection, input.table_name.trim());
-  if (!registration) throw new TableError('not_found', `no table ${input.table_name} is registered on connection ${input.connection}`);
+  const table = input.table_name.trim();
+  const notFound = () => new TableError('not_found', `no table ${table} is registered on connection ${input.connection}`);
+  const found = await registrationByName(deps.db, input.connection, table);
+  if (!found) throw notFound();
+  // Under the file's and the name's locks (as registering), read again: the view and the row go together.
+  return withTableLock(deps, found.resource_id, async () => {
+    const registration = await registrationByName(deps.db, input.connection, table);
+    if (!registration || registration.resource_id !== found.resource_id) throw notFound();
+    return dropRegistration(deps, actor, registration);
+  }, { connection: input.connection, table });
+}
+
+async function dropRegistration(deps: TableDeps, actor: ResourceActor, registration: Registration): Promise<TableView> {
   let resource: ResourceView | undefined;
   try {
     resource = await registrable(deps, actor, `mcp:resource:${registration.resource_id}`);
@@ -185,20 +205,39 @@ export async function unregisterTable(deps: TableDeps, actor: ResourceActor, inp
 export interface ListInput {
   reference?: string;
   connection?: string;
+  /** Registrations read for this page (default DEFAULT_LIST_LIMIT, at most MAX_LIST_LIMIT). */
+  limit?: number;
+  /** The previous page's `next_cursor`. */
+  cursor?: string;
 }
 
-/** Registrations over files the caller may open (one file's with `reference`), optionally on one connection. */
-export async function listTables(deps: TableDeps, actor: ResourceActor, input: ListInput): Promise<TableView[]> {
+/**
+ * One page of the registrations over files the caller may open (one file's with `reference`),
+ * optionally on one connection, in (connection, table) order. A page reads at most `limit`
+ * registrations; those over files the caller may not open are left out, so a page may hold fewer
+ * (even none) while `next_cursor` says more follow.
+ */
+export async function listTables(deps: TableDeps, actor: ResourceActor, input: ListInput): Promise<ListPage<TableView>> {
+  const limit = input.limit ?? DEFAULT_LIST_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new TableError('invalid', `limit must be an integer from 1 to ${MAX_LIST_LIMIT}`);
+  const after = input.cursor ? decodeListCursor(input.cursor) : undefined;
   const only = input.reference?.trim() ? [(await deps.resources.resolve(actor, input.reference.trim())).id] : undefined;
-  const views: TableView[] = [];
+  const rows = await registrationsPage(deps.db, {
+    ...(only ? { resourceIds: only } : {}),
+    ...(input.connection ? { connection: input.connection } : {}),
+    ...(after ? { after } : {}),
+    limit: limit + 1,
+  });
+  const page = rows.slice(0, limit);
   const resources = new Map<string, ResourceView | null>();
-  for (const r of await registrationsAmong(deps.db, only)) {
-    if (input.connection && r.connection !== input.connection) continue;
+  const items: TableView[] = [];
+  for (const r of page) {
     if (!resources.has(r.resource_id)) resources.set(r.resource_id, await deps.resources.get(actor, r.resource_id).catch(() => null));
     const resource = resources.get(r.resource_id);
-    if (resource) views.push(viewOf(r, resource));
+    if (resource) items.push(viewOf(r, resource));
   }
-  return views;
+  const last = page.at(-1);
+  return { items, next_cursor: rows.length > limit && last ? encodeListCursor({ connection: last.connection, table: last.table_name }) : null };
 }
 
 async function fileExists(deps: TableDeps, resourceId: string): Promise<boolean> {
@@ -209,16 +248,19 @@ async function fileExists(deps: TableDeps, resourceId: string): Promise<boolean>
  * The delete rule's counter (spec document 2, Errors): a delete is refused while tables are
  * registered over the file; a forced delete drops them.
  */
-export function tableReferences(deps: Pick<TableDeps, 'db' | 'sql' | 'storage'>): ReferenceCounter {
+export function tableReferences(deps: Pick<TableDeps, 'db' | 'sql' | 'storage'> & Partial<Pick<TableDeps, 'log' | 'locks'>>): ReferenceCounter {
   return {
     async count(resourceId) {
       return { tables: await countRegistrations(deps.db, resourceId) };
     },
     async released(resourceId) {
-      for (const r of await registrationsOf(deps.db, resourceId)) {
-        await engineOf(deps, r.connection).drop(r.table_name, r.relation);
-        await deleteRegistration(deps.db, r.id);
-      }
+      // Under the file's lock: a follow-up under way finishes first, and cannot re-create a dropped view.
+      await withTableLock(deps, resourceId, async () => {
+        for (const r of await registrationsOf(deps.db, resourceId)) {
+          await engineOf(deps, r.connection).drop(r.table_name, r.relation);
+          await deleteRegistration(deps.db, r.id);
+        }
+      });
     },
   };
 }

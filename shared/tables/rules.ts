@@ -150,6 +150,30 @@ export function columnNames(names: readonly string[]): string[] {
   });
 }
 
+/** Where a list page ends: the last registration's connection and table name (records.ts orders by them). */
+export interface ListPosition {
+  connection: string;
+  table: string;
+}
+
+export function encodeListCursor(position: ListPosition): string {
+  return Buffer.from(JSON.stringify(['tables', position.connection, position.table]), 'utf8').toString('base64url');
+}
+
+/** A cursor is client input that reaches a query: one this module did not issue is refused. */
+export function decodeListCursor(cursor: string): ListPosition {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(parsed) && parsed.length === 3 && parsed[0] === 'tables') {
+      const [, connection, table] = parsed as unknown[];
+      if (typeof connection === 'string' && typeof table === 'string' && connection.length <= 200 && table.length <= MAX_TABLE_NAME_CHARS) return { connection, table };
+    }
+  } catch {
+    // Not base64url JSON: refused below.
+  }
+  throw new TableError('invalid', 'cursor is not one a manage_table list answered');
+}
+
 export type TableErrorCode = 'invalid' | 'forbidden' | 'conflict' | 'not_found' | 'refused' | 'unavailable';
 
 /**

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { PlatformConfig } from '../config/index.js';
 import type { CallerContext } from '../identity/index.js';
 import { defineTool, jsonResult, type CallToolResult, type ToolDefinition } from '../mcp-tools/index.js';
-import { resourceActor, resourceRefusal, type ResourceActor } from '../resources/index.js';
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, resourceActor, resourceRefusal, type ResourceActor } from '../resources/index.js';
 import type { TableDeps } from './deps.js';
 import { listTables, registerTable, unregisterTable } from './register.js';
 import { TableError } from './rules.js';
@@ -28,6 +28,8 @@ const input = z.object({
     .optional()
     .describe('register: the table name (default: a slug of the file name); the persona is always added as a prefix. unregister: the registered name.'),
   follow: z.boolean().optional().describe('register: follow new versions written by exports and extractions (default true); false pins the table at this version.'),
+  limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`list: tables read per page (default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT}).`),
+  cursor: z.string().optional().describe('list: the previous page\'s next_cursor.'),
   correct: z
     .boolean()
     .optional()
@@ -41,7 +43,7 @@ const description = `Register a managed CSV, TSV or NDJSON file as a SQL table, 
 Actions:
 - register: reference, connection, optional table_name, follow, correct. The table lives in the connection's scratch catalog, named <persona>_<name> (a persona file: its persona; a global file: global; a personal file: your active persona, else personal). It reads the file's current version and stays pinned there unless follow is on, in which case new versions written by exports and extractions move it. The file is checked first: a cell holding a line break, a line ending in a carriage return only, or text that is not UTF-8 refuses the registration, saying how many rows and which columns; with correct: true a corrected copy is saved as a new version (every record on one line, cells on one line, UTF-8, with a change summary) and registered. Result {table, change, corrected?, workflow_id?}: large corrections run in the background (workflow_id) and the table appears when done.
 - unregister: connection and table_name; drops the table (the file stays).
-- list: optional reference and connection; each table with its version, whether it follows, is pinned, corrects the file, and where it stands.
+- list: optional reference, connection, limit and cursor; each table with its version, whether it follows, is pinned, corrects the file, and where it stands. Paged: at most limit tables (default 100) per call; pass next_cursor back for the next page until it is null (a page leaves out tables over files you cannot open, so it may hold fewer).
 You may register a file you uploaded, or one in a library you administer.`;
 
 function errorResult(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
@@ -69,10 +71,15 @@ async function run(deps: TableDeps, actor: ResourceActor, args: Args): Promise<C
       return jsonResult({
         unregistered: await unregisterTable(deps, actor, { connection: need(args.connection, 'connection', 'unregister'), table_name: need(args.table_name, 'table_name', 'unregister') }),
       });
-    case 'list':
-      return jsonResult({
-        tables: await listTables(deps, actor, { ...(args.reference !== undefined ? { reference: args.reference } : {}), ...(args.connection !== undefined ? { connection: args.connection } : {}) }),
+    case 'list': {
+      const page = await listTables(deps, actor, {
+        ...(args.reference !== undefined ? { reference: args.reference } : {}),
+        ...(args.connection !== undefined ? { connection: args.connection } : {}),
+        ...(args.limit !== undefined ? { limit: args.limit } : {}),
+        ...(args.cursor !== undefined ? { cursor: args.cursor } : {}),
       });
+      return jsonResult({ tables: page.items, next_cursor: page.next_cursor });
+    }
   }
 }
 

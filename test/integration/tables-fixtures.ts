@@ -23,6 +23,8 @@ export interface TablesEnv {
   engine: Engine;
   connection: string;
   rig: ScratchRig;
+  /** The test database (a second pool over it stands for a second platform process). */
+  dsn: string;
   deps: TableDeps;
   service: ResourceService;
   /** A person of the persona `sales` who administers it (persona-admin:sales). */
@@ -66,6 +68,7 @@ export async function startTablesEnv(engine: Engine, opts: TablesEnvOptions = {}
     engine,
     connection,
     rig,
+    dsn: database.dsn,
     deps,
     service,
     salesAdmin: person(env, 'sally', ['sales', 'persona-admin:sales']),

@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool } from '../../shared/db/index.js';
 import { readAll } from '../../shared/objstore/index.js';
-import { exportIntoResource, extractArchive, manageResourceTool, ResourceError, type ResourceView } from '../../shared/resources/index.js';
+import { exportIntoResource, extractArchive, manageResourceTool, ResourceError, type ResourceService, type ResourceView } from '../../shared/resources/index.js';
 import { afterUpload, followNewVersion, listTables, manageTableTool, registerTable, TableError, tableHooks, unregisterTable } from '../../shared/tables/index.js';
 import { writeZip } from '../support/archives.js';
 import { callTool } from '../support/sql-tools.js';
@@ -74,7 +75,7 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     expect((error as TableError).details).toMatchObject({ rows: 3, columns: ['note', 'city'] });
     const cr = await env.upload(env.salesAdmin, sales, 'mac.csv', 'a,b\r1,2\r3,4\r');
     expect((await refusal(register(cr.resource))).message).toContain('3 lines end in a carriage return only');
-    expect(await listTables(env.deps, env.salesAdmin, { reference: resource.reference })).toEqual([]);
+    expect((await listTables(env.deps, env.salesAdmin, { reference: resource.reference })).items).toEqual([]);
   });
 
   it('register with correction: a Latin-1 file with embedded newlines and CR-only line ends becomes a clean UTF-8 version, registered and flagged Corrects the file', async () => {
@@ -112,7 +113,7 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     await register(resource, { follow: false });
     await env.upload(env.salesAdmin, sales, 'pinned.csv', 'id,name,city\n3,Cy,Rome\n');
     expect((await afterUpload(env.deps, env.salesAdmin, resource.id)).table_changes).toEqual([]);
-    const [view] = await listTables(env.deps, env.salesAdmin, { reference: resource.reference });
+    const [view] = (await listTables(env.deps, env.salesAdmin, { reference: resource.reference })).items;
     expect(view).toMatchObject({ version: 1, pinned: true, state: 'pinned at version 1; the file is at version 2: register again to move it' });
     // The file's own view says so too (manage_resource read carries it).
     expect(await tableHooks(env.deps).tablesOf(env.salesMember, resource.id)).toEqual([
@@ -168,7 +169,7 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     await register(resource, { table_name: 'doomed_too' });
     const moved = await env.service.update(env.salesAdmin, resource.id, { path: 'archive' });
     expect(moved.path).toBe('archive');
-    expect(await listTables(env.deps, env.salesAdmin, { reference: resource.reference })).toHaveLength(2);
+    expect((await listTables(env.deps, env.salesAdmin, { reference: resource.reference })).items).toHaveLength(2);
     expect(names(await env.rows('sales_doomed'))).toEqual(['Ada', 'Bob']);
     const error = await refusal(env.service.delete(env.salesAdmin, resource.id, { force: false }));
     expect(error.message).toBe('"doomed.csv" is used by 0 assets, 0 prompts and 2 registered tables; delete with force to delete it anyway');
@@ -182,8 +183,8 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     expect((await refusal(register(theirs.resource, {}, env.salesMember))).code).toBe('not_found');
     // A platform administrator may (its active persona is the prefix); the table is listed only to those who may open the file.
     expect((await register(theirs.resource, { table_name: 'ann_private' }, env.admin)).table.table).toBe('admin_ann_private');
-    expect((await listTables(env.deps, env.salesMember, {})).map((t) => t.table)).not.toContain('admin_ann_private');
-    expect((await listTables(env.deps, env.actor('ann'), {})).map((t) => t.table)).toContain('admin_ann_private');
+    expect((await listTables(env.deps, env.salesMember, { limit: 1000 })).items.map((t) => t.table)).not.toContain('admin_ann_private');
+    expect((await listTables(env.deps, env.actor('ann'), { limit: 1000 })).items.map((t) => t.table)).toContain('admin_ann_private');
     const persona = await env.upload(env.salesAdmin, sales, 'team.csv', clean);
     const error = await refusal(register(persona.resource, {}, env.salesMember));
     expect(error.code).toBe('forbidden');
@@ -199,6 +200,73 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     await register(a.resource, { table_name: 'dup' });
     const b = await env.upload(env.salesAdmin, sales, 'dup2.csv', clean);
     expect((await refusal(register(b.resource, { table_name: 'dup' }))).code).toBe('conflict');
+  });
+
+  it('two files registering the same table name at once (two processes): one is registered, the other refused naming the file that holds it; the view and the row agree', async () => {
+    const a = await env.upload(env.salesAdmin, sales, 'race-a.csv', clean);
+    const b = await env.upload(env.salesAdmin, sales, 'race-b.csv', 'id,name,city\n7,Eve,Kyiv\n');
+    // A second platform process (its own pool): B's wait for the name is seen through its lock's onWait.
+    const other = createPool({ dsn: env.dsn, maxOpenConns: 2 });
+    let bWaits!: () => void;
+    const bWaiting = new Promise<void>((resolve) => (bWaits = resolve));
+    const depsB = { ...env.deps, db: other, locks: { leaseMs: 60_000, renewEveryMs: 20_000, wait: { initialMs: 5, maxMs: 50 }, onWait: () => bWaits() } };
+    // A, inside its registration (holding the name), starts B and goes on only once B waits for the name (or is done).
+    const registerB = () => registerTable(depsB, env.salesAdmin, { reference: b.resource.reference, connection: env.connection, table_name: 'raced' });
+    let second: Promise<unknown> | undefined;
+    const paused: ResourceService = {
+      ...env.service,
+      async get(actor, id) {
+        if (id === a.resource.id && !second) {
+          second = registerB().catch((e: unknown) => e);
+          await Promise.race([bWaiting, second]);
+        }
+        return env.service.get(actor, id);
+      },
+    };
+    try {
+      const firstResult = await registerTable({ ...env.deps, resources: paused }, env.salesAdmin, { reference: a.resource.reference, connection: env.connection, table_name: 'raced' });
+      expect(firstResult.table.table).toBe('sales_raced');
+      const refused = await second;
+      expect(refused).toBeInstanceOf(TableError);
+      expect((refused as TableError).code).toBe('conflict');
+      expect((refused as TableError).message).toBe(`table sales_raced on connection ${env.connection} is already registered over "race-a.csv" (${a.resource.reference}): choose another table_name`);
+    } finally {
+      await other.end();
+    }
+    expect(names(await env.rows('sales_raced'))).toEqual(['Ada', 'Bob']);
+    expect((await env.deps.db.query(`SELECT resource_id FROM resource_tables WHERE table_name = 'sales_raced'`)).rows).toEqual([{ resource_id: a.resource.id }]);
+    // A file the caller cannot open is not named.
+    const theirs = await env.upload(env.actor('ann'), { kind: 'person', subject: 'ann' }, 'secret.csv', clean);
+    await register(theirs.resource, { table_name: 'sales_hidden' }, { ...env.admin, activePersona: 'sales' });
+    const hidden = await refusal(register(b.resource, { table_name: 'hidden' }));
+    expect(hidden.message).toBe(`table sales_hidden on connection ${env.connection} is already registered over another file, one you cannot open: choose another table_name`);
+  });
+
+  it('manage_table list is paged: at most limit registrations per call, next_cursor until the end; a forged cursor and a limit above 1000 are refused', async () => {
+    const { resource } = await env.upload(env.salesAdmin, sales, 'paged.csv', clean);
+    for (const name of ['p1', 'p2', 'p3']) await register(resource, { table_name: name, follow: false });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const page = await listTables(env.deps, env.salesAdmin, { limit: 2, ...(cursor ? { cursor } : {}) });
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((t) => `${t.connection}.${t.table}`));
+      cursor = page.next_cursor ?? undefined;
+      pages++;
+    } while (cursor);
+    const all = (await env.deps.db.query<{ t: string }>(`SELECT connection || '.' || table_name AS t FROM resource_tables ORDER BY connection, table_name`)).rows.map((r) => r.t);
+    const readable = (await listTables(env.deps, env.salesAdmin, { limit: 1000 })).items.map((t) => `${t.connection}.${t.table}`);
+    expect(seen).toEqual(readable);
+    expect(pages).toBeGreaterThanOrEqual(Math.ceil(all.length / 2));
+    expect(seen).toEqual(expect.arrayContaining([`${env.connection}.sales_p1`, `${env.connection}.sales_p2`, `${env.connection}.sales_p3`]));
+    const tool = [manageTableTool(env.deps, { config: env.rig.config, actorOf: () => env.salesAdmin })];
+    const one = await callTool(tool, 'manage_table', { action: 'list', reference: resource.reference, limit: 1 });
+    expect(one.structuredContent).toMatchObject({ tables: [{ table: 'sales_p1' }], next_cursor: expect.any(String) });
+    const next = await callTool(tool, 'manage_table', { action: 'list', reference: resource.reference, limit: 2, cursor: (one.structuredContent as { next_cursor: string }).next_cursor });
+    expect(next.structuredContent).toMatchObject({ tables: [{ table: 'sales_p2' }, { table: 'sales_p3' }], next_cursor: null });
+    expect((await refusal(listTables(env.deps, env.salesAdmin, { cursor: Buffer.from('["x"]').toString('base64url') }))).message).toBe('cursor is not one a manage_table list answered');
+    expect((await refusal(listTables(env.deps, env.salesAdmin, { limit: 1001 }))).code).toBe('invalid');
   });
 
   it('NDJSON files register as tables', async () => {

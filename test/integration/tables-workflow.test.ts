@@ -8,9 +8,10 @@
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../shared/logging/index.js';
-import { ResourceJobDispatcher } from '../../shared/resources/index.js';
+import { ResourceJobDispatcher, resourceJobKinds } from '../../shared/resources/index.js';
 import { afterUpload, reconcileTables, registerTable, tableWorkflowId } from '../../shared/tables/index.js';
 import { MAX_HEADER_CHARS } from '../../shared/tables/csv-scanner.js';
+import { handToWorkflow, TABLES_ACTOR } from '../../shared/tables/follow.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
 import { createPlatformWorker, temporalJobStarter, workflowBundle, type PlatformWorker } from '../../worker/index.js';
 import type { TableReconcileOutcome } from '../../activities/tables.js';
@@ -101,5 +102,41 @@ describe('registerTable workflow', () => {
     expect(rows).toEqual([{ version: 1, correcting: false }]);
     const history = await handle.client.workflow.getHandle(tableWorkflowId(resource.id)).fetchHistory();
     expect(history.events?.filter((e) => e.activityTaskFailedEventAttributes).length).toBe(0);
+  });
+
+  it('a follow-up handed to a registerTable run already waiting in upload mode keeps its follow mode: the waiting row takes the wider mode', async () => {
+    const { resource } = await env.upload(env.salesAdmin, sales, 'both.csv', 'id,note\n1,a\n');
+    await registerTable(env.deps, env.salesAdmin, { reference: resource.reference, connection: env.connection });
+    // An upload's hand-off waits in the outbox; then an export's new version is handed over too.
+    await handToWorkflow(env.deps, env.salesAdmin, resource.id, 'upload', new Date());
+    await env.upload(env.salesAdmin, sales, 'both.csv', 'id,note\n2,b\n');
+    await handToWorkflow(env.deps, TABLES_ACTOR, resource.id, 'follow', new Date());
+    const { rows } = await env.deps.db.query(`SELECT params->>'mode' AS mode, requests FROM resource_jobs WHERE workflow_id = $1`, [tableWorkflowId(resource.id)]);
+    expect(rows).toEqual([{ mode: 'follow', requests: 2 }]);
+    const outcome = await runTableJob(resource.id);
+    expect(outcome.table_changes).toEqual([{ table: 'sales_both', change: 'moved from version 1 to version 2' }]);
+    expect(await env.rows('sales_both')).toEqual([{ id: 2, note: 'b' }]);
+  });
+
+  it('a follow-up signalling a registerTable run under way in upload mode is carried by the signal: the run moves followed tables too; the history replays', async () => {
+    const { resource } = await env.upload(env.salesAdmin, sales, 'signalled.csv', 'id,note\n1,a\n');
+    await registerTable(env.deps, env.salesAdmin, { reference: resource.reference, connection: env.connection });
+    await env.upload(env.salesAdmin, sales, 'signalled.csv', 'id,note\n2,b\n');
+    // The run was started for an upload; the follow-up's request reaches it as the signal the dispatcher sends.
+    const spec = resourceJobKinds.table;
+    const upload = { kind: 'table' as const, resourceId: resource.id, params: { actor: env.salesAdmin, mode: 'upload' } };
+    const follow = { ...upload, params: { actor: TABLES_ACTOR, mode: 'follow' } };
+    await temporalJobStarter(handle.client).start({
+      workflowType: spec.workflowType,
+      workflowId: spec.workflowId(upload),
+      taskQueue: spec.taskQueue(queue),
+      args: spec.args(upload),
+      signal: spec.signal,
+      signalArgs: spec.signalArgs(follow),
+    });
+    await handle.client.workflow.getHandle(tableWorkflowId(resource.id)).result();
+    expect(await env.rows('sales_signalled')).toEqual([{ id: 2, note: 'b' }]);
+    const history = await handle.client.workflow.getHandle(tableWorkflowId(resource.id)).fetchHistory();
+    await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, tableWorkflowId(resource.id))).resolves.toBeUndefined();
   });
 });

@@ -9,11 +9,14 @@ import { readAll } from '../../shared/objstore/index.js';
 import { correctedStream, scanTable } from '../../shared/tables/scan.js';
 import {
   columnNames,
+  decodeListCursor,
   defaultTableName,
+  encodeListCursor,
   passesChecks,
   prefixedTableName,
   refusalMessage,
   tableFormat,
+  TableError,
   tablePrefix,
 } from '../../shared/tables/rules.js';
 import { decodeUtf8OrWindows1252, LineEndStream } from '../../shared/tables/text.js';
@@ -148,5 +151,14 @@ describe('the correction', () => {
 
   it('NDJSON: one object a line', async () => {
     expect(await corrected(Buffer.from('{\r  "a": "x\\ny",\r  "b": 1\r}\r{"a":"z"}'), 'ndjson')).toBe('{"a":"x\\ny","b":1}\n{"a":"z"}\n');
+  });
+});
+
+describe('list cursors', () => {
+  it('a cursor names where a page ended; one this module did not issue is refused, not passed to the query', () => {
+    expect(decodeListCursor(encodeListCursor({ connection: 'local', table: 'sales_orders' }))).toEqual({ connection: 'local', table: 'sales_orders' });
+    for (const forged of ['', 'not base64 json', Buffer.from('["tables", 1, "x"]').toString('base64url'), Buffer.from(JSON.stringify(['tables', 'c', 'x'.repeat(101)])).toString('base64url')]) {
+      expect(() => decodeListCursor(forged)).toThrow(TableError);
+    }
   });
 });

@@ -17,8 +17,10 @@ export interface JobStart {
   workflowId: string;
   taskQueue: string;
   args: unknown[];
-  /** Coalescing kinds: signal-with-start with this signal. */
+  /** Coalescing kinds: signal-with-start with this signal, */
   signal?: string;
+  /** carrying these arguments (none when absent). */
+  signalArgs?: unknown[];
 }
 
 /** Starts workflows (worker/resource-jobs.ts, through a Temporal client). Resolves once Temporal accepted; an id already started counts as accepted. */
@@ -165,6 +167,7 @@ export class ResourceJobDispatcher implements ResourceJobHandOff {
         taskQueue: spec.taskQueue(this.#opts.platformQueue),
         args: spec.args(job),
         ...(spec.signal ? { signal: spec.signal } : {}),
+        ...(spec.signalArgs ? { signalArgs: spec.signalArgs(job) } : {}),
       });
     } catch (error) {
       const retryInMs = reconnectDelay(job.attempts - 1, this.#backoff);

@@ -3,7 +3,7 @@
  * the outbox it records them in inside its own transaction, and the dispatcher and sweeper that
  * start their workflows in Temporal.
  */
-export { resourceJobKinds, jobsForChange, thumbnailWorkflowId, type ThumbnailJobParams, jobSpec, isJobKind, type JobKind, type JobKindSpec, type JobRequest } from './kinds.js';
+export { resourceJobKinds, jobsForChange, thumbnailWorkflowId, widerTableMode, type TableJobMode, type ThumbnailJobParams, jobSpec, isJobKind, type JobKind, type JobKindSpec, type JobRequest } from './kinds.js';
 export { recordJobs, claimJobs, finishJob, failJob, jobBacklog, type ClaimedJob } from './outbox.js';
 export {
   ResourceJobDispatcher,

@@ -20,12 +20,30 @@ export interface JobKindSpec {
   /** The task queue the workflow runs on, given `temporal.task_queue`. */
   taskQueue(platformQueue: string): string;
   /**
-   * Coalescing kinds: signal-with-start with this signal (no arguments), so a burst of writes is
-   * one run that handles the latest state, and a new run starts after a finished one. Without it
-   * the workflow is started once per id; an id already started (running or finished) is done.
+   * Coalescing kinds: signal-with-start with this signal, so a burst of writes is one run that
+   * handles the latest state, and a new run starts after a finished one. Without it the workflow
+   * is started once per id; an id already started (running or finished) is done.
    */
   signal?: string;
   args(request: JobRequest): unknown[];
+  /** The signal's arguments (default none): what a run under way must learn of a later request. */
+  signalArgs?(request: JobRequest): unknown[];
+  /**
+   * Kinds whose requests differ in params: what a row still waiting keeps when another request for
+   * the same workflow comes (default: the first request's params). Pure.
+   */
+  mergeParams?(pending: Record<string, unknown>, next: Record<string, unknown>): Record<string, unknown>;
+}
+
+/**
+ * Why the `table` job's run brings tables up to date: an upload moves tables that correct the
+ * file; a follow-up (an export's or extraction's new version) moves those and followed tables too.
+ */
+export type TableJobMode = 'upload' | 'follow';
+
+/** One run that does what both requests asked: `follow` moves every table `upload` moves, and more. */
+export function widerTableMode(a: unknown, b: unknown): TableJobMode {
+  return a === 'follow' || b === 'follow' ? 'follow' : 'upload';
 }
 
 /**
@@ -54,7 +72,8 @@ export const resourceJobKinds = {
    * `table` (docs/resources.md, "Table registration"): `registerTable` of the resource, started by
    * manage_table and by uploads and follow-ups whose correction is too large to run inline; it
    * brings the resource's tables to its latest version (correcting it when a table corrects the
-   * file). Coalescing: a later request signals `reconcile`, and a run after a finished one starts.
+   * file). Coalescing: a later request signals `reconcile` with its mode, and a run after a
+   * finished one starts; a request while one waits in the outbox widens the waiting one's mode.
    */
   table: {
     workflowType: 'registerTable',
@@ -62,6 +81,8 @@ export const resourceJobKinds = {
     taskQueue: (platformQueue) => platformQueue,
     signal: 'reconcile',
     args: (request) => [{ resourceId: request.resourceId, ...request.params }],
+    signalArgs: (request) => [{ mode: request.params['mode'] }],
+    mergeParams: (pending, next) => ({ ...pending, mode: widerTableMode(pending['mode'], next['mode']) }),
   },
 } as const satisfies Record<string, JobKindSpec>;
 

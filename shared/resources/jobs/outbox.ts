@@ -6,7 +6,7 @@
  * a failed one.
  */
 import type { Db } from '../../db/index.js';
-import { isJobKind, jobSpec, resourceJobKinds, type JobKind, type JobRequest } from './kinds.js';
+import { isJobKind, jobSpec, resourceJobKinds, type JobKind, type JobKindSpec, type JobRequest } from './kinds.js';
 
 type Queryable = Pick<Db, 'query'>;
 
@@ -32,7 +32,8 @@ const MAX_ERROR_CHARS = 1000;
 
 /**
  * Inside a write's transaction: records its jobs (a row already waiting for the same workflow
- * counts one more request). Returns the workflow ids, for the dispatch after commit.
+ * counts one more request, its params merged for kinds that merge them). Returns the workflow ids,
+ * for the dispatch after commit.
  */
 export async function recordJobs(client: Queryable, requests: readonly JobRequest[], now: Date): Promise<string[]> {
   const byId = new Map(requests.map((request) => [jobSpec(request.kind).workflowId(request), request]));
@@ -40,14 +41,37 @@ export async function recordJobs(client: Queryable, requests: readonly JobReques
   const ids = [...byId.keys()].sort();
   for (const workflowId of ids) {
     const request = byId.get(workflowId)!;
-    await client.query(
-      `INSERT INTO resource_jobs (workflow_id, kind, resource_id, params, created_at, requested_at, due_at)
-       VALUES ($1, $2, $3, $4::jsonb, $5, $5, $5)
-       ON CONFLICT (workflow_id) DO UPDATE SET requests = resource_jobs.requests + 1, requested_at = EXCLUDED.requested_at`,
-      [workflowId, request.kind, request.resourceId, JSON.stringify(request.params), now],
-    );
+    const merge = jobSpec(request.kind).mergeParams;
+    if (merge) await recordMerging(client, workflowId, request, merge, now);
+    else await client.query(`${insertJob} ON CONFLICT (workflow_id) DO UPDATE SET requests = resource_jobs.requests + 1, requested_at = EXCLUDED.requested_at`, insertParams(workflowId, request, now));
   }
   return ids;
+}
+
+const insertJob = `INSERT INTO resource_jobs (workflow_id, kind, resource_id, params, created_at, requested_at, due_at) VALUES ($1, $2, $3, $4::jsonb, $5, $5, $5)`;
+
+function insertParams(workflowId: string, request: JobRequest, now: Date): unknown[] {
+  return [workflowId, request.kind, request.resourceId, JSON.stringify(request.params), now];
+}
+
+/**
+ * A kind whose params merge: the waiting row's params become what both requests asked. Compare
+ * and set on the params read (no transaction needed): a concurrent request, a dispatch's delete or
+ * an insert in between makes it read again.
+ */
+async function recordMerging(client: Queryable, workflowId: string, request: JobRequest, merge: NonNullable<JobKindSpec['mergeParams']>, now: Date): Promise<void> {
+  for (;;) {
+    const waiting = (await client.query<{ params: Record<string, unknown> }>(`SELECT params FROM resource_jobs WHERE workflow_id = $1`, [workflowId])).rows[0];
+    if (!waiting) {
+      if ((await client.query(`${insertJob} ON CONFLICT (workflow_id) DO NOTHING`, insertParams(workflowId, request, now))).rowCount === 1) return;
+      continue;
+    }
+    const merged = await client.query(
+      `UPDATE resource_jobs SET params = $2::jsonb, requests = requests + 1, requested_at = $3 WHERE workflow_id = $1 AND params = $4::jsonb`,
+      [workflowId, JSON.stringify(merge(waiting.params, request.params)), now, JSON.stringify(waiting.params)],
+    );
+    if (merged.rowCount === 1) return;
+  }
 }
 
 /**

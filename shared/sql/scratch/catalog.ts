@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { ProbeStep, ScratchDialect, ScratchStorage } from './dialect.js';
-import { checkLocation, checkName, checkPartitionValues, checkTable, isReadableName } from './rules.js';
-import { ScratchError, type ExternalTable, type ScratchCatalog, type ScratchCheck, type StorageLocation } from './types.js';
+import { checkFileTable, checkLocation, checkName, checkPartitionValues, checkTable, isReadableName } from './rules.js';
+import { ScratchError, type ExternalTable, type FileTable, type ScratchCatalog, type ScratchCheck, type StorageLocation } from './types.js';
 
 export class DialectScratchCatalog implements ScratchCatalog {
   constructor(
@@ -39,6 +39,12 @@ export class DialectScratchCatalog implements ScratchCatalog {
     this.#checkBucket(checkTable(table).location);
     await this.dialect.ensureSchema();
     await this.dialect.createExternalTable(table);
+  }
+
+  async createFileTable(table: FileTable): Promise<void> {
+    this.#checkBucket(checkFileTable(table).location);
+    await this.dialect.ensureSchema();
+    await this.dialect.createFileTable(table);
   }
 
   async registerPartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void> {

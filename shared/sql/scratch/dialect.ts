@@ -25,6 +25,7 @@ export interface ScratchDialect
     | 'relation'
     | 'partitionsRelation'
     | 'createExternalTable'
+    | 'createFileTable'
     | 'registerPartition'
     | 'unregisterPartition'
     | 'listPartitions'

@@ -12,9 +12,9 @@ import type { DuckDbEngine } from '../duckdb-engine.js';
 import { PLATFORM_SCHEMA } from '../duckdb-policy.js';
 import type { Row } from '../types.js';
 import type { ProbeStep, ScratchDialect, ScratchStorage } from './dialect.js';
-import { partitionsViewSelect, tableViewSelect, type DuckdbPartition } from './duckdb-views.js';
+import { fileViewSelect, partitionsViewSelect, tableViewSelect, type DuckdbPartition } from './duckdb-views.js';
 import { sqlIdent, sqlString } from './rules.js';
-import { ScratchError, type ExternalTable, type StorageLocation } from './types.js';
+import { ScratchError, type ExternalTable, type FileTable, type StorageLocation } from './types.js';
 
 const statementTimeoutMs = 60_000;
 const tablesTable = `${PLATFORM_SCHEMA}.tables`;
@@ -86,6 +86,10 @@ export class DuckdbScratchDialect implements ScratchDialect {
         ...this.#views(table, []),
       ]);
     });
+  }
+
+  async createFileTable(table: FileTable): Promise<void> {
+    await this.createOrReplaceView(table.name, fileViewSelect(table, this.locate(table.location)));
   }
 
   registerPartition(table: ExternalTable, values: readonly string[], location: StorageLocation): Promise<void> {

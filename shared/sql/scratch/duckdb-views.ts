@@ -7,7 +7,7 @@
  * as Hive skips them.
  */
 import { sqlIdent, sqlString } from './rules.js';
-import type { ExternalTable, ScratchColumnType } from './types.js';
+import type { ExternalTable, FileTable, ScratchColumnType } from './types.js';
 
 /** A registered partition: its values and the directory of its files. */
 export interface DuckdbPartition {
@@ -57,4 +57,11 @@ export function partitionsViewSelect(table: ExternalTable, partitions: readonly 
   if (partitions.length === 0) return emptySelect(table.partitionColumns.map((name) => ({ name, type: 'VARCHAR' })));
   const values = partitions.map((p) => `(${p.values.map(sqlString).join(', ')})`).join(', ');
   return `SELECT * FROM (VALUES ${values}) AS p(${table.partitionColumns.map(sqlIdent).join(', ')})`;
+}
+
+/** A file table: the file's own columns and DuckDB's sniffed types, read from the objects in `directory`. */
+export function fileViewSelect(table: FileTable, directory: string): string {
+  const glob = sqlString(`${directory}/o_*`);
+  if (table.format === 'json_lines') return `SELECT * FROM read_json(${glob}, format = 'newline_delimited')`;
+  return `SELECT * FROM read_csv(${glob}, header = true, delim = ${sqlString(table.format === 'tsv' ? '\t' : ',')}, quote = '"', escape = '"')`;
 }

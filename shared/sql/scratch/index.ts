@@ -14,7 +14,7 @@ import { DuckdbScratchDialect } from './duckdb-dialect.js';
 import { TrinoScratchDialect } from './trino-dialect.js';
 import type { ScratchCatalog, ScratchCheck } from './types.js';
 
-export type { ExternalTable, ScratchCatalog, ScratchCheck, ScratchColumn, ScratchColumnType, ScratchFormat, StorageLocation } from './types.js';
+export type { ExternalTable, FileTable, ScratchCatalog, ScratchCheck, ScratchColumn, ScratchColumnType, ScratchFormat, StorageLocation } from './types.js';
 export { ScratchError } from './types.js';
 export { sqlIdent } from './rules.js';
 export type { ScratchStorage } from './dialect.js';

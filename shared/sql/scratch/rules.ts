@@ -2,7 +2,7 @@
  * What the scratch catalog accepts (pure rules): names, partition values and locations are checked
  * before any SQL is written, so every identifier and literal the engines see is one of these shapes.
  */
-import type { ExternalTable, ScratchColumnType, StorageLocation } from './types.js';
+import type { ExternalTable, FileTable, ScratchColumnType, StorageLocation } from './types.js';
 import { ScratchError } from './types.js';
 
 const namePattern = /^[a-z][a-z0-9_]{0,127}$/;
@@ -20,20 +20,34 @@ export function checkName(name: string, what = 'name'): string {
   return name;
 }
 
+function checkColumnNames(table: string, names: readonly string[]): void {
+  const seen = new Set<string>();
+  for (const name of names) {
+    checkName(name, 'column name');
+    if (seen.has(name)) throw new ScratchError(`table ${table} names column ${name} twice`);
+    seen.add(name);
+  }
+}
+
 export function checkTable(table: ExternalTable): ExternalTable {
   checkName(table.name, 'table name');
   if (table.columns.length === 0) throw new ScratchError(`table ${table.name} needs at least one data column`);
   if (table.partitionColumns.length === 0) throw new ScratchError(`table ${table.name} needs at least one partition column`);
-  const seen = new Set<string>();
-  for (const name of [...table.columns.map((c) => c.name), ...table.partitionColumns]) {
-    checkName(name, 'column name');
-    if (seen.has(name)) throw new ScratchError(`table ${table.name} names column ${name} twice`);
-    seen.add(name);
-  }
+  checkColumnNames(table.name, [...table.columns.map((c) => c.name), ...table.partitionColumns]);
   for (const c of table.columns) {
     if (!columnTypes.has(c.type)) throw new ScratchError(`column ${c.name} has type ${String(c.type)}; allowed: ${[...columnTypes].join(', ')}`);
   }
   if (table.format !== 'parquet' && table.format !== 'json_gz') throw new ScratchError(`table ${table.name} has format ${String(table.format)}; allowed: parquet, json_gz`);
+  checkLocation(table.location);
+  return table;
+}
+
+const fileFormats: ReadonlySet<FileTable['format']> = new Set(['csv', 'tsv', 'json_lines']);
+
+export function checkFileTable(table: FileTable): FileTable {
+  checkName(table.name, 'table name');
+  if (!fileFormats.has(table.format)) throw new ScratchError(`table ${table.name} has format ${String(table.format)}; allowed: ${[...fileFormats].join(', ')}`);
+  checkColumnNames(table.name, table.columns);
   checkLocation(table.location);
   return table;
 }

@@ -8,7 +8,7 @@ import type { TrinoEngine } from '../trino-engine.js';
 import { SqlEngineError, type Row } from '../types.js';
 import type { ProbeStep, ScratchDialect, ScratchStorage } from './dialect.js';
 import { sqlIdent, sqlString } from './rules.js';
-import { ScratchError, type ExternalTable, type ScratchColumnType, type StorageLocation } from './types.js';
+import { ScratchError, type ExternalTable, type FileTable, type ScratchColumnType, type StorageLocation } from './types.js';
 
 const statementTimeoutMs = 60_000;
 
@@ -65,6 +65,18 @@ export class TrinoScratchDialect implements ScratchDialect {
       `CREATE TABLE IF NOT EXISTS ${this.relation(table.name)} (${columns.join(', ')}) WITH (` +
         `external_location = ${sqlString(this.locate(table.location))}, format = ${sqlString(table.format === 'parquet' ? 'PARQUET' : 'JSON')}, ` +
         `partitioned_by = ${array(table.partitionColumns)})`,
+    );
+  }
+
+  async createFileTable(table: FileTable): Promise<void> {
+    // Hive's CSV serde: every column varchar, matched to the header's positions (the header line skipped); JSON: to the keys.
+    const options =
+      table.format === 'json_lines'
+        ? `format = 'JSON'`
+        : `format = 'CSV', skip_header_line_count = 1${table.format === 'tsv' ? `, csv_separator = ${sqlString('\t')}` : ''}`;
+    await this.#run(
+      `CREATE TABLE IF NOT EXISTS ${this.relation(table.name)} (${table.columns.map((c) => `${sqlIdent(c)} varchar`).join(', ')}) ` +
+        `WITH (external_location = ${sqlString(this.locate(table.location))}, ${options})`,
     );
   }
 

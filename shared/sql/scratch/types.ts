@@ -43,6 +43,23 @@ export interface ExternalTable {
   location: StorageLocation;
 }
 
+/**
+ * A table over the one text file directly under `location` (no partitions): CSV or TSV with a
+ * header row, or JSON lines. What table registration (shared/tables) reads a file version through.
+ */
+export interface FileTable {
+  /** Table name in the scratch schema (as ExternalTable's). */
+  name: string;
+  format: 'csv' | 'tsv' | 'json_lines';
+  /**
+   * Column names (checked as ExternalTable's), every column varchar: Trino maps them to the
+   * header's positions (CSV, TSV) or to the keys of the same name (JSON). DuckDB reads the file's
+   * own names and sniffs the types, so it does not use them.
+   */
+  columns: readonly string[];
+  location: StorageLocation;
+}
+
 /** The answer of checkScratch(): whether the platform can register tables through this connection. */
 export type ScratchCheck = { ok: true } | { ok: false; reason: string };
 
@@ -70,6 +87,13 @@ export interface ScratchCatalog {
   unregisterPartition(table: ExternalTable, values: readonly string[]): Promise<void>;
   /** The registered partitions' values, sorted; with `leading`, only those whose first values are these. A table that does not exist has none. */
   listPartitions(table: ExternalTable, leading?: readonly string[]): Promise<string[][]>;
+  /**
+   * Makes `table.name` read the file under `table.location`. Trino: an external table, created
+   * unless a table of that name exists (a table's location never changes: another file is another
+   * table name). DuckDB, which has no external tables: a view over read_csv / read_json, created or
+   * replaced.
+   */
+  createFileTable(table: FileTable): Promise<void>;
   /** Creates or replaces view `name` as `select` (SQL both engines read; name relations with `relation()`). */
   createOrReplaceView(name: string, select: string): Promise<void>;
   /** Drops the view if it exists. */
