@@ -4,8 +4,9 @@
  * results, managed-script callers, `*_export` tools and tools outside the three families. A slow
  * catalog never holds a result back: the whole enrichment has one deadline (`semantic.lineage.timeout`),
  * after which the result goes out without the blocks and an `enrichment_note` says so. Session
- * de-duplication marks what is sent only after that deadline, as the blocks are attached. An
- * enrichment that fails adds nothing; the tool's result is never lost to it.
+ * de-duplication marks what is sent only after that deadline, as the blocks are attached, and
+ * never for a cancelled request. An enrichment that fails adds nothing; the tool's result is never
+ * lost to it.
  */
 import type { PlatformConfig } from '../config/index.js';
 import type { CallerContext } from '../identity/index.js';
@@ -127,8 +128,10 @@ export function enrichmentMiddleware(opts: EnrichmentOptions): ToolMiddleware {
     if ('timedOut' in outcome) return appendBlocks(result, [enrichmentTimeoutNote(family, timeoutMs), ...hint]);
     const { links, ...found } = outcome.value;
     const sessionId = call.ctx.sessionId;
-    // The attach step: nothing is awaited between marking what goes out and appending it.
-    const blocks = opts.dedup && sessionId ? await deduplicateContext(found, opts.dedup, sessionId, (opts.now ?? Date.now)()) : found.blocks;
+    // The attach step: nothing is awaited between marking what goes out and appending it. A
+    // cancelled request's result never reaches the agent, so it marks nothing.
+    const { dedup } = opts;
+    const blocks = dedup && sessionId && !call.ctx.signal.aborted ? await deduplicateContext(found, dedup, sessionId, (opts.now ?? Date.now)()) : found.blocks;
     return appendBlocks(result, [...blocks, ...hint], links);
   };
 }

@@ -9,7 +9,7 @@
 import type { TableRef } from '../sql/index.js';
 import { qualifyTables, type SqlConnection } from '../sql/index.js';
 import { deprecationWarning, qualityNote, sqlContextBlock, type Block } from './blocks.js';
-import { columnsForBlock, referencedIdentifiers } from './columns.js';
+import { columnsForBlock, hasContent, referencedIdentifiers } from './columns.js';
 import type { SemanticProvider } from './semantic-provider.js';
 import type { ColumnContext, QualifiedTable, TableContext } from './types.js';
 import { qualifiedName } from './urn.js';
@@ -120,7 +120,7 @@ export async function sqlFamilyBlocks(deps: SqlFamilyDeps, call: SqlCall): Promi
     const shown = columnsForBlock(columns, referenced);
     blocks.push(sqlContextBlock({ primary: { ...primaryCtx, columns }, columns: shown, additional: resolved.slice(1) }));
     const connection = call.connection.name;
-    const primaryExtent = referenced && shown.length < columnsForBlock(columns, undefined).length ? 'filtered' : 'full';
+    const primaryExtent = referenced && shown.length < columns.filter(hasContent).length ? 'filtered' : 'full';
     sends = [
       { connection, table: primary.written, extent: primaryExtent },
       ...resolved.slice(1).map((o): SentTable => ({ connection, table: o.written, extent: 'brief' })),

@@ -29,8 +29,8 @@ const sent = (table: string, extent: SentExtent = 'full', connection = 'trino-a'
 const full = (tables: readonly string[]) => tables.map((t) => sent(t));
 
 /** Marks one table sent in full (or at `extent`) through one replica's SessionDedup. */
-async function mark(dedup: SessionDedup, session: string, table: string, now: number, reference?: string, extent: SentExtent = 'full'): Promise<DedupMark> {
-  return (await dedup.markSent(session, [sent(table, extent)], now, reference))[0]!;
+async function mark(dedup: SessionDedup, session: string, table: string, now: number, extent: SentExtent = 'full'): Promise<DedupMark> {
+  return (await dedup.markSent(session, [sent(table, extent)], now))[0]!;
 }
 
 let database: { dsn: string; drop(): Promise<void> };
@@ -53,6 +53,41 @@ function replicas(s: Partial<DedupSettings> = {}, maxEntriesPerSession?: number)
   ];
 }
 
+/** A transaction holding the row of `key` (FOR UPDATE) until released. */
+async function rowHolder(sessionId: string, key: string): Promise<{ pid: number; release(): Promise<void> }> {
+  const client = await dbA.connect();
+  await client.query('BEGIN');
+  const { rows } = await client.query<{ pid: number }>(
+    'SELECT pg_backend_pid() AS pid FROM mcp_session_dedup WHERE session_id = $1 AND table_key = $2 FOR UPDATE',
+    [sessionId, key],
+  );
+  return {
+    pid: rows[0]!.pid,
+    async release() {
+      await client.query('COMMIT');
+      client.release();
+    },
+  };
+}
+
+/** Resolves once `count` dedup upserts wait on a lock held by another backend, none of them on one of `notOn`. */
+async function upsertsWaiting(count: number, notOn: readonly number[]): Promise<void> {
+  await expect
+    .poll(
+      async () =>
+        (
+          await dbA.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE 'INSERT INTO mcp_session_dedup%'
+                AND cardinality(pg_blocking_pids(pid)) > 0 AND NOT (pg_blocking_pids(pid) && $1::int[])`,
+            [notOn],
+          )
+        ).rows[0]!.n,
+      { timeout: 10_000, interval: 20 },
+    )
+    .toBe(count);
+}
+
 beforeAll(async () => {
   database = await createTestDatabase();
   dbA = createPool({ dsn: database.dsn, maxOpenConns: 8 });
@@ -69,13 +104,13 @@ beforeEach(async () => {
 });
 
 describe('injection.session_dedup across two replicas with database sessions', () => {
-  it('reference: a table sent through replica A is a repeat on replica B, pointing at A’s call', async () => {
+  it('reference: a table sent through replica A is a repeat on replica B, pointing at A’s send', async () => {
     const [a, b] = replicas();
-    expect(await mark(a, session, 'hive.mart.orders', t0, 'mcp:call:a1')).toEqual({ first: true });
-    const repeat = await mark(b, session, 'hive.mart.orders', t0 + 1_000, 'mcp:call:b1');
-    expect(repeat).toEqual({ first: false, table: 'hive.mart.orders', extent: 'full', firstSeenAt: t0, reference: 'mcp:call:a1' });
-    expect(applyDedup(block, repeat, 'reference')).toMatchObject({
-      metadata_reference: { tables: ['hive.mart.orders'], sent_at: '2026-03-01T10:00:00.000Z', reference: 'mcp:call:a1' },
+    expect(await mark(a, session, 'hive.mart.orders', t0)).toEqual({ first: true });
+    const repeat = await mark(b, session, 'hive.mart.orders', t0 + 1_000);
+    expect(repeat).toEqual({ first: false, table: 'hive.mart.orders', extent: 'full', firstSeenAt: t0 });
+    expect(applyDedup(block, repeat, 'reference')).toEqual({
+      metadata_reference: { tables: ['hive.mart.orders'], sent_at: '2026-03-01T10:00:00.000Z', note: expect.stringMatching(/^Full catalog metadata for hive\.mart\.orders/) },
     });
     expect(await mark(a, session, 'hive.mart.orders', t0 + 2_000)).toMatchObject({ first: false, firstSeenAt: t0 });
   });
@@ -98,22 +133,42 @@ describe('injection.session_dedup across two replicas with database sessions', (
 
   it('a call naming several tables: a repeat on B only when A sent all of them; a full send renews the others', async () => {
     const [a, b] = replicas();
-    await a.markSent(session, full(['orders', 'customers']), t0, 'mcp:call:a1');
-    expect(applyDedup(block, await b.markSent(session, full(['customers', 'orders']), t0 + 1, 'mcp:call:b1'), 'reference')).toMatchObject({
-      metadata_reference: { tables: ['customers', 'orders'], reference: 'mcp:call:a1' },
+    await a.markSent(session, full(['orders', 'customers']), t0);
+    expect(applyDedup(block, await b.markSent(session, full(['customers', 'orders']), t0 + 1), 'reference')).toMatchObject({
+      metadata_reference: { tables: ['customers', 'orders'], sent_at: '2026-03-01T10:00:00.000Z' },
     });
-    expect(await b.markSent(session, full(['orders', 'products']), t0 + 4 * minute, 'mcp:call:b2')).toEqual([{ first: true }, { first: true }]);
-    expect(await mark(a, session, 'orders', t0 + 8 * minute)).toEqual({ first: false, table: 'orders', extent: 'full', firstSeenAt: t0 + 4 * minute, reference: 'mcp:call:b2' });
+    expect(await b.markSent(session, full(['orders', 'products']), t0 + 4 * minute)).toEqual([{ first: true }, { first: true }]);
+    expect(await mark(a, session, 'orders', t0 + 8 * minute)).toEqual({ first: false, table: 'orders', extent: 'full', firstSeenAt: t0 + 4 * minute });
     expect((await mark(a, session, 'customers', t0 + 8 * minute)).first).toBe(true);
   });
 
   it('of concurrent first marks of one table on both replicas exactly one is first', async () => {
     const [a, b] = replicas();
-    const marks = await Promise.all(Array.from({ length: 16 }, (_, i) => mark(i % 2 ? a : b, session, 'orders', t0, `mcp:call:${i}`)));
+    // Each call at its own instant: the repeats' sent time names the one call that recorded.
+    const marks = await Promise.all(Array.from({ length: 16 }, (_, i) => mark(i % 2 ? a : b, session, 'orders', t0 + i)));
     const firsts = marks.filter((m) => m.first);
     expect(firsts.length).toBe(1);
     const winner = marks.indexOf(firsts[0]!);
-    for (const m of marks) if (!m.first) expect(m).toMatchObject({ firstSeenAt: t0, reference: `mcp:call:${winner}` });
+    for (const m of marks) if (!m.first) expect(m).toMatchObject({ firstSeenAt: t0 + winner });
+  });
+
+  it('concurrent first calls listing shared tables in opposite orders record them without a deadlock', async () => {
+    const [a, b] = replicas();
+    const keys = ['k1', 'k2'].map((t) => JSON.stringify(['full', 'trino-a', t]));
+    const store = new DatabaseDedupStore(dbA);
+    const limits = { entryTtlMs: 5 * minute, sessionTimeoutMs: 30 * minute };
+    await store.renew(session, keys, t0, limits);
+    // Two transactions hold one row each, so each call's upsert provably takes its first row and
+    // then waits for its second: in table order, A would hold k1 wanting k2 while B holds k2 wanting k1.
+    const holders = await Promise.all(keys.map((key) => rowHolder(session, key)));
+    const renewing = [store.renew(session, keys, t0 + 1, limits), new DatabaseDedupStore(dbB).renew(session, [...keys].reverse(), t0 + 1, limits)];
+    await upsertsWaiting(2, []);
+    await holders[0]!.release();
+    await upsertsWaiting(2, [holders[0]!.pid]);
+    await holders[1]!.release();
+    await expect(Promise.all(renewing)).resolves.toEqual([undefined, undefined]);
+    expect(await mark(a, session, 'k1', t0 + 2)).toMatchObject({ first: false, firstSeenAt: t0 + 1 });
+    expect(await mark(b, session, 'k2', t0 + 2)).toMatchObject({ first: false, firstSeenAt: t0 + 1 });
   });
 
   it('entry_ttl: after it, the next replica sends the full block again (injected clock)', async () => {
@@ -145,12 +200,12 @@ describe('injection.session_dedup across two replicas with database sessions', (
 
   it('holds at most maxEntriesPerSession entries per session, and expired ones go', async () => {
     const [a] = replicas({}, 3);
-    for (const [i, table] of ['t1', 't2', 't3', 't4'].entries()) await mark(a, session, table, t0 + i, undefined, 'brief');
+    for (const [i, table] of ['t1', 't2', 't3', 't4'].entries()) await mark(a, session, table, t0 + i, 'brief');
     const held = async () =>
       (await dbA.query<{ table_key: string }>('SELECT table_key FROM mcp_session_dedup WHERE session_id = $1', [session])).rows.map((r) => (JSON.parse(r.table_key) as string[])[2]).sort();
     expect(await held()).toEqual(['t2', 't3', 't4']);
     // at t0 + 5m + 2 the entries sent at t0 + 1 and t0 + 2 have expired
-    await mark(a, session, 't5', t0 + 5 * minute + 2, undefined, 'brief');
+    await mark(a, session, 't5', t0 + 5 * minute + 2, 'brief');
     expect(await held()).toEqual(['t4', 't5']);
     // A table sent in full records its three extents, within the same bound.
     await mark(a, session, 't6', t0 + 5 * minute + 3);

@@ -13,6 +13,9 @@ import { fixtureUrns } from '../support/datahub-fixtures.js';
 import { startDatahubServer, type DatahubServer } from '../support/datahub-server.js';
 import { addS3Dataset, duckdbEnrichmentConfig, enrichmentYaml, mcpClient, execute, s3EventsUrn, startEnrichmentRig, warehouseStatements, type EnrichmentRig } from './enrichment-fixtures.js';
 import { appended } from './enrichment-sql-suite.js';
+import { anonymousCaller } from '../../shared/identity/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { callTool } from '../support/sql-tools.js';
 
 const dirs: string[] = [];
 const rigs: EnrichmentRig[] = [];
@@ -260,7 +263,10 @@ describe('session de-duplication through a real sql_query (injection.session_ded
     expect(again).not.toHaveProperty('semantic_context');
     expect(again.metadata_reference).toMatchObject({
       tables: ['local.sales.orders', 'local.sales.customers'],
-      note: expect.stringMatching(/^Full catalog metadata for local\.sales\.orders and the additional_tables entry for local\.sales\.customers was sent earlier/),
+      // orders went out with its columns cut to the statement's: the note says so, and where the rest are.
+      note: expect.stringMatching(
+        /^Catalog metadata \(columns filtered to the statement\) for local\.sales\.orders and the additional_tables entry for local\.sales\.customers was sent earlier .* sql_describe_table gives every column\.$/,
+      ),
     });
     await client.close();
   });
@@ -287,6 +293,20 @@ describe('session de-duplication through a real sql_query (injection.session_ded
     expect(other.semantic_context).toMatchObject({ urn: fixtureUrns.orders });
     expect(appended(await call(client, 'sql_query', { sql, connection: 'other' })).metadata_reference).toMatchObject({ tables: ['sales.orders'] });
     await client.close();
+  });
+
+  it('a cancelled request marks nothing: the next call of the session gets the full context', async () => {
+    const r = await rig({ dedup: 'reference' });
+    const args = { sql: 'SELECT order_id FROM local.sales.orders' };
+    const tool = r.sql.tools.find((t) => t.name === 'sql_query')!;
+    // The middleware as the MCP surface runs it, for one session, under the request's signal.
+    const request = (signal: AbortSignal) =>
+      r.parts.middleware!({ tool, args, ctx: { caller: anonymousCaller, sessionId: 'session-1', signal, log: silentLogger() } }, () => callTool(r.sql.tools, 'sql_query', args));
+    const cancelled = new AbortController();
+    cancelled.abort(new Error('notifications/cancelled'));
+    await request(cancelled.signal);
+    expect(appended(await request(new AbortController().signal))).toHaveProperty('semantic_context');
+    expect(appended(await request(new AbortController().signal))).toHaveProperty('metadata_reference');
   });
 
   it('a result that missed the deadline marks nothing: the next call gets the full context', async () => {

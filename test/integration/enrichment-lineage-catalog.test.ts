@@ -44,6 +44,8 @@ const settings = (s: Partial<LineageSettings> = {}): LineageSettings => ({
   ...s,
 });
 
+/** Options for a caller with no deadline of its own: a signal that never aborts (the signal is required). */
+const noDeadline = () => ({ signal: new AbortController().signal });
 const dailyRevenue: TableRef = { urn: U.dailyRevenue, name: 'hive.analytics.daily_revenue' };
 const orders: TableRef = { urn: U.orders, name: 'hive.sales.orders' };
 
@@ -54,7 +56,7 @@ async function ownColumns(table: TableRef): Promise<ColumnContext[]> {
 
 async function inherit(table: TableRef, s: LineageSettings) {
   const source = new CatalogLineageSource(client, { columnLineage: s.prefer_column_lineage });
-  return inheritColumnContext(source, table, await ownColumns(table), s);
+  return inheritColumnContext(source, table, await ownColumns(table), s, noDeadline());
 }
 
 const byName = (columns: ColumnContext[]) => Object.fromEntries(columns.map((c) => [c.name, c]));
@@ -129,12 +131,12 @@ describe('lineage inheritance over the DataHub test server', () => {
   it('reads one hop’s schemas in one request, each dataset once per run', async () => {
     const columns = await ownColumns(orders);
     const before = server.requests.length;
-    await inheritColumnContext(new CatalogLineageSource(client, { columnLineage: false }), orders, columns, settings({ max_hops: 1 }));
+    await inheritColumnContext(new CatalogLineageSource(client, { columnLineage: false }), orders, columns, settings({ max_hops: 1 }), noDeadline());
     const schemaReads = server.requests.slice(before).filter((r) => r.operationName === 'GetSchemas');
     expect(schemaReads.map((r) => r.variables.urns)).toEqual([[U.staging, U.customers]]);
 
     const start = server.requests.length;
-    await inheritColumnContext(new CatalogLineageSource(client, { columnLineage: true }), dailyRevenue, await ownColumns(dailyRevenue), settings());
+    await inheritColumnContext(new CatalogLineageSource(client, { columnLineage: true }), dailyRevenue, await ownColumns(dailyRevenue), settings(), noDeadline());
     const urns = server.requests
       .slice(start)
       .filter((r) => r.operationName === 'GetSchemas')
@@ -146,12 +148,12 @@ describe('lineage inheritance over the DataHub test server', () => {
     let now = 0;
     const source = catalogLineageSource(client, settings(), () => now);
     const columns = await ownColumns(dailyRevenue);
-    const first = await inheritColumnContext(source, dailyRevenue, columns, settings());
+    const first = await inheritColumnContext(source, dailyRevenue, columns, settings(), noDeadline());
     const after = server.requests.length;
-    expect(await inheritColumnContext(source, dailyRevenue, columns, settings())).toEqual(first);
+    expect(await inheritColumnContext(source, dailyRevenue, columns, settings(), noDeadline())).toEqual(first);
     expect(server.requests.length).toBe(after);
     now = settings().cache_ttl;
-    expect(await inheritColumnContext(source, dailyRevenue, columns, settings())).toEqual(first);
+    expect(await inheritColumnContext(source, dailyRevenue, columns, settings(), noDeadline())).toEqual(first);
     expect(server.requests.length).toBeGreaterThan(after);
   });
 
@@ -173,7 +175,7 @@ describe('lineage inheritance over the DataHub test server', () => {
 
   it('an unknown dataset keeps its columns as they are', async () => {
     const unknown = { urn: 'urn:li:dataset:(urn:li:dataPlatform:trino,hive.none.nothing,PROD)', name: 'hive.none.nothing' };
-    const columns = await inheritColumnContext(new CatalogLineageSource(client, { columnLineage: true }), unknown, [{ name: 'x', glossary_terms: [], tags: [] }], settings());
+    const columns = await inheritColumnContext(new CatalogLineageSource(client, { columnLineage: true }), unknown, [{ name: 'x', glossary_terms: [], tags: [] }], settings(), noDeadline());
     expect(columns).toEqual([{ name: 'x', glossary_terms: [], tags: [] }]);
   });
 });

@@ -3,11 +3,13 @@
  * store: each mode across two calls, entry_ttl and session_timeout on an injected clock, bounds,
  * and what a repeat's block holds.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   applyDedup,
   createSessionDedup,
+  markWaitMs,
   maxDedupKeyLength,
+  maxDedupTablesPerCall,
   MemoryDedupStore,
   SessionDedup,
   type DedupMark,
@@ -52,25 +54,24 @@ const sent = (table: string, extent: SentExtent = 'full', connection = 'trino-a'
 const full = (tables: readonly string[]) => tables.map((t) => sent(t));
 
 /** Marks one table sent in full (or at `extent`): the call's only mark. */
-async function mark(dedup: SessionDedup, session: string, table: string, now: number, reference?: string, extent: SentExtent = 'full'): Promise<DedupMark> {
-  return (await dedup.markSent(session, [sent(table, extent)], now, reference))[0]!;
+async function mark(dedup: SessionDedup, session: string, table: string, now: number, extent: SentExtent = 'full'): Promise<DedupMark> {
+  return (await dedup.markSent(session, [sent(table, extent)], now))[0]!;
 }
 
 /** What the injection middleware does for a call whose one table goes out in full. */
-async function send(dedup: SessionDedup, session: string, table: string, now: number, reference?: string) {
-  return applyDedup(fullBlock, await dedup.markSent(session, [sent(table)], now, reference), dedup.mode);
+async function send(dedup: SessionDedup, session: string, table: string, now: number) {
+  return applyDedup(fullBlock, await dedup.markSent(session, [sent(table)], now), dedup.mode);
 }
 
 describe('injection.session_dedup.mode across two calls', () => {
-  it('reference: the repeat gets a metadata_reference pointing at the first call', async () => {
+  it('reference: the repeat gets a metadata_reference saying when the full block went out', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
-    expect(await send(dedup, 's1', 'hive.mart.orders', 1_000, 'mcp:call:first')).toBe(fullBlock);
-    expect(await send(dedup, 's1', 'hive.mart.orders', 2_000, 'mcp:call:second')).toEqual({
+    expect(await send(dedup, 's1', 'hive.mart.orders', 1_000)).toBe(fullBlock);
+    expect(await send(dedup, 's1', 'hive.mart.orders', 2_000)).toEqual({
       metadata_reference: {
         tables: ['hive.mart.orders'],
         sent_at: '1970-01-01T00:00:01.000Z',
-        reference: 'mcp:call:first',
-        note: 'Full catalog metadata for hive.mart.orders was sent earlier in this session (at 1970-01-01T00:00:01.000Z, with mcp:call:first); it is not repeated.',
+        note: 'Full catalog metadata for hive.mart.orders was sent earlier in this session (at 1970-01-01T00:00:01.000Z); it is not repeated.',
       },
     });
   });
@@ -90,12 +91,12 @@ describe('injection.session_dedup.mode across two calls', () => {
         data_contract: { status: 'FAILING' },
       },
       tables: ['orders'],
-      note: 'Summary only: the full catalog metadata for orders was sent earlier in this session (at 1970-01-01T00:00:00.000Z).',
+      note: 'Summary only: full catalog metadata for orders was sent earlier in this session (at 1970-01-01T00:00:00.000Z).',
     });
   });
 
   it('summary leaves out what has nothing to say', () => {
-    const repeat: DedupMark = { first: false, table: 't', extent: 'full', firstSeenAt: 0, reference: null };
+    const repeat: DedupMark = { first: false, table: 't', extent: 'full', firstSeenAt: 0 };
     const plain = { semantic_context: { urn: 'u', tags: ['gold'], deprecation: { deprecated: false }, quality_score: null, active_incidents: 0, data_contract: { status: 'PASSING' } } };
     expect(applyDedup(plain, repeat, 'summary')).toMatchObject({ compact_context: { urn: 'u' } });
     expect(Object.keys((applyDedup(plain, repeat, 'summary') as { compact_context: object }).compact_context)).toEqual(['urn']);
@@ -127,16 +128,15 @@ describe('injection.session_dedup.mode across two calls', () => {
 describe('a call naming several tables', () => {
   it('is a repeat only when every table was sent: one reference block for all of them', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
-    await dedup.markSent('s1', full(['orders']), 1_000, 'mcp:call:1');
-    await dedup.markSent('s1', full(['customers']), 2_000, 'mcp:call:2');
-    const marks = await dedup.markSent('s1', full(['orders', 'customers', 'orders']), 3_000, 'mcp:call:3');
+    await dedup.markSent('s1', full(['orders']), 1_000);
+    await dedup.markSent('s1', full(['customers']), 2_000);
+    const marks = await dedup.markSent('s1', full(['orders', 'customers', 'orders']), 3_000);
     expect(marks.map((m) => m.first)).toEqual([false, false]);
     expect(applyDedup(fullBlock, marks, 'reference')).toEqual({
       metadata_reference: {
         tables: ['orders', 'customers'],
         sent_at: '1970-01-01T00:00:01.000Z',
-        reference: 'mcp:call:1',
-        note: 'Full catalog metadata for orders, customers was sent earlier in this session (from 1970-01-01T00:00:01.000Z, with mcp:call:1); it is not repeated.',
+        note: 'Full catalog metadata for orders, customers was sent earlier in this session (from 1970-01-01T00:00:01.000Z); it is not repeated.',
       },
     });
     expect(applyDedup(fullBlock, marks, 'summary')).toMatchObject({ tables: ['orders', 'customers'], compact_context: { domain: 'Sales' } });
@@ -144,16 +144,16 @@ describe('a call naming several tables', () => {
 
   it('otherwise sends everything in full and counts the tables already sent as sent again', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
-    await dedup.markSent('s1', full(['orders']), 0, 'mcp:call:1');
-    const marks = await dedup.markSent('s1', full(['orders', 'customers']), 4 * minute, 'mcp:call:2');
+    await dedup.markSent('s1', full(['orders']), 0);
+    const marks = await dedup.markSent('s1', full(['orders', 'customers']), 4 * minute);
     expect(marks).toEqual([{ first: true }, { first: true }]);
     expect(applyDedup(fullBlock, marks, 'reference')).toBe(fullBlock);
-    // orders went out again at 4 min: it is a repeat until 9 min, pointing at the second call
-    expect(await mark(dedup, 's1', 'orders', 8 * minute)).toEqual({ first: false, table: 'orders', extent: 'full', firstSeenAt: 4 * minute, reference: 'mcp:call:2' });
+    // orders went out again at 4 min: it is a repeat until 9 min, sent at 4 min
+    expect(await mark(dedup, 's1', 'orders', 8 * minute)).toEqual({ first: false, table: 'orders', extent: 'full', firstSeenAt: 4 * minute });
   });
 
   it('a mixed set of marks gets the full block', () => {
-    const marks: DedupMark[] = [{ first: true }, { first: false, table: 't', extent: 'full', firstSeenAt: 0, reference: null }];
+    const marks: DedupMark[] = [{ first: true }, { first: false, table: 't', extent: 'full', firstSeenAt: 0 }];
     expect(applyDedup(fullBlock, marks, 'summary')).toBe(fullBlock);
     expect(applyDedup(fullBlock, [], 'reference')).toBe(fullBlock);
   });
@@ -162,18 +162,18 @@ describe('a call naming several tables', () => {
 describe('5.4 what a block sent: per connection and per extent', () => {
   it('a join partner’s brief entry covers a later brief entry only; a full send covers every lesser extent', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
-    await dedup.markSent('s1', [sent('orders'), sent('customers', 'brief')], 0, 'mcp:call:join');
-    expect(await mark(dedup, 's1', 'customers', 1, undefined, 'filtered')).toEqual({ first: true });
-    expect(await mark(dedup, 's1', 'customers', 2, undefined, 'brief')).toMatchObject({ first: false, extent: 'brief' });
-    expect(await mark(dedup, 's1', 'orders', 3, undefined, 'filtered')).toMatchObject({ first: false, firstSeenAt: 0, reference: 'mcp:call:join' });
-    expect(await mark(dedup, 's1', 'orders', 4, undefined, 'brief')).toMatchObject({ first: false });
+    await dedup.markSent('s1', [sent('orders'), sent('customers', 'brief')], 0);
+    expect(await mark(dedup, 's1', 'customers', 1, 'filtered')).toEqual({ first: true });
+    expect(await mark(dedup, 's1', 'customers', 2, 'brief')).toMatchObject({ first: false, extent: 'brief' });
+    expect(await mark(dedup, 's1', 'orders', 3, 'filtered')).toMatchObject({ first: false, firstSeenAt: 0 });
+    expect(await mark(dedup, 's1', 'orders', 4, 'brief')).toMatchObject({ first: false });
   });
 
   it('a filtered context does not count as the full one (the describe path), the full one counts as filtered', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
-    await mark(dedup, 's1', 'orders', 0, undefined, 'filtered');
+    await mark(dedup, 's1', 'orders', 0, 'filtered');
     expect((await mark(dedup, 's1', 'orders', 1)).first).toBe(true);
-    expect((await mark(dedup, 's1', 'orders', 2, undefined, 'filtered')).first).toBe(false);
+    expect((await mark(dedup, 's1', 'orders', 2, 'filtered')).first).toBe(false);
     expect((await mark(dedup, 's1', 'orders', 3)).first).toBe(false);
   });
 
@@ -190,12 +190,31 @@ describe('5.4 what a block sent: per connection and per extent', () => {
     });
   });
 
+  it('a repeat says how fully each table went out: every column, the statement’s columns (and where the rest are), or the entry', () => {
+    const repeat = (table: string, extent: SentExtent): DedupMark => ({ first: false, table, extent, firstSeenAt: 0 });
+    const note = (marks: DedupMark[]) => (applyDedup(fullBlock, marks, 'reference') as { metadata_reference: { note: string } }).metadata_reference.note;
+    const summary = (marks: DedupMark[]) => (applyDedup(fullBlock, marks, 'summary') as { note: string }).note;
+    const at = '1970-01-01T00:00:00.000Z';
+    expect(note([repeat('orders', 'full')])).toBe(`Full catalog metadata for orders was sent earlier in this session (at ${at}); it is not repeated.`);
+    expect(note([repeat('orders', 'filtered')])).toBe(
+      `Catalog metadata (columns filtered to the statement) for orders was sent earlier in this session (at ${at}); it is not repeated. sql_describe_table gives every column.`,
+    );
+    expect(note([repeat('orders', 'filtered'), repeat('customers', 'brief')])).toBe(
+      `Catalog metadata (columns filtered to the statement) for orders and the additional_tables entry for customers was sent earlier in this session (from ${at}); it is not repeated. sql_describe_table gives every column.`,
+    );
+    expect(note([repeat('customers', 'brief')])).toBe(`The additional_tables entry for customers was sent earlier in this session (at ${at}); it is not repeated.`);
+    expect(summary([repeat('orders', 'filtered')])).toBe(
+      `Summary only: catalog metadata (columns filtered to the statement) for orders was sent earlier in this session (at ${at}). sql_describe_table gives every column.`,
+    );
+    expect(summary([repeat('orders', 'full')])).toBe(`Summary only: full catalog metadata for orders was sent earlier in this session (at ${at}).`);
+  });
+
   it('the same table on two connections is two tables, and repeats name it as written (never with the connection)', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
     await dedup.markSent('s1', [sent('sales.orders', 'full', 'trino-a')], 0);
     expect(await dedup.markSent('s1', [sent('sales.orders', 'full', 'trino-b')], 1)).toEqual([{ first: true }]);
     const marks = await dedup.markSent('s1', [sent('sales.orders', 'full', 'trino-b')], 2);
-    expect(marks).toEqual([{ first: false, table: 'sales.orders', extent: 'full', firstSeenAt: 1, reference: null }]);
+    expect(marks).toEqual([{ first: false, table: 'sales.orders', extent: 'full', firstSeenAt: 1 }]);
     expect(applyDedup(fullBlock, marks, 'reference')).toMatchObject({ metadata_reference: { tables: ['sales.orders'] } });
   });
 
@@ -211,7 +230,7 @@ describe('injection.session_dedup.entry_ttl and session_timeout', () => {
   it('sends the full block again once the entry is older than entry_ttl', async () => {
     const dedup = new SessionDedup(settings(), new MemoryDedupStore());
     expect((await mark(dedup, 's1', 'orders', 0)).first).toBe(true);
-    expect(await mark(dedup, 's1', 'orders', 5 * minute - 1)).toEqual({ first: false, table: 'orders', extent: 'full', firstSeenAt: 0, reference: null });
+    expect(await mark(dedup, 's1', 'orders', 5 * minute - 1)).toEqual({ first: false, table: 'orders', extent: 'full', firstSeenAt: 0 });
     expect((await mark(dedup, 's1', 'orders', 5 * minute)).first).toBe(true);
     expect(await mark(dedup, 's1', 'orders', 6 * minute)).toMatchObject({ first: false, firstSeenAt: 5 * minute });
   });
@@ -237,10 +256,46 @@ describe('injection.session_dedup.entry_ttl and session_timeout', () => {
 });
 
 describe('session de-duplication bounds', () => {
+  it(`marks at most ${maxDedupTablesPerCall} distinct tables of a call: one naming more is sent in full, its first ones recorded`, async () => {
+    const store = new MemoryDedupStore();
+    const marked: string[] = [];
+    const counted: DedupStore = {
+      mark: (session, key, now, limits) => (marked.push(key), store.mark(session, key, now, limits)),
+      renew: (session, keys, now, limits) => store.renew(session, keys, now, limits),
+      forget: (session) => store.forget(session),
+    };
+    const dedup = new SessionDedup(settings(), counted);
+    const tables = Array.from({ length: maxDedupTablesPerCall + 8 }, (_, i) => sent(`t${i}`, 'brief'));
+    expect(await dedup.markSent('s1', tables, 0)).toEqual(tables.map(() => ({ first: true })));
+    expect(await dedup.markSent('s1', tables, 1)).toEqual(tables.map(() => ({ first: true })));
+    expect(marked).toEqual([]);
+    const within = await dedup.markSent('s1', tables.slice(0, maxDedupTablesPerCall), 2);
+    expect(within.every((m) => !m.first)).toBe(true);
+    expect(marked).toHaveLength(maxDedupTablesPerCall);
+  });
+
+  it(`answers "first" when the store has not decided within ${markWaitMs} ms, and logs it`, async () => {
+    vi.useFakeTimers();
+    try {
+      const warnings: string[] = [];
+      const stuck: DedupStore = { mark: () => new Promise(() => {}), renew: () => new Promise(() => {}), forget: async () => {} };
+      const dedup = new SessionDedup(settings(), stuck, { warn: (_o, msg) => warnings.push(msg) });
+      let decided: DedupMark[] | undefined;
+      void dedup.markSent('s1', full(['orders', 'customers']), 0).then((marks) => (decided = marks));
+      await vi.advanceTimersByTimeAsync(markWaitMs - 1);
+      expect(decided).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(decided).toEqual([{ first: true }, { first: true }]);
+      expect(warnings).toEqual(['session de-duplication store slow: sending full context']);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('holds a bounded number of sessions and tables per session (one entry per table and extent)', async () => {
     const store = new MemoryDedupStore({ maxSessions: 2, maxEntriesPerSession: 2 });
     const dedup = new SessionDedup(settings(), store);
-    const brief = (session: string, table: string, now: number) => mark(dedup, session, table, now, undefined, 'brief');
+    const brief = (session: string, table: string, now: number) => mark(dedup, session, table, now, 'brief');
     for (const table of ['a', 'b', 'c']) await brief('s1', table, 0);
     expect((await brief('s1', 'a', 1)).first).toBe(true); // a was the oldest of three
     expect((await brief('s1', 'c', 1)).first).toBe(false);

@@ -48,6 +48,8 @@ const settings = (s: Partial<LineageSettings> = {}): LineageSettings => ({
   ...s,
 });
 
+/** Options for a caller with no deadline of its own: a signal that never aborts (the signal is required). */
+const noDeadline = () => ({ signal: new AbortController().signal });
 const mart = { urn: urn('hive.mart.orders'), name: 'hive.mart.orders' };
 const staging = urn('hive.staging.orders');
 const raw = urn('hive.raw.orders');
@@ -75,7 +77,7 @@ function threeTables(): MemoryCatalog {
 describe('semantic.lineage inheritance order', () => {
   it('keeps a column’s own metadata and inherits only the kinds it lacks', async () => {
     const own = col('amount', { description: 'Order amount in EUR' });
-    const columns = await inheritColumnContext(threeTables(), mart, [own], settings());
+    const columns = await inheritColumnContext(threeTables(), mart, [own], settings(), noDeadline());
     expect(columns[0]).toEqual({
       name: 'amount',
       description: 'Order amount in EUR',
@@ -86,7 +88,7 @@ describe('semantic.lineage inheritance order', () => {
   });
 
   it('prefers fine-grained column lineage over table lineage when prefer_column_lineage', async () => {
-    const columns = await inheritColumnContext(threeTables(), mart, [col('customer_id')], settings({ prefer_column_lineage: true }));
+    const columns = await inheritColumnContext(threeTables(), mart, [col('customer_id')], settings({ prefer_column_lineage: true }), noDeadline());
     expect(columns[0]).toMatchObject({
       description: 'Customer id (crm)',
       glossary_terms: [term('CustomerId')],
@@ -101,7 +103,7 @@ describe('semantic.lineage inheritance order', () => {
   });
 
   it('ignores column lineage without prefer_column_lineage', async () => {
-    const columns = await inheritColumnContext(threeTables(), mart, [col('customer_id')], settings());
+    const columns = await inheritColumnContext(threeTables(), mart, [col('customer_id')], settings(), noDeadline());
     expect(columns[0]).toMatchObject({
       description: 'Customer key (raw)',
       glossary_terms: [term('Customer')],
@@ -122,13 +124,13 @@ describe('semantic.lineage inheritance order', () => {
         [staging]: { columns: [{ downstream: 'cust', upstream: { urn: raw, column: 'customer_key' } }] },
       },
     );
-    const columns = await inheritColumnContext(catalog, mart, [col('customer_id')], settings({ prefer_column_lineage: true, inherit: ['descriptions'] }));
+    const columns = await inheritColumnContext(catalog, mart, [col('customer_id')], settings({ prefer_column_lineage: true, inherit: ['descriptions'] }), noDeadline());
     expect(columns[0]!.description).toBe('From two hops up');
     expect(columns[0]!.inherited_from).toEqual({ descriptions: [{ urn: raw, column: 'customer_key', hops: 2, match_method: 'column_lineage' }] });
   });
 
   it('nearest: the first hop that has a kind wins', async () => {
-    const columns = await inheritColumnContext(threeTables(), mart, [col('amount'), col('status')], settings());
+    const columns = await inheritColumnContext(threeTables(), mart, [col('amount'), col('status')], settings(), noDeadline());
     expect(columns.map((c) => [c.name, c.description, c.tags])).toEqual([
       ['amount', 'Amount (staging)', ['money']],
       ['status', 'Order status (raw)', []],
@@ -139,7 +141,7 @@ describe('semantic.lineage inheritance order', () => {
   it('all: tags and terms merge from every hop, de-duplicated, each source recorded; the description stays the nearest', async () => {
     const catalog = threeTables();
     catalog.schemas[staging] = [col('customer_id', { tags: ['staging', 'pii'], glossary_terms: [term('Customer')] })];
-    const columns = await inheritColumnContext(catalog, mart, [col('customer_id')], settings({ conflict_resolution: 'all', prefer_column_lineage: true }));
+    const columns = await inheritColumnContext(catalog, mart, [col('customer_id')], settings({ conflict_resolution: 'all', prefer_column_lineage: true }), noDeadline());
     expect(columns[0]).toEqual({
       name: 'customer_id',
       description: 'Customer id (crm)',
@@ -158,21 +160,21 @@ describe('semantic.lineage inheritance order', () => {
   });
 
   it('inherit chooses the kinds: only tags', async () => {
-    const columns = await inheritColumnContext(threeTables(), mart, [col('amount')], settings({ inherit: ['tags'] }));
+    const columns = await inheritColumnContext(threeTables(), mart, [col('amount')], settings({ inherit: ['tags'] }), noDeadline());
     expect(columns[0]).toEqual({ ...col('amount', { tags: ['money'] }), inherited_from: { tags: [{ urn: raw, column: 'amount', hops: 2, match_method: 'name_exact' }] } });
   });
 
   it('leaves the columns as they are when lineage is disabled or inherit is empty', async () => {
     const catalog = threeTables();
     for (const s of [settings({ enabled: false }), settings({ inherit: [] })]) {
-      const columns = await inheritColumnContext(catalog, mart, [col('amount')], s);
+      const columns = await inheritColumnContext(catalog, mart, [col('amount')], s, noDeadline());
       expect(columns).toEqual([col('amount')]);
     }
     expect(catalog.reads).toEqual([]);
   });
 
   it('passes the caller’s own column fields through', async () => {
-    const columns = await inheritColumnContext(threeTables(), mart, [{ ...col('status'), type: 'varchar' }], settings());
+    const columns = await inheritColumnContext(threeTables(), mart, [{ ...col('status'), type: 'varchar' }], settings(), noDeadline());
     expect(columns[0]).toMatchObject({ type: 'varchar', description: 'Order status (raw)' });
   });
 });
@@ -182,7 +184,7 @@ describe('semantic.lineage.column_transforms', () => {
 
   it('strips strip_prefix from a column whose path matches target_pattern before the upstream lookup', async () => {
     const transforms = [{ target_pattern: 'hive.mart.*.raw_*', strip_prefix: 'raw_' }];
-    const columns = await inheritColumnContext(catalog(), mart, [col('raw_customer_id')], settings({ column_transforms: transforms }));
+    const columns = await inheritColumnContext(catalog(), mart, [col('raw_customer_id')], settings({ column_transforms: transforms }), noDeadline());
     expect(columns[0]).toMatchObject({
       description: 'Customer key',
       inherited_from: { descriptions: [{ urn: staging, column: 'customer_id', hops: 1, match_method: 'name_transformed' }] },
@@ -191,7 +193,7 @@ describe('semantic.lineage.column_transforms', () => {
 
   it('does not apply a transform whose target_pattern does not match the column path', async () => {
     const transforms = [{ target_pattern: 'hive.other.*', strip_prefix: 'raw_' }];
-    const columns = await inheritColumnContext(catalog(), mart, [col('raw_customer_id')], settings({ column_transforms: transforms }));
+    const columns = await inheritColumnContext(catalog(), mart, [col('raw_customer_id')], settings({ column_transforms: transforms }), noDeadline());
     expect(columns[0]).toEqual(col('raw_customer_id'));
   });
 });
@@ -210,15 +212,15 @@ describe('semantic.lineage.max_hops', () => {
   const t0 = { urn: urn('c.s.t0'), name: 'c.s.t0' };
 
   it('does not look past max_hops', async () => {
-    expect((await inheritColumnContext(chain(2), t0, [col('x')], settings({ max_hops: 1 })))[0]!.description).toBeUndefined();
-    expect((await inheritColumnContext(chain(2), t0, [col('x')], settings({ max_hops: 2 })))[0]!.description).toBe('documented at hop 2');
+    expect((await inheritColumnContext(chain(2), t0, [col('x')], settings({ max_hops: 1 }), noDeadline()))[0]!.description).toBeUndefined();
+    expect((await inheritColumnContext(chain(2), t0, [col('x')], settings({ max_hops: 2 }), noDeadline()))[0]!.description).toBe('documented at hop 2');
   });
 
   it(`never follows more than ${maxHopsLimit} hops`, async () => {
     const far = chain(maxHopsLimit + 1);
-    expect((await inheritColumnContext(far, t0, [col('x')], settings({ max_hops: 50 })))[0]!.description).toBeUndefined();
+    expect((await inheritColumnContext(far, t0, [col('x')], settings({ max_hops: 50 }), noDeadline()))[0]!.description).toBeUndefined();
     expect(far.reads.filter((r) => r.startsWith('columns')).length).toBe(maxHopsLimit);
-    expect((await inheritColumnContext(chain(maxHopsLimit), t0, [col('x')], settings({ max_hops: 50 })))[0]!.description).toBe(
+    expect((await inheritColumnContext(chain(maxHopsLimit), t0, [col('x')], settings({ max_hops: 50 }), noDeadline()))[0]!.description).toBe(
       `documented at hop ${maxHopsLimit}`,
     );
   });
@@ -227,7 +229,7 @@ describe('semantic.lineage.max_hops', () => {
     const a = urn('c.s.a');
     const b = urn('c.s.b');
     const cyclic = new MemoryCatalog({ [a]: [col('x')], [b]: [col('x')] }, { [a]: { datasets: [b] }, [b]: { datasets: [a] } });
-    const columns = await inheritColumnContext(cyclic, { urn: a, name: 'c.s.a' }, [col('x')], settings({ max_hops: 5 }));
+    const columns = await inheritColumnContext(cyclic, { urn: a, name: 'c.s.a' }, [col('x')], settings({ max_hops: 5 }), noDeadline());
     expect(columns).toEqual([col('x')]);
     expect(cyclic.reads).toEqual([`upstreams ${a}`, `columns ${b}`, `upstreams ${b}`]);
   });
@@ -269,6 +271,13 @@ describe('semantic.lineage.timeout is the enrichment deadline, not a timer of in
     expect(catalog.reads).not.toContain(`upstreams ${staging}`);
   });
 
+  it('has no timer of its own, so the deadline is required: a call without one does not type-check', () => {
+    // tsc is the proof: with the signal optional this directive would be unused, an error.
+    // @ts-expect-error -- no signal: inheritance would have no bound at all
+    const unbounded = () => inheritColumnContext(threeTables(), mart, [col('amount')], settings(), {});
+    expect(unbounded).toBeTypeOf('function');
+  });
+
   it('an already aborted deadline reads nothing', async () => {
     const catalog = threeTables();
     await expect(inheritColumnContext(catalog, mart, [col('amount')], settings(), { signal: AbortSignal.abort(new Error('late')) })).rejects.toThrow('late');
@@ -281,7 +290,7 @@ describe('semantic.lineage.timeout is the enrichment deadline, not a timer of in
       upstreams: (u) => base.upstreams(u),
       datasetColumns: (u) => (u === staging ? Promise.reject(new Error('catalog down')) : base.datasetColumns(u)),
     };
-    const columns = await inheritColumnContext(failing, mart, [col('amount')], settings());
+    const columns = await inheritColumnContext(failing, mart, [col('amount')], settings(), noDeadline());
     expect(columns[0]).toMatchObject({ description: 'Amount (raw)', tags: ['money'] });
   });
 });
@@ -291,13 +300,13 @@ describe('semantic.lineage.cache_ttl', () => {
     let now = 0;
     const catalog = threeTables();
     const cached = new CachedLineageSource(catalog, { ttlMs: 600_000, clock: () => now });
-    const first = await inheritColumnContext(cached, mart, [col('amount')], settings());
+    const first = await inheritColumnContext(cached, mart, [col('amount')], settings(), noDeadline());
     const reads = catalog.reads.length;
-    const second = await inheritColumnContext(cached, mart, [col('amount')], settings());
+    const second = await inheritColumnContext(cached, mart, [col('amount')], settings(), noDeadline());
     expect(second).toEqual(first);
     expect(catalog.reads.length).toBe(reads);
     now = 600_000;
-    await inheritColumnContext(cached, mart, [col('amount')], settings());
+    await inheritColumnContext(cached, mart, [col('amount')], settings(), noDeadline());
     expect(catalog.reads.length).toBe(2 * reads);
   });
 

@@ -12,7 +12,9 @@ export interface DatabaseDedupOptions {
  * `mcp_session_dedup_mark`); rows go with the session row when it ends or expires. Times are
  * the caller's clock (`now`), so replicas with an injected clock agree in tests; a few seconds of
  * skew between real replicas only shifts entry_ttl by as much. `renew` (what else a block that went
- * out carried) is plain SQL: an upsert, then the same pruning as a mark.
+ * out carried) is plain SQL: an upsert, then the same pruning as a mark. Migration 0025's
+ * `reference` column (and the function's `p_reference`) is left NULL: no call reference exists
+ * when a block is attached.
  */
 export class DatabaseDedupStore implements DedupStore {
   readonly #maxEntries: number;
@@ -24,25 +26,27 @@ export class DatabaseDedupStore implements DedupStore {
     this.#maxEntries = options.maxEntriesPerSession ?? 256;
   }
 
-  async mark(sessionId: string, key: string, now: number, reference: string | null, limits: DedupLimits): Promise<SentEntry | undefined> {
-    const { rows } = await this.db.query<{ sent_ms: number; sent_reference: string | null }>(
-      'SELECT sent_ms, sent_reference FROM mcp_session_dedup_mark($1, $2, $3, $4, $5, $6, $7)',
-      [sessionId, key, now, reference, limits.entryTtlMs, limits.sessionTimeoutMs, this.#maxEntries],
+  async mark(sessionId: string, key: string, now: number, limits: DedupLimits): Promise<SentEntry | undefined> {
+    const { rows } = await this.db.query<{ sent_ms: number }>(
+      'SELECT sent_ms FROM mcp_session_dedup_mark($1, $2, $3, NULL, $4, $5, $6)',
+      [sessionId, key, now, limits.entryTtlMs, limits.sessionTimeoutMs, this.#maxEntries],
     );
     const row = rows[0];
-    return row && { sentAt: Math.round(row.sent_ms), reference: row.sent_reference };
+    return row && { sentAt: Math.round(row.sent_ms) };
   }
 
-  async renew(sessionId: string, keys: readonly string[], now: number, reference: string | null, limits: DedupLimits): Promise<void> {
+  async renew(sessionId: string, keys: readonly string[], now: number, limits: DedupLimits): Promise<void> {
     // Only for a session that still exists (the row's foreign key); then the same bounds as a mark.
+    // Rows are taken in key order: two calls of one session listing shared tables in opposite
+    // orders would otherwise each hold a row the other waits for (a deadlock).
     await this.db.query(
-      `INSERT INTO mcp_session_dedup AS d (session_id, table_key, sent_at, used_at, reference)
-       SELECT $1, k, to_timestamp($3::double precision / 1000), to_timestamp($3::double precision / 1000), $4
+      `INSERT INTO mcp_session_dedup AS d (session_id, table_key, sent_at, used_at)
+       SELECT $1, k, to_timestamp($3::double precision / 1000), to_timestamp($3::double precision / 1000)
          FROM unnest($2::text[]) AS k
         WHERE EXISTS (SELECT 1 FROM mcp_sessions s WHERE s.id = $1)
        ON CONFLICT (session_id, table_key) DO UPDATE
-          SET sent_at = EXCLUDED.sent_at, used_at = greatest(d.used_at, EXCLUDED.used_at), reference = EXCLUDED.reference`,
-      [sessionId, [...new Set(keys)], now, reference],
+          SET sent_at = EXCLUDED.sent_at, used_at = greatest(d.used_at, EXCLUDED.used_at)`,
+      [sessionId, [...new Set(keys)].sort(), now],
     );
     await this.db.query(
       `DELETE FROM mcp_session_dedup d

@@ -35,16 +35,16 @@ export class MemoryDedupStore implements DedupStore {
     return this.#sessions.size;
   }
 
-  async mark(sessionId: string, key: string, now: number, reference: string | null, limits: DedupLimits): Promise<SentEntry | undefined> {
+  async mark(sessionId: string, key: string, now: number, limits: DedupLimits): Promise<SentEntry | undefined> {
     const session = this.#activeSession(sessionId, now, limits.sessionTimeoutMs);
     const entry = session.sent.get(key);
     if (entry && now - entry.sentAt < limits.entryTtlMs) return entry;
-    this.#record(session, [key], { sentAt: now, reference });
+    this.#record(session, [key], { sentAt: now });
     return undefined;
   }
 
-  async renew(sessionId: string, keys: readonly string[], now: number, reference: string | null, limits: DedupLimits): Promise<void> {
-    this.#record(this.#activeSession(sessionId, now, limits.sessionTimeoutMs), keys, { sentAt: now, reference });
+  async renew(sessionId: string, keys: readonly string[], now: number, limits: DedupLimits): Promise<void> {
+    this.#record(this.#activeSession(sessionId, now, limits.sessionTimeoutMs), keys, { sentAt: now });
   }
 
   /** The session, active at `now` (moved to the end of the order; a new one when it was idle or unknown). */

@@ -3,7 +3,7 @@
  * the injection middleware decides with a mark from SessionDedup and this function alone.
  */
 import type { Block } from '../blocks.js';
-import type { DedupMark, DedupMode } from './types.js';
+import type { DedupMark, DedupMode, SentExtent } from './types.js';
 
 /**
  * Words that make a tag critical (toolkits.md 5.3 and 5.4): a tag containing one of them, in any
@@ -33,38 +33,51 @@ export function applyDedup(block: Block, mark: DedupMark | readonly DedupMark[],
 
 /** The repeat whose full block went out first: what the words point at. */
 const earliest = (repeats: readonly Repeat[]): Repeat => repeats.reduce((a, b) => (b.firstSeenAt < a.firstSeenAt ? b : a));
-/** The tables as the call wrote them (never the store's keys, which hold the connection too). */
-const tablesOf = (repeats: readonly Repeat[]): string[] => [...new Set(repeats.map((r) => r.table))];
+/** The tables as the call wrote them (never the store's keys, which hold the connection too; one mark per table). */
+const tablesOf = (repeats: readonly Repeat[]): string[] => repeats.map((r) => r.table);
 
-/** The tables whose context went out, and the join partners of which only the `additional_tables` entry did, in words. */
+/** The tables of the repeats sent at `extent`. */
+const sentAt = (repeats: readonly Repeat[], extent: SentExtent): string[] => tablesOf(repeats.filter((r) => r.extent === extent));
+
+/**
+ * What went out earlier, table by table, in words: every column of a `full` table, the statement's
+ * columns of a `filtered` one, the `additional_tables` entry of a `brief` one.
+ */
 function whatWasSent(repeats: readonly Repeat[]): string {
-  const context = tablesOf(repeats.filter((r) => r.extent !== 'brief'));
-  const brief = tablesOf(repeats.filter((r) => r.extent === 'brief'));
-  const entries = brief.length ? `the additional_tables ${brief.length > 1 ? 'entries' : 'entry'} for ${brief.join(', ')}` : '';
-  return context.length ? `full catalog metadata for ${context.join(', ')}${entries ? ` and ${entries}` : ''}` : entries;
+  const full = sentAt(repeats, 'full');
+  const filtered = sentAt(repeats, 'filtered');
+  const brief = sentAt(repeats, 'brief');
+  return [
+    full.length ? `full catalog metadata for ${full.join(', ')}` : '',
+    filtered.length ? `catalog metadata (columns filtered to the statement) for ${filtered.join(', ')}` : '',
+    brief.length ? `the additional_tables ${brief.length > 1 ? 'entries' : 'entry'} for ${brief.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
 }
 
-/** Where and when the full block went out, in words for the agent. */
+/** For a filtered repeat: where the columns the statement left out are. */
+const otherColumns = (repeats: readonly Repeat[]): string =>
+  repeats.some((r) => r.extent === 'filtered') ? ' sql_describe_table gives every column.' : '';
+
+/** When the full block went out, in words for the agent. */
 function sentEarlier(repeats: readonly Repeat[]): string {
-  const first = earliest(repeats);
-  const when = new Date(first.firstSeenAt).toISOString();
-  return `sent earlier in this session (${repeats.length > 1 ? 'from ' : 'at '}${when}${first.reference ? `, with ${first.reference}` : ''})`;
+  const when = new Date(earliest(repeats).firstSeenAt).toISOString();
+  return `sent earlier in this session (${repeats.length > 1 ? 'from ' : 'at '}${when})`;
 }
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /**
- * `{"metadata_reference": {tables, sent_at, reference?, note}}`: points back at the full block
- * (for several tables, at the earliest: `sent_at` and `reference` are its).
+ * `{"metadata_reference": {tables, sent_at, note}}`: points back at the full block (for several
+ * tables, at the earliest: `sent_at` is its).
  */
 export function referenceBlock(repeats: readonly Repeat[]): Block {
-  const first = earliest(repeats);
   return {
     metadata_reference: {
       tables: tablesOf(repeats),
-      sent_at: new Date(first.firstSeenAt).toISOString(),
-      ...(first.reference ? { reference: first.reference } : {}),
-      note: `${capitalised(whatWasSent(repeats))} was ${sentEarlier(repeats)}; it is not repeated.`,
+      sent_at: new Date(earliest(repeats).firstSeenAt).toISOString(),
+      note: `${capitalised(whatWasSent(repeats))} was ${sentEarlier(repeats)}; it is not repeated.${otherColumns(repeats)}`,
     },
   };
 }
@@ -98,6 +111,6 @@ export function summaryBlock(block: Block, repeats: readonly Repeat[]): Block {
   return {
     compact_context: compact,
     tables: tablesOf(repeats),
-    note: `Summary only: the ${whatWasSent(repeats)} was ${sentEarlier(repeats)}.`,
+    note: `Summary only: ${whatWasSent(repeats)} was ${sentEarlier(repeats)}.${otherColumns(repeats)}`,
   };
 }

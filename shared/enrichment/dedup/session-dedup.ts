@@ -7,6 +7,18 @@ import type { DedupLimits, DedupMark, DedupSettings, DedupStore, SentExtent, Sen
 /** Table names longer than this are never recorded: a caller cannot fill the store with huge names. */
 export const maxDedupKeyLength = 512;
 
+/**
+ * Distinct tables of one call marked at most: each is a store round trip, run in parallel. A call
+ * naming more is sent in full; its first this many are recorded.
+ */
+export const maxDedupTablesPerCall = 32;
+
+/**
+ * How long a call waits for the store's decision (ms). Past it the call is a first: the full block
+ * goes out at once (always correct), and the decision, still running, records what it covers.
+ */
+export const markWaitMs = 250;
+
 /** Where store failures are reported (a pino logger fits). */
 export interface DedupLog {
   warn(o: object, msg: string): void;
@@ -53,23 +65,41 @@ export class SessionDedup {
    * what went out. The call is a repeat only when each table was sent within `entry_ttl` at its
    * `extent` or more — then every mark is a repeat and nothing is recorded. Otherwise every mark is
    * a first, the block goes out in full, and each table counts as sent from `now` at its extent
-   * (and the lesser ones). `reference` (e.g. `mcp:call:<id>`) is kept with what is recorded and
-   * handed back to repeats. Marks are in the order of `tables`, one per distinct table; a table
-   * whose name is empty or longer than `maxDedupKeyLength` makes the call a first and is not stored.
+   * (and the lesser ones). Marks are in the order of `tables`, one per distinct table. A table
+   * whose name is empty or longer than `maxDedupKeyLength`, or past the first
+   * `maxDedupTablesPerCall`, makes the call a first and is not stored; so does a store that has
+   * not decided within `markWaitMs`.
    */
-  async markSent(sessionId: string, tables: readonly SentTable[], now: number, reference?: string): Promise<DedupMark[]> {
+  async markSent(sessionId: string, tables: readonly SentTable[], now: number): Promise<DedupMark[]> {
     const distinct = [...new Map(tables.map((t) => [storeKey(t), t])).values()];
-    if (!this.settings.enabled || this.settings.mode === 'none') return distinct.map(() => ({ first: true }));
-    const storable = distinct.filter((t) => t.table !== '' && t.table.length <= maxDedupKeyLength);
+    const firsts = (): DedupMark[] => distinct.map(() => ({ first: true }));
+    if (!this.settings.enabled || this.settings.mode === 'none') return firsts();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<DedupMark[]>((resolve) => {
+      timer = setTimeout(() => {
+        this.log?.warn({ waitMs: markWaitMs }, 'session de-duplication store slow: sending full context');
+        resolve(firsts());
+      }, markWaitMs);
+    });
+    try {
+      return await Promise.race([this.#decide(sessionId, distinct, now), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The store's decision for the distinct tables of a call (never rejects: a failing store answers "first"). */
+  async #decide(sessionId: string, distinct: readonly SentTable[], now: number): Promise<DedupMark[]> {
+    const storable = distinct.filter((t) => t.table !== '' && t.table.length <= maxDedupKeyLength).slice(0, maxDedupTablesPerCall);
     try {
       if (storable.length === distinct.length) {
-        const sent = await Promise.all(distinct.map((t) => this.store.mark(sessionId, storeKey(t), now, reference ?? null, this.#limits)));
+        const sent = await Promise.all(distinct.map((t) => this.store.mark(sessionId, storeKey(t), now, this.#limits)));
         if (sent.every((entry) => entry !== undefined)) {
-          return distinct.map((t, i) => ({ first: false, table: t.table, extent: t.extent, firstSeenAt: sent[i]!.sentAt, reference: sent[i]!.reference }));
+          return distinct.map((t, i) => ({ first: false, table: t.table, extent: t.extent, firstSeenAt: sent[i]!.sentAt }));
         }
       }
       // A first: the whole block goes out, so all it covers is recorded (a mark records its own key only).
-      if (storable.length) await this.store.renew(sessionId, storable.flatMap(coveredKeys), now, reference ?? null, this.#limits);
+      if (storable.length) await this.store.renew(sessionId, storable.flatMap(coveredKeys), now, this.#limits);
     } catch (err) {
       this.log?.warn({ err }, 'session de-duplication store failed: sending full context');
     }

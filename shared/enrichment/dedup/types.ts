@@ -26,15 +26,13 @@ export interface SentTable {
 /**
  * The outcome of marking a table's context as sent in a session. `first`: send the full block
  * (and it now counts as sent). Otherwise `table` (as the call wrote it) was sent at `extent` or more
- * at `firstSeenAt` (ms since the epoch), in the call `reference` names when the caller gave one
- * (e.g. `mcp:call:<id>`).
+ * at `firstSeenAt` (ms since the epoch).
  */
-export type DedupMark = { first: true } | { first: false; table: string; extent: SentExtent; firstSeenAt: number; reference: string | null };
+export type DedupMark = { first: true } | { first: false; table: string; extent: SentExtent; firstSeenAt: number };
 
-/** The live entry found for a key: when it was sent and with which reference. */
+/** The live entry found for a key: when it was sent. */
 export interface SentEntry {
   sentAt: number;
-  reference: string | null;
 }
 
 export interface DedupLimits {
@@ -52,15 +50,15 @@ export interface DedupLimits {
 export interface DedupStore {
   /**
    * Atomically: the live entry for the key (counting as activity of the session), or, when there
-   * is none, records one sent at `now` with `reference` and returns undefined. Of concurrent
-   * marks of one key exactly one records.
+   * is none, records one sent at `now` and returns undefined. Of concurrent marks of one key
+   * exactly one records.
    */
-  mark(sessionId: string, key: string, now: number, reference: string | null, limits: DedupLimits): Promise<SentEntry | undefined>;
+  mark(sessionId: string, key: string, now: number, limits: DedupLimits): Promise<SentEntry | undefined>;
   /**
-   * Records these keys as sent at `now` with `reference`, whether or not they were (the block went
-   * out): new keys are added, known ones renewed, within the same bounds as `mark`.
+   * Records these keys as sent at `now`, whether or not they were (the block went out): new keys
+   * are added, known ones renewed, within the same bounds as `mark`.
    */
-  renew(sessionId: string, keys: readonly string[], now: number, reference: string | null, limits: DedupLimits): Promise<void>;
+  renew(sessionId: string, keys: readonly string[], now: number, limits: DedupLimits): Promise<void>;
   /** Forgets a session (it ended). */
   forget(sessionId: string): Promise<void>;
 }

@@ -30,8 +30,11 @@ import type {
 } from './types.js';
 
 export interface InheritOptions {
-  /** The caller's deadline: on abort, lookups in flight are dropped and inheritance rejects with the signal's reason. */
-  signal?: AbortSignal;
+  /**
+   * The caller's deadline, required: inheritance has no timer of its own, so this is its only
+   * bound. On abort, lookups in flight are dropped and inheritance rejects with the signal's reason.
+   */
+  signal: AbortSignal;
 }
 
 const noLineage: UpstreamLineage = { datasets: [], columns: [] };
@@ -53,29 +56,29 @@ export async function inheritColumnContext<C extends ColumnContext>(
   table: TableRef,
   columns: C[],
   settings: LineageSettings,
-  options: InheritOptions = {},
+  options: InheritOptions,
 ): Promise<C[]> {
   if (!settings.enabled) return columns;
   const open = columns.map((c) => missingKinds(c, settings.inherit));
   if (open.every((kinds) => kinds.length === 0)) return columns;
 
-  const signal = options.signal;
-  signal?.throwIfAborted();
+  const { signal } = options;
+  signal.throwIfAborted();
   const run = new InheritanceRun(source, table, columns, open, settings, signal);
   // On abort the run stops where it is (no further lookups) and the caller gets the reason.
   let onAbort = () => {};
   const aborted = new Promise<never>((_, reject) => {
     onAbort = () => {
       run.finish();
-      reject(signal?.reason);
+      reject(signal.reason);
     };
   });
-  signal?.addEventListener('abort', onAbort, { once: true });
+  signal.addEventListener('abort', onAbort, { once: true });
   try {
     await Promise.race([run.run(), aborted]);
     return run.finish();
   } finally {
-    signal?.removeEventListener('abort', onAbort);
+    signal.removeEventListener('abort', onAbort);
   }
 }
 
@@ -95,7 +98,7 @@ class InheritanceRun<C extends ColumnContext> {
     /** Per column, the kinds its own metadata lacks. */
     private readonly open: InheritableField[][],
     private readonly settings: LineageSettings,
-    private readonly signal: AbortSignal | undefined,
+    private readonly signal: AbortSignal,
   ) {
     this.#columns = [...columns];
     this.#maxHops = Math.min(Math.max(settings.max_hops, 1), maxHopsLimit);
