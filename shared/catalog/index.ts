@@ -8,6 +8,7 @@ export { CatalogError, isCatalogError, type CatalogErrorKind } from './errors.js
 export type * from './types.js';
 export * as catalogOperations from './operations/index.js';
 export type { Operation } from './operations/index.js';
+export { catalogQueryFields, rootFieldNames } from './operations/index.js';
 export { type CatalogConnection, type CatalogConnections } from './connections.js';
 export { createPlan, updatePlan, deletePlan, type WriteArgs, type WritePlan } from './writes.js';
 export { createCatalogToolkit, type CatalogToolkit } from './toolkit.js';

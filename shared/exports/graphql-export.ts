@@ -15,7 +15,7 @@ import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { parse } from 'graphql';
 import { z } from 'zod';
-import { catalogDataReadTools, graphqlEndpoint } from '../catalog/index.js';
+import { catalogDataReadTools, catalogQueryFields, graphqlEndpoint, rootFieldNames } from '../catalog/index.js';
 import type { PlatformConfig } from '../config/index.js';
 import type { CallerContext } from '../identity/index.js';
 import { defineTool, type ToolAccess, type ToolDefinition } from '../mcp-tools/index.js';
@@ -77,16 +77,24 @@ function mayReadCatalog(access: ToolAccess, caller: CallerContext): boolean {
   return catalogDataReadTools.every((name) => access.mayUse({ name } as ToolDefinition, caller));
 }
 
-/** Why the document may not be sent: unparsable, or an operation other than a query. */
-function documentProblem(query: string): string | undefined {
+/**
+ * Why the document may not be sent: unparsable, an operation other than a query, or — to a
+ * catalog — a top-level field no catalog tool reads (catalogQueryFields: the platform's catalog
+ * token must not fetch secrets, access tokens or users, nor the schema itself).
+ */
+function documentProblem(query: string, toCatalog: boolean): string | undefined {
   let document;
   try {
     document = parse(query);
   } catch (error) {
     return `the query does not parse: ${error instanceof Error ? error.message : String(error)}`;
   }
-  const writes = document.definitions.filter((d) => d.kind === 'OperationDefinition' && d.operation !== 'query');
-  return writes.length ? 'graphql_export sends queries only (no mutation or subscription)' : undefined;
+  const operations = document.definitions.filter((d) => d.kind === 'OperationDefinition');
+  if (operations.some((d) => d.operation !== 'query')) return 'graphql_export sends queries only (no mutation or subscription)';
+  if (!toCatalog) return undefined;
+  const asked = operations.flatMap((d) => rootFieldNames(d.selectionSet, document.definitions));
+  const unread = [...new Set(asked)].filter((field) => field !== '__typename' && !catalogQueryFields.has(field));
+  return unread.length ? `a catalog export may read only what the catalog tools read (${[...catalogQueryFields].sort().join(', ')}); not ${unread.join(', ')}` : undefined;
 }
 
 /** The answer's bytes, unchanged, failing at their end when the answer reported GraphQL errors. */
@@ -117,7 +125,7 @@ export function graphqlExportTool(deps: ExportToolsDeps): ToolDefinition {
     description:
       `Sends one GraphQL query (with variables) to a configured endpoint (${names.join(', ')}) and stores its JSON answer as the resource at resource.library/path/filename. ` +
       'The first export creates the file, each later one to the same path records its next version; an error status or a GraphQL errors answer stores nothing and the file keeps its last version. ' +
-      'A catalog:<name> endpoint is open only to callers whose persona may use every catalog read tool (catalog_search, catalog_get_*, catalog_browse). ' +
+      'A catalog:<name> endpoint is open only to callers whose persona may use every catalog read tool (catalog_search, catalog_get_*, catalog_browse), and only for the top-level fields those tools read. ' +
       'The result carries resource.reference and table_changes.',
     input,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
@@ -129,7 +137,7 @@ export function graphqlExportTool(deps: ExportToolsDeps): ToolDefinition {
         if (name.startsWith(CATALOG_PREFIX) && !mayReadCatalog(personas, ctx.caller)) {
           throw new ResourceError('forbidden', `graphql_export to ${name} needs a persona that may use the catalog read tools (${catalogDataReadTools.join(', ')}); nothing was sent`);
         }
-        const problem = documentProblem(args.query);
+        const problem = documentProblem(args.query, name.startsWith(CATALOG_PREFIX));
         if (problem) throw new ResourceError('invalid', `graphql_export refused: ${problem}; nothing was sent`);
         const actor = deps.actorOf(ctx.caller, ctx.sessionId);
         const target = exportTargetOf(args.resource, actor);

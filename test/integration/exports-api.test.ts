@@ -128,19 +128,19 @@ describe.each(['filesystem', 's3'] as const)('api_export and graphql_export (%s)
   });
 
   it("graphql_export reaches a catalog instance's GraphQL API with its token, for a persona that may use the catalog read tools", async () => {
-    const out = ok(await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ items(limit: 1) { name } }', resource: { path: 'graph', filename: 'catalog.json' } }, { caller: cataloguer }));
+    const out = ok(await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ dataset(urn: "urn:li:dataset:1") { name } }', resource: { path: 'graph', filename: 'catalog.json' } }, { caller: cataloguer }));
     expect(out.endpoint).toBe('catalog:main');
     const request = rig.upstream.requests.at(-1)!;
     expect(request.url).toBe('/api/graphql');
     expect(request.headers.authorization).toBe(`Bearer ${CATALOG_TOKEN}`);
-    const local = ok(await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ items(limit: 1) { name } }', resource: { path: 'graph', filename: 'catalog.json' } }, { caller: caller('operator', [], { authType: 'local' }) }));
+    const local = ok(await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ dataset(urn: "urn:li:dataset:1") { name } }', resource: { path: 'graph', filename: 'catalog.json' } }, { caller: caller('operator', [], { authType: 'local' }) }));
     expect(local.resource.version).toBe(2);
   });
 
   it('graphql_export to a catalog is refused, nothing sent or stored, for a persona denied any catalog read tool', async () => {
     const before = rig.upstream.requests.length;
     for (const who of [caller('alice', ['exporter']), caller('alice', ['schema_reader']), caller('alice')]) {
-      const refusal = await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ items { id name } }', resource: { path: 'graph', filename: 'denied.json' } }, { caller: who });
+      const refusal = await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ dataset(urn: "urn:li:dataset:1") { urn name } }', resource: { path: 'graph', filename: 'denied.json' } }, { caller: who });
       expect(failed(refusal)).toMatch(/graphql_export to catalog:main needs a persona that may use the catalog read tools .*; nothing was sent/);
       expect(refusal.structuredContent).toMatchObject({ error: 'forbidden' });
     }
@@ -151,6 +151,23 @@ describe.each(['filesystem', 's3'] as const)('api_export and graphql_export (%s)
     ok(await rig.call('graphql_export', { endpoint: 'items', query: '{ items(limit: 1) { id } }', resource: { path: 'graph', filename: 'allowed.json' } }, { caller: caller('alice', ['exporter']) }));
   });
 
+  it('graphql_export to a catalog may ask only for what the catalog tools read: secrets, other fields and introspection are refused, nothing sent', async () => {
+    const before = rig.upstream.requests.length;
+    for (const query of [
+      '{ getSecretValues { name value } }',
+      '{ dataset(urn: "u") { urn } items { id } }',
+      'query { ...Leak } fragment Leak on Query { getSecretValues { value } }',
+      '{ ... on Query { getSecretValues { value } } }',
+      '{ __schema { types { name } } }',
+    ]) {
+      const refusal = await rig.call('graphql_export', { endpoint: 'catalog:main', query, resource: { path: 'graph', filename: 'secrets.json' } }, { caller: cataloguer });
+      expect(failed(refusal)).toMatch(/a catalog export may read only what the catalog tools read .*; nothing was sent/);
+    }
+    expect(rig.upstream.requests.length).toBe(before);
+    // A named fragment of allowed fields still goes.
+    ok(await rig.call('graphql_export', { endpoint: 'catalog:main', query: 'query { ...D } fragment D on Query { dataset(urn: "u") { name } __typename }', resource: { path: 'graph', filename: 'fragment.json' } }, { caller: cataloguer }));
+  });
+
   it('credentials never appear in a result, a refusal or a log line', async () => {
     const { log, lines } = capturingLogger('trace');
     const results = [
@@ -158,7 +175,7 @@ describe.each(['filesystem', 's3'] as const)('api_export and graphql_export (%s)
       await rig.call('api_export', { path: '/reports/fail', resource: { path: 'partner', filename: 'leak.csv' } }, { log }),
       await rig.call('api_export', { path: '/reports/../secret', resource: { path: 'partner', filename: 'leak.csv' } }, { log }),
       await rig.call('graphql_export', { query: '{ items { id } fail }', resource: { path: 'graph', filename: 'leak.json' } }, { log }),
-      await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ items { id } }', resource: { path: 'graph', filename: 'leak.json' } }, { log, caller: cataloguer }),
+      await rig.call('graphql_export', { endpoint: 'catalog:main', query: '{ dataset(urn: "urn:li:dataset:1") { urn } }', resource: { path: 'graph', filename: 'leak.json' } }, { log, caller: cataloguer }),
     ];
     const everything = JSON.stringify(results) + lines.join('\n');
     for (const secret of [API_TOKEN, CATALOG_TOKEN, Buffer.from(API_TOKEN).toString('base64')]) expect(everything).not.toContain(secret);

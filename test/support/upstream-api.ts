@@ -42,13 +42,18 @@ export interface UpstreamApi {
 
 const schema = buildSchema(`
   type Item { id: Int!, name: String! }
-  type Query { items(limit: Int): [Item!]!, fail: String }
+  type Dataset { urn: String!, name: String! }
+  type Secret { name: String!, value: String! }
+  type Query { items(limit: Int): [Item!]!, fail: String, dataset(urn: String!): Dataset, getSecretValues: [Secret!]! }
   type Mutation { drop: Boolean }
 `);
 
 const items = Array.from({ length: 5 }, (_, i) => ({ id: i + 1, name: `item-${i + 1}` }));
 const root = {
   items: ({ limit }: { limit?: number }) => items.slice(0, limit ?? items.length),
+  // DataHub's names, for a catalog instance's API: one a catalog tool reads, one none does.
+  dataset: ({ urn }: { urn: string }) => ({ urn, name: 'orders' }),
+  getSecretValues: () => [{ name: 'warehouse', value: 'hunter2' }],
   fail: () => {
     throw new Error('the catalog is on fire');
   },
