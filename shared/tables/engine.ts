@@ -7,7 +7,7 @@
  *   statement and queries never see the table missing.
  */
 import type { SqlConnection } from '../sql/index.js';
-import { scratchCatalog, type FileTable, type ScratchCatalog, type ScratchStorage, type StorageLocation } from '../sql/scratch/index.js';
+import { scratchCatalog, ScratchError, type FileTable, type ScratchCatalog, type ScratchStorage, type StorageLocation } from '../sql/scratch/index.js';
 import { columnNames, MAX_TABLE_COLUMNS, TableError, versionRelation, type TableFormat } from './rules.js';
 
 /** What a relation is built over. */
@@ -42,6 +42,17 @@ export class TableEngine {
    * the version's external table on Trino). Again with the same version: nothing changes.
    */
   async register(table: string, file: VersionFile): Promise<string> {
+    try {
+      return await this.#register(table, file);
+    } catch (error) {
+      // The scratch catalog's refusals (a driver it cannot read, a name or place it will not take)
+      // are answers, not failures to retry.
+      if (error instanceof ScratchError) throw new TableError('unavailable', error.message);
+      throw error;
+    }
+  }
+
+  async #register(table: string, file: VersionFile): Promise<string> {
     const format = file.format === 'ndjson' ? 'json_lines' : file.format;
     if (this.connection.engine.kind === 'duckdb') {
       await this.scratch.createFileTable({ name: table, format, columns: [], location: file.location });

@@ -29,7 +29,7 @@ const input = z.object({
     .describe('register: the table name (default: a slug of the file name); the persona is always added as a prefix. unregister: the registered name.'),
   follow: z.boolean().optional().describe('register: follow new versions written by exports and extractions (default true); false pins the table at this version.'),
   limit: z.number().int().min(1).max(MAX_LIST_LIMIT).optional().describe(`list: tables read per page (default ${DEFAULT_LIST_LIMIT}, at most ${MAX_LIST_LIMIT}).`),
-  cursor: z.string().optional().describe('list: the previous page\'s next_cursor.'),
+  cursor: z.string().max(1024).optional().describe('list: the previous page\'s next_cursor.'),
   correct: z
     .boolean()
     .optional()

@@ -53,6 +53,15 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     await env?.stop();
   });
 
+  it('a scratch catalog that cannot take the table answers unavailable (DuckDB over S3 storage), not an error to retry', async () => {
+    if (engine !== 'duckdb') return;
+    const { resource } = await env.upload(env.salesAdmin, sales, 'over-s3.csv', clean);
+    const s3 = { ...env.deps.storage, connection: { ...env.deps.storage.connection, driver: 's3', root: undefined } } as typeof env.deps.storage;
+    const refused = registerTable({ ...env.deps, storage: s3 }, env.salesAdmin, { reference: resource.reference, connection: env.connection });
+    await expect(refused).rejects.toBeInstanceOf(TableError);
+    await expect(refused).rejects.toMatchObject({ code: 'unavailable', message: expect.stringContaining('filesystem driver') });
+  });
+
   it('unregistered → register: registered at the current revision, the persona as prefix', async () => {
     const { resource } = await env.upload(env.salesAdmin, sales, 'Orders 2026.csv', clean);
     const result = await register(resource);
