@@ -91,8 +91,13 @@ function graphqlAnswer(body: unknown): { data: unknown; errors: string[] } | str
   const { data, errors } = body as { data?: unknown; errors?: unknown };
   if (errors === undefined || errors === null) return { data, errors: [] };
   if (!Array.isArray(errors)) return `a malformed GraphQL answer: "errors" is ${typeof errors}, not a list`;
-  const message = (e: unknown) => (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : JSON.stringify(e) ?? 'unknown error');
-  return { data, errors: errors.map(message) };
+  return { data, errors: errors.map(graphqlErrorText) };
+}
+
+/** A GraphQL error as words: its message, else its JSON; at most 500 characters (an answer may be megabytes). */
+export function graphqlErrorText(error: unknown): string {
+  const text = error && typeof error === 'object' && typeof (error as { message?: unknown }).message === 'string' ? (error as { message: string }).message : (JSON.stringify(error) ?? 'unknown error');
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
 /** The degree facet values DataHub's lineage search takes for hops 1..depth (`3+` covers the rest). */

@@ -2,7 +2,7 @@
  * The metadata catalog (DataHub over GraphQL): the client with its typed API and errors, the
  * catalog object shapes, and every operation document it sends (docs/catalog.md).
  */
-export { CatalogClient, entityTypeEnum, graphqlEndpoint, introspectionRefusalMs, redactVariables } from './client.js';
+export { CatalogClient, entityTypeEnum, graphqlEndpoint, graphqlErrorText, introspectionRefusalMs, redactVariables } from './client.js';
 export type { BrowseResult, BrowseWhat, CallOptions, CatalogClientOptions } from './client.js';
 export { CatalogError, isCatalogError, type CatalogErrorKind } from './errors.js';
 export type * from './types.js';

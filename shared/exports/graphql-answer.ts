@@ -5,6 +5,7 @@
  * nothing), as it refuses an HTTP error status. A few hundred characters of the errors are kept,
  * to say what the upstream reported.
  */
+import { graphqlErrorText } from '../catalog/index.js';
 
 /** How much of the `errors` value is kept for the refusal message. */
 const ERRORS_EXCERPT_CHARS = 2_000;
@@ -97,8 +98,7 @@ export function graphqlErrorMessages(excerpt: string): string {
   try {
     const parsed: unknown = JSON.parse(excerpt);
     if (Array.isArray(parsed)) {
-      const messages = parsed.map((e) => (e && typeof e === 'object' && typeof (e as { message?: unknown }).message === 'string' ? (e as { message: string }).message : JSON.stringify(e)));
-      return messages.join('; ').slice(0, 500);
+      return parsed.map(graphqlErrorText).join('; ').slice(0, 500);
     }
   } catch {
     // cut short or malformed: the text as it came

@@ -53,6 +53,8 @@ function where(upstream: HttpUpstream, url: URL): string {
   return `${upstream.name} (${url.pathname})`;
 }
 
+const tooLargeError = (name: string, maxBytes: number) => new ResourceError('too_large', `${name} answered more than its max_bytes of ${maxBytes} bytes; nothing was stored`);
+
 /** The body as a Node stream that fails past `maxBytes` (the store then keeps nothing). */
 function cappedBody(body: ReadableStream<Uint8Array> | null, maxBytes: number, name: string): Readable {
   if (!body) return Readable.from([]);
@@ -60,8 +62,7 @@ function cappedBody(body: ReadableStream<Uint8Array> | null, maxBytes: number, n
   // fromWeb reads ahead at once: an upstream that breaks off before the store reads errors this
   // stream with nobody listening yet. The capped reader below still sees the error when it reads.
   source.on('error', () => undefined);
-  const tooLarge = () => new ResourceError('too_large', `${name} answered more than its max_bytes of ${maxBytes} bytes; nothing was stored`);
-  return Readable.from(cappedChunks(source, maxBytes, tooLarge));
+  return Readable.from(cappedChunks(source, maxBytes, () => tooLargeError(name, maxBytes)));
 }
 
 /** Redirects an upstream follows: inside its scope, at most MAX_REDIRECTS of them; none without a scope. */
@@ -102,6 +103,13 @@ export async function openUpstream(upstream: HttpUpstream, request: UpstreamRequ
       // Each redirect followed moves `url`, so a failure names where the exchange was.
       { ...rule, target: (location, from) => (url = rule.target(location, from)) },
     );
+    // A body declared past the cap is refused before any of it reaches the store (an encoded one is counted as it is decoded).
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+    const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
+    if (!encoded && declared > upstream.maxBytes) {
+      await response.body?.cancel().catch(() => undefined);
+      throw tooLargeError(where(upstream, url), upstream.maxBytes);
+    }
     const answer: UpstreamAnswer = {
       status: response.status,
       statusText: response.statusText,

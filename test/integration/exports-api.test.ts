@@ -99,6 +99,8 @@ describe.each(['filesystem', 's3'] as const)('api_export and graphql_export (%s)
     const first = ok(await rig.call('api_export', { path: '/reports/big', resource: to }));
     rig.upstream.bigBytes = 5000;
     expect(failed(await rig.call('api_export', { path: '/reports/big', resource: to }))).toMatch(/more than its max_bytes of 4096 bytes/);
+    // Declared past the cap: refused at once, not streamed until the timeout.
+    expect(failed(await rig.call('api_export', { path: '/reports/declared-huge', resource: to }))).toMatch(/more than its max_bytes of 4096 bytes/);
     expect(failed(await rig.call('api_export', { path: '/reports/slow', resource: to }))).toMatch(/gave no complete answer within 2000 ms; nothing was stored/);
     expect(await rig.versions(first.resource.id)).toEqual([1]);
   });

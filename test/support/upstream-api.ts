@@ -10,6 +10,7 @@
  * - GET  /v1/reports/broken     200, half a body, then the connection is destroyed
  * - GET  /v1/reports/big        200 with `bigBytes` bytes
  * - GET  /v1/reports/slow       200 headers, then a body that never ends (until the server stops)
+ * - GET  /v1/reports/declared-huge  200 declaring a gigabyte, then a body that never ends
  * - GET  /v1/reports/redirect-in   302 to /v1/reports/daily
  * - GET  /v1/reports/redirect-out  302 to the `elsewhere` URL
  * - GET  /v1/secret             a page outside the allowed prefix (a test proves it is never hit)
@@ -102,6 +103,10 @@ export async function startUpstreamApi(): Promise<UpstreamApi> {
           return;
         case 'GET /v1/reports/big':
           return send(res, 200, 'text/plain', 'x'.repeat(state.bigBytes));
+        case 'GET /v1/reports/declared-huge':
+          res.writeHead(200, { 'content-type': 'text/plain', 'content-length': String(1024 ** 3) });
+          res.write('started,');
+          return;
         case 'GET /v1/reports/slow':
           res.writeHead(200, { 'content-type': 'text/plain' });
           res.write('started,');

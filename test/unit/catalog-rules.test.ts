@@ -4,13 +4,20 @@
  * and the write plans' refusals.
  */
 import { describe, expect, it } from 'vitest';
-import { catalogDataReadTools, createCatalogToolkit, createPlan, deletePlan, entityTypeEnum, graphqlEndpoint, redactVariables, updatePlan } from '../../shared/catalog/index.js';
+import { catalogDataReadTools, createCatalogToolkit, createPlan, deletePlan, entityTypeEnum, graphqlEndpoint, graphqlErrorText, redactVariables, updatePlan } from '../../shared/catalog/index.js';
 import { parseConfig } from '../../shared/config/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { lineageGraph } from '../../shared/catalog/mapping.js';
 import { clampDepth } from '../../shared/catalog/tools.js';
 
 describe('catalog rules', () => {
+  it('a GraphQL error reads as its message, else its JSON, at most 500 characters (an answer may be megabytes)', () => {
+    expect(graphqlErrorText({ message: 'not found' })).toBe('not found');
+    expect(graphqlErrorText({ code: 7 })).toBe('{"code":7}');
+    expect(graphqlErrorText({ extensions: 'x'.repeat(100_000) })).toHaveLength(501);
+    expect(graphqlErrorText(null)).toBe('null');
+  });
+
   it('graphql_export to a catalog is held to every catalog read tool that answers from catalog data (each registered read tool but catalog_list_connections)', () => {
     const yaml = 'toolkits:\n  catalog:\n    hub: { url: "http://127.0.0.1:1", read_only: true }\n';
     const reads = createCatalogToolkit(parseConfig(yaml, {}).config, { log: silentLogger() }).tools.map((t) => t.name);
