@@ -26,30 +26,41 @@ export interface HttpAnswer {
   url: URL;
 }
 
-/** Headers a browser keeps from another origin than the one they were written for. */
-const credentialHeaders = ['authorization', 'cookie', 'proxy-authorization'];
+/**
+ * Headers carried to another origin: none of the others, which may be credentials a browser would
+ * not know as such (a script's `x-api-key`, an upstream's `auth.type: header`).
+ */
+const crossOriginHeaders = new Set(['accept', 'accept-language', 'content-type', 'content-language', 'user-agent']);
+/** The statuses that redirect (300 asks the client to choose, 304 is a cache answer, 305 is obsolete). */
+const redirecting = new Set([301, 302, 303, 307, 308]);
+/** Headers that describe a body, dropped with it when a redirect continues as a GET. */
+const bodyHeaders = ['content-type', 'content-encoding', 'content-language', 'content-location', 'content-length'];
 
 /**
  * Sends the request and follows redirects under `rule`. As browsers do, 303 (and 301/302 after a
- * POST) continue as a GET without the body, and credentials are not carried to another origin.
+ * POST) continue as a GET without the body or the headers describing it; to another origin only
+ * the headers of crossOriginHeaders go along. Only 301, 302, 303, 307 and 308 redirect.
  */
 export async function fetchFollowing(request: HttpRequest, rule?: RedirectRule): Promise<HttpAnswer> {
   let { url, method, headers, body } = request;
   for (let hop = 0; ; hop++) {
     const response = await fetch(url, { method, ...(headers ? { headers } : {}), ...(body !== undefined ? { body } : {}), redirect: 'manual', signal: request.signal });
     const location = response.headers.get('location');
-    if (!rule || response.status < 300 || response.status >= 400 || !location) return { response, url };
+    if (!rule || !redirecting.has(response.status) || !location) return { response, url };
     await response.body?.cancel();
     const target = rule.target(location, url);
     if (hop >= rule.max) throw rule.tooMany(url);
     if (headers && target.origin !== url.origin) {
-      headers = new Headers(headers);
-      for (const name of credentialHeaders) headers.delete(name);
+      headers = new Headers([...headers].filter(([name]) => crossOriginHeaders.has(name)));
     }
     url = target;
     if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
       method = 'GET';
       body = undefined;
+      if (headers) {
+        headers = new Headers(headers);
+        for (const name of bodyHeaders) headers.delete(name);
+      }
     }
   }
 }

@@ -12,6 +12,8 @@ interface Seen {
   method: string;
   path: string;
   authorization: string | undefined;
+  apiKey: string | undefined;
+  contentType: string | undefined;
   body: string;
 }
 
@@ -21,7 +23,7 @@ async function startServer(handle: (req: http.IncomingMessage, res: http.ServerR
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, body: Buffer.concat(chunks).toString('utf8') });
+      seen.push({ method: req.method ?? '', path: req.url ?? '', authorization: req.headers.authorization, apiKey: req.headers['x-api-key'] as string | undefined, contentType: req.headers['content-type'], body: Buffer.concat(chunks).toString('utf8') });
       handle(req, res);
     });
   });
@@ -109,6 +111,15 @@ describe('capped answers', () => {
 });
 
 describe('redirects', () => {
+  it('only 301, 302, 303, 307 and 308 redirect: a 300 or 304 with a Location is the answer', async () => {
+    for (const status of [300, 304]) {
+      const { response, url } = await fetchFollowing({ url: new URL(`${main.url}/redirect?status=${status}&to=%2Fnot-followed`), method: 'GET', signal: signal() }, anywhere);
+      expect(response.status).toBe(status);
+      expect(url.pathname).toBe('/redirect');
+    }
+    expect(main.seen.filter((s) => s.path === '/not-followed')).toEqual([]);
+  });
+
   it('without a rule, a redirect is answered as it is and never followed', async () => {
     const { response, url } = await fetchFollowing({ url: new URL(`${main.url}/redirect?to=${encodeURIComponent(other.url)}`), method: 'GET', signal: signal() });
     expect(response.status).toBe(302);
@@ -127,17 +138,19 @@ describe('redirects', () => {
   });
 
   it('303, and 301/302 after a POST, continue as a GET without the body; 307 keeps both; credentials stay with their origin', async () => {
-    const headers = new Headers({ authorization: 'Bearer secret', 'content-type': 'text/plain' });
+    const headers = new Headers({ authorization: 'Bearer secret', 'x-api-key': 'key-secret', 'content-type': 'text/plain' });
     const post = (status: number, to: string) =>
       fetchFollowing({ url: new URL(`${main.url}/redirect?status=${status}&to=${encodeURIComponent(to)}`), method: 'POST', headers, body: 'payload', signal: signal() }, anywhere);
     await post(303, '/after-303');
     await post(302, '/after-302');
     await post(307, '/after-307');
     const at = (path: string) => main.seen.find((s) => s.path === path);
-    expect(at('/after-303')).toMatchObject({ method: 'GET', body: '', authorization: 'Bearer secret' });
-    expect(at('/after-302')).toMatchObject({ method: 'GET', body: '' });
-    expect(at('/after-307')).toMatchObject({ method: 'POST', body: 'payload' });
+    expect(at('/after-303')).toMatchObject({ method: 'GET', body: '', authorization: 'Bearer secret', contentType: undefined });
+    expect(at('/after-302')).toMatchObject({ method: 'GET', body: '', contentType: undefined });
+    expect(at('/after-307')).toMatchObject({ method: 'POST', body: 'payload', contentType: 'text/plain' });
     await post(307, `${other.url}/cross`);
-    expect(other.seen.find((s) => s.path === '/cross')).toMatchObject({ method: 'POST', authorization: undefined });
+    // To another origin go only headers that cannot be credentials: not a script's own x-api-key either.
+    expect(other.seen.find((s) => s.path === '/cross')).toMatchObject({ method: 'POST', authorization: undefined, apiKey: undefined, contentType: 'text/plain' });
+    expect(at('/after-307')).toMatchObject({ apiKey: 'key-secret' });
   });
 });
