@@ -5,6 +5,7 @@
  * The routes: /botcheck/ (api/botcheck/routes.ts) and, with `admin.enabled`,
  * `{admin.path_prefix}/settings/bot-check` and `{admin.path_prefix}/secrets`.
  */
+import type { Counter } from 'prom-client';
 import { decodeBase64Key, type PlatformConfig } from '../shared/config/index.js';
 import { BotCheck, UsedAnswers, type BotCheckEndpoints } from '../shared/botcheck/index.js';
 import { deriveKey } from '../shared/crypto/index.js';
@@ -64,9 +65,13 @@ export async function createBotCheckServices(opts: {
 }
 
 /** Registers the /botcheck/ routes and, with `admin.enabled`, the settings and secrets admin routes. */
-export async function registerBotCheckRoutes(app: App, ctx: RouteContext, opts: { config: PlatformConfig; services: BotCheckServices; now?: () => number }): Promise<void> {
+export async function registerBotCheckRoutes(
+  app: App,
+  ctx: RouteContext,
+  opts: { config: PlatformConfig; services: BotCheckServices; rateLimited?: Counter<'limiter'>; now?: () => number },
+): Promise<void> {
   const { config, services } = opts;
-  await app.register(botCheckRoutes, services.check ? { botCheck: services.check } : {});
+  await app.register(botCheckRoutes, { ...(services.check ? { botCheck: services.check } : {}), ...(opts.rateLimited ? { rateLimited: opts.rateLimited } : {}) });
   if (!config.admin.enabled) return;
   const authorize = adminAuthorizer(config, ctx.authenticate);
   await app.register(botCheckSettingsRoutes, {

@@ -120,7 +120,7 @@ export async function startApiRole(opts: {
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
-      if (botCheck) await registerBotCheckRoutes(app, ctx, { config, services: botCheck });
+      if (botCheck) await registerBotCheckRoutes(app, ctx, { config, services: botCheck, rateLimited: endpointMetrics(metrics.registry).rateLimited });
       if (endpointRecords && runner && db) {
         const publicBaseUrl = config.portal.public_base_url || config.oauth.issuer;
         await app.register(endpointRoutes, {

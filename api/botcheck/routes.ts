@@ -12,12 +12,15 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import type { Counter } from 'prom-client';
 import type { App } from '../http/app.js';
 import type { BotCheck } from '../../shared/botcheck/index.js';
 
 export interface BotCheckRoutesOptions {
   /** Absent until the endpoint bindings are composed: then only solver.js is served. */
   botCheck?: BotCheck;
+  /** `http_rate_limited_total`: a challenge refused past the endpoint's challenge bucket counts as `limiter="endpoint"`. */
+  rateLimited?: Counter<'limiter'>;
 }
 
 const tags = ['bot check'];
@@ -70,7 +73,7 @@ export async function botCheckRoutes(app: App, opts: BotCheckRoutesOptions): Pro
         tags,
         summary: 'Issue a bot-check challenge for a public endpoint',
         description:
-          'Counted in a bucket of the endpoint\'s own, the size of its rate_limit, on each replica (429 with Retry-After past it). 404 for a name that is not an enabled public endpoint; ' +
+          'Counted in a bucket of the endpoint\'s own, the size of its rate_limit (a minute\'s worth at once, refilled over the minute), on each replica (429 with Retry-After past it). 404 for a name that is not an enabled public endpoint; ' +
           '503 when no challenge can be issued (no auth.browser_session.signing_key for proof of work). Cross-origin requests are answered for the endpoint\'s allowed_origins.',
         querystring: z.object({ endpoint: z.string().regex(/^[a-z0-9_-]{1,128}$/, 'an endpoint name: lowercase letters, digits, "-" and "_"') }),
         response: { 200: challengeSchema, 400: errorSchema, 404: errorSchema, 429: errorSchema, 503: errorSchema },
@@ -80,7 +83,10 @@ export async function botCheckRoutes(app: App, opts: BotCheckRoutesOptions): Pro
       void reply.header('cache-control', 'no-store').header('vary', 'Origin');
       const outcome = await botCheck.challenge(request.query.endpoint);
       if (!outcome.ok) {
-        if (outcome.status === 429) void reply.header('retry-after', String(outcome.retryAfterSeconds));
+        if (outcome.status === 429) {
+          opts.rateLimited?.inc({ limiter: 'endpoint' });
+          void reply.header('retry-after', String(outcome.retryAfterSeconds));
+        }
         const error = outcome.status === 404 ? 'not_found' : outcome.status === 429 ? 'rate_limited' : 'unavailable';
         return reply.code(outcome.status).send({ error, message: outcome.reason });
       }

@@ -1,14 +1,16 @@
 /**
  * The difficulty of the next challenge for an endpoint (spec document 3, "Proof-of-work rules"):
- * `difficulty` while the endpoint accepted at most `rate_threshold` answers in the last minute, then
- * one more bit for each doubling past it — 2 × threshold adds one, 4 × two, 8 × three — never above
- * `max_difficulty`. Pure: the caller counts the answers (in Postgres, so every replica agrees).
+ * `difficulty` while the endpoint accepted at most `rate_threshold` answers in the last minute;
+ * past it the difficulty rises ("answers in the last minute past which difficulty rises"), one bit
+ * for each doubling of the rate past the threshold — more than 1 × threshold adds one, more than
+ * 2 × two, more than 4 × three — never above `max_difficulty`. Pure: the caller counts the answers
+ * (in Postgres, so every replica agrees).
  */
 import type { BotCheckSettings } from './settings.js';
 
 export function challengeDifficulty(settings: Pick<BotCheckSettings, 'difficulty' | 'rate_threshold' | 'max_difficulty'>, acceptedLastMinute: number): number {
   let extra = 0;
-  // Whole doublings of the threshold the count reached, in integers (no floating-point logarithm).
-  for (let reached = settings.rate_threshold * 2; acceptedLastMinute >= reached && settings.difficulty + extra < settings.max_difficulty; reached *= 2) extra += 1;
+  // Doublings of the threshold the count went past, in integers (no floating-point logarithm).
+  for (let passed = settings.rate_threshold; acceptedLastMinute > passed && settings.difficulty + extra < settings.max_difficulty; passed *= 2) extra += 1;
   return Math.min(settings.difficulty + extra, settings.max_difficulty);
 }

@@ -97,7 +97,8 @@ export class BotCheck {
     try {
       endpoint = await this.#opts.endpoints.publicEndpoint(endpointName);
       if (!endpoint) return { ok: false, status: 404, reason: `no public endpoint named ${endpointName}` };
-      const taken = this.#challenges.take(endpointName, { perMinute: endpoint.rateLimit }, nowMs);
+      // The endpoint's own request bucket's size: a minute's worth at once, refilled evenly over the minute.
+      const taken = this.#challenges.take(endpointName, { perMinute: endpoint.rateLimit, burst: endpoint.rateLimit }, nowMs);
       if (!taken.ok) return { ok: false, status: 429, reason: `past the challenge rate of endpoint ${endpointName}`, retryAfterSeconds: taken.retryAfterSeconds };
       settings = await this.#opts.settings.read(botCheckSettingsSection);
       const header = BOT_CHECK_HEADER;

@@ -52,6 +52,12 @@ async function answerFor(endpoint: string, replica: BotCheckApi = a): Promise<{ 
   return { header: solve(issued.json.challenge, issued.json.difficulty), challenge: issued.json.challenge, difficulty: issued.json.difficulty };
 }
 
+/** http_rate_limited_total{limiter="endpoint"} of a replica. */
+async function refusedChallenges(replica: BotCheckApi): Promise<number> {
+  const metric = await replica.metrics.getSingleMetric('http_rate_limited_total')!.get();
+  return metric.values.find((v) => v.labels.limiter === 'endpoint')?.value ?? 0;
+}
+
 function verify(endpoint: string, header: string | undefined, replica: BotCheckApi = a) {
   return replica.services.check!.verify({ endpoint, header, remoteIp: '203.0.113.9' });
 }
@@ -199,7 +205,7 @@ describe('Bot-check answer state table', () => {
 });
 
 describe('difficulty rule, counted in Postgres', () => {
-  it('rises one bit per doubling of the last minute\'s accepted answers past rate_threshold, up to max_difficulty, on every replica', async () => {
+  it('rises past rate_threshold answers in the last minute, one bit per doubling, up to max_difficulty, on every replica', async () => {
     await setSettings({ difficulty: 4, rate_threshold: 2, max_difficulty: 7 });
     const seen: number[] = [];
     for (let accepted = 0; accepted <= 17; accepted += 1) {
@@ -208,8 +214,8 @@ describe('difficulty rule, counted in Postgres', () => {
       seen.push(difficulty);
       expect(await verify('busy', header, accepted % 2 ? b : a)).toEqual({ ok: true });
     }
-    // 0–3 accepted: 4 bits; 4–7 (2 × 2): 5; 8–15: 6; 16 on: 7, the ceiling.
-    expect(seen).toEqual([4, 4, 4, 4, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7, 7]);
+    // 0–2 accepted: 4 bits; past 2 (3–4): 5; past 2 × 2 (5–8): 6; past 2 × 4 (9 on): 7, the ceiling.
+    expect(seen).toEqual([4, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7]);
     // Other endpoints keep their own count.
     expect((await challenge('quotes')).json.difficulty).toBe(4);
     // A minute later, none of those answers counts any more.
@@ -230,12 +236,14 @@ describe('replay across replicas', () => {
 });
 
 describe('challenge rate bucket (separate, per endpoint, per replica)', () => {
-  it('takes the endpoint\'s rate_limit per minute and answers 429 with Retry-After past it', async () => {
-    // 120 a minute: a bucket of two (one second's worth), refilling one every 500 ms.
-    expect((await challenge('tight')).status).toBe(200);
-    expect((await challenge('tight')).status).toBe(200);
+  it('takes the endpoint\'s rate_limit per minute, a minute\'s worth at once like the endpoint\'s own bucket, and answers 429 with Retry-After past it', async () => {
+    // 120 a minute: a bucket of 120, refilling one every 500 ms.
+    for (let i = 0; i < 120; i += 1) expect((await challenge('tight')).status).toBe(200);
+    const limitedBefore = await refusedChallenges(a);
     const refused = await challenge('tight');
     expect(refused.status).toBe(429);
+    // Counted with the endpoint's own refusals.
+    expect((await refusedChallenges(a)) - limitedBefore).toBe(1);
     expect(refused.headers.get('retry-after')).toBe('1');
     expect(refused.json).toEqual({ error: 'rate_limited', message: 'past the challenge rate of endpoint tight' });
     // Another endpoint, and the same endpoint on another replica, have their own buckets.
@@ -248,8 +256,7 @@ describe('challenge rate bucket (separate, per endpoint, per replica)', () => {
 
   it('a bigger rate_limit takes effect on the next challenge', async () => {
     endpoints.add('tight', { rateLimit: 120 });
-    await challenge('tight');
-    await challenge('tight');
+    for (let i = 0; i < 120; i += 1) await challenge('tight');
     expect((await challenge('tight')).status).toBe(429);
     endpoints.add('tight', { rateLimit: 6000 });
     now += 1000;

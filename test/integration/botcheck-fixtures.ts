@@ -7,11 +7,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Registry } from 'prom-client';
 import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import type { BotCheckEndpoints, PublicEndpoint } from '../../shared/botcheck/index.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger, type Logger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
+import { endpointMetrics } from '../../shared/endpoints/index.js';
 import { buildMcpSurface } from '../../api/mcp/surface.js';
 import { startApi, type RunningApi } from '../../api/start.js';
 import { createBotCheckServices, registerBotCheckRoutes, type BotCheckServices } from '../../cli/botcheck.js';
@@ -81,6 +83,8 @@ ${opts.extra ?? ''}
 export interface BotCheckApi {
   api: RunningApi;
   services: BotCheckServices;
+  /** This replica's metrics registry (http_rate_limited_total counts refused challenges). */
+  metrics: Registry;
 }
 
 /** An api replica on `db` with the bot check composed by cli/botcheck.ts. */
@@ -93,15 +97,17 @@ export async function startBotCheckApi(opts: { config: PlatformConfig; db: Db; e
     ...(opts.endpoints ? { endpoints: opts.endpoints } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
+  const metrics = createMetrics({ defaultMetrics: false });
+  const { rateLimited } = endpointMetrics(metrics.registry);
   const api = await startApi({
     config: opts.config,
     log,
-    metrics: createMetrics({ defaultMetrics: false }),
+    metrics,
     surface: buildMcpSurface({ config: opts.config, log }),
     db: opts.db,
-    routes: (app, ctx) => registerBotCheckRoutes(app, ctx, { config: opts.config, services, ...(opts.clock ? { now: opts.clock } : {}) }),
+    routes: (app, ctx) => registerBotCheckRoutes(app, ctx, { config: opts.config, services, rateLimited, ...(opts.clock ? { now: opts.clock } : {}) }),
   });
-  return { api, services };
+  return { api, services, metrics: metrics.registry };
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read parsed JSON freely

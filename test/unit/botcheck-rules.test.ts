@@ -12,21 +12,22 @@ import { deriveKey } from '../../shared/crypto/index.js';
 
 const spec = { difficulty: 16, rate_threshold: 30, max_difficulty: 22 };
 
-describe('challengeDifficulty: one bit per doubling of the last minute\'s answers past rate_threshold, up to max_difficulty', () => {
+describe('challengeDifficulty: past rate_threshold answers in the last minute the difficulty rises, one bit per doubling, up to max_difficulty', () => {
   it.each([
     [0, 16],
     [29, 16],
     [30, 16],
-    [59, 16],
+    [31, 17],
     [60, 17],
-    [119, 17],
+    [61, 18],
     [120, 18],
-    [239, 18],
+    [121, 19],
     [240, 19],
+    [241, 20],
     [480, 20],
-    [959, 20],
+    [481, 21],
     [960, 21],
-    [1920, 22],
+    [961, 22],
     [3840, 22],
     [1_000_000_000, 22],
   ])('%i answers in the last minute (spec defaults 16 / 30 / 22): %i bits', (answers, bits) => {
@@ -37,6 +38,7 @@ describe('challengeDifficulty: one bit per doubling of the last minute\'s answer
     expect(challengeDifficulty({ difficulty: 22, rate_threshold: 30, max_difficulty: 22 }, 10_000)).toBe(22);
     expect(challengeDifficulty({ difficulty: 4, rate_threshold: 1, max_difficulty: 28 }, 1)).toBe(4);
     expect(challengeDifficulty({ difficulty: 4, rate_threshold: 1, max_difficulty: 28 }, 2)).toBe(5);
+    expect(challengeDifficulty({ difficulty: 4, rate_threshold: 1, max_difficulty: 28 }, 3)).toBe(6);
     expect(challengeDifficulty({ difficulty: 4, rate_threshold: 1, max_difficulty: 28 }, 2 ** 24)).toBe(28);
   });
 });
