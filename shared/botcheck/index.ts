@@ -24,6 +24,7 @@ export {
   type BotCheckEndpoints,
   type BotCheckOptions,
   type BotCheckRequest,
+  type BotCheckScreening,
   type BotCheckVerdict,
   type ChallengeBody,
   type ChallengeOutcome,

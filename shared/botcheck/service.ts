@@ -8,6 +8,12 @@
  *   issued ──verify, valid, unexpired, right endpoint, unused──▶ used (a row in Postgres)
  *   issued or used ──verify, altered, expired, other endpoint or already used──▶ refused (403)
  *
+ * `verify` is `check` then `spend`: the request pipeline checks an answer as soon as the request's
+ * headers are in (a missing, altered, expired or misdirected answer is refused before the body is
+ * read, so an anonymous caller cannot make the replica buffer bodies), and spends it — records it
+ * as used; a hosted token is verified at the provider then — only once the request is about to
+ * run, so an answer is not used up by a request refused for its body or for want of a handler slot.
+ *
  * The settings section `bot_check` is read on every call, so a change applies on every replica's
  * next request. Anything that keeps the check from being made — no signing key, the database or
  * the hosted provider unreachable, the provider's secret missing or not allowed — is 503, never a
@@ -48,6 +54,9 @@ export type ChallengeOutcome =
   | { ok: false; status: 429; reason: string; retryAfterSeconds: number };
 
 export type BotCheckVerdict = { ok: true } | { ok: false; status: 403 | 503; reason: string };
+
+/** An answer checked but not spent: `spend` records it as used (403 when it already was), at most once. */
+export type BotCheckScreening = { ok: true; spend(): Promise<BotCheckVerdict> } | { ok: false; status: 403 | 503; reason: string };
 
 export interface BotCheckRequest {
   /** The public endpoint the request is for. */
@@ -119,6 +128,16 @@ export class BotCheck {
 
   /** Whether a request to a public endpoint passes the bot check: ok, 403 (missing or refused), or 503 (could not be made). */
   async verify(request: BotCheckRequest): Promise<BotCheckVerdict> {
+    const checked = await this.check(request);
+    return checked.ok ? checked.spend() : checked;
+  }
+
+  /**
+   * Everything of the bot check but recording the answer as used: the settings, the header, and a
+   * proof-of-work answer's signature, endpoint, expiry and work (a hosted token is only looked at
+   * here: its provider is asked when it is spent).
+   */
+  async check(request: BotCheckRequest): Promise<BotCheckScreening> {
     let settings: BotCheckSettings;
     try {
       settings = await this.#opts.settings.read(botCheckSettingsSection);
@@ -126,22 +145,35 @@ export class BotCheck {
       return this.#unavailable(error, request.endpoint, 'bot-check settings could not be read');
     }
     if (settings.provider === 'none') {
-      if (settings.allow_public_without_check) return { ok: true };
+      if (settings.allow_public_without_check) return { ok: true, spend: async () => ({ ok: true }) };
       this.#opts.log.warn({ endpoint: request.endpoint }, 'bot-check provider is none and allow_public_without_check is off: public endpoints are refused');
       return { ok: false, status: 503, reason: cannotCheck };
     }
     const answer = request.header?.trim();
     if (!answer) return { ok: false, status: 403, reason: `bot check missing: send the ${BOT_CHECK_HEADER} header` };
     if (answer.length > MAX_ANSWER_LENGTH) return { ok: false, status: 403, reason: 'bot-check answer too long' };
-    return isHosted(settings.provider) ? this.#verifyHosted(settings.provider, settings, answer, request) : this.#verifyPow(answer, request);
+    if (isHosted(settings.provider)) {
+      const provider = settings.provider;
+      return { ok: true, spend: once(() => this.#verifyHosted(provider, settings, answer, request)) };
+    }
+    return this.#checkPow(answer, request);
   }
 
-  async #verifyPow(answer: string, request: BotCheckRequest): Promise<BotCheckVerdict> {
+  #checkPow(answer: string, request: BotCheckRequest): BotCheckScreening {
     if (!this.#opts.powKey) return this.#unavailable(undefined, request.endpoint, 'proof-of-work answers cannot be checked: auth.browser_session.signing_key is not configured');
     const nowMs = this.#clock();
     const checked = checkAnswer(this.#opts.powKey, answer, { endpoint: request.endpoint, nowMs });
     if (!checked.ok) return { ok: false, status: 403, reason: powRefusalReasons[checked.refusal] };
-    return this.#recordUse({ kind: 'pow', text: checked.challenge, endpoint: request.endpoint, acceptedAt: new Date(nowMs), expiresAt: new Date(checked.expiresAtMs) });
+    return {
+      ok: true,
+      spend: once(async () => {
+        // Expired while the body came in: refused as it would be now (a row purged after its
+        // expiry must never meet a late spend of the same answer).
+        const spentAtMs = this.#clock();
+        if (spentAtMs >= checked.expiresAtMs) return { ok: false, status: 403, reason: powRefusalReasons.expired };
+        return this.#recordUse({ kind: 'pow', text: checked.challenge, endpoint: request.endpoint, acceptedAt: new Date(spentAtMs), expiresAt: new Date(checked.expiresAtMs) });
+      }),
+    };
   }
 
   async #verifyHosted(provider: HostedProvider, settings: BotCheckSettings, token: string, request: BotCheckRequest): Promise<BotCheckVerdict> {
@@ -167,9 +199,14 @@ export class BotCheck {
     return { ok: false, status: 403, reason: 'the bot-check answer was already used' };
   }
 
-  #unavailable(error: unknown, endpoint: string, message: string): BotCheckVerdict {
+  #unavailable(error: unknown, endpoint: string, message: string): { ok: false; status: 503; reason: string } {
     this.#opts.log.warn({ ...(error !== undefined ? { err: error } : {}), endpoint }, message);
     return { ok: false, status: 503, reason: cannotCheck };
   }
+}
 
+/** `spend` runs its work once: a second call answers what the first did. */
+function once(spend: () => Promise<BotCheckVerdict>): () => Promise<BotCheckVerdict> {
+  let spent: Promise<BotCheckVerdict> | undefined;
+  return () => (spent ??= spend());
 }

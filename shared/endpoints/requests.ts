@@ -6,18 +6,21 @@
  *
  * Order of the checks (each stops the request):
  *   1. an enabled endpoint of that name, and the path matches its template — else 404 (one answer
- *      for unknown, disabled and mismatched);
+ *      for unknown, disabled and mismatched; an unknown name alone writes no audit row);
  *   2. a CORS preflight is answered here (listed origin 204, any other 403);
  *   3. the method is answered — else 405 with Allow;
  *   4. rate_limit of the endpoint on this replica — else 429 with Retry-After;
  *   5. the script is active — else 503;
  *   6. signed_in: a signed-in caller (401), a session's write with its CSRF token (403), a session
  *      only from the platform's own origin (403), then caller_rate_limit (429);
- *   7. the body within max_body_bytes (413, never buffered past it), and JSON when it claims to be (400);
- *   8. public: the bot check in X-Bot-Check unless open_reads covers GET/HEAD (403; 503 when it
- *      could not be made) — last before the run, so an answer is spent only on a request that runs;
+ *   7. public: the bot check in X-Bot-Check unless open_reads covers GET/HEAD (403; 503 when it
+ *      could not be made) — checked before the body is read, so an anonymous caller cannot make
+ *      the replica buffer bodies, but not yet spent;
+ *   8. the body within max_body_bytes (413, never buffered past it), and JSON when it claims to be (400);
  *   9. a free handler slot of this replica — else 503 with Retry-After;
- *  10. handle(req) as principal script:<name> with its author's roles, within timeout_seconds (504)
+ *  10. public: the checked answer spent (recorded as used; a hosted token verified at its
+ *      provider) — last before the run, so an answer is used up only by a request that runs;
+ *  11. handle(req) as principal script:<name> with its author's roles, within timeout_seconds (504)
  *      and max_memory_bytes (503); a failure or a non-response is 500.
  */
 import { randomUUID } from 'node:crypto';
@@ -38,9 +41,12 @@ import { ENDPOINT_NAME, type EndpointTarget } from './types.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
+type BotCheckVerdict = { ok: true } | { ok: false; status: 403 | 503; reason: string };
+
 /** The bot check as the request pipeline calls it (shared/botcheck implements it). */
 export interface BotCheckGate {
-  verify(input: { endpoint: string; header: string | undefined; remoteIp?: string }): Promise<{ ok: true } | { ok: false; status: 403 | 503; reason: string }>;
+  /** Checks the answer without using it up: `spend` records it as used (403 when it already was). */
+  check(input: { endpoint: string; header: string | undefined; remoteIp?: string }): Promise<{ ok: true; spend(): Promise<BotCheckVerdict> } | Exclude<BotCheckVerdict, { ok: true }>>;
 }
 
 /** A request's authentication (api/http/rest-auth.ts: header credentials, else the browser session with its CSRF rule). */
@@ -141,7 +147,7 @@ export class EndpointRequests {
       this.#deps.log.error({ err: { message: (error as Error).message } }, 'endpoint binding not read');
       return bare(refusal('unavailable', { 'retry-after': '5' }));
     }
-    if (!target?.binding.enabled) return bare(refusal('not_found'));
+    if (!target) return bare(refusal('not_found'));
     const { binding, script } = target;
     const progress: Progress = { caller: null, ran: false, failed: false };
     // Node's randomUUID draws from a cached pool (a v7 id drew fresh random bytes per request).
@@ -174,12 +180,15 @@ export class EndpointRequests {
       this.#deps.metrics.requests.inc({ endpoint: binding.endpoint, status_class: statusClass(answer.status) });
       this.#deps.metrics.duration.observe({ endpoint: binding.endpoint }, durationMs / 1000);
     }
-    return { ...answer, headers: protectiveHeaders(withCors(answer.headers, corsHeaders(binding, header(request.headers, 'origin')))) };
+    // A disabled endpoint answers like an unknown one: no CORS of its own.
+    return { ...answer, headers: protectiveHeaders(binding.enabled ? withCors(answer.headers, corsHeaders(binding, header(request.headers, 'origin'))) : answer.headers) };
   }
 
   async #serve(request: EndpointRequest, target: EndpointTarget, sessionId: string, progress: Progress): Promise<EndpointAnswer> {
     const { binding, script } = target;
     const { method, headers } = request;
+    // Recorded (the endpoint is known), answered as an unknown name is.
+    if (!binding.enabled) return refusal('not_found');
     const params = matchTemplate(binding.path, request.rest);
     if (!params) return refusal('not_found');
     const origin = header(headers, 'origin');
@@ -205,27 +214,38 @@ export class EndpointRequests {
       if (!callerRate.ok) return this.#rateLimited(callerRate.retryAfterSeconds);
     }
 
+    let spend: (() => Promise<BotCheckVerdict>) | undefined;
+    if (binding.authMode === 'public' && !(binding.openReads && (method === 'GET' || method === 'HEAD'))) {
+      const presented = header(headers, 'x-bot-check');
+      const check = this.#deps.botCheck
+        ? await this.#deps.botCheck.check({ endpoint: binding.endpoint, header: presented, ...(request.remoteIp ? { remoteIp: request.remoteIp } : {}) })
+        : ({ ok: false, status: 503, reason: 'no bot check is configured on this replica' } as const);
+      if (!check.ok) return this.#botCheckRefusal(progress, check, presented);
+      spend = check.spend;
+    }
+
     const declared = Number(header(headers, 'content-length'));
     const body = Number.isFinite(declared) && declared > binding.maxBodyBytes ? undefined : await request.readBody(binding.maxBodyBytes);
     if (!body) return { ...refusal('payload_too_large'), close: true };
     const built = handlerRequest({ method, path: request.path, params, rawQuery: request.rawQuery, rawHeaders: request.rawHeaders, body, caller });
     if (!built.ok) return refusal('invalid_json');
 
-    if (binding.authMode === 'public' && !(binding.openReads && (method === 'GET' || method === 'HEAD'))) {
-      const presented = header(headers, 'x-bot-check');
-      const check = this.#deps.botCheck
-        ? await this.#deps.botCheck.verify({ endpoint: binding.endpoint, header: presented, ...(request.remoteIp ? { remoteIp: request.remoteIp } : {}) })
-        : ({ ok: false, status: 503, reason: 'no bot check is configured on this replica' } as const);
-      if (!check.ok && check.status === 503) return this.#failure(progress, 'bot_check_unavailable', `bot check: ${check.reason}`, { 'retry-after': '5' });
-      if (!check.ok) return refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused');
-    }
-
     if (!this.#slots.take()) return this.#failure(progress, 'busy', `all ${this.#slots.max} handlers of this replica are running`, { 'retry-after': '1' });
     try {
+      if (spend) {
+        const spent = await spend();
+        if (!spent.ok) return this.#botCheckRefusal(progress, spent, header(headers, 'x-bot-check'));
+      }
       return await this.#run(target, built.req, sessionId, progress);
     } finally {
       this.#slots.release();
     }
+  }
+
+  /** 403 for a missing or refused answer; 503 (a failed request) when the check could not be made. */
+  #botCheckRefusal(progress: Progress, verdict: Exclude<BotCheckVerdict, { ok: true }>, presented: string | undefined): EndpointAnswer {
+    if (verdict.status === 503) return this.#failure(progress, 'bot_check_unavailable', `bot check: ${verdict.reason}`, { 'retry-after': '5' });
+    return refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused');
   }
 
   async #run(target: EndpointTarget, req: HandlerRequest, sessionId: string, progress: Progress): Promise<EndpointAnswer> {

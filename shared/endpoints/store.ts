@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import type { PlatformConfig } from '../config/index.js';
 import { withTransaction, type Db } from '../db/index.js';
-import { recordScriptChange, scriptActions, ScriptError, UUID_PATTERN, type EntryPoint, type ScriptActor, type ScriptChangeAction, type ScriptKind } from '../scripts/index.js';
+import { recordScriptChange, ScriptError, UUID_PATTERN, type EntryPoint, type ScriptActor, type ScriptChangeAction, type ScriptKind } from '../scripts/index.js';
 import { listEndpointFailures } from './failures.js';
 import { normaliseBinding, requireBindable, requireBindingAuthority, requireBindingRead, type BindingInput } from './rules.js';
 import { BINDING_COLUMNS, bindingOf, type BindingRow } from './target.js';
@@ -180,10 +180,23 @@ export class EndpointStore {
     return { binding, failures };
   }
 
-  /** Every binding of the actor's scripts (an administrator's: every binding), by endpoint name. */
-  async list(actor: ScriptActor): Promise<BindingView[]> {
-    const { rows } = await this.db.query<ViewRow & { kind: ScriptKind; owner_subject: string }>(`${selectBinding} ORDER BY b.endpoint`);
-    return rows.filter((row) => scriptActions(actor, { name: row.name, kind: row.kind, ownerSubject: row.owner_subject }).change).map(bindingView);
+  /**
+   * Every binding the actor's scripts have (the spec's endpoint_list without a name), by endpoint
+   * name; with `ownerEmail`, those of the scripts of the owner with that email (any case) — an
+   * administrator may name anyone, others only themselves.
+   */
+  async list(actor: ScriptActor, ownerEmail?: string): Promise<BindingView[]> {
+    if (ownerEmail === undefined) {
+      // Anonymous callers share one subject, so none of them owns anything.
+      if (actor.authType === 'anonymous') return [];
+      const { rows } = await this.db.query<ViewRow>(`${selectBinding} WHERE s.owner_subject = $1 ORDER BY b.endpoint`, [actor.subject]);
+      return rows.map(bindingView);
+    }
+    if (!actor.platformAdmin && actor.email?.toLowerCase() !== ownerEmail.toLowerCase()) {
+      throw new ScriptError('forbidden', `owner_email: only administrators list the bindings of another owner's scripts`);
+    }
+    const { rows } = await this.db.query<ViewRow>(`${selectBinding} WHERE lower(s.owner_email) = lower($1) ORDER BY b.endpoint`, [ownerEmail]);
+    return rows.map(bindingView);
   }
 
   /** Enable or disable; asking for the state the endpoint is in changes nothing (no audit row). */

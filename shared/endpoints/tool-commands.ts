@@ -31,7 +31,8 @@ function scriptOf(args: EndpointCommandArgs): string | undefined {
   const { name, script } = args;
   if (name !== undefined && script !== undefined && name !== script) throw new ScriptError('invalid', `name "${name}" and script "${script}" name different scripts: give one`);
   const ref = name ?? script;
-  if (ref === undefined && args.owner_email !== undefined) throw new ScriptError('invalid', 'owner_email names a script together with name');
+  // Alone, owner_email only narrows endpoint_list; any other command needs the script's name with it.
+  if (ref === undefined && args.owner_email !== undefined && args.action !== 'endpoint_list') throw new ScriptError('invalid', 'owner_email names a script together with name');
   return ref === '' ? undefined : ref;
 }
 
@@ -49,7 +50,7 @@ export function endpointCommands(store: EndpointStore): EndpointCommands {
         case 'endpoint_set':
           return { binding: await store.set(actor, required(ref, args.action), args, naming) };
         case 'endpoint_list':
-          return ref === undefined ? { bindings: await store.list(actor) } : { ...(await store.get(actor, ref, naming)) };
+          return ref === undefined ? { bindings: await store.list(actor, naming.ownerEmail) } : { ...(await store.get(actor, ref, naming)) };
         case 'endpoint_enable':
           return { binding: await store.enable(actor, required(ref, args.action), naming) };
         case 'endpoint_disable':

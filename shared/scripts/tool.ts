@@ -88,7 +88,7 @@ Endpoints (a script's handle(req) answering HTTP at /endpoints/{endpoint}/...; n
 - endpoint_set: name, endpoint, auth_mode (signed_in | public), optional methods, path, open_reads, timeout_seconds, max_memory_bytes, max_body_bytes, allowed_origins, rate_limit, caller_rate_limit. Creates or replaces the script's one binding (fields left out take their defaults). Only a script whose current version defines handle(req) is bound, never a library.
 - endpoint_enable / endpoint_disable: name. A disabled endpoint answers 404; the script is untouched.
 - endpoint_remove: name. Unbinds the script (its endpoint answers 404; the name is free again); a bound script cannot be deleted until then.
-- endpoint_list: with name, that script's binding and its recent failed requests (kept seven days); without, every binding of your scripts (an administrator's: all).
+- endpoint_list: with name, that script's binding and its recent failed requests (kept seven days); without, every binding of your scripts (with owner_email, an administrator lists that owner's).
 Binding, enabling and disabling are platform administrators' acts (owners too are refused), never a script run's; the owner and administrators read a binding.`;
 
 function errorResult(error: ScriptError): CallToolResult {

@@ -265,24 +265,28 @@ describe('enabling and disabling', () => {
 });
 
 describe('reading and listing', () => {
-  it("endpoint_list without name: every binding of the caller's scripts; an administrator's: all", async () => {
+  it("endpoint_list without name: every binding the caller's scripts have; with owner_email, an administrator lists that owner's", async () => {
     const mine = await create('alice', 'list-alice');
     const theirs = await create('bob', 'list-bob');
+    const roots = await create('root', 'list-root');
     await rig.rest('root', 'PUT', `/${mine}/endpoint`, { endpoint: 'list-alice', auth_mode: 'signed_in' });
     await rig.rest('root', 'PUT', `/${theirs}/endpoint`, { endpoint: 'list-bob', auth_mode: 'signed_in' });
-    const names = async (user: User) => {
-      const listed = await manageScript(await rig.connect(user), { action: 'endpoint_list' });
-      return listed.body.bindings.map((b: Json) => b.endpoint) as string[];
-    };
-    const alice = await names('alice');
-    expect(alice).toContain('list-alice');
-    expect(alice).not.toContain('list-bob');
-    const bob = await names('bob');
-    expect(bob).toContain('list-bob');
-    expect(bob).not.toContain('list-alice');
-    const all = await names('root');
-    expect(all).toEqual(expect.arrayContaining(['list-alice', 'list-bob']));
-    expect(all).toEqual([...all].sort());
+    await rig.rest('root', 'PUT', `/${roots}/endpoint`, { endpoint: 'list-root', auth_mode: 'signed_in' });
+    // API keys carry no email: the owners' emails as a sign-in would have recorded them.
+    await rig.db.query(`UPDATE scripts SET owner_email = 'Alice@Example.com' WHERE id = $1`, [mine]);
+    const list = async (user: User, args: Record<string, string> = {}) => manageScript(await rig.connect(user), { action: 'endpoint_list', ...args });
+    const names = async (user: User, args: Record<string, string> = {}) => (await list(user, args)).body.bindings.map((b: Json) => b.endpoint) as string[];
+    // Other tests of this file bind scripts of their own: only these three are looked for.
+    const ours = async (user: User, args: Record<string, string> = {}) => (await names(user, args)).filter((name) => ['list-alice', 'list-bob', 'list-root'].includes(name));
+    expect(await ours('alice')).toEqual(['list-alice']);
+    expect(await ours('bob')).toEqual(['list-bob']);
+    // An administrator's own scripts only: binding others' scripts does not make them the administrator's.
+    expect(await ours('root')).toEqual(['list-root']);
+    const byEmail = await list('root', { owner_email: 'alice@example.com' });
+    expect(byEmail.body).toEqual({ bindings: [expect.objectContaining({ endpoint: 'list-alice' })] });
+    const listed = await names('alice');
+    expect(listed).toEqual([...listed].sort());
+    expect((await list('bob', { owner_email: 'alice@example.com' })).body.error).toBe('forbidden');
   });
 
   it("lists a binding's failed requests newest first, only those of the last seven days, to the owner and administrators", async () => {

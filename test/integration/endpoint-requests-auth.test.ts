@@ -12,10 +12,12 @@ import { BOT_PASS, jsonOf, startEndpointRig, type EndpointRig } from './endpoint
 let rig: EndpointRig;
 const whoami = 'export function handle(req) { return { json: { method: req.method, caller: req.caller } } }';
 const app = 'https://app.example';
+/** On server.allowed_origins: the platform's own CORS layer (the one /mcp uses) allows it. */
+const mcpClient = 'https://mcp-client.example';
 
 beforeAll(async () => {
   // Anonymous callers are allowed by the deployment: signed_in endpoints still refuse them.
-  rig = await startEndpointRig({ allowAnonymous: true });
+  rig = await startEndpointRig({ allowAnonymous: true, allowedOrigins: [mcpClient] });
   await rig.endpoint('members', whoami, { methods: ['GET', 'POST'], auth_mode: 'signed_in', allowed_origins: [app] });
   await rig.endpoint('open-form', whoami, { methods: ['GET', 'POST'], open_reads: true, allowed_origins: [app, 'http://localhost:5173'] });
   await rig.endpoint('closed', whoami, { methods: ['GET'] });
@@ -118,5 +120,47 @@ describe('CORS', () => {
   it('is the endpoint\'s own: an OPTIONS that is not a preflight is just a method the endpoint does not answer', async () => {
     const response = await rig.call('/endpoints/open-form', { method: 'OPTIONS' });
     expect([response.status, response.headers.get('allow'), response.headers.get('access-control-allow-origin')]).toEqual([405, 'GET, POST, HEAD', null]);
+  });
+
+  describe("the platform's CORS layer (server.allowed_origins) leaves /endpoints/ alone", () => {
+    const allowed = (response: Response) => ({
+      origin: response.headers.get('access-control-allow-origin'),
+      credentials: response.headers.get('access-control-allow-credentials'),
+      expose: response.headers.get('access-control-expose-headers'),
+    });
+
+    it('an endpoint that does not list the origin grants it nothing: no Access-Control-Allow-Origin, its preflight 403', async () => {
+      // The platform's layer does allow the origin: on /mcp its preflight is answered for it.
+      const mcp = await fetch(`${rig.api.url}/mcp`, { method: 'OPTIONS', headers: { origin: mcpClient, 'access-control-request-method': 'POST' } });
+      expect([mcp.status, mcp.headers.get('access-control-allow-origin')]).toEqual([204, mcpClient]);
+      // open-form and members list other origins; closed lists none.
+      const plain = [
+        await rig.call('/endpoints/open-form', { headers: { origin: mcpClient } }),
+        await rig.call('/endpoints/members', { user: 'alice', headers: { origin: mcpClient } }),
+        await rig.call('/endpoints/closed', { headers: { origin: mcpClient, 'x-bot-check': BOT_PASS } }),
+      ];
+      for (const response of plain) {
+        expect(response.status).toBe(200);
+        expect(allowed(response)).toEqual({ origin: null, credentials: null, expose: null });
+      }
+      for (const path of ['/endpoints/open-form', '/endpoints/members', '/endpoints/closed']) {
+        const preflight = await rig.call(path, { method: 'OPTIONS', headers: { origin: mcpClient, 'access-control-request-method': 'GET' } });
+        expect([preflight.status, (await jsonOf(preflight)).error], path).toEqual([403, 'origin_not_allowed']);
+        expect(allowed(preflight), path).toEqual({ origin: null, credentials: null, expose: null });
+        expect(preflight.headers.get('access-control-allow-methods'), path).toBeNull();
+      }
+    });
+
+    it("an endpoint that lists the origin answers its preflight itself: the endpoint's methods, the four headers, never credentials", async () => {
+      await rig.endpoint('mcp-friendly', whoami, { methods: ['GET', 'PUT', 'DELETE'], auth_mode: 'signed_in', allowed_origins: [mcpClient] });
+      const preflight = await rig.call('/endpoints/mcp-friendly', { method: 'OPTIONS', headers: { origin: mcpClient, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization' } });
+      expect(preflight.status).toBe(204);
+      expect(allowed(preflight)).toEqual({ origin: mcpClient, credentials: null, expose: null });
+      expect(preflight.headers.get('access-control-allow-methods')!.split(', ').sort()).toEqual(['DELETE', 'GET', 'HEAD', 'PUT']);
+      expect(preflight.headers.get('access-control-allow-headers')).toBe('Content-Type, Authorization, X-API-Key, X-Bot-Check');
+      const put = await rig.call('/endpoints/mcp-friendly', { method: 'PUT', user: 'alice', via: 'x-api-key', headers: { origin: mcpClient } });
+      expect(put.status).toBe(200);
+      expect(allowed(put)).toEqual({ origin: mcpClient, credentials: null, expose: null });
+    });
   });
 });

@@ -3,17 +3,19 @@
  * a fresh Postgres database, with tool-call and endpoint auditing, API keys, browser sessions (a
  * session is issued with the api's own signing key, as the sign-in callback would), a local HTTP
  * server scripts may fetch (127.0.0.1 on scripts.fetch.allow_hosts) whose /hold answers only when
- * the test says so, and a bot check that accepts a fixed answer. Scripts are created through the
+ * the test says so, and a bot check that accepts a fixed answer (or the deployment's own, optionally
+ * on an injected clock and with a hosted provider's siteverify URL). Scripts are created through the
  * REST routes; bindings are rows of endpoint_bindings (migration 0019), as the binding store writes them.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createBotCheckServices } from '../../cli/botcheck.js';
 import { openDatabase, startApiRole, type RunningApiRole } from '../../cli/services.js';
 import type { PlatformConfig } from '../../shared/config/index.js';
 import { decodeBase64Key } from '../../shared/config/index.js';
 import type { Db } from '../../shared/db/index.js';
-import type { AuthMode, BindingInput, BotCheckGate } from '../../shared/endpoints/index.js';
+import { readPublicEndpoint, type AuthMode, type BindingInput, type BotCheckGate } from '../../shared/endpoints/index.js';
 import { BrowserSessions } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { restJson, testConfig, type Json } from '../support/api.js';
@@ -26,6 +28,10 @@ export const keys = {
   alice: 'alice-key-0123456789',
   /** staff: another signed-in caller. */
   bob: 'bob-key-0123456789',
+  /** clerk: a persona allowing manage_* but not platform_info. */
+  carol: 'carol-key-0123456789',
+  /** admin (admin.persona): a platform administrator, whose persona allows manage_* and platform_info. */
+  root: 'root-key-0123456789',
 } as const;
 export type User = keyof typeof keys;
 
@@ -40,8 +46,8 @@ export const BOT_DOWN = 'down';
  * on its own): a fixed answer, checked as the interface says.
  */
 export const fixedBotCheck: BotCheckGate = {
-  async verify({ header }) {
-    if (header === BOT_PASS) return { ok: true };
+  async check({ header }) {
+    if (header === BOT_PASS) return { ok: true, spend: async () => ({ ok: true }) };
     if (header === BOT_DOWN) return { ok: false, status: 503, reason: 'the provider could not be reached' };
     return { ok: false, status: 403, reason: header === undefined ? 'missing' : 'refused' };
   },
@@ -95,6 +101,7 @@ function configYaml(dsn: string, signingKey: string, opts: RigOptions): string {
 server:
   address: "127.0.0.1:0"
   transport: http
+  allowed_origins: ${JSON.stringify(opts.allowedOrigins ?? [])}
   shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
 database:
   dsn: ${JSON.stringify(dsn)}
@@ -115,16 +122,31 @@ auth:
     keys:
       - { key: ${keys.alice}, name: alice, roles: [staff] }
       - { key: ${keys.bob}, name: bob, roles: [staff] }
+      - { key: ${keys.carol}, name: carol, roles: [clerk] }
+      - { key: ${keys.root}, name: root, roles: [admin] }
 personas:
   definitions:
     staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "platform_info"] } }
+    clerk: { roles: [clerk], priority: 1, tools: { allow: ["manage_*"] } }
+    admin: { roles: [admin], priority: 1, tools: { allow: ["manage_*", "platform_info"] } }
 scripts:
   max_concurrent_runs: ${opts.maxConcurrentRuns ?? 40}
   run_deadline: 30s
   fetch:
     allow_hosts: [127.0.0.1]
     timeout: 30s
-`;
+${
+  opts.hostedAVerifyUrl
+    ? `admin:
+  enabled: true
+secrets:
+  encryption_key: ${randomBytes(32).toString('base64')}
+bot_check:
+  hosted_a_verify_url: ${opts.hostedAVerifyUrl}
+  verify_timeout: 2s
+`
+    : ''
+}`;
 }
 
 export interface RigOptions {
@@ -134,6 +156,20 @@ export interface RigOptions {
   maxConcurrentRuns?: number;
   /** `deployment`: the api's own bot check (proof of work, cli/botcheck.ts) instead of the fixed answer. */
   botCheck?: 'fixed' | 'deployment';
+  /**
+   * With `deployment`: the clock (ms since the epoch) the bot check verifies answers by — the
+   * deployment's BotCheck composed by cli/botcheck.ts as startApiRole composes it, given this clock.
+   * Challenges from /botcheck/challenge are still issued on the real clock.
+   */
+  botCheckClock?: () => number;
+  /** server.allowed_origins: the origins the platform's own CORS layer (/mcp) allows. */
+  allowedOrigins?: string[];
+  /**
+   * The hosted_a (Turnstile) siteverify URL (bot_check.hosted_a_verify_url); with it the admin
+   * routes are on (`root` is an administrator) and secrets have an encryption key, so a test can
+   * store the provider's secret and choose the provider.
+   */
+  hostedAVerifyUrl?: string;
 }
 
 export async function startEndpointRig(opts: RigOptions = {}): Promise<EndpointRig> {
@@ -154,8 +190,13 @@ export async function startEndpointRig(opts: RigOptions = {}): Promise<EndpointR
   try {
     db = (await openDatabase(config, log))!;
     const opened = db;
+    const clocked =
+      opts.botCheck === 'deployment' && opts.botCheckClock
+        ? (await createBotCheckServices({ config, db: opened, log, endpoints: { publicEndpoint: (name) => readPublicEndpoint(opened, name) }, clock: opts.botCheckClock })).check
+        : undefined;
+    const gate = opts.botCheck === 'deployment' ? clocked : fixedBotCheck;
     const start = async () => {
-      const replica = await startApiRole({ config, log, db: opened, ...(opts.botCheck === 'deployment' ? {} : { botCheck: fixedBotCheck }) });
+      const replica = await startApiRole({ config, log, db: opened, ...(gate ? { botCheck: gate } : {}) });
       replicas.push(replica);
       return replica;
     };

@@ -48,6 +48,42 @@ describe('identity', () => {
     expect(runs.rows[0].n).toBe(0);
   });
 
+  // The handler reports the persona its platform calls act under (platform_info names it), or the refusal.
+  const personaProbe = `export async function handle(req) {
+    const caller = req.caller ? req.caller.user_id : null;
+    try { const info = await platform.call('platform_info', {}); return { json: { caller, persona: info.persona ? info.persona.name : null } } }
+    catch (e) { return { json: { caller, refused: true } } }
+  }`;
+
+  it("runs with the author's roles, not the caller's: no caller on a public endpoint, a caller whose persona may not call the tool on a signed_in one", async () => {
+    // alice (staff) authored both; staff allows platform_info.
+    await rig.endpoint('author-public', personaProbe, { open_reads: true });
+    const anonymous = await rig.call('/endpoints/author-public');
+    expect([anonymous.status, await jsonOf(anonymous)]).toEqual([200, { caller: null, persona: 'staff' }]);
+    await rig.endpoint('author-members', personaProbe, { auth_mode: 'signed_in' });
+    // carol's persona (clerk) does not allow platform_info: the handler's call succeeds all the same.
+    const clerk = await rig.call('/endpoints/author-members', { user: 'carol' });
+    expect([clerk.status, await jsonOf(clerk)]).toEqual([200, { caller: 'apikey:carol', persona: 'staff' }]);
+  });
+
+  it("runs with the roles of the current version's author: a new version saved by another user with other roles changes them", async () => {
+    // carol (clerk: no platform_info) writes version 1.
+    const created = await rig.rest('carol', 'POST', '', { name: 'author-changes', source: personaProbe });
+    expect(created.status).toBe(201);
+    const id = created.body.script.id as string;
+    await rig.bind(id, 'author-changes', { auth_mode: 'signed_in' });
+    // alice's persona (staff) allows platform_info, but the handler acts with carol's roles: refused.
+    const asAlice = await rig.call('/endpoints/author-changes', { user: 'alice' });
+    expect([asAlice.status, await jsonOf(asAlice)]).toEqual([200, { caller: 'apikey:alice', refused: true }]);
+    // root, an administrator (roles [admin]), saves version 2: from now on the handler holds root's roles.
+    const saved = await rig.rest('root', 'PUT', `/${id}`, { source: `${personaProbe}\n// reviewed` });
+    expect(saved.status).toBe(200);
+    const asCarol = await rig.call('/endpoints/author-changes', { user: 'carol' });
+    expect([asCarol.status, await jsonOf(asCarol)]).toEqual([200, { caller: 'apikey:carol', persona: 'admin' }]);
+    const calls = async () => (await rig.db.query("SELECT outcome FROM audit_log WHERE tool = 'platform_info' AND subject = 'script:author-changes' ORDER BY occurred_at, id")).rows.map((r) => r.outcome);
+    await expect.poll(calls, { timeout: 10_000 }).toEqual(['denied', 'ok']);
+  });
+
   it('refuses platform.export and platform.publish_data inside a handler', async () => {
     await rig.endpoint('exporter', `export async function handle() {
       const tried = [];
@@ -115,13 +151,25 @@ describe('records', () => {
     expect((await rig.call('/endpoints/nobody-here')).status).toBe(404);
     expect(await auditRows('nobody-here')).toEqual([]);
   });
+
+  it('writes a row for a request to a disabled endpoint, answered 404 as an unknown name is, without its CORS', async () => {
+    const id = await rig.endpoint('switched-off', 'export function handle() { return { json: 1 } }', { open_reads: true, allowed_origins: ['https://app.example'] });
+    await rig.db.query("UPDATE endpoint_bindings SET enabled = false WHERE endpoint = 'switched-off'");
+    const answer = await rig.call('/endpoints/switched-off', { headers: { origin: 'https://app.example' } });
+    expect([answer.status, (await jsonOf(answer)).error, answer.headers.get('access-control-allow-origin')]).toEqual([404, 'not_found', null]);
+    const rows = await auditRows('switched-off');
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ outcome: 'denied', parameters: { endpoint: 'switched-off', script_id: id, version: 1, method: 'GET', status: 404, auth_mode: 'public', caller: null } });
+  });
 });
 
 describe('metrics', () => {
+  const route = `http_server_request_duration_seconds_count{route="${ENDPOINT_ROUTE}"}`;
+  const limited = 'http_rate_limited_total{limiter="endpoint"}';
+
   it('counts requests a handler ran for by endpoint and status class, every request by route template, rate limits by limiter', async () => {
     await rig.endpoint('counted', "export function handle(req) { if (req.query.fail) throw new Error('x'); return { json: 1 } }", { open_reads: true, rate_limit: 3 });
     const before = await metricsText();
-    const route = `http_server_request_duration_seconds_count{route="${ENDPOINT_ROUTE}"}`;
     const statuses = [];
     for (const path of ['/endpoints/counted', '/endpoints/counted?fail=1', '/endpoints/counted', '/endpoints/counted', '/endpoints/never-bound-name', '/endpoints/counted/extra'])
       statuses.push((await rig.call(path)).status);
@@ -131,8 +179,39 @@ describe('metrics', () => {
     expect(sample(after, 'endpoint_requests_total{endpoint="counted",status_class="5xx"}')).toBe(1);
     expect(sample(after, 'endpoint_request_duration_seconds_count{endpoint="counted"}')).toBe(3);
     expect(sample(after, route) - sample(before, route)).toBe(6);
-    expect(sample(after, 'http_rate_limited_total{limiter="endpoint"}') - sample(before, 'http_rate_limited_total{limiter="endpoint"}')).toBe(1);
+    expect(sample(after, limited) - sample(before, limited)).toBe(1);
     expect(after).not.toContain('never-bound-name');
     expect(after).not.toContain('/endpoints/counted');
+  });
+
+  it('counts every request refused before the handler (404, 405, 401, 403, 413, 429) under the route template, and a caller_rate_limit 429 as limiter="endpoint"', async () => {
+    await rig.endpoint('refusing-members', 'export function handle() { return { json: 1 } }', { methods: ['POST'], auth_mode: 'signed_in', caller_rate_limit: 1, max_body_bytes: 8 });
+    await rig.endpoint('refusing-public', 'export function handle() { return { json: 1 } }', { methods: ['POST'], rate_limit: 1, allowed_origins: ['https://app.example'] });
+    const refusals: Array<[string, number, () => Promise<Response>]> = [
+      ['unknown name', 404, () => rig.call('/endpoints/nobody-bound-this')],
+      ['path past the template', 404, () => rig.call('/endpoints/refusing-members/extra', { method: 'POST', user: 'alice' })],
+      ['method not answered', 405, () => rig.call('/endpoints/refusing-members', { user: 'alice' })],
+      ['anonymous on signed_in', 401, () => rig.call('/endpoints/refusing-members', { method: 'POST' })],
+      ['preflight from an unlisted origin', 403, () => rig.call('/endpoints/refusing-public', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } })],
+      ['bot check refused', 403, () => rig.call('/endpoints/refusing-public', { method: 'POST', headers: { 'x-bot-check': 'not-the-answer' } })],
+      ['past rate_limit', 429, () => rig.call('/endpoints/refusing-public', { method: 'POST', headers: { 'x-bot-check': BOT_PASS } })],
+      // alice's one caller token is spent here: the body is checked after caller_rate_limit.
+      ['body past max_body_bytes', 413, () => rig.call('/endpoints/refusing-members', { method: 'POST', user: 'alice', body: 'x'.repeat(64) })],
+      ['past caller_rate_limit', 429, () => rig.call('/endpoints/refusing-members', { method: 'POST', user: 'alice', body: 'x' })],
+    ];
+    for (const [what, status, request] of refusals) {
+      const before = await metricsText();
+      const response = await request();
+      expect(response.status, what).toBe(status);
+      await response.arrayBuffer();
+      const after = await metricsText();
+      expect(sample(after, route) - sample(before, route), what).toBe(1);
+      expect(sample(after, limited) - sample(before, limited), what).toBe(status === 429 ? 1 : 0);
+    }
+    const text = await metricsText();
+    expect(text).not.toContain('nobody-bound-this');
+    expect(text).not.toContain('/endpoints/refusing');
+    // None of them ran a handler.
+    expect(text).not.toContain('endpoint_requests_total{endpoint="refusing');
   });
 });
