@@ -3,13 +3,14 @@
  * with the system fonts) in light and dark; raster images scaled by sharp to cover 800x600 (BMP
  * and ICO, which libvips does not read, decoded first by @napi-rs/canvas's Skia); an SVG file by
  * sharp from a buffer (librsvg resolves no external reference for it: there is no base file, and
- * network loads are never made); a PDF's first page by pdfjs-dist onto @napi-rs/canvas. Every
+ * network loads are never made); a PDF's first page by pdfjs-dist onto @napi-rs/canvas, in the PDF thread (shared/pdf). Every
  * sharp pipeline is bounded in pixels (decompression bombs) and in time.
  *
  * A file that cannot be drawn (corrupt, a bomb, an unreadable page) throws ThumbnailDrawError
  * naming the variant: the draw is recorded failed, never retried on its own.
  */
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
+import { pdfReader } from '../../pdf/index.js';
 import { pageSvg, pageText } from './page.js';
 import { isDocumentFamily, THUMBNAIL_HEIGHT, THUMBNAIL_WIDTH, type DrawableFamily, type ThumbnailVariant } from './rules.js';
 
@@ -101,25 +102,7 @@ async function decodeWithSkia(bytes: Buffer): Promise<Buffer> {
   return canvas.encode('png');
 }
 
-/** The first page, white behind it, at most PDF_RENDER_LIMIT pixels on its longer side. */
-async function renderPdfFirstPage(bytes: Buffer): Promise<Buffer> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const { createCanvas } = await import('@napi-rs/canvas');
-  // No eval, no system fonts fetched, no font face injection: the PDF is data, never code.
-  const task = pdfjs.getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, useSystemFonts: false, disableFontFace: true, verbosity: 0 });
-  try {
-    const doc = await task.promise;
-    const page = await doc.getPage(1);
-    const unit = page.getViewport({ scale: 1 });
-    const scale = Math.min(PDF_RENDER_LIMIT / unit.width, PDF_RENDER_LIMIT / unit.height, 4);
-    const viewport = page.getViewport({ scale });
-    const canvas = createCanvas(Math.ceil(viewport.width), Math.ceil(viewport.height));
-    const context = canvas.getContext('2d');
-    context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, canvas.width, canvas.height);
-    await page.render({ canvas: canvas as unknown as HTMLCanvasElement, canvasContext: context as unknown as CanvasRenderingContext2D, viewport }).promise;
-    return canvas.encode('png');
-  } finally {
-    await task.destroy();
-  }
+/** The first page, white behind it, at most PDF_RENDER_LIMIT pixels on its longer side (in the PDF thread: shared/pdf). */
+function renderPdfFirstPage(bytes: Buffer): Promise<Buffer> {
+  return pdfReader.firstPage(bytes, PDF_RENDER_LIMIT);
 }

@@ -4,29 +4,19 @@
  * overstays its deadline by the grace (the interpreter's interrupt is the normal stop; this is the
  * last resort).
  */
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleThread } from '../../threads/index.js';
 import type { Ask, FromWorker, RunDone, RunRequest, ToWorker, WorkerData } from './protocol.js';
 import { defaultConsoleLimitBytes, type SandboxRun } from './types.js';
 
-/** The worker's entry: the compiled .js next to this file, or the .ts source through tsx's loader. */
+/** The worker's entry (worker.ts), with the thread's heap bounds. */
 function startWorker(workerData: WorkerData): Worker {
-  const self = fileURLToPath(import.meta.url);
-  const ext = path.extname(self);
-  const file = path.join(path.dirname(self), `worker${ext}`);
   // The JS heap of the thread (not QuickJS's WebAssembly memory, which setMemoryLimit bounds). It
   // holds only the engine's glue (some 7 MiB live) and each run's short-lived garbage, yet V8 would
   // grow its young generation, run after run, to 32 MiB and more per thread (a thread's heap from
   // 16 to 44 MiB over a few thousand runs): kept at 4 MiB, it stays near its live size.
   const resourceLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 4 };
-  if (ext !== '.ts') return new Worker(file, { resourceLimits, workerData });
-  // From sources (tsx, vitest) a worker thread does not inherit the loader: register tsx first.
-  // (tsx's ESM entry sits beside the CommonJS one require.resolve finds; vitest has no import.meta.resolve.)
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
-  const bootstrap = `import(${JSON.stringify(tsx)}).then((api) => { api.register(); return import(${JSON.stringify(pathToFileURL(file).href)}); });`;
-  return new Worker(bootstrap, { eval: true, resourceLimits, workerData });
+  return startModuleThread(import.meta.url, 'worker', { resourceLimits, workerData });
 }
 
 export interface WorkerSettings {
