@@ -1,5 +1,5 @@
 /** The shape of one audit record, and the pure mapping from a tool call to it and from it to a row. */
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../crypto/index.js';
 import type { CallToolResult, ToolCallContext } from '../mcp-tools/index.js';
 import { MAX_STRING_CHARS, redactParameters, storableString, truncateString } from './redact.js';
 
@@ -68,7 +68,7 @@ export function auditRow(entry: AuditEntry, fallbackTime: number): AuditRow {
   const duration = Number.isFinite(entry.durationMs) ? Math.min(Math.max(0, Math.round(entry.durationMs)), 2_147_483_647) : 0;
   return [
     // Time-ordered id from the call's own time, so id order and occurred_at order agree.
-    uuidv7({ msecs: occurredAt.getTime() }),
+    uuidv7(occurredAt.getTime()),
     occurredAt,
     text(entry.subject) ?? '',
     text(entry.email),

@@ -3,7 +3,7 @@
  * (500, 503, 504) is kept seven days with its status, the script's error and the duration,
  * listed by endpoint_list and the portal; housekeeping purges older ones.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../crypto/index.js';
 import type { Db } from '../db/index.js';
 import { BINDING_LIMITS, type EndpointFailureView } from './types.js';
 

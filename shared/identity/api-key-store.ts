@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../crypto/index.js';
 import { digestKey, generateApiKey, type ApiKeyLookup, type StoredApiKey } from './api-keys.js';
 
 type Queryable = Pick<pg.Pool, 'query'>;

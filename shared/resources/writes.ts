@@ -4,7 +4,7 @@
  * that records them and removed again when it fails (see service.ts on concurrency).
  */
 import type { Readable } from 'node:stream';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../crypto/index.js';
 import { isObjstoreError } from '../objstore/index.js';
 import { isAgent, may, mayMove, refusal } from './authority.js';
 import { MOVE_AUDIT_TOOL, recordResourceEvent } from './audit-trail.js';

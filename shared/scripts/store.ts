@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../crypto/index.js';
 import type { PlatformConfig } from '../config/index.js';
 import { withTransaction, type Db } from '../db/index.js';
 import { requireChange, requireCreate, scriptActions } from './authority.js';

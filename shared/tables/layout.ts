@@ -6,7 +6,7 @@
  * `<resource id>/<uuidv7>/data.<format>`, the version row repointed, the old object deleted — so
  * the bytes are never kept twice and never move again.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../crypto/index.js';
 import type { Db } from '../db/index.js';
 import type { ObjectStore } from '../objstore/index.js';
 import type { StorageLocation } from '../sql/scratch/index.js';

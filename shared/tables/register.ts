@@ -5,7 +5,7 @@
  * the resources' `register` row (uploader, administrator, administrator of the owning persona);
  * listing shows tables over files the caller may open.
  */
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../crypto/index.js';
 import { sqlIdent } from '../sql/scratch/index.js';
 import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, parseLibrary, ResourceError, type ListPage, type ReferenceCounter, type ResourceActor, type ResourceView } from '../resources/index.js';
 import { directoryOfVersion, engineOf, inlineLimit, scanVersion, withTableLock, writeCorrection, type TableDeps } from './deps.js';

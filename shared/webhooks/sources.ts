@@ -6,7 +6,7 @@
  * `webhookSourceRemoval` workflow (removal.ts) removes what it holds and then its row (`forget`).
  */
 import type pg from 'pg';
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../crypto/index.js';
 import type { PlatformConfig } from '../config/index.js';
 import { withTransaction, type Db } from '../db/index.js';
 import { webhookTableName } from './layout.js';

@@ -6,7 +6,7 @@
  * Who may draft-run: a saved script, its owner and administrators; an unsaved source, anyone
  * admitted to manage_script (the surfaces check that persona rule).
  */
-import { v7 as uuidv7 } from 'uuid';
+import { uuidv7 } from '../../crypto/index.js';
 import type { PlatformConfig } from '../../config/index.js';
 import type { Db } from '../../db/index.js';
 import type { CallerContext } from '../../identity/index.js';
