@@ -79,9 +79,13 @@ export class PdfReader {
     const id = this.#nextId++;
     const timer = setTimeout(() => this.#fail(new Error(`the PDF was not read within ${this.#deadlineMs / 1000} s`)), this.#deadlineMs);
     this.#running = { ...queued, id, timer };
-    // A copy the thread owns: the caller's bytes stay the caller's (pdf.js detaches what it is given).
-    const bytes = new Uint8Array(queued.input.bytes);
-    thread.postMessage({ ...queued.input, id, bytes } satisfies PdfJob, [bytes.buffer]);
+    try {
+      // A copy the thread owns: the caller's bytes stay the caller's (pdf.js detaches what it is given).
+      const bytes = new Uint8Array(queued.input.bytes);
+      thread.postMessage({ ...queued.input, id, bytes } satisfies PdfJob, [bytes.buffer]);
+    } catch (error) {
+      this.#fail(new Error(`the PDF could not be handed to its thread: ${(error as Error).message}`));
+    }
   }
 
   #started(): Worker {
