@@ -120,14 +120,15 @@ export async function startApiRole(opts: {
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
-      if (botCheck) await registerBotCheckRoutes(app, ctx, { config, services: botCheck, rateLimited: endpointMetrics(metrics.registry).rateLimited });
+      const endpointSeries = endpointMetrics(metrics.registry);
+      if (botCheck) await registerBotCheckRoutes(app, ctx, { config, services: botCheck, rateLimited: endpointSeries.rateLimited });
       if (endpointRecords && runner && db) {
         const publicBaseUrl = config.portal.public_base_url || config.oauth.issuer;
         await app.register(endpointRoutes, {
           db,
           runner,
           records: endpointRecords,
-          metrics: endpointMetrics(metrics.registry),
+          metrics: endpointSeries,
           log: log.child({ component: 'endpoints' }),
           authenticate: ctx.authenticate,
           ...(gate ? { botCheck: gate } : {}),

@@ -56,7 +56,7 @@ export type ChallengeOutcome =
 export type BotCheckVerdict = { ok: true } | { ok: false; status: 403 | 503; reason: string };
 
 /** An answer checked but not spent: `spend` records it as used (403 when it already was), at most once. */
-export type BotCheckScreening = { ok: true; spend(): Promise<BotCheckVerdict> } | { ok: false; status: 403 | 503; reason: string };
+export type BotCheckScreening = { ok: true; spend(): Promise<BotCheckVerdict> } | Exclude<BotCheckVerdict, { ok: true }>;
 
 export interface BotCheckRequest {
   /** The public endpoint the request is for. */

@@ -24,6 +24,7 @@
  *      and max_memory_bytes (503); a failure or a non-response is 500.
  */
 import { randomUUID } from 'node:crypto';
+import type { BotCheck, BotCheckVerdict } from '../botcheck/index.js';
 import type { Db } from '../db/index.js';
 import type { CallerContext } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
@@ -41,13 +42,10 @@ import { ENDPOINT_NAME, type EndpointTarget } from './types.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
-type BotCheckVerdict = { ok: true } | { ok: false; status: 403 | 503; reason: string };
+/** The bot check as the request pipeline calls it: `check` without using the answer up, then its `spend` (shared/botcheck). */
+export type BotCheckGate = Pick<BotCheck, 'check'>;
 
-/** The bot check as the request pipeline calls it (shared/botcheck implements it). */
-export interface BotCheckGate {
-  /** Checks the answer without using it up: `spend` records it as used (403 when it already was). */
-  check(input: { endpoint: string; header: string | undefined; remoteIp?: string }): Promise<{ ok: true; spend(): Promise<BotCheckVerdict> } | Exclude<BotCheckVerdict, { ok: true }>>;
-}
+type BotCheckRefusal = Exclude<BotCheckVerdict, { ok: true }>;
 
 /** A request's authentication (api/http/rest-auth.ts: header credentials, else the browser session with its CSRF rule). */
 export type EndpointAuthentication =
@@ -215,8 +213,8 @@ export class EndpointRequests {
     }
 
     let spend: (() => Promise<BotCheckVerdict>) | undefined;
+    const presented = header(headers, 'x-bot-check');
     if (binding.authMode === 'public' && !(binding.openReads && (method === 'GET' || method === 'HEAD'))) {
-      const presented = header(headers, 'x-bot-check');
       const check = this.#deps.botCheck
         ? await this.#deps.botCheck.check({ endpoint: binding.endpoint, header: presented, ...(request.remoteIp ? { remoteIp: request.remoteIp } : {}) })
         : ({ ok: false, status: 503, reason: 'no bot check is configured on this replica' } as const);
@@ -234,7 +232,7 @@ export class EndpointRequests {
     try {
       if (spend) {
         const spent = await spend();
-        if (!spent.ok) return this.#botCheckRefusal(progress, spent, header(headers, 'x-bot-check'));
+        if (!spent.ok) return this.#botCheckRefusal(progress, spent, presented);
       }
       return await this.#run(target, built.req, sessionId, progress);
     } finally {
@@ -243,7 +241,7 @@ export class EndpointRequests {
   }
 
   /** 403 for a missing or refused answer; 503 (a failed request) when the check could not be made. */
-  #botCheckRefusal(progress: Progress, verdict: Exclude<BotCheckVerdict, { ok: true }>, presented: string | undefined): EndpointAnswer {
+  #botCheckRefusal(progress: Progress, verdict: BotCheckRefusal, presented: string | undefined): EndpointAnswer {
     if (verdict.status === 503) return this.#failure(progress, 'bot_check_unavailable', `bot check: ${verdict.reason}`, { 'retry-after': '5' });
     return refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused');
   }
