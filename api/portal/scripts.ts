@@ -101,6 +101,15 @@ const versionSchema = z.object({
   kind: z.enum(SCRIPT_KINDS),
   entry_points: entryPoints,
   imports,
+  pins: z
+    .array(
+      z.object({
+        library: z.string().describe('The name it is imported by'),
+        library_id: z.string().nullable().describe('null once the library was deleted'),
+        version: z.number().int().nullable(),
+      }),
+    )
+    .describe('Every library the version reaches, directly or through libraries, at the version its save resolved: what its runs import (re-save to upgrade)'),
   created_at: z.string(),
 });
 
@@ -113,7 +122,7 @@ const detailSchema = scriptSchema
   .describe('Script with its versions');
 
 const saveSchema = z.object({
-  outcome: z.enum(['created', 'revised', 'unchanged']).describe('unchanged: the source was the current version\'s, so no version was written'),
+  outcome: z.enum(['created', 'revised', 'unchanged']).describe('unchanged: the source and its library pins were the current version\'s, so no version was written'),
   script: detailSchema,
 });
 
@@ -201,7 +210,8 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
         tags,
         summary: 'Save a new version of the source',
         description:
-          'No version is written when the source is unchanged. Refused (409 bound) when the script is bound to an endpoint and the source no longer ' +
+          'Pins every library the source reaches to its current version. No version is written when the source and those pins are unchanged ' +
+          '(so re-saving an unchanged source upgrades its imports). Refused (409 bound) when the script is bound to an endpoint and the source no longer ' +
           'defines handle, and (409 in_use) when a library others import would stop being one. The owner and administrators only (403).',
         params: idParams,
         body: updateBody,

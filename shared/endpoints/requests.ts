@@ -255,6 +255,7 @@ export class EndpointRequests {
       entry: 'handle',
       args: [req],
       sessionId,
+      imports: { scriptId: script.id, version: script.version },
       memoryBytes: binding.maxMemoryBytes,
       deadlineMs: binding.timeoutSeconds * 1000,
     });

@@ -16,8 +16,10 @@ import { importable, transition, type StateAction } from './states.js';
 import {
   ScriptError,
   type EntryPoint,
+  type LibraryPinView,
   type LibraryResolver,
   type ResolvedLibrary,
+  type RunImports,
   type RunTarget,
   type ScriptActor,
   type ScriptDetail,
@@ -70,6 +72,25 @@ interface VersionRow extends VersionRecordRow {
   source: string;
 }
 
+/** A library version a save resolved, by the name it is imported as (script_version_pins). */
+interface LibraryPin {
+  library: string;
+  id: string;
+  version: number;
+}
+
+/** A library as resolution reads it: the version, and the library's state now (all null but the name: a deleted pinned library). */
+interface LibraryRow {
+  id: string | null;
+  name: string;
+  kind: ScriptKind | null;
+  state: ScriptState | null;
+  superseded_by_name: string | null;
+  version: number | null;
+  source: string | null;
+  imports: string[] | null;
+}
+
 const selectScript = `SELECT s.id, s.name, s.owner_subject, s.owner_email, s.kind, s.state, s.superseded_by, r.name AS superseded_by_name,
        s.current_version, s.created_at, s.updated_at, v.entry_points, v.imports
   FROM scripts s
@@ -109,13 +130,13 @@ export class ScriptStore implements LibraryResolver {
     const now = new Date(this.clock());
     try {
       await withTransaction(this.db, async (client) => {
-        await this.checkImports(client, input.name, shape);
+        const pins = await this.pinImports(client, input.name, shape);
         await client.query(
           `INSERT INTO scripts (id, name, owner_subject, owner_email, kind, state, current_version, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, 'active', 1, $6, $6)`,
           [id, input.name, actor.subject, actor.email ?? null, shape.kind, now],
         );
-        await this.insertVersion(client, id, 1, input.source, shape, actor, now);
+        await this.insertVersion(client, id, 1, { source: input.source, shape, pins }, actor, now);
         await this.record(client, actor, { scriptId: id, name: input.name, action: 'create', version: 1, to: 'active' }, now);
       });
     } catch (error) {
@@ -126,9 +147,10 @@ export class ScriptStore implements LibraryResolver {
   }
 
   /**
-   * Saves `source` as the next version (none when it is the current version's). Refused when the
-   * script is bound to an endpoint and the source no longer defines handle, and when a library
-   * other scripts import would stop being one.
+   * Saves `source` as the next version, its imports pinned to the libraries' current versions —
+   * none when both the source and those pins are the current version's (re-saving an unchanged
+   * source is how its imports are upgraded). Refused when the script is bound to an endpoint and
+   * the source no longer defines handle, and when a library other scripts import would stop being one.
    */
   async update(actor: ScriptActor, ref: string, input: { source: string }): Promise<SaveOutcome> {
     const shape = analyzeSource(input.source);
@@ -137,8 +159,8 @@ export class ScriptStore implements LibraryResolver {
       const row = await this.row(client, ref, 'update');
       requireChange(actor, this.owned(row), 'update');
       const current = await this.versionRow(client, row.id, row.current_version);
-      if (current.sha256 === digest) return 'unchanged' as const;
-      await this.checkImports(client, row.name, shape);
+      const pins = await this.pinImports(client, row.name, shape);
+      if (current.sha256 === digest && samePins((await this.pinsOf(client, row.id)).get(current.number) ?? [], pins)) return 'unchanged' as const;
       if (!shape.entryPoints.includes('handle')) {
         const endpoint = await this.endpointOf(client, row.id);
         if (endpoint) {
@@ -153,7 +175,7 @@ export class ScriptStore implements LibraryResolver {
       }
       const now = new Date(this.clock());
       const number = row.current_version + 1;
-      await this.insertVersion(client, row.id, number, input.source, shape, actor, now);
+      await this.insertVersion(client, row.id, number, { source: input.source, shape, pins }, actor, now);
       await client.query('UPDATE scripts SET current_version = $2, kind = $3, updated_at = $4 WHERE id = $1', [row.id, number, shape.kind, now]);
       await this.record(client, actor, { scriptId: row.id, name: row.name, action: 'update', version: number }, now);
       return 'revised' as const;
@@ -174,7 +196,13 @@ export class ScriptStore implements LibraryResolver {
       throw new ScriptError('not_found', `"${row.name}" has no version ${sourceVersion} (versions 1 to ${row.current_version})`);
     }
     const source = view.allowed_actions.read_source ? (await this.versionRow(this.db, row.id, sourceVersion)).source : undefined;
-    return { ...view, versions: versions.map(versionView), ...(source !== undefined ? { source } : {}), source_version: sourceVersion };
+    const pins = await this.pinsOf(this.db, row.id);
+    return {
+      ...view,
+      versions: versions.map((v) => versionView(v, pins.get(v.number) ?? [])),
+      ...(source !== undefined ? { source } : {}),
+      source_version: sourceVersion,
+    };
   }
 
   /** Every script, by name: names, kinds, states and owners are visible to everyone who may manage scripts. */
@@ -249,50 +277,102 @@ export class ScriptStore implements LibraryResolver {
   }
 
   /**
-   * The current version of the library named `name`, as a script imports it: active or
+   * The current version of the library named `name`, as an unsaved source imports it: active or
    * deprecated libraries resolve; a disabled or superseded one, a script, or no such name is refused.
    */
   async resolveLibrary(name: string): Promise<ResolvedLibrary> {
     return this.resolveOn(this.db, name);
   }
 
-  private async resolveOn(q: Client, name: string): Promise<ResolvedLibrary> {
-    const { rows } = await q.query<ScriptRow & { source: string }>(
-      `SELECT s.id, s.name, s.kind, s.state, r.name AS superseded_by_name, s.current_version, v.source
+  /**
+   * The version of `name` that a saved version pinned at its save, as its runs import it: never a
+   * later one. The library's state is read now, so disabling it still stops its importers.
+   */
+  async resolvePinned(imports: Exclude<RunImports, 'current'>, name: string): Promise<ResolvedLibrary> {
+    const { rows } = await this.db.query<LibraryRow>(
+      `SELECT p.library_id AS id, p.library AS name, l.kind, l.state, r.name AS superseded_by_name, p.library_version AS version, lv.source, lv.imports
+         FROM script_version_pins p
+         LEFT JOIN scripts l ON l.id = p.library_id
+         LEFT JOIN scripts r ON r.id = l.superseded_by
+         LEFT JOIN script_versions lv ON lv.script_id = p.library_id AND lv.number = p.library_version
+        WHERE p.script_id = $1 AND p.number = $2 AND p.library = $3`,
+      [imports.scriptId, imports.version, name],
+    );
+    const row = rows[0];
+    if (!row) throw new ScriptError('not_found', `version ${imports.version} of this script does not import "${name}"`, { library: name });
+    if (row.id === null) throw new ScriptError('state', `the library "${name}" this version was saved against was deleted: save the script again`, { library: name });
+    // A pinned version is a library whatever the library became since (it cannot become a script while pinned).
+    return importableLibrary({ ...row, kind: 'library' });
+  }
+
+  private async resolveOn(q: Client, name: string, lock = false): Promise<ResolvedLibrary> {
+    const { rows } = await q.query<LibraryRow>(
+      `SELECT s.id, s.name, s.kind, s.state, r.name AS superseded_by_name, s.current_version AS version, v.source, v.imports
          FROM scripts s
          JOIN script_versions v ON v.script_id = s.id AND v.number = s.current_version
          LEFT JOIN scripts r ON r.id = s.superseded_by
-        WHERE s.name = $1`,
+        WHERE s.name = $1${lock ? ' FOR SHARE OF s' : ''}`,
       [name],
     );
-    const row = rows[0];
-    if (!row) throw new ScriptError('not_found', `no library named "${name}"`, { library: name });
-    if (row.kind !== 'library') throw new ScriptError('invalid', `"${name}" is a script (it exports main or handle), not a library`, { library: name });
-    if (!importable(row.state)) {
-      const instead = row.superseded_by_name ? `; import "${row.superseded_by_name}" instead` : '';
-      throw new ScriptError('state', `the library "${name}" is ${row.state}${instead}`, { library: name, state: row.state });
-    }
-    return { id: row.id, name: row.name, version: row.current_version, source: row.source };
+    if (!rows[0]) throw new ScriptError('not_found', `no library named "${name}"`, { library: name });
+    return importableLibrary(rows[0]);
   }
 
-  /** Every library a source imports must resolve now (a typo is caught at save, not at the first run). */
-  private async checkImports(client: pg.PoolClient, name: string, shape: SourceShape): Promise<void> {
-    if (shape.imports.includes(name)) throw new ScriptError('invalid', `"${name}" cannot import itself`);
-    for (const library of shape.imports) {
+  /**
+   * Every library a source reaches, directly or through other libraries' current versions, pinned
+   * at that version: each must resolve now (a typo is caught at save, not at the first run), and
+   * none may lead back to the source itself. The libraries are locked against a concurrent deletion.
+   */
+  private async pinImports(client: pg.PoolClient, name: string, shape: SourceShape): Promise<LibraryPin[]> {
+    const pins = new Map<string, LibraryPin>();
+    const queue = shape.imports.map((library) => ({ library, through: [] as string[] }));
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const { library, through } = next;
+      const via = through.length > 0 ? ` (through ${quoted(through)})` : '';
+      if (library === name) throw new ScriptError('invalid', `"${name}" cannot import itself${via}`);
+      if (pins.has(library)) continue;
+      let resolved: ResolvedLibrary;
       try {
-        await this.resolveOn(client, library);
+        resolved = await this.resolveOn(client, library, true);
       } catch (error) {
-        if (error instanceof ScriptError) throw new ScriptError('invalid', `import "${library}": ${error.message}`, error.details);
+        if (error instanceof ScriptError) throw new ScriptError('invalid', `import "${library}"${via}: ${error.message}`, error.details);
         throw error;
       }
+      pins.set(library, { library, id: resolved.id, version: resolved.version });
+      queue.push(...resolved.imports.map((imported) => ({ library: imported, through: [...through, library] })));
     }
+    return [...pins.values()];
   }
 
-  private async insertVersion(client: pg.PoolClient, id: string, number: number, source: string, shape: SourceShape, actor: ScriptActor, at: Date): Promise<void> {
+  /** Every version's pins of the script `id`, by version number. */
+  private async pinsOf(q: Client, id: string): Promise<Map<number, LibraryPinView[]>> {
+    const { rows } = await q.query<LibraryPinView & { number: number }>(
+      'SELECT number, library, library_id, library_version AS version FROM script_version_pins WHERE script_id = $1 ORDER BY number, library',
+      [id],
+    );
+    const pins = new Map<number, LibraryPinView[]>();
+    for (const { number, ...pin } of rows) pins.set(number, [...(pins.get(number) ?? []), pin]);
+    return pins;
+  }
+
+  private async insertVersion(
+    client: pg.PoolClient,
+    id: string,
+    number: number,
+    version: { source: string; shape: SourceShape; pins: readonly LibraryPin[] },
+    actor: ScriptActor,
+    at: Date,
+  ): Promise<void> {
+    const { source, shape, pins } = version;
     await client.query(
       `INSERT INTO script_versions (script_id, number, source, sha256, author_subject, author_email, author_roles, kind, entry_points, imports, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [id, number, source, sha256(source), actor.subject, actor.email ?? null, actor.roles, shape.kind, shape.entryPoints, shape.imports, at],
+    );
+    await client.query(
+      `INSERT INTO script_version_pins (script_id, number, library, library_id, library_version)
+       SELECT $1, $2, p.library, p.id, p.version FROM unnest($3::text[], $4::text[], $5::int[]) AS p (library, id, version)`,
+      [id, number, pins.map((p) => p.library), pins.map((p) => p.id), pins.map((p) => p.version)],
     );
   }
 
@@ -315,12 +395,12 @@ export class ScriptStore implements LibraryResolver {
     return rows[0]?.endpoint;
   }
 
-  /** Other scripts whose current version imports this library, by name. */
+  /** Other scripts whose current version pins a version of this library (directly or through other libraries), by name. */
   private async importers(q: Client, library: ScriptRow): Promise<string[]> {
     const { rows } = await q.query<{ name: string }>(
-      `SELECT s.name FROM scripts s JOIN script_versions v ON v.script_id = s.id AND v.number = s.current_version
-        WHERE v.imports @> ARRAY[$1]::text[] AND s.id <> $2 ORDER BY s.name`,
-      [library.name, library.id],
+      `SELECT s.name FROM scripts s JOIN script_version_pins p ON p.script_id = s.id AND p.number = s.current_version
+        WHERE p.library_id = $1 AND s.id <> $1 ORDER BY s.name`,
+      [library.id],
     );
     return rows.map((r) => r.name);
   }
@@ -351,7 +431,23 @@ export class ScriptStore implements LibraryResolver {
   }
 }
 
-function versionView(row: VersionRecordRow): ScriptVersionView {
+/** A resolved library row as a run imports it; refused when it is not a library, or not importable in its state now. */
+function importableLibrary(row: LibraryRow): ResolvedLibrary {
+  const { name } = row;
+  if (row.kind !== 'library') throw new ScriptError('invalid', `"${name}" is a script (it exports main or handle), not a library`, { library: name });
+  if (!importable(row.state!)) {
+    const instead = row.superseded_by_name ? `; import "${row.superseded_by_name}" instead` : '';
+    throw new ScriptError('state', `the library "${name}" is ${row.state}${instead}`, { library: name, state: row.state });
+  }
+  return { id: row.id!, name, version: row.version!, source: row.source!, imports: row.imports! };
+}
+
+function samePins(a: readonly LibraryPinView[], b: readonly LibraryPin[]): boolean {
+  const byName = new Map(b.map((p) => [p.library, p]));
+  return a.length === b.length && a.every((p) => byName.get(p.library)?.id === p.library_id && byName.get(p.library)?.version === p.version);
+}
+
+function versionView(row: VersionRecordRow, pins: LibraryPinView[]): ScriptVersionView {
   return {
     number: row.number,
     sha256: row.sha256,
@@ -360,6 +456,7 @@ function versionView(row: VersionRecordRow): ScriptVersionView {
     kind: row.kind,
     entry_points: row.entry_points,
     imports: row.imports,
+    pins,
     created_at: row.created_at.toISOString(),
   };
 }

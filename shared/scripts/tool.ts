@@ -72,8 +72,10 @@ A script exports main() (a run) and/or handle(req) (an endpoint handler), in any
 
 Actions (script = id or name):
 - create: script (the new name: lowercase letters, digits, - and _, starting with a letter), source. You own it; it starts active at version 1.
-- update: script, source. Saves the next version (none when the source is unchanged: outcome unchanged).
-- get: script, optional version. The script with its versions (author, roles at save time, SHA-256) and the source when you may read it.
+- update: script, source. Saves the next version (none when the source and its library pins are unchanged: outcome unchanged).
+- get: script, optional version. The script with its versions (author, roles at save time, SHA-256, pins) and the source when you may read it.
+
+Imports are pinned at save: each version records the version of every library it reaches (pins), and its runs import exactly those, never a library's later version. To move a script onto its libraries' current versions, update it (the same source is fine).
 - list: every script's name, kind, state and owner.
 - run: script (a draft run of its current version's main(), as principal script:<name> with the roles of that version's author; its owner and administrators, active scripts only), or source instead (an unsaved source, run as you with your roles). Result {run_id, status: ok|error|timeout|memory|busy, result | error, console, duration_ms}.
 - disable / enable / deprecate: script. Only active scripts run; enable restores a disabled, deprecated or superseded script.

@@ -57,6 +57,16 @@ export interface ScriptActions {
   read_source: boolean;
 }
 
+/**
+ * A library version a saved version runs, by the name it is imported as (docs/scripts.md,
+ * "Imports"); `library_id` and `version` are null once that library was deleted.
+ */
+export interface LibraryPinView {
+  library: string;
+  library_id: string | null;
+  version: number | null;
+}
+
 export interface ScriptVersionView {
   number: number;
   sha256: string;
@@ -65,6 +75,8 @@ export interface ScriptVersionView {
   kind: ScriptKind;
   entry_points: EntryPoint[];
   imports: string[];
+  /** Every library the version reaches (directly or through libraries), at the version its save resolved: what its runs import. */
+  pins: LibraryPinView[];
   created_at: string;
 }
 
@@ -91,18 +103,25 @@ export interface ScriptDetail extends ScriptView {
   source_version: number;
 }
 
-/** The current version of an active or deprecated library, as a run imports it. */
+/** A version of an active or deprecated library, as a run imports it. */
 export interface ResolvedLibrary {
   id: string;
   name: string;
   version: number;
   source: string;
+  /** The libraries that version imports, by name. */
+  imports: string[];
 }
+
+/** Which library versions a run imports: a saved version's pins, or (an unsaved source) each library's current version. */
+export type RunImports = { scriptId: string; version: number } | 'current';
 
 /** How a sandbox finds the libraries a script imports (ScriptStore is one). */
 export interface LibraryResolver {
-  /** Throws ScriptError not_found (no library of that name) or state (disabled or superseded). */
+  /** The current version. Throws ScriptError not_found (no library of that name) or state (disabled or superseded). */
   resolveLibrary(name: string): Promise<ResolvedLibrary>;
+  /** The version `imports` pins for `name`; not_found when it pins none, state when that library is disabled, superseded or deleted. */
+  resolvePinned(imports: Exclude<RunImports, 'current'>, name: string): Promise<ResolvedLibrary>;
 }
 
 /** The current version of a script as a run takes it (ScriptStore.runTarget). */

@@ -140,7 +140,7 @@ describe.each(['filesystem', 's3'] as const)('platform.export and platform.publi
           write: await attempt(() => platform.write_resource({ path: 'h', file_name: 'allowed.txt', content: 'handlers may write' })),
         };
       }`;
-    const outcome = await runner.execute({ source, principal, entry: 'handle', args: [{ method: 'GET' }], sessionId: 'endpoint-test' });
+    const outcome = await runner.execute({ source, principal, entry: 'handle', args: [{ method: 'GET' }], sessionId: 'endpoint-test', imports: 'current' });
     expect(outcome).toMatchObject({
       status: 'ok',
       result: {

@@ -2,7 +2,8 @@
  * Set-up of the script-run tests: the production api role (cli/services.ts startApiRole) over a
  * fresh Postgres database, with the embedded DuckDB, managed resources on either storage driver
  * (a filesystem object store, or the run's MinIO under a bucket prefix of the rig's own),
- * tool-call auditing, and a local HTTP server the fetch allow-list names (127.0.0.1 only).
+ * tool-call auditing, API keys (three non-administrators and an administrator), and a local HTTP
+ * server the fetch allow-list names (127.0.0.1 only).
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -27,6 +28,8 @@ export const keys = {
   bob: 'bob-key-0123456789',
   /** limited: manage_script and platform_info only (no sql_query). */
   lim: 'lim-key-0123456789',
+  /** admin (admin.persona): a platform administrator. */
+  root: 'root-key-0123456789',
 } as const;
 export type User = keyof typeof keys;
 
@@ -114,11 +117,13 @@ export async function startRunsRig(driver: Driver = 'filesystem'): Promise<RunsR
         { key: keys.alice, name: 'alice', roles: ['staff'] },
         { key: keys.bob, name: 'bob', roles: ['staff'] },
         { key: keys.lim, name: 'lim', roles: ['limited'] },
+        { key: keys.root, name: 'root', roles: ['admin'] },
       ],
     })}personas:
   definitions:
     staff: { roles: [staff], priority: 1, tools: { allow: ["manage_*", "sql_*", "platform_info"] } }
     limited: { roles: [limited], priority: 1, tools: { allow: ["manage_script", "platform_info"] } }
+    admin: { roles: [admin], priority: 1, tools: { allow: ["manage_*", "sql_*", "platform_info"] } }
 toolkits:
   objstore:
     local:

@@ -68,7 +68,7 @@ describe('kinds and library imports', () => {
     const { script } = await rig.store.create(alice, { name: 'formatting', source: 'export const fmt = (x) => `v1:${x}`' });
     expect(script.kind).toBe('library');
     await rig.store.update(alice, script.id, { source: 'export const fmt = (x) => `v2:${x}`' });
-    expect(await rig.store.resolveLibrary('formatting')).toEqual({ id: script.id, name: 'formatting', version: 2, source: 'export const fmt = (x) => `v2:${x}`' });
+    expect(await rig.store.resolveLibrary('formatting')).toEqual({ id: script.id, name: 'formatting', version: 2, source: 'export const fmt = (x) => `v2:${x}`', imports: [] });
   });
 
   it('a script imports a library by name; an unknown name, a script or itself is refused at save', async () => {

@@ -15,7 +15,7 @@ import type { Sandbox, SandboxOutcome } from '../sandbox/index.js';
 import { analyzeSource } from '../source.js';
 import { runs } from '../states.js';
 import type { ScriptStore } from '../store.js';
-import { ScriptError, type EntryPoint } from '../types.js';
+import { ScriptError, type EntryPoint, type ResolvedLibrary, type RunImports } from '../types.js';
 import { platformHost } from './host.js';
 import { scriptPrincipal } from './principal.js';
 import { recordScriptRun, type RunStarter, type RunTrigger } from './records.js';
@@ -50,6 +50,8 @@ export interface ExecuteSpec {
   args: unknown[];
   /** The run's MCP session id (platform calls are audited under it). */
   sessionId: string;
+  /** The library versions it imports: a saved version's pins (never a later version), or the current ones for an unsaved source. */
+  imports: RunImports;
   memoryBytes?: number;
   deadlineMs?: number;
 }
@@ -141,7 +143,7 @@ export class ScriptRunner {
         memoryBytes: spec.memoryBytes ?? config.scripts.run_memory_bytes,
         deadlineMs: spec.deadlineMs ?? config.scripts.run_deadline,
         consoleLimitBytes: config.scripts.console_limit_bytes,
-        resolveLibrary: (name) => resolveLibrarySource(store, name),
+        resolveLibrary: (name) => resolveLibrarySource(spec.imports === 'current' ? store.resolveLibrary(name) : store.resolvePinned(spec.imports, name)),
         host: platformHost(
           session.client,
           { allowHosts: config.scripts.fetch.allow_hosts, timeoutMs: config.scripts.fetch.timeout, maxResponseBytes: config.scripts.fetch.max_response_bytes },
@@ -157,7 +159,8 @@ export class ScriptRunner {
   async run(spec: RunSpec): Promise<RunAnswer> {
     const id = uuidv7();
     const startedAt = new Date(this.clock());
-    const outcome = await this.execute({ source: spec.source, principal: spec.principal, entry: 'main', args: [], sessionId: `script-run:${id}` });
+    const imports: RunImports = spec.script ? { scriptId: spec.script.id, version: spec.script.version } : 'current';
+    const outcome = await this.execute({ source: spec.source, principal: spec.principal, entry: 'main', args: [], sessionId: `script-run:${id}`, imports });
     const finishedAt = new Date(this.clock());
     await recordScriptRun(this.opts.db, this.opts.config, {
       id,
@@ -186,9 +189,9 @@ function starterOf(actor: { subject: string; email?: string; authType: string; p
 }
 
 /** A library's source for the sandbox: undefined when there is none; a library that may not be imported is an error naming why. */
-async function resolveLibrarySource(store: ScriptStore, name: string): Promise<string | undefined> {
+async function resolveLibrarySource(resolving: Promise<ResolvedLibrary>): Promise<string | undefined> {
   try {
-    return (await store.resolveLibrary(name)).source;
+    return (await resolving).source;
   } catch (error) {
     if (error instanceof ScriptError && error.code === 'not_found') return undefined;
     throw error instanceof ScriptError ? new Error(error.message) : error;
