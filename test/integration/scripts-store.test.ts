@@ -94,6 +94,41 @@ describe('kinds and library imports', () => {
     expect((await refused(rig.store.resolveLibrary('dates-old'))).message).toBe('the library "dates-old" is superseded; import "dates" instead');
   });
 
+  it('a version pins every library it reaches, through other libraries too, at save; resolvePinned answers that version, never a later one', async () => {
+    const alice = rig.actor('alice');
+    const base = (await rig.store.create(alice, { name: 'pin-base', source: 'export const b = 1' })).script;
+    const mid = (await rig.store.create(alice, { name: 'pin-mid', source: "export { b } from 'pin-base'" })).script;
+    const { script } = await rig.store.create(rig.actor('bob'), { name: 'pin-user', source: "import { b } from 'pin-mid'\nexport function main() { return b }" });
+    expect(script.versions[0]!.pins).toEqual([
+      { library: 'pin-base', library_id: base.id, version: 1 },
+      { library: 'pin-mid', library_id: mid.id, version: 1 },
+    ]);
+    await rig.store.update(alice, 'pin-base', { source: 'export const b = 2' });
+    const pinned = { scriptId: script.id, version: 1 };
+    expect(await rig.store.resolvePinned(pinned, 'pin-base')).toMatchObject({ version: 1, source: 'export const b = 1' });
+    expect((await rig.store.resolveLibrary('pin-base')).version).toBe(2);
+    expect(await refused(rig.store.resolvePinned(pinned, 'formatting'))).toMatchObject({ code: 'not_found' });
+    // Imported through pin-mid, pin-base is in use by both.
+    expect(await refused(rig.store.delete(alice, 'pin-base'))).toMatchObject({ code: 'in_use', details: { importers: ['pin-mid', 'pin-user'] } });
+    // A library may not reach itself through others (every importer's run would fail on the cycle).
+    expect((await refused(rig.store.update(alice, 'pin-base', { source: "export { b } from 'pin-mid'" }))).message).toBe('"pin-base" cannot import itself (through "pin-mid")');
+  });
+
+  it("a pinned library deleted once no current version pins it leaves older versions' pins empty, and they no longer resolve", async () => {
+    const alice = rig.actor('alice');
+    const bob = rig.actor('bob');
+    await rig.store.create(alice, { name: 'pin-gone', source: 'export const g = 1' });
+    const { script } = await rig.store.create(bob, { name: 'pin-old', source: "import { g } from 'pin-gone'\nexport function main() { return g }" });
+    await rig.store.update(bob, 'pin-old', { source: 'export function main() { return 0 }' });
+    await rig.store.delete(alice, 'pin-gone');
+    const detail = await rig.store.get(bob, 'pin-old');
+    expect(detail.versions.map((v) => v.pins)).toEqual([[], [{ library: 'pin-gone', library_id: null, version: null }]]);
+    expect(await refused(rig.store.resolvePinned({ scriptId: script.id, version: 1 }, 'pin-gone'))).toMatchObject({
+      code: 'state',
+      message: 'the library "pin-gone" this version was saved against was deleted: save the script again',
+    });
+  });
+
   it('a library others import neither stops being a library nor is deleted', async () => {
     const alice = rig.actor('alice');
     const error = await refused(rig.store.update(alice, 'formatting', { source: 'export function main() {}' }));
