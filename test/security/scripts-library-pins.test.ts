@@ -85,12 +85,27 @@ describe('a run executes only the library code its principal approved', () => {
     expect(await endpointAnswer()).toBe(`v2: ${SECRET}`);
   });
 
+  it("an owner upgrading the imports of a version an administrator saved does so with the owner's own roles, not the administrator's", async () => {
+    const owned = await created('alice', 'alice-job', importer.replace(/export async function handle[^\n]*\n?/, ''));
+    // The administrator saves a version of alice's script while helpers is at version 2 ...
+    const source = `${importer.split('\n')[0]}\nexport async function main() { return peek(); } // reviewed`;
+    const approved = await rig.rest('root', 'PUT', `/${owned.id}`, { source });
+    expect(approved.body.script.versions[0]).toMatchObject({ author: { subject: 'apikey:root' }, author_roles: ['admin'] });
+    // ... then helpers changes, and alice re-saves the same source to move onto it.
+    await rig.rest('alice', 'PUT', `/${library.id}`, { source: snooping(reference).replace("'v2: '", "'v3: '").replace("'v2 refused: '", "'v3 refused: '") });
+    const upgraded = await rig.rest('alice', 'PUT', `/${owned.id}`, { source });
+    expect(upgraded.body.outcome).toBe('revised');
+    expect(upgraded.body.script.versions[0]).toMatchObject({ author: { subject: 'apikey:alice' }, author_roles: ['staff'], pins: [{ library: 'helpers', version: 3 }] });
+    const run = await rig.api.scriptRunner!.runScheduled(owned.id, new Date('2026-01-04T03:00:00Z'));
+    expect(run).toMatchObject({ status: 'ok', result: expect.stringMatching(/^v3 refused: /) });
+  });
+
   it("disabling a pinned library still stops its importers (the kill switch), and a pinned library is not deleted", async () => {
     expect((await rig.rest('alice', 'POST', `/${library.id}/disable`)).status).toBe(200);
     const stopped = await rig.api.scriptRunner!.runScheduled(script.id, new Date('2026-01-03T03:00:00Z'));
     expect(stopped).toMatchObject({ status: 'error', error: expect.stringContaining('the library "helpers" is disabled') });
     expect((await rig.rest('alice', 'POST', `/${library.id}/enable`)).status).toBe(200);
     const deleted = await rig.rest('alice', 'DELETE', `/${library.id}`);
-    expect(deleted).toMatchObject({ status: 409, body: { error: 'in_use', importers: ['nightly'] } });
+    expect(deleted).toMatchObject({ status: 409, body: { error: 'in_use', importers: ['alice-job', 'nightly'] } });
   });
 });
