@@ -136,6 +136,11 @@ export class ScriptStore implements LibraryResolver {
            VALUES ($1, $2, $3, $4, $5, 'active', 1, $6, $6)`,
           [id, input.name, actor.subject, actor.email ?? null, shape.kind, now],
         );
+        // After the insert, which waits for a concurrent deletion of that name to end.
+        const { rowCount } = await client.query('SELECT 1 FROM retired_script_names WHERE name = $1', [input.name]);
+        if (rowCount) {
+          throw new ScriptError('name_taken', `"${input.name}" was the name of a deleted script: its principal script:${input.name} keeps what that script wrote, so the name is not reused`);
+        }
         await this.insertVersion(client, id, 1, { source: input.source, shape, pins }, actor, now);
         await this.record(client, actor, { scriptId: id, name: input.name, action: 'create', version: 1, to: 'active' }, now);
       });
@@ -238,7 +243,10 @@ export class ScriptStore implements LibraryResolver {
     return this.view(actor, await this.row(this.db, ref));
   }
 
-  /** Deletes a script and its versions; refused while it is bound, replaces others, or (a library) is imported. */
+  /**
+   * Deletes a script and its versions, retiring its name (never another script's: that one would
+   * act as the same principal); refused while it is bound, replaces others, or (a library) is pinned.
+   */
   async delete(actor: ScriptActor, ref: string): Promise<ScriptView> {
     return withTransaction(this.db, async (client) => {
       const row = await this.row(client, ref, 'update');
@@ -253,8 +261,10 @@ export class ScriptStore implements LibraryResolver {
       const importers = row.kind === 'library' ? await this.importers(client, row) : [];
       if (importers.length > 0) throw new ScriptError('in_use', `"${row.name}" is imported by ${quoted(importers)}`, { importers });
       const view = this.view(actor, row);
+      const now = new Date(this.clock());
       await client.query('DELETE FROM scripts WHERE id = $1', [row.id]);
-      await this.record(client, actor, { scriptId: row.id, name: row.name, action: 'delete', from: row.state }, new Date(this.clock()));
+      await client.query('INSERT INTO retired_script_names (name, script_id, retired_at) VALUES ($1, $2, $3)', [row.name, row.id, now]);
+      await this.record(client, actor, { scriptId: row.id, name: row.name, action: 'delete', from: row.state }, now);
       return view;
     });
   }

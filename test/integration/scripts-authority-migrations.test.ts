@@ -1,8 +1,9 @@
 /**
- * Migration 0028 (script_version_pins) on versions saved before it: each is pinned to what it was
- * saved against — every library it reaches, at the version that was that library's newest when
- * the importing version was written — so a library changed after its importer was saved is not
- * what the importer runs once the migration is applied.
+ * Migrations 0028 and 0029 on rows written before them. 0028 (script_version_pins): each version
+ * is pinned to what it was saved against — every library it reaches, at the version that was that
+ * library's newest when the importing version was written — so a library changed after its
+ * importer was saved is not what the importer runs. 0029 (retired_script_names): the names of
+ * scripts deleted before it, as their runs still carry them, are not given to new scripts.
  */
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -61,6 +62,17 @@ it('pins each existing version to the library versions that were newest when it 
   await script('00000000-0000-7000-8000-00000000000a', 'job', 'script', [{ imports: ['fmt'], minute: 20 }]);
   // Imports a name no library had (never pinned: its run fails as an unknown library).
   await script('00000000-0000-7000-8000-00000000000b', 'orphan', 'script', [{ imports: ['gone'], minute: 50 }]);
+  // Runs of a deleted script (script_id cleared, its name kept) and of a live one.
+  for (const [id, name] of [
+    [null, 'deleted-job'],
+    ['00000000-0000-7000-8000-00000000000a', 'job'],
+  ] as const) {
+    await db.query(
+      `INSERT INTO script_runs (id, script_id, script_name, version, trigger, status, duration_ms, started_at, finished_at, caller_subject, principal)
+       VALUES (gen_random_uuid()::text, $1, $2, 1, 'draft', 'ok', 1, $3, $3, 'apikey:alice', $4)`,
+      [id, name, at(55), `script:${name}`],
+    );
+  }
 
   await migrate(db);
 
@@ -72,4 +84,10 @@ it('pins each existing version to the library versions that were newest when it 
     { name: 'job', number: 1, library: 'deep', library_version: 1 },
     { name: 'job', number: 1, library: 'fmt', library_version: 1 },
   ]);
+});
+
+// The rows above were migrated by the test before this one (tests of a file run in order).
+it("retires the names of scripts deleted before it, and only those", async () => {
+  const { rows } = await db.query<{ name: string }>('SELECT name FROM retired_script_names ORDER BY name');
+  expect(rows).toEqual([{ name: 'deleted-job' }]);
 });
