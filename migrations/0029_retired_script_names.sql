@@ -1,4 +1,4 @@
--- A deleted script's name is never given to another script (docs/scripts.md, "Deletion"): a run
+-- A deleted script's name is never given to another script (docs/scripts.md, "States"): a run
 -- acts as principal script:<name>, which owns what the script wrote (its personal library, tables,
 -- audit history), so a new script of the same name — anyone's — would act with that authority.
 -- shared/scripts/store.ts writes a row on every deletion and refuses such names on create.

@@ -1,7 +1,7 @@
 /**
  * A script's principal is script:<name> (spec document 3), and that principal owns what the script
  * wrote: so a deleted script's name is never given to another script, whose code would otherwise
- * act as the deleted script's principal and read its files (docs/scripts.md, "Deletion").
+ * act as the deleted script's principal and read its files (docs/scripts.md, "States").
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startRunsRig, type RunsRig } from '../integration/scripts-runs-fixtures.js';
