@@ -1,7 +1,7 @@
 /**
  * Draft runs (docs/scripts.md, "Runs"): `main()` of a saved script's current version, run as its
- * principal `script:<name>` with its author's roles, or of an unsaved source, run as the caller
- * with the caller's roles. Each run gets its own MCP session (session.ts) for its platform calls,
+ * principal `script:<name>` with its author's roles and the library versions it pinned at save, or
+ * of an unsaved source, run as the caller with the caller's roles and current library versions. Each run gets its own MCP session (session.ts) for its platform calls,
  * a fresh sandbox context bounded by `scripts.*`, and one record plus audit row (records.ts).
  * Who may draft-run: a saved script, its owner and administrators; an unsaved source, anyone
  * admitted to manage_script (the surfaces check that persona rule).
