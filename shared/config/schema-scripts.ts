@@ -4,11 +4,22 @@
  * - scripts.run_memory_bytes      memory ceiling of one run (the QuickJS module's whole linear memory)
  * - scripts.run_deadline          wall-clock budget of one run, enforced by interrupting it
  * - scripts.console_limit_bytes   console output a run keeps; what follows is "[truncated]"
- * - scripts.fetch.allow_hosts     hosts platform.fetch may reach (none by default)
+ * - scripts.fetch.allow_hosts     hosts (and ports) platform.fetch may reach, none by default: `host` (its
+ *                                 scheme's default port), `host:port`, `host:*`, `[v6]:port` (http/allowed-hosts.ts)
  * - scripts.fetch.timeout / max_response_bytes   bounds of one platform.fetch
  */
 
+import { parseHostRule } from '../http/allowed-hosts.js';
 import { dur, int, obj, strArray } from './schema-fields.js';
+
+/** allow_hosts: each entry that states no host rule is refused with the reason. */
+const hostEntries = () =>
+  strArray().superRefine((entries, ctx) => {
+    entries.forEach((entry, i) => {
+      const rule = parseHostRule(entry);
+      if ('problem' in rule) ctx.addIssue({ code: 'custom', path: [i], message: rule.problem });
+    });
+  });
 
 export const scripts = obj({
   max_concurrent_runs: int({ min: 1 }).default(32),
@@ -17,7 +28,7 @@ export const scripts = obj({
   run_deadline: dur('30s'),
   console_limit_bytes: int({ min: 1 }).default(64 * 1024),
   fetch: obj({
-    allow_hosts: strArray().default([]),
+    allow_hosts: hostEntries().default([]),
     timeout: dur('10s'),
     max_response_bytes: int({ min: 1 }).default(4 * 1024 * 1024),
   }).prefault({}),

@@ -3,7 +3,13 @@
  * `oauth.signing_key`, valid one hour (spec document 1, "Limits"), for one audience — the MCP
  * resource — and carrying who the upstream provider said the user is. Claim names (the spec
  * leaves them to us, docs/oauth.md lists them): `iss`, `aud`, `sub` (upstream sub), `idp`
- * (upstream issuer), `client_id`, `scope`, `name`, `email`, `roles`, `iat`, `exp`, `jti`.
+ * (upstream issuer), `fid` (the refresh family, i.e. the sign-in), `client_id`, `scope`, `name`,
+ * `email`, `roles`, `iat`, `exp`, `jti`.
+ *
+ * A signature alone cannot be withdrawn, so every use also asks the store whether the token's
+ * family is still active: a replayed code or a reused refresh token revokes the family, and its
+ * access tokens stop working on their next request, on every replica. A token never outlives its
+ * family (its `exp` is capped at the family's end), so the family's record outlives its tokens.
  *
  * Only this process family can verify them (the key is symmetric): the authentication chain
  * recognises them by their HS256 header, which no third-party token may carry (the OIDC link
@@ -14,7 +20,7 @@ import { SignJWT, errors, jwtVerify } from 'jose';
 import type { Authenticator } from '../identity/authenticator.js';
 import { vouchedCaller, type CallerContext } from '../identity/caller.js';
 import { protectedHeaderOf } from '../identity/signed-token.js';
-import type { UpstreamIdentity } from './records.js';
+import type { OAuthStore, UpstreamIdentity } from './records.js';
 import { decodeHmacKey } from '../config/index.js';
 
 export const accessTokenLifetimeSeconds = 3600;
@@ -39,6 +45,10 @@ export interface AccessTokenGrant {
   clientId: string;
   scope?: string | undefined;
   resource: string;
+  /** The refresh family (sign-in) the token belongs to; revoking it revokes the token. */
+  familyId: string;
+  /** The family's end (ms since the epoch): the token expires no later. */
+  familyEndsAt: number;
 }
 
 export interface AccessTokenSettings {
@@ -46,6 +56,8 @@ export interface AccessTokenSettings {
   key: Uint8Array;
   /** The upstream issuer whose users our tokens speak for; a token naming another is refused. */
   upstreamIssuer: string | undefined;
+  /** Where revocations are recorded: consulted on every verification. */
+  families: Pick<OAuthStore, 'familyActive'>;
   clock?: () => number;
 }
 
@@ -58,9 +70,11 @@ export class AccessTokens {
 
   async mint(grant: AccessTokenGrant): Promise<{ token: string; expiresIn: number }> {
     const now = Math.floor(this.clock() / 1000);
+    const expiresAt = Math.min(now + accessTokenLifetimeSeconds, Math.floor(grant.familyEndsAt / 1000));
     const { identity } = grant;
     const token = await new SignJWT({
       idp: identity.issuer,
+      fid: grant.familyId,
       client_id: grant.clientId,
       ...(grant.scope ? { scope: grant.scope } : {}),
       ...(identity.name ? { name: identity.name } : {}),
@@ -72,10 +86,10 @@ export class AccessTokens {
       .setAudience(grant.resource)
       .setSubject(identity.sub)
       .setIssuedAt(now)
-      .setExpirationTime(now + accessTokenLifetimeSeconds)
+      .setExpirationTime(expiresAt)
       .setJti(randomUUID())
       .sign(this.settings.key);
-    return { token, expiresIn: accessTokenLifetimeSeconds };
+    return { token, expiresIn: expiresAt - now };
   }
 
   /** The caller a token names, or why it is refused. `resource` is the audience it must carry. */
@@ -97,6 +111,9 @@ export class AccessTokens {
     }
     const idp = payload.idp;
     if (typeof idp !== 'string' || idp !== this.settings.upstreamIssuer) return { ok: false, reason: 'token names another identity provider' };
+    // Checked after the signature, so that only our own tokens cost a store lookup.
+    const fid = payload.fid;
+    if (typeof fid !== 'string' || !(await this.settings.families.familyActive(fid, this.clock()))) return { ok: false, reason: 'access token revoked' };
     const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
     const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is string => typeof r === 'string') : [];
     return { ok: true, caller: vouchedCaller({ issuer: idp, sub: payload.sub as string, name: text(payload.name), email: text(payload.email), roles }, 'oauth') };

@@ -248,6 +248,14 @@ export function databaseOAuthStore(db: Db): OAuthStore {
       await db.query('UPDATE oauth_refresh_families SET revoked_at = coalesce(revoked_at, now()) WHERE family_id = $1', [familyId]);
     },
 
+    async familyActive(familyId, now) {
+      const { rows } = await db.query(
+        `SELECT 1 FROM oauth_refresh_families WHERE family_id = $1 AND revoked_at IS NULL AND expires_at > ${ts(2)}`,
+        [familyId, now],
+      );
+      return rows.length > 0;
+    },
+
     async registerClient(c) {
       await db.query(
         `INSERT INTO oauth_registered_clients (id, secret_digest, name, redirect_uris, auth_method, created_at, last_used_at)

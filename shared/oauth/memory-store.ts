@@ -120,6 +120,11 @@ export function memoryOAuthStore(opts: MemoryOAuthStoreOptions = {}): OAuthStore
       if (family) family.revoked = true;
     },
 
+    async familyActive(familyId, now) {
+      const family = liveFamily(familyId);
+      return family !== undefined && now < family.expiresAt;
+    },
+
     async registerClient(client) {
       clients.set(client.id, structuredClone(client));
     },

@@ -135,6 +135,12 @@ export interface OAuthStore {
   rotateRefreshGrant(digest: string, next: RefreshGrant, now: number): Promise<RefreshRotation>;
   /** Revokes every token of the family (a replayed code, a reused refresh token). */
   revokeFamily(familyId: string): Promise<void>;
+  /**
+   * Whether the family's access tokens may still be used: it is known, not revoked and not over
+   * (`now` < its end). Asked on every request an access token authenticates and never cached, so
+   * a revocation holds at once on every replica; an unknown (e.g. evicted) family is not active.
+   */
+  familyActive(familyId: string, now: number): Promise<boolean>;
 
   registerClient(client: RegisteredClient): Promise<void>;
   findClient(id: string): Promise<RegisteredClient | undefined>;

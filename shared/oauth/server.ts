@@ -14,11 +14,11 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { randomToken, type OidcRelyingParty } from '../identity/oidc-relying-party.js';
-import { AccessTokens } from './access-tokens.js';
+import { AccessTokens, type AccessTokenGrant } from './access-tokens.js';
 import { ClientRegistry, type ClientCredentials, type KnownClient } from './clients.js';
 import { OAuthError, oauthErrorTexts } from './errors.js';
 import { isValidS256Challenge, verifierMatches } from './pkce.js';
-import type { OAuthStore, UpstreamIdentity } from './records.js';
+import type { OAuthStore } from './records.js';
 import { redirectUriMatches } from './redirect-uris.js';
 import { resolveResource } from './resource.js';
 
@@ -246,6 +246,7 @@ export class OAuthServer {
     this.requestedResource(params, issued.resource);
 
     const refreshToken = randomToken();
+    const family = { familyId, familyEndsAt: now + this.deps.refreshTtlMs };
     await this.deps.store.saveRefreshGrant({
       digest: digest(refreshToken),
       familyId,
@@ -253,9 +254,9 @@ export class OAuthServer {
       ...(issued.scope ? { scope: issued.scope } : {}),
       resource: issued.resource,
       identity: issued.identity,
-      expiresAt: now + this.deps.refreshTtlMs,
+      expiresAt: family.familyEndsAt,
     });
-    return this.respond(client, { identity: issued.identity, scope: issued.scope, resource: issued.resource }, refreshToken, now);
+    return this.respond(client, { identity: issued.identity, scope: issued.scope, resource: issued.resource, ...family }, refreshToken, now);
   }
 
   private async refresh(client: KnownClient, params: Params): Promise<TokenResponse> {
@@ -278,12 +279,13 @@ export class OAuthServer {
     const rotation = await this.deps.store.rotateRefreshGrant(grant.digest, { ...grant, digest: digest(nextToken) }, now);
     if (rotation.result === 'unknown') throw new OAuthError('invalid_grant', 'refresh token is invalid, expired or revoked');
     if (rotation.result === 'reused') throw new OAuthError('invalid_grant', 'refresh token was already used; the sign-in it belongs to is revoked');
-    return this.respond(client, { identity: grant.identity, scope, resource: grant.resource }, nextToken, now);
+    const family = { familyId: grant.familyId, familyEndsAt: grant.expiresAt };
+    return this.respond(client, { identity: grant.identity, scope, resource: grant.resource, ...family }, nextToken, now);
   }
 
   private async respond(
     client: KnownClient,
-    grant: { identity: UpstreamIdentity; scope: string | undefined; resource: string },
+    grant: Omit<AccessTokenGrant, 'clientId'>,
     refreshToken: string,
     now: number,
   ): Promise<TokenResponse> {

@@ -63,7 +63,7 @@ export async function createOAuthSetup(
           redirectUri: up.redirect_uri,
         }
       : undefined;
-  const tokens = new AccessTokens({ issuer, key, upstreamIssuer: up.issuer, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const tokens = new AccessTokens({ issuer, key, upstreamIssuer: up.issuer, families: store, ...(opts.clock ? { clock: opts.clock } : {}) });
   const clients = await ClientRegistry.create({
     configured: config.oauth.clients,
     store,

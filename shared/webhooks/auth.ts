@@ -8,7 +8,7 @@
  * to administrators, so they name headers and rules but never a secret, a signature or the body.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { WebhookAuthSettings } from './source-config.js';
+import { UNSIGNED_TIMESTAMP, type WebhookAuthSettings } from './source-config.js';
 
 export type HmacAuth = Extract<WebhookAuthSettings, { mode: 'hmac' }>;
 
@@ -98,6 +98,8 @@ function verifyHmac(auth: HmacAuth, input: WebhookRequestToVerify): WebhookAuthR
 
   let signedPrefix: Buffer | undefined;
   if (timestampName !== undefined) {
+    // Settings stored before source-config.ts refused this: the tolerance would check nothing.
+    if (auth.signed !== 'timestamp.body') return refuse(`the source's hmac settings are refused: ${UNSIGNED_TIMESTAMP}`);
     const timestampHeader = readHeader(input.headers, timestampName, 'timestamp header');
     if (!timestampHeader.ok) return refuse(timestampHeader.reason);
     const sentMs = timestampMs(timestampHeader.value);
@@ -105,7 +107,7 @@ function verifyHmac(auth: HmacAuth, input: WebhookRequestToVerify): WebhookAuthR
     if (Math.abs(sentMs - input.nowMs) > auth.tolerance_seconds * 1000) {
       return refuse(`timestamp outside the tolerance of ${auth.tolerance_seconds} s`);
     }
-    if (auth.signed === 'timestamp.body') signedPrefix = Buffer.concat([headerBytes(timestampHeader.value), Buffer.from('.')]);
+    signedPrefix = Buffer.concat([headerBytes(timestampHeader.value), Buffer.from('.')]);
   }
 
   const expectedFor = (secret: Uint8Array): Uint8Array => {

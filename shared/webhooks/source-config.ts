@@ -50,7 +50,7 @@ const hmacSettings = z.strictObject({
   signature_header: headerNameSchema.describe('Header carrying the signature'),
   encoding: z.enum(['hex', 'base64']).default('hex'),
   prefix: z.string().min(1).max(64).optional().describe('Text before the signature in its header, e.g. `sha256=`'),
-  timestamp_header: headerNameSchema.optional().describe('Header carrying the send time (seconds, or milliseconds above 10^12)'),
+  timestamp_header: headerNameSchema.optional().describe('Header carrying the send time (seconds, or milliseconds above 10^12); needs signed: timestamp.body'),
   tolerance_seconds: z.int().min(1).default(300).describe('Largest distance of that timestamp from the platform clock'),
   signed: z.enum(['body', 'timestamp.body']).default('body').describe('`timestamp.body` signs the timestamp, a dot, and the body'),
 });
@@ -66,11 +66,21 @@ const pathTokenSettings = z.strictObject({ mode: z.literal('path_token') });
 
 const authModes = [hmacSettings, headerTokenSettings, basicSettings, pathTokenSettings] as const;
 
+/**
+ * Why a timestamp header is accepted only when it is signed: with `signed: body` anyone holding a
+ * captured request sends it again with a fresh timestamp, so the tolerance would promise a
+ * freshness it cannot give. (The other modes check no freshness at all.)
+ */
+export const UNSIGNED_TIMESTAMP =
+  'timestamp_header is only checked when it is signed: with signed: body the tolerance applies to an unsigned header, so an old request replays with a fresh timestamp. Set signed: timestamp.body (the sender signs "<timestamp>.<body>"), or remove timestamp_header';
+
 /** Rules across fields of one auth object (a discriminated union takes plain objects only). */
 function checkAuth(auth: { mode: string; signed?: string; timestamp_header?: string | undefined }, ctx: z.RefinementCtx): void {
-  if (auth.mode === 'hmac' && auth.signed === 'timestamp.body' && !auth.timestamp_header) {
+  if (auth.mode !== 'hmac') return;
+  if (auth.signed === 'timestamp.body' && !auth.timestamp_header) {
     ctx.addIssue({ code: 'custom', path: ['timestamp_header'], message: 'is required when signed is timestamp.body' });
   }
+  if (auth.signed !== 'timestamp.body' && auth.timestamp_header) ctx.addIssue({ code: 'custom', path: ['signed'], message: UNSIGNED_TIMESTAMP });
 }
 
 /** The auth settings as stored (defaults filled, no secret). */

@@ -133,7 +133,7 @@ scripts:
   max_concurrent_runs: ${opts.maxConcurrentRuns ?? 40}
   run_deadline: 30s
   fetch:
-    allow_hosts: [127.0.0.1]
+    allow_hosts: ["127.0.0.1:*"]
     timeout: 30s
 ${
   opts.hostedAVerifyUrl

@@ -70,6 +70,15 @@ describe.each(['filesystem', 's3'] as const)('api_export and graphql_export (%s)
       '/reports/daily#frag',
       '/reports/da ily',
       '/reports/daily\u0000',
+      // What a server may resolve differently than the check: Java path parameters, encoded
+      // semicolons, empty segments, overlong UTF-8, fullwidth dots, trailing-space dot segments.
+      '/reports/..;/secret',
+      '/reports;x/../secret',
+      '/reports/..%3b/secret',
+      '/reports//..//secret',
+      '/reports/%c0%ae%c0%ae/secret',
+      '/reports/%ef%bc%8e%ef%bc%8e/secret',
+      '/reports/..%20/secret',
     ];
     for (const path of attempts) {
       const text = failed(await rig.call('api_export', { path, resource: { path: 'escapes', filename: 'x.txt' } }));
@@ -85,7 +94,7 @@ describe.each(['filesystem', 's3'] as const)('api_export and graphql_export (%s)
     rig.upstream.daily = 'day,n\nredirected,3\n';
     const inside = ok(await rig.call('api_export', { path: '/reports/redirect-in', resource: { path: 'partner', filename: 'redirected.csv' } }));
     expect((await rig.content(inside.resource.id)).toString()).toBe('day,n\nredirected,3\n');
-    for (const elsewhere of ['http://127.0.0.2:9/elsewhere', `${rig.upstream.url}/v1/secret`, `${rig.upstream.url}/v1/reports/%2e%2e/secret`]) {
+    for (const elsewhere of ['http://127.0.0.2:9/elsewhere', `${rig.upstream.url}/v1/secret`, `${rig.upstream.url}/v1/reports/%2e%2e/secret`, `${rig.upstream.url}/v1/reports/..;/secret`]) {
       rig.upstream.elsewhere = elsewhere;
       const text = failed(await rig.call('api_export', { path: '/reports/redirect-out', resource: { path: 'partner', filename: 'off.csv' } }));
       expect(text, elsewhere).toMatch(/redirected elsewhere .*the redirect was not followed and nothing was stored/);

@@ -184,6 +184,24 @@ describe.each([
       expect(await store.rotateRefreshGrant(randomId(), nextOf(a), t0)).toEqual({ result: 'unknown' });
     });
 
+    it('familyActive: live until revoked (by revokeFamily or a reuse) or over; unknown families are not', async () => {
+      const live = refreshGrant();
+      const revoked = refreshGrant();
+      const reused = refreshGrant();
+      for (const g of [live, revoked, reused]) await store.saveRefreshGrant(g);
+      expect(await store.familyActive(live.familyId, t0)).toBe(true);
+      expect(await store.familyActive(live.familyId, live.expiresAt - 1)).toBe(true);
+      expect(await store.familyActive(live.familyId, live.expiresAt)).toBe(false);
+
+      await store.revokeFamily(revoked.familyId);
+      expect(await store.familyActive(revoked.familyId, t0)).toBe(false);
+      await store.rotateRefreshGrant(reused.digest, nextOf(reused), t0);
+      await store.rotateRefreshGrant(reused.digest, nextOf(reused), t0 + 1);
+      expect(await store.familyActive(reused.familyId, t0 + 2)).toBe(false);
+      expect(await store.familyActive(randomId(), t0)).toBe(false);
+      expect(await store.familyActive(live.familyId, t0 + 2)).toBe(true);
+    });
+
     it('refuses to rotate a token into another family', async () => {
       const a = refreshGrant();
       await store.saveRefreshGrant(a);

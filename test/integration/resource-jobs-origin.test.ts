@@ -58,7 +58,7 @@ describe('the origin of every version', () => {
       writer: { kind: 'script', scriptId: '0190a6b2-7c3e-7a11-8f00-00000000abcd', name: 'nightly' },
     });
     await call(manageResourceTool(api.service, { config: api.config, actorOf: scriptActor }), { action: 'replace_content', reference, content: '# plan, by the script\n' });
-    const exportTool = runTools({ resources: api.service, actorOf: scriptActor, fetchPolicy: { allowHosts: ['127.0.0.1'], timeoutMs: 5_000 } }).find((t) => t.name.endsWith('export'))!;
+    const exportTool = runTools({ resources: api.service, actorOf: scriptActor, fetchPolicy: { allowHosts: ['127.0.0.1:*'], timeoutMs: 5_000 } }).find((t) => t.name.endsWith('export'))!;
     const port = (upstream.address() as AddressInfo).port;
     await call(exportTool, { destination: 'resources', path: 'notes', filename: 'plan.md', source: { url: `http://127.0.0.1:${port}/plan` } });
     const restored = await send(`${api.url}/api/v1/resources/${uploaded.json.id}/versions/1/restore`, { method: 'POST', headers: as(alice) });

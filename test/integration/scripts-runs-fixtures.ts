@@ -135,7 +135,7 @@ scripts:
   max_concurrent_runs: 4
   run_deadline: 20s
   fetch:
-    allow_hosts: [127.0.0.1]
+    allow_hosts: ["127.0.0.1:*"]
     timeout: 5s
 `);
     const log = silentLogger();

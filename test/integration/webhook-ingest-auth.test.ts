@@ -69,12 +69,21 @@ describe('hmac', () => {
     await expectRefused(post('/hooks/hmac-ts-body', { 'x-signature': sign(SECRET, `${ts}.${BODY}`) }), /missing timestamp header x-timestamp/);
   });
 
-  it('signed body with a timestamp header: the HMAC covers the body, and the timestamp must still be within tolerance', async () => {
-    await rig.createSource('hmac-body-ts', { mode: 'hmac', signature_header: 'X-Signature', timestamp_header: 'X-Timestamp', tolerance_seconds: 60, secret: SECRET });
-    const signature = sign(SECRET, BODY);
-    await expectAccepted(post('/hooks/hmac-body-ts', { 'x-timestamp': unixSeconds(rig.clock.now), 'x-signature': signature }));
-    await expectRefused(post('/hooks/hmac-body-ts', { 'x-timestamp': unixSeconds(rig.clock.now - 61_000), 'x-signature': signature }), /tolerance of 60 s/);
-    await expectRefused(post('/hooks/hmac-body-ts', { 'x-timestamp': 'yesterday', 'x-signature': signature }), /not a number/);
+  it('a timestamp header that is not signed is refused: at creation (400 naming the fix), and for a source stored before the rule every request is refused', async () => {
+    const unsigned = { mode: 'hmac', signature_header: 'X-Signature', timestamp_header: 'X-Timestamp', tolerance_seconds: 60, secret: SECRET };
+    for (const signed of [{}, { signed: 'body' }]) {
+      const refused = await rig.admin('POST', '', { name: 'hmac-body-ts', connection: 'local', auth: { ...unsigned, ...signed } });
+      expect(refused.status, refused.text).toBe(400);
+      expect(refused.json).toEqual({ error: 'invalid', message: expect.stringMatching(/^auth\.signed: timestamp_header is only checked when it is signed.*Set signed: timestamp\.body/) });
+      expect(refused.text).not.toContain(SECRET);
+    }
+    // A row as written before the rule: the tolerance would check an unsigned header.
+    await rig.createSource('hmac-body-ts', { ...unsigned, signed: 'timestamp.body' });
+    await rig.db.query(`UPDATE webhook_sources SET auth = jsonb_set(auth, '{signed}', '"body"') WHERE name = 'hmac-body-ts'`);
+    rig.clock.now += 2_000; // past the receiver's source cache
+    // A day-old request, replayed with its body signature and a fresh timestamp.
+    await expectRefused(post('/hooks/hmac-body-ts', { 'x-timestamp': unixSeconds(rig.clock.now), 'x-signature': sign(SECRET, BODY) }), /hmac settings are refused: timestamp_header is only checked when it is signed/);
+    expect(await rig.segments('hmac-body-ts')).toHaveLength(0);
   });
 
   it('timestamp tolerance both ways: inside it in the past and the future accepted, past it either way refused even with a valid signature', async () => {

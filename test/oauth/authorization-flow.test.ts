@@ -5,11 +5,12 @@
  * reached without waiting.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccessTokens } from '../../shared/oauth/index.js';
+import { AccessTokens, memoryOAuthStore } from '../../shared/oauth/index.js';
 import {
   alice,
   authorizeBySignIn,
   authorizeRequest,
+  mcpInitializeStatus,
   pkcePair,
   signingKey,
   startMemoryRig,
@@ -65,15 +66,7 @@ async function signedIn(): Promise<{ access_token: string; refresh_token: string
   return answer.body as { access_token: string; refresh_token: string };
 }
 
-async function mcpStatus(token: string): Promise<{ status: number; challenge: string | null }> {
-  const response = await fetch(`${rig.url}/mcp`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
-  });
-  await response.body?.cancel();
-  return { status: response.status, challenge: response.headers.get('www-authenticate') };
-}
+const mcpStatus = (token: string) => mcpInitializeStatus(rig.url, token);
 
 describe('discovery', () => {
   it('serves the authorization server metadata with exactly the spec fields and values', async () => {
@@ -129,7 +122,7 @@ describe('authorization code flow: transitions', () => {
     const tokens = await signedIn();
     const [, payload] = tokens.access_token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString()) as Record<string, unknown>;
-    expect(claims).toMatchObject({ iss: rig.url, aud: `${rig.url}/mcp`, sub: 'alice', idp: rig.idp.issuer, client_id: desk.id, roles: ['analyst'], email: alice.email });
+    expect(claims).toMatchObject({ iss: rig.url, aud: `${rig.url}/mcp`, sub: 'alice', idp: rig.idp.issuer, client_id: desk.id, roles: ['analyst'], email: alice.email, fid: expect.any(String) });
     expect((claims.exp as number) - (claims.iat as number)).toBe(3600);
     expect((await mcpStatus(tokens.access_token)).status).toBe(200);
   });
@@ -264,14 +257,18 @@ describe('authorization code flow: error rows', () => {
   });
 
   it('tokens that are not ours for this resource are refused: another audience, a tampered signature, another key', async () => {
-    const key = new Uint8Array(Buffer.from(signingKey, 'base64'));
-    const identity = { issuer: rig.idp.issuer, sub: 'alice', roles: ['analyst'] };
-    const foreign = await new AccessTokens({ issuer: rig.url, key, upstreamIssuer: rig.idp.issuer }).mint({ identity, clientId: desk.id, resource: 'https://other.example/mcp' });
-    expect((await mcpStatus(foreign.token)).status).toBe(401);
-    const otherKey = await new AccessTokens({ issuer: rig.url, key: new Uint8Array(32).fill(7), upstreamIssuer: rig.idp.issuer }).mint({ identity, clientId: desk.id, resource: `${rig.url}/mcp` });
-    expect((await mcpStatus(otherKey.token)).status).toBe(401);
     const { access_token: good } = await signedIn();
     const [h, p, s] = good.split('.');
+    // Minted into the live family of a real sign-in, so that only what is under test is wrong.
+    const { fid } = JSON.parse(Buffer.from(p!, 'base64url').toString()) as { fid: string };
+    const family = { familyId: fid, familyEndsAt: now + 86_400_000 };
+    const key = new Uint8Array(Buffer.from(signingKey, 'base64'));
+    const identity = { issuer: rig.idp.issuer, sub: 'alice', roles: ['analyst'] };
+    const families = memoryOAuthStore();
+    const foreign = await new AccessTokens({ issuer: rig.url, key, upstreamIssuer: rig.idp.issuer, families }).mint({ identity, clientId: desk.id, resource: 'https://other.example/mcp', ...family });
+    expect((await mcpStatus(foreign.token)).status).toBe(401);
+    const otherKey = await new AccessTokens({ issuer: rig.url, key: new Uint8Array(32).fill(7), upstreamIssuer: rig.idp.issuer, families }).mint({ identity, clientId: desk.id, resource: `${rig.url}/mcp`, ...family });
+    expect((await mcpStatus(otherKey.token)).status).toBe(401);
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(p!, 'base64url').toString()), roles: ['admin'] })).toString('base64url')}.${s}`;
     expect((await mcpStatus(tampered)).status).toBe(401);
   });

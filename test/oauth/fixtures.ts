@@ -249,3 +249,14 @@ export async function tokenRequest(url: string, form: Record<string, string>, ba
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown>, headers: response.headers };
 }
+
+/** The status (and challenge) of an MCP initialize at `url` with this bearer token. */
+export async function mcpInitializeStatus(url: string, token: string): Promise<{ status: number; challenge: string | null }> {
+  const response = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+  });
+  await response.body?.cancel();
+  return { status: response.status, challenge: response.headers.get('www-authenticate') };
+}

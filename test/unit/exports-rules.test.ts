@@ -38,10 +38,49 @@ describe('api_export paths', () => {
     ['/reports/daily?admin=1', /\?/],
     ['/reports/da ily', /spaces/],
     ['/reports/\u0007', /control/],
+    // Java servers drop path parameters, so `..;` resolves as `..`.
+    ['/reports/..;/admin', /; \(path parameters\)/],
+    ['/reports;x/../admin', /; \(path parameters\)/],
+    ['/reports/%2e%2e;/admin', /; \(path parameters\)/],
+    ['/reports/..%3b/admin', /percent-encoded/],
+    ['/reports/..%3B/admin', /percent-encoded/],
+    ['/reports/.%2E/admin', /percent-encoded/],
+    ['/reports/%2F../admin', /percent-encoded/],
+    ['/reports/%5C../admin', /percent-encoded/],
+    ['/reports/%252F../admin', /percent-encoded/],
+    ['/reports/%25252e%25252e/admin', /percent-encoded/],
+    ['/reports/a%3fb', /percent-encoded/],
+    ['/reports/a%23b', /percent-encoded/],
+    ['/reports/a%7fb', /percent-encoded/],
+    ['/reports/a%1Fb', /percent-encoded/],
+    ['/reports/%zz', /malformed/],
+    ['/reports/%c0%ae%c0%ae/admin', /malformed or overlong/],
+    ['/reports/%e0%80%ae/admin', /malformed or overlong/],
+    ['/reports/%ef%bc%8e%ef%bc%8e/admin', /\. or \.\. segments/],
+    ['/reports/\uff0e\uff0e/admin', /\. or \.\. segments/],
+    ['/reports/%e2%80%a5/admin', /\. or \.\. segments/],
+    ['/reports/%ef%bc%8fadmin', /decodes or normalises/],
+    ['/reports/\uff3c..\uff3cadmin', /decodes or normalises/],
+    ['/reports/%ef%bc%9b/admin', /decodes or normalises/],
+    ['/reports//admin', /empty segments/],
+    ['/reports/a//b', /empty segments/],
+    ['/reports/...', /\. or \.\. segments/],
+    ['/reports/..%20/admin', /\. or \.\. segments/],
+    ['/reports/%20../admin', /\. or \.\. segments/],
+    ['/reports/..%c2%a0/admin', /\. or \.\. segments/],
+    ['/%72eports-x', /outside/],
   ])('refuses %s', (path, reason) => {
     expect(upstreamPathProblem(path, scope)).toMatch(reason);
     expect('problem' in upstreamUrl(scope, path)).toBe(true);
   });
+
+  it.each(['/reports/Q1%20sales', '/reports/caf%C3%A9', '/reports/a.b', '/reports/..a/b', '/reports/v1.2/', '/reports/%41', '/reports/a%2Bb'])(
+    'still accepts %s',
+    (path) => {
+      expect(upstreamPathProblem(path, scope)).toBeUndefined();
+      expect('url' in upstreamUrl(scope, path)).toBe(true);
+    },
+  );
 
   it('checks redirect targets: same origin, under the base path, allowed prefix, no credentials', () => {
     expect(upstreamUrlProblem(new URL('https://api.example.com/v1/reports/x'), scope)).toBeUndefined();
@@ -52,6 +91,7 @@ describe('api_export paths', () => {
     expect(upstreamUrlProblem(new URL('https://api.example.com/v1x/reports'), scope)).toMatch(/base path/);
     expect(upstreamUrlProblem(new URL('https://api.example.com/v1/admin'), scope)).toMatch(/allowed paths/);
     expect(upstreamUrlProblem(new URL('https://u:p@api.example.com/v1/reports'), scope)).toMatch(/credentials/);
+    expect(upstreamUrlProblem(new URL('https://api.example.com/v1/reports/..;/admin'), scope)).toMatch(/path parameters/);
   });
 
   it('adds the credential after the configured headers, so a header cannot replace it', () => {

@@ -9,6 +9,7 @@ import {
   accessTokenKey,
   compileRedirectPatterns,
   isValidVerifier,
+  memoryOAuthStore,
   redirectUriAllowedByPatterns,
   redirectUriMatches,
   resolveResource,
@@ -16,6 +17,7 @@ import {
 } from '../../shared/oauth/index.js';
 import { s256Challenge } from '../../shared/identity/oidc-relying-party.js';
 import { parseConfig } from '../../shared/config/index.js';
+import { refreshGrant } from '../support/oauth-records.js';
 
 describe('redirect URIs', () => {
   const registered = ['http://127.0.0.1/callback', 'http://localhost:6274/oauth/callback', 'https://claude.ai/api/mcp/auth_callback'];
@@ -104,10 +106,18 @@ describe('access tokens', () => {
   const identity = { issuer: 'https://idp.example', sub: 'u1', roles: ['analyst'], email: 'u1@example.com' };
   const resource = 'https://p.example/mcp';
   let now = 1_800_000_000_000;
-  const tokens = new AccessTokens({ issuer: 'https://p.example', key, upstreamIssuer: 'https://idp.example', clock: () => now });
+  const store = memoryOAuthStore();
+  const tokens = new AccessTokens({ issuer: 'https://p.example', key, upstreamIssuer: 'https://idp.example', families: store, clock: () => now });
+
+  /** A sign-in's family in the store, as redeeming its code starts it. */
+  async function family(endsAt = now + 30 * 86_400_000): Promise<{ familyId: string; familyEndsAt: number }> {
+    const grant = refreshGrant({ expiresAt: endsAt });
+    await store.saveRefreshGrant(grant);
+    return { familyId: grant.familyId, familyEndsAt: endsAt };
+  }
 
   it('round-trips to the upstream OIDC identity as auth type oauth', async () => {
-    const { token } = await tokens.mint({ identity, clientId: 'c', resource });
+    const { token } = await tokens.mint({ identity, clientId: 'c', resource, ...(await family()) });
     expect(await tokens.verify(token, resource)).toEqual({
       ok: true,
       caller: { subject: 'oidc:https://idp.example#u1', idpSubject: 'u1', email: 'u1@example.com', roles: ['analyst'], authType: 'oauth' },
@@ -115,12 +125,32 @@ describe('access tokens', () => {
   });
 
   it('refuses another audience, another upstream, expiry past the skew', async () => {
-    const { token } = await tokens.mint({ identity, clientId: 'c', resource });
+    const { token } = await tokens.mint({ identity, clientId: 'c', resource, ...(await family()) });
     expect((await tokens.verify(token, 'https://other.example/mcp')).ok).toBe(false);
-    const otherIdp = new AccessTokens({ issuer: 'https://p.example', key, upstreamIssuer: 'https://idp2.example', clock: () => now });
+    const otherIdp = new AccessTokens({ issuer: 'https://p.example', key, upstreamIssuer: 'https://idp2.example', families: store, clock: () => now });
     expect((await otherIdp.verify(token, resource)).ok).toBe(false);
     now += 3600_000 + 31_000;
     expect(await tokens.verify(token, resource)).toEqual({ ok: false, reason: 'token expired' });
+  });
+
+  it('a token of a revoked family is refused at once, however fresh its signature', async () => {
+    const signIn = await family();
+    const { token } = await tokens.mint({ identity, clientId: 'c', resource, ...signIn });
+    expect((await tokens.verify(token, resource)).ok).toBe(true);
+    await store.revokeFamily(signIn.familyId);
+    expect(await tokens.verify(token, resource)).toEqual({ ok: false, reason: 'access token revoked' });
+  });
+
+  it('a token of a family the store does not know is refused (fail closed)', async () => {
+    const { token } = await tokens.mint({ identity, clientId: 'c', resource, familyId: 'never-stored', familyEndsAt: now + 86_400_000 });
+    expect(await tokens.verify(token, resource)).toEqual({ ok: false, reason: 'access token revoked' });
+  });
+
+  it('never outlives its family: exp is capped at the family end', async () => {
+    const { token, expiresIn } = await tokens.mint({ identity, clientId: 'c', resource, ...(await family(now + 600_000)) });
+    expect(expiresIn).toBe(600);
+    const claims = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { exp: number; iat: number };
+    expect(claims.exp - claims.iat).toBe(600);
   });
 });
 

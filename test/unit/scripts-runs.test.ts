@@ -3,15 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { consoleExcerpt, fetchRefusal, runningScript, scriptPrincipal } from '../../shared/scripts/index.js';
 
 describe('fetchRefusal', () => {
-  const allow = ['api.example.com', '127.0.0.1'];
-  it('allows exactly the listed host names, case-insensitively, on any port', () => {
+  const allow = ['api.example.com', '127.0.0.1:8080', '[::1]:*'];
+  it('allows exactly the listed host names, case-insensitively, on the ports each entry allows', () => {
     expect(fetchRefusal(new URL('https://API.example.com/x'), allow)).toBeUndefined();
+    expect(fetchRefusal(new URL('http://api.example.com/x'), allow)).toBeUndefined();
     expect(fetchRefusal(new URL('http://127.0.0.1:8080/'), allow)).toBeUndefined();
+    expect(fetchRefusal(new URL('http://[::1]:5432/'), allow)).toBeUndefined();
   });
   it('refuses other hosts, sub-domains and non-http schemes, naming the host', () => {
     expect(fetchRefusal(new URL('https://evil.example.com/'), allow)).toMatch(/the host evil\.example\.com is not on scripts\.fetch\.allow_hosts/);
     expect(fetchRefusal(new URL('https://x.api.example.com/'), allow)).toMatch(/x\.api\.example\.com/);
     expect(fetchRefusal(new URL('file:///etc/passwd'), allow)).toMatch(/only http and https/);
+  });
+  it('a bare host allows only its default port, host:port only that port; the refusal names the entry to add', () => {
+    expect(fetchRefusal(new URL('https://api.example.com:8443/'), allow)).toBe(
+      "platform.fetch: port 8443 of api.example.com is not on scripts.fetch.allow_hosts (a bare host allows only its scheme's default port; api.example.com:8443 would allow this one)",
+    );
+    expect(fetchRefusal(new URL('http://api.example.com:443/'), allow)).toMatch(/port 443 of api\.example\.com/);
+    expect(fetchRefusal(new URL('http://127.0.0.1:5432/'), allow)).toMatch(/port 5432 of 127\.0\.0\.1 .*127\.0\.0\.1:5432 would allow/);
+    expect(fetchRefusal(new URL('http://127.0.0.1/'), allow)).toMatch(/port 80 of 127\.0\.0\.1/);
   });
   it('refuses everything with the default, empty list', () => {
     expect(fetchRefusal(new URL('https://api.example.com/'), [])).toMatch(/not on scripts\.fetch\.allow_hosts/);

@@ -7,7 +7,7 @@ import {
   type RequestHeaders,
   type WebhookRequestToVerify,
 } from '../../shared/webhooks/auth.js';
-import { parseSettings, webhookAuthSettingsSchema, type WebhookAuthSettings as WebhookAuth } from '../../shared/webhooks/source-config.js';
+import { parseSettings, UNSIGNED_TIMESTAMP, webhookAuthSettingsSchema, type WebhookAuthSettings as WebhookAuth } from '../../shared/webhooks/source-config.js';
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 const auth = (raw: Record<string, unknown>): WebhookAuth => webhookAuthSettingsSchema.parse(raw);
@@ -140,7 +140,8 @@ describe('hmac: algorithm, encoding and prefix', () => {
 describe('hmac: timestamp header and tolerance', () => {
   const body = '{"n":1}';
   const stamped = (extra: Record<string, unknown> = {}) =>
-    auth({ mode: 'hmac', signature_header: 'x-sig', timestamp_header: 'X-Timestamp', ...extra });
+    auth({ mode: 'hmac', signature_header: 'x-sig', timestamp_header: 'X-Timestamp', signed: 'timestamp.body', ...extra });
+  const signedAt = (ts: string) => sign('sha256', 's3cret', `${ts}.${body}`);
 
   it('signed timestamp.body: the signature covers "<timestamp as sent>.<body>"', () => {
     const a = stamped({ signed: 'timestamp.body' });
@@ -164,11 +165,12 @@ describe('hmac: timestamp header and tolerance', () => {
     });
   });
 
-  it('signed body with a timestamp header: the signature covers the body alone', () => {
-    const a = stamped();
-    expect(verify({ auth: a, headers: { 'x-sig': sign('sha256', 's3cret', body), 'x-timestamp': String(NOW_S) }, body: bytes(body) })).toEqual({
-      ok: true,
-    });
+  it('a timestamp header with signed: body (stored before that was refused) refuses every request: the timestamp is unsigned', () => {
+    // As a row written before the rule holds it; the schema refuses it now.
+    const legacy = { ...stamped(), signed: 'body' } as WebhookAuth;
+    // A day-old request, its correct body signature, and a fresh timestamp added by whoever replays it.
+    const replayed = verify({ auth: legacy, headers: { 'x-sig': sign('sha256', 's3cret', body), 'x-timestamp': String(NOW_S) }, body: bytes(body) });
+    expect(replayed).toEqual({ ok: false, reason: expect.stringMatching(/^the source's hmac settings are refused: timestamp_header is only checked when it is signed.*Set signed: timestamp\.body/) });
   });
 
   it.each([
@@ -185,7 +187,7 @@ describe('hmac: timestamp header and tolerance', () => {
 
   it('tolerance_seconds sets the window', () => {
     const a = stamped({ tolerance_seconds: 10 });
-    const headers = (offset: number) => ({ 'x-sig': sign('sha256', 's3cret', body), 'x-timestamp': String(NOW_S + offset) });
+    const headers = (offset: number) => ({ 'x-sig': signedAt(String(NOW_S + offset)), 'x-timestamp': String(NOW_S + offset) });
     expect(verify({ auth: a, headers: headers(-10), body: bytes(body) })).toEqual({ ok: true });
     expect(verify({ auth: a, headers: headers(11), body: bytes(body) })).toEqual({ ok: false, reason: 'timestamp outside the tolerance of 10 s' });
   });
@@ -213,7 +215,7 @@ describe('hmac: timestamp header and tolerance', () => {
 
   it('a missing or non-numeric timestamp header is refused even with a correct signature', () => {
     const a = stamped();
-    const signature = sign('sha256', 's3cret', body);
+    const signature = signedAt(String(NOW_S));
     expect(verify({ auth: a, headers: { 'x-sig': signature }, body: bytes(body) })).toEqual({ ok: false, reason: 'missing timestamp header x-timestamp' });
     expect(verify({ auth: a, headers: { 'x-sig': signature, 'x-timestamp': 'yesterday' }, body: bytes(body) })).toEqual({
       ok: false,
@@ -374,6 +376,14 @@ describe('webhookAuthSettingsSchema (the stored auth settings)', () => {
     expect(message({ mode: 'hmac' })).toBe('signature_header: is required');
     expect(message({ mode: 'hmac', signature_header: 'x sig' })).toMatch(/^signature_header: an HTTP header name/);
     expect(message({ mode: 'hmac', signature_header: 'x-sig', signed: 'timestamp.body' })).toBe('timestamp_header: is required when signed is timestamp.body');
+  });
+
+  it('refuses a timestamp header that is not signed (signed: body, given or by default), naming the fix', () => {
+    for (const signed of [{ signed: 'body' }, {}]) {
+      expect(message({ mode: 'hmac', signature_header: 'x-sig', timestamp_header: 'x-time', ...signed })).toBe(`signed: ${UNSIGNED_TIMESTAMP}`);
+    }
+    expect(UNSIGNED_TIMESTAMP).toMatch(/Set signed: timestamp\.body .* or remove timestamp_header$/);
+    expect(message({ mode: 'hmac', signature_header: 'x-sig', timestamp_header: 'x-time', signed: 'timestamp.body' })).toBe('');
   });
 
   it("checks each mode's own setting and refuses the secret among stored settings", () => {

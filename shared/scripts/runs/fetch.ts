@@ -1,12 +1,13 @@
 /**
  * `platform.fetch(url, init)`: the host process makes the request for the script, which never
- * opens sockets. Only hosts on `scripts.fetch.allow_hosts` are reached (exact host names, case
- * insensitive; none by default), over http or https; redirects are followed here, each target
- * checked against the same list; one timeout bounds the whole exchange and the body is cut off
+ * opens sockets. Only hosts and ports on `scripts.fetch.allow_hosts` are reached (exact hosts; a
+ * bare host allows its scheme's default port only, `host:port` that port, `host:*` any: see
+ * http/allowed-hosts.ts; none by default), over http or https; redirects are followed here, each
+ * target checked against the same list; one timeout bounds the whole exchange and the body is cut off
  * (refused) past `max_response_bytes`. The answer is `{status, headers, body}` with the body as text.
  */
 import { z } from 'zod';
-import { fetchFollowing, readCappedText, type RedirectRule } from '../../http/index.js';
+import { fetchFollowing, hostAllowed, hostRules, readCappedText, type RedirectRule } from '../../http/index.js';
 
 export interface FetchPolicy {
   allowHosts: readonly string[];
@@ -32,14 +33,15 @@ export const fetchInit = z
 
 export type FetchInit = z.output<typeof fetchInit>;
 
-/** Why `url` may not be fetched, or undefined when its host is allowed (pure). */
+/** Why `url` may not be fetched, or undefined when its host and port are allowed (pure). */
 export function fetchRefusal(url: URL, allowHosts: readonly string[]): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return `platform.fetch: only http and https URLs are fetched, not ${url.protocol}`;
-  const host = url.hostname.toLowerCase();
-  if (!allowHosts.some((allowed) => allowed.toLowerCase() === host)) {
-    return `platform.fetch: the host ${host} is not on scripts.fetch.allow_hosts`;
-  }
-  return undefined;
+  const verdict = hostAllowed(url, hostRules(allowHosts));
+  if (verdict.allowed) return undefined;
+  const host = url.hostname;
+  if (!verdict.hostListed) return `platform.fetch: the host ${host} is not on scripts.fetch.allow_hosts`;
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  return `platform.fetch: port ${port} of ${host} is not on scripts.fetch.allow_hosts (a bare host allows only its scheme's default port; ${host}:${port} would allow this one)`;
 }
 
 function parseUrl(text: string, what: string, base?: URL): URL {
