@@ -41,6 +41,11 @@ export class TokenBucket {
     }
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - this.#tokens) / perMs / 1000)) };
   }
+
+  /** Returns a token taken for a request that then did not go ahead (never past the capacity). */
+  giveBack(): void {
+    this.#tokens = Math.min(capacityOf(this.limit), this.#tokens + 1);
+  }
 }
 
 /** The most requests the bucket lets through at once. */
@@ -70,6 +75,11 @@ export class KeyedTokenBuckets {
     this.#buckets.set(key, bucket);
     if (this.#buckets.size > this.maxKeys) this.#buckets.delete(this.#buckets.keys().next().value!);
     return bucket.take(nowMs);
+  }
+
+  /** Returns a token `take` gave under `key` (nothing when the bucket was forgotten since: it starts full). */
+  giveBack(key: string): void {
+    this.#buckets.get(key)?.giveBack();
   }
 
   get size(): number {
