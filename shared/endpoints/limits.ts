@@ -19,6 +19,7 @@ export const MAX_RATE_BUCKETS = 50_000;
 
 const minuteOf = (perMinute: number) => ({ perMinute, burst: perMinute });
 const endpointKey = (endpoint: string) => `endpoint\0${endpoint}`;
+const refusalKey = (endpoint: string, client: string | undefined) => `${endpoint}\0${clientNetwork(client)}`;
 
 export class EndpointRateLimits {
   readonly #admitted: KeyedTokenBuckets;
@@ -46,7 +47,12 @@ export class EndpointRateLimits {
 
   /** One request refused by authentication or the bot check, from `client` (an address), against the endpoint's rate_limit for its network. */
   refusal(endpoint: string, client: string | undefined, perMinute: number, nowMs: number): RateDecision {
-    return this.#refused.take(`${endpoint}\0${clientNetwork(client)}`, minuteOf(perMinute), nowMs);
+    return this.#refused.take(refusalKey(endpoint, client), minuteOf(perMinute), nowMs);
+  }
+
+  /** Whether the network of `client` is past its refusals for the endpoint (its next refusal would be 429). */
+  pastRefusals(endpoint: string, client: string | undefined, perMinute: number, nowMs: number): boolean {
+    return !this.#refused.has(refusalKey(endpoint, client), minuteOf(perMinute), nowMs);
   }
 
   get size(): number {

@@ -14,7 +14,8 @@
  *      only from the platform's own origin (403), then caller_rate_limit and rate_limit (429);
  *   6. public: the bot check in X-Bot-Check unless open_reads covers GET/HEAD (403; 503 when it
  *      could not be made) — checked before the body is read, so an anonymous caller cannot make
- *      the replica buffer bodies, but not yet spent; an open read: rate_limit (429);
+ *      the replica buffer bodies, but not yet spent (from a network past its refusals, step 9 is
+ *      made here, before the body); an open read: rate_limit (429);
  *   7. the body within max_body_bytes (413, never buffered past it), and JSON when it claims to be (400);
  *   8. a free handler slot of this replica — else 503 with Retry-After;
  *   9. public: rate_limit (429), then the checked answer spent (recorded as used; a hosted token
@@ -213,6 +214,16 @@ export class EndpointRequests {
       verdict.status === 503
         ? this.#failure(progress, 'bot_check_unavailable', `bot check: ${verdict.reason}`, { 'retry-after': '5' })
         : refused(refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused'));
+    // A public request is admitted as its answer is spent: past rate_limit the answer is kept for a
+    // retry; a refused spend gives the rate_limit token back.
+    const spendAnswer = async (spend: () => Promise<BotCheckVerdict>): Promise<EndpointAnswer | undefined> => {
+      const limited = this.#pastRateLimit(binding);
+      if (limited) return limited;
+      const spent = await spend();
+      if (spent.ok) return undefined;
+      this.#limits.giveBack(binding.endpoint);
+      return botCheckRefused(spent);
+    };
 
     let caller: CallerContext | null = null;
     let spend: (() => Promise<BotCheckVerdict>) | undefined;
@@ -235,7 +246,13 @@ export class EndpointRequests {
         ? await this.#deps.botCheck.check({ endpoint: binding.endpoint, header: presented, ...(request.remoteIp ? { remoteIp: request.remoteIp } : {}) })
         : ({ ok: false, status: 503, reason: 'no bot check is configured on this replica' } as const);
       if (!check.ok) return botCheckRefused(check);
-      spend = check.spend;
+      // A network past its refusals spends its answer before its body is read: its replays and
+      // refused hosted tokens cost it neither a body nor a handler slot.
+      if (!this.#limits.pastRefusals(binding.endpoint, request.remoteIp, binding.rateLimit, this.#clock())) spend = check.spend;
+      else {
+        const notSpent = await spendAnswer(check.spend);
+        if (notSpent) return notSpent;
+      }
     }
 
     const declared = Number(header(headers, 'content-length'));
@@ -247,14 +264,9 @@ export class EndpointRequests {
     if (!this.#slots.take()) return this.#failure(progress, 'busy', `all ${this.#slots.max} handlers of this replica are running`, { 'retry-after': '1' });
     try {
       if (spend) {
-        // Counted only now: a request refused for its body or a slot leaves its answer and the budget alone.
-        const limited = this.#pastRateLimit(binding);
-        if (limited) return limited;
-        const spent = await spend();
-        if (!spent.ok) {
-          this.#limits.giveBack(binding.endpoint);
-          return botCheckRefused(spent);
-        }
+        // Spent only now: a request refused for its body or a slot leaves its answer and the budget alone.
+        const notSpent = await spendAnswer(spend);
+        if (notSpent) return notSpent;
       }
       return await this.#run(target, built.req, sessionId, progress);
     } finally {

@@ -32,14 +32,18 @@ export class TokenBucket {
 
   /** Takes one request's token, or says how long until one is there. */
   take(nowMs: number): RateDecision {
-    const perMs = this.limit.perMinute / 60_000;
-    this.#tokens = Math.min(capacityOf(this.limit), this.#tokens + Math.max(0, nowMs - this.#at) * perMs);
-    this.#at = Math.max(this.#at, nowMs);
-    if (this.#tokens >= 1) {
+    if (this.has(nowMs)) {
       this.#tokens -= 1;
       return { ok: true };
     }
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - this.#tokens) / perMs / 1000)) };
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - this.#tokens) / (this.limit.perMinute / 60_000) / 1000)) };
+  }
+
+  /** Whether a token is there now (refilled up to now), without taking it. */
+  has(nowMs: number): boolean {
+    this.#tokens = Math.min(capacityOf(this.limit), this.#tokens + Math.max(0, nowMs - this.#at) * (this.limit.perMinute / 60_000));
+    this.#at = Math.max(this.#at, nowMs);
+    return this.#tokens >= 1;
   }
 
   /** Returns a token taken for a request that then did not go ahead (never past the capacity). */
@@ -75,6 +79,14 @@ export class KeyedTokenBuckets {
     this.#buckets.set(key, bucket);
     if (this.#buckets.size > this.maxKeys) this.#buckets.delete(this.#buckets.keys().next().value!);
     return bucket.take(nowMs);
+  }
+
+  /** Whether `take` would let a request through now, without taking a token (a bucket not kept is full). */
+  has(key: string, limit: RateLimit, nowMs: number): boolean {
+    const bucket = this.#buckets.get(key);
+    if (!bucket) return true;
+    bucket.settings = limit;
+    return bucket.has(nowMs);
   }
 
   /** Returns a token `take` gave under `key` (nothing when the bucket was forgotten since: it starts full). */

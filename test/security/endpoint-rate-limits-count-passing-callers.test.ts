@@ -31,17 +31,30 @@ afterAll(async () => {
   await rig?.stop();
 });
 
-/** A request to the api from `localAddress` (another client network on loopback): its status and JSON body. */
-function from(localAddress: string, path: string, opts: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+/**
+ * A request to the api from `localAddress` (another client network on loopback): its status and
+ * JSON body. `endlessBody`: a chunked body that never ends — answered only if the api answers
+ * without reading it (else status 0 after 10 s: the api waited for the body).
+ */
+function from(localAddress: string, path: string, opts: { method?: string; headers?: Record<string, string>; endlessBody?: boolean } = {}): Promise<{ status: number; body: Record<string, unknown> }> {
   const url = new URL(`${rig.api.url}${path}`);
   return new Promise((resolve, reject) => {
     const request = http.request({ host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, method: opts.method ?? 'GET', headers: opts.headers ?? {}, localAddress }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown> }));
+      response.on('end', () => {
+        clearTimeout(waited);
+        resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown> });
+        request.destroy();
+      });
     });
-    request.on('error', reject);
-    request.end();
+    const waited = setTimeout(() => {
+      request.destroy();
+      resolve({ status: 0, body: {} });
+    }, 10_000);
+    request.on('error', (error) => (request.destroyed ? undefined : reject(error)));
+    if (opts.endlessBody) request.write('{"item":"');
+    else request.end();
   });
 }
 
@@ -81,6 +94,9 @@ describe('rate_limit counts only callers who pass', () => {
     const replays = [];
     for (let i = 0; i < LIMIT + 1; i += 1) replays.push(await statusOf(post('replayed', { 'x-bot-check': spent })));
     expect(replays).toEqual([...Array<[number, string]>(LIMIT).fill([403, 'bot_check_refused']), [429, 'rate_limited']]);
+    // Past its refusals, the network's answers are spent before its body is read: a replay costs no body.
+    const endless = await from('127.0.0.1', '/endpoints/replayed', { method: 'POST', headers: { 'x-bot-check': spent, 'content-type': 'application/json' }, endlessBody: true });
+    expect([endless.status, endless.body.error]).toEqual([429, 'rate_limited']);
     // One of the endpoint's 4 tokens went to the first request; the replays took none.
     expect((await from(OTHER_NETWORK, '/endpoints/replayed', { method: 'POST', headers: { 'x-bot-check': fresh } })).status).toBe(201);
   });
