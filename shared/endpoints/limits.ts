@@ -3,7 +3,8 @@
  * webhooks' TokenBucket) holding a minute's worth — up to the limit at once, refilled evenly over
  * the minute — counted on this replica only: `rate_limit` per endpoint and `caller_rate_limit` per
  * signed-in caller of an endpoint, taken only by requests that authenticated or passed the bot check
- * (so callers who never pass cannot spend the budget of those who do), and per endpoint and client
+ * (so callers who never pass cannot spend the budget of those who do) and by open reads, which
+ * prove nothing and so leave half of it to the others (`keep`), and per endpoint and client
  * network a bucket of the same `rate_limit` for requests refused by authentication or the bot
  * check (so a flood of refusals is bounded where it comes from); and the cap of handlers running at
  * once. Pure apart from the memory they hold, which is bounded: the buckets least recently used are
@@ -30,9 +31,9 @@ export class EndpointRateLimits {
     this.#refused = new KeyedTokenBuckets(maxBuckets);
   }
 
-  /** One admitted request against the endpoint's rate_limit. */
-  endpoint(endpoint: string, perMinute: number, nowMs: number): RateDecision {
-    return this.#admitted.take(endpointKey(endpoint), minuteOf(perMinute), nowMs);
+  /** One admitted request against the endpoint's rate_limit, leaving at least `keep` tokens for others. */
+  endpoint(endpoint: string, perMinute: number, nowMs: number, keep = 0): RateDecision {
+    return this.#admitted.take(endpointKey(endpoint), minuteOf(perMinute), nowMs, keep);
   }
 
   /** Gives back the token `endpoint` took for a request refused after all (its bot-check answer was not spent). */

@@ -15,7 +15,8 @@
  *   6. public: the bot check in X-Bot-Check unless open_reads covers GET/HEAD (403; 503 when it
  *      could not be made) — checked before the body is read, so an anonymous caller cannot make
  *      the replica buffer bodies, but not yet spent (from a network past its refusals, step 9 is
- *      made here, before the body); an open read: rate_limit (429);
+ *      made here, before the body); an open read: rate_limit (429), leaving half of it to checked
+ *      requests when the endpoint answers any;
  *   7. the body within max_body_bytes (413, never buffered past it), and JSON when it claims to be (400);
  *   8. a free handler slot of this replica — else 503 with Retry-After;
  *   9. public: rate_limit (429), then the checked answer spent (recorded as used; a hosted token
@@ -239,7 +240,9 @@ export class EndpointRequests {
       const limited = this.#pastRateLimit(binding);
       if (limited) return limited;
     } else if (binding.openReads && (method === 'GET' || method === 'HEAD')) {
-      const limited = this.#pastRateLimit(binding);
+      // Open reads prove nothing: where the endpoint also answers checked methods, they leave half
+      // of rate_limit to requests that pass the bot check, so a flood of reads cannot lock those out.
+      const limited = this.#pastRateLimit(binding, binding.methods.some((m) => m !== 'GET') ? Math.floor(binding.rateLimit / 2) : 0);
       if (limited) return limited;
     } else {
       const check = this.#deps.botCheck
@@ -311,9 +314,9 @@ export class EndpointRequests {
     return refusal(code, headers);
   }
 
-  /** 429 when the endpoint's rate_limit has no token for this admitted request; else undefined, its token taken. */
-  #pastRateLimit(binding: EndpointBinding): EndpointAnswer | undefined {
-    const decision = this.#limits.endpoint(binding.endpoint, binding.rateLimit, this.#clock());
+  /** 429 when the endpoint's rate_limit has no token for this admitted request (beyond `keep`); else undefined, its token taken. */
+  #pastRateLimit(binding: EndpointBinding, keep = 0): EndpointAnswer | undefined {
+    const decision = this.#limits.endpoint(binding.endpoint, binding.rateLimit, this.#clock(), keep);
     return decision.ok ? undefined : this.#rateLimited(decision.retryAfterSeconds);
   }
 

@@ -1,6 +1,7 @@
 /**
  * Security pass 3, item 5: an endpoint's rate_limit is spent only by requests that authenticated or
- * passed the bot check, so callers who never pass cannot lock out those who do. Their refusals are
+ * passed the bot check, so callers who never pass cannot lock out those who do (open reads, which
+ * prove nothing, leave half of it to them). Their refusals are
  * counted per endpoint and client network instead (a bucket of the endpoint's rate_limit): the
  * flooding network gets 429, nobody else does. Challenges are counted per endpoint and client
  * network likewise, so a challenge flood from one network leaves other networks their challenges
@@ -24,6 +25,7 @@ beforeAll(async () => {
   rig = await startEndpointRig({ botCheck: 'deployment' });
   const handler = 'export function handle() { return { status: 201, json: { ok: true } } }';
   for (const name of ['orders', 'replayed', 'asked']) await rig.endpoint(name, handler, { methods: ['POST'], rate_limit: LIMIT });
+  await rig.endpoint('board', handler, { methods: ['GET', 'POST'], open_reads: true, rate_limit: LIMIT });
   await rig.endpoint('members', handler, { methods: ['POST'], auth_mode: 'signed_in', rate_limit: LIMIT, caller_rate_limit: 100 });
 });
 
@@ -109,6 +111,19 @@ describe('rate_limit counts only callers who pass', () => {
     for (let i = 0; i < LIMIT; i += 1) expect(await statusOf(post('members', { authorization: `Bearer ${keys.alice}` }))).toEqual([201, undefined]);
     // Now rate_limit itself is spent, by callers who passed.
     expect(await statusOf(post('members', { authorization: `Bearer ${keys.bob}` }))).toEqual([429, 'rate_limited']);
+  });
+});
+
+describe('open reads prove nothing', () => {
+  it('a flood of open reads leaves half of rate_limit to requests that pass the bot check', async () => {
+    const answers = [await solved('board'), await solved('board'), await solved('board')];
+    const reads = [];
+    for (let i = 0; i < LIMIT; i += 1) reads.push((await rig.call('/endpoints/board')).status);
+    expect(reads).toEqual([201, 201, 429, 429]);
+    expect(await statusOf(post('board', { 'x-bot-check': answers[0]! }))).toEqual([201, undefined]);
+    expect(await statusOf(post('board', { 'x-bot-check': answers[1]! }))).toEqual([201, undefined]);
+    // rate_limit is spent now, the last half by requests that passed.
+    expect(await statusOf(post('board', { 'x-bot-check': answers[2]! }))).toEqual([429, 'rate_limited']);
   });
 });
 

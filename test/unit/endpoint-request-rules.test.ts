@@ -187,6 +187,14 @@ describe('limits', () => {
     expect(limits.refusal('e', '2001:db8:1:3::1', 2, 0).ok).toBe(true);
   });
 
+  it('leaves `keep` tokens of the endpoint\'s bucket to others, saying when one beyond them is there', () => {
+    const limits = new EndpointRateLimits();
+    expect([0, 1, 2].map(() => limits.endpoint('e', 6, 0, 3).ok)).toEqual([true, true, true]);
+    expect(limits.endpoint('e', 6, 0, 3)).toEqual({ ok: false, retryAfterSeconds: 10 });
+    expect([0, 1, 2].map(() => limits.endpoint('e', 6, 0).ok)).toEqual([true, true, true]);
+    expect(limits.endpoint('e', 6, 0)).toEqual({ ok: false, retryAfterSeconds: 10 });
+  });
+
   it('gives back an endpoint token taken for a request refused after all, never past the bucket\'s size', () => {
     const limits = new EndpointRateLimits();
     expect(limits.endpoint('e', 1, 0).ok).toBe(true);
