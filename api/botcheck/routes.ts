@@ -3,7 +3,7 @@
  * issues a challenge for a public endpoint (shared/botcheck BotCheck.challenge) and
  * `GET /botcheck/solver.js` serves the browser script that answers it (api/botcheck/solver.js, a
  * static file). No authentication: anyone may ask for a challenge, within the endpoint's challenge
- * bucket. The platform's CORS layer (the /mcp guard) is not involved: the challenge answers
+ * bucket for the caller's network. The platform's CORS layer (the /mcp guard) is not involved: the challenge answers
  * cross-origin requests from the endpoint's own allowed_origins, like the endpoint itself, and
  * never allows credentials.
  */
@@ -19,7 +19,7 @@ import type { BotCheck } from '../../shared/botcheck/index.js';
 export interface BotCheckRoutesOptions {
   /** Absent until the endpoint bindings are composed: then only solver.js is served. */
   botCheck?: BotCheck;
-  /** `http_rate_limited_total`: a challenge refused past the endpoint's challenge bucket counts as `limiter="endpoint"`. */
+  /** `http_rate_limited_total`: a challenge refused past its challenge bucket counts as `limiter="endpoint"`. */
   rateLimited?: Counter<'limiter'>;
 }
 
@@ -73,7 +73,7 @@ export async function botCheckRoutes(app: App, opts: BotCheckRoutesOptions): Pro
         tags,
         summary: 'Issue a bot-check challenge for a public endpoint',
         description:
-          'Counted in a bucket of the endpoint\'s own, the size of its rate_limit (a minute\'s worth at once, refilled over the minute), on each replica (429 with Retry-After past it). 404 for a name that is not an enabled public endpoint; ' +
+          'Counted in a bucket of the endpoint and the caller\'s network (its IPv4 address, or IPv6 /64), the size of the endpoint\'s rate_limit (a minute\'s worth at once, refilled over the minute), on each replica (429 with Retry-After past it). 404 for a name that is not an enabled public endpoint; ' +
           '503 when no challenge can be issued (no auth.browser_session.signing_key for proof of work). Cross-origin requests are answered for the endpoint\'s allowed_origins.',
         querystring: z.object({ endpoint: z.string().regex(/^[a-z0-9_-]{1,128}$/, 'an endpoint name: lowercase letters, digits, "-" and "_"') }),
         response: { 200: challengeSchema, 400: errorSchema, 404: errorSchema, 429: errorSchema, 503: errorSchema },
@@ -81,7 +81,7 @@ export async function botCheckRoutes(app: App, opts: BotCheckRoutesOptions): Pro
     },
     async (request, reply) => {
       void reply.header('cache-control', 'no-store').header('vary', 'Origin');
-      const outcome = await botCheck.challenge(request.query.endpoint);
+      const outcome = await botCheck.challenge(request.query.endpoint, request.ip);
       if (!outcome.ok) {
         if (outcome.status === 429) {
           opts.rateLimited?.inc({ limiter: 'endpoint' });

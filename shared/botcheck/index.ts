@@ -16,6 +16,7 @@ export {
   type HostedProvider,
 } from './settings.js';
 export { challengeDifficulty } from './difficulty.js';
+export { clientNetwork } from './client-network.js';
 export { BOT_CHECK_HEADER, MAX_ANSWER_LENGTH, checkAnswer, issueChallenge, leadingZeroBits, powRefusalReasons, type PowCheck, type PowRefusal } from './pow.js';
 export { HOSTED_TOKEN_LIFETIME_SECONDS, SiteverifyUnavailable, siteverify, type SiteverifyResult, type SiteverifyTarget } from './hosted.js';
 export { USED_ANSWER_GRACE_SECONDS, UsedAnswers, purgeUsedAnswers, type AnswerKind } from './used-answers.js';

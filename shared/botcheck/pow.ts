@@ -6,7 +6,8 @@
  *     difficulty  leading zero bits the answer's SHA-256 must have (decimal)
  *     expires     Unix time in seconds from which the challenge is refused (decimal)
  *     nonce       16 random bytes, base64url
- *     mac         HMAC-SHA256 under the bot-check key of "v1.<endpoint>.<difficulty>.<expires>.<nonce>", base64url
+ *     mac         HMAC-SHA256 under the bot-check key of "v1.<endpoint>.<difficulty>.<expires>.<nonce>",
+ *                 base64url as issued (canonical: its unused trailing bits zero; any other spelling is altered)
  *   answer     <challenge>:<counter>   (the X-Bot-Check header's whole value)
  *     counter     decimal without leading zeros, 0 … 2^53 − 1, such that SHA-256 of the answer's
  *                 UTF-8 bytes starts with at least <difficulty> zero bits
@@ -87,7 +88,9 @@ export function checkAnswer(key: Uint8Array, answer: string, opts: { endpoint: s
   if (!m || !Number.isSafeInteger(Number(m[6]))) return { ok: false, refusal: 'malformed' };
   const fields: ChallengeFields = { endpoint: m[1]!, difficulty: Number(m[2]), expires: Number(m[3]), nonce: m[4]! };
   const presented = Buffer.from(m[5]!, 'base64url');
-  if (presented.length !== 32 || !timingSafeEqual(presented, macOf(key, fields))) return { ok: false, refusal: 'altered' };
+  // Only the spelling the platform issued: 43 characters carry 2 bits past the MAC's 256, and each
+  // other spelling of the same bytes would be another challenge text, so another unused answer.
+  if (presented.length !== 32 || presented.toString('base64url') !== m[5] || !timingSafeEqual(presented, macOf(key, fields))) return { ok: false, refusal: 'altered' };
   if (fields.endpoint !== opts.endpoint) return { ok: false, refusal: 'other_endpoint' };
   if (opts.nowMs >= fields.expires * 1000) return { ok: false, refusal: 'expired' };
   if (leadingZeroBits(createHash('sha256').update(answer, 'utf8').digest()) < fields.difficulty) return { ok: false, refusal: 'too_few_bits' };

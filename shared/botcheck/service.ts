@@ -4,7 +4,8 @@
  * issues (`challenge`).
  *
  *   none ──challenge(endpoint)──▶ issued (signed, bound to the endpoint, valid challenge_ttl_seconds;
- *                                  counted in the endpoint's challenge bucket on this replica)
+ *                                  counted in the endpoint's challenge bucket of the caller's network
+ *                                  on this replica)
  *   issued ──verify, valid, unexpired, right endpoint, unused──▶ used (a row in Postgres)
  *   issued or used ──verify, altered, expired, other endpoint or already used──▶ refused (403)
  *
@@ -23,6 +24,7 @@ import type { Logger } from '../logging/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import type { PlatformSettings } from '../settings/index.js';
 import { KeyedTokenBuckets } from '../webhooks/index.js';
+import { clientNetwork } from './client-network.js';
 import { challengeDifficulty } from './difficulty.js';
 import { HOSTED_TOKEN_LIFETIME_SECONDS, siteverify, type SiteverifyTarget } from './hosted.js';
 import { BOT_CHECK_HEADER, checkAnswer, issueChallenge, MAX_ANSWER_LENGTH, powRefusalReasons } from './pow.js';
@@ -31,7 +33,7 @@ import type { UsedAnswers } from './used-answers.js';
 
 /** What the bot check needs to know of a public endpoint (the binding's fields). */
 export interface PublicEndpoint {
-  /** The binding's rate_limit: requests a minute on each replica; challenges get a bucket of this size of their own. */
+  /** The binding's rate_limit: requests a minute on each replica; each client network's challenges get a bucket of this size of their own. */
   rateLimit: number;
   /** The binding's allowed_origins: browser origins the challenge answers cross-origin, like the endpoint does. */
   allowedOrigins: readonly string[];
@@ -84,13 +86,17 @@ export interface BotCheckOptions {
 const cannotCheck = 'bot check could not be made';
 const minuteMs = 60_000;
 
-/** Challenge buckets one replica keeps (one per public endpoint asked about). */
-const MAX_CHALLENGE_BUCKETS = 10_000;
+/** Challenge buckets one replica keeps (one per public endpoint and client network asking); about 200 bytes each. */
+const MAX_CHALLENGE_BUCKETS = 50_000;
 
 export class BotCheck {
   readonly #opts: BotCheckOptions;
   readonly #clock: () => number;
-  /** Per endpoint, this replica's bucket of challenge requests (only public endpoints get one). */
+  /**
+   * Per endpoint and client network, this replica's bucket of challenge requests (only public
+   * endpoints get one): a flood of challenge requests from one network leaves every other
+   * network's challenges — and every solved answer, which no challenge bucket counts — alone.
+   */
   readonly #challenges = new KeyedTokenBuckets(MAX_CHALLENGE_BUCKETS);
 
   constructor(opts: BotCheckOptions) {
@@ -98,8 +104,11 @@ export class BotCheck {
     this.#clock = opts.clock ?? Date.now;
   }
 
-  /** A challenge for a public endpoint: 404 for any other name, 429 past its bucket, 503 when none can be issued. */
-  async challenge(endpointName: string): Promise<ChallengeOutcome> {
+  /**
+   * A challenge for a public endpoint, asked for from `client` (the caller's address): 404 for any
+   * other name, 429 past the bucket of the endpoint and the client's network, 503 when none can be issued.
+   */
+  async challenge(endpointName: string, client?: string): Promise<ChallengeOutcome> {
     const nowMs = this.#clock();
     let endpoint: PublicEndpoint | undefined;
     let settings: BotCheckSettings;
@@ -107,8 +116,8 @@ export class BotCheck {
       endpoint = await this.#opts.endpoints.publicEndpoint(endpointName);
       if (!endpoint) return { ok: false, status: 404, reason: `no public endpoint named ${endpointName}` };
       // The endpoint's own request bucket's size: a minute's worth at once, refilled evenly over the minute.
-      const taken = this.#challenges.take(endpointName, { perMinute: endpoint.rateLimit, burst: endpoint.rateLimit }, nowMs);
-      if (!taken.ok) return { ok: false, status: 429, reason: `past the challenge rate of endpoint ${endpointName}`, retryAfterSeconds: taken.retryAfterSeconds };
+      const taken = this.#challenges.take(`${endpointName}\0${clientNetwork(client)}`, { perMinute: endpoint.rateLimit, burst: endpoint.rateLimit }, nowMs);
+      if (!taken.ok) return { ok: false, status: 429, reason: `past the challenge rate of endpoint ${endpointName} for this network`, retryAfterSeconds: taken.retryAfterSeconds };
       settings = await this.#opts.settings.read(botCheckSettingsSection);
       const header = BOT_CHECK_HEADER;
       if (isHosted(settings.provider)) return { ok: true, body: { provider: settings.provider, header, site_key: settings.site_key! }, allowedOrigins: endpoint.allowedOrigins };

@@ -9,19 +9,26 @@
  *      for unknown, disabled and mismatched; an unknown name alone writes no audit row);
  *   2. a CORS preflight is answered here (listed origin 204, any other 403);
  *   3. the method is answered — else 405 with Allow;
- *   4. rate_limit of the endpoint on this replica — else 429 with Retry-After;
- *   5. the script is active — else 503;
- *   6. signed_in: a signed-in caller (401), a session's write with its CSRF token (403), a session
- *      only from the platform's own origin (403), then caller_rate_limit (429);
- *   7. public: the bot check in X-Bot-Check unless open_reads covers GET/HEAD (403; 503 when it
+ *   4. the script is active — else 503;
+ *   5. signed_in: a signed-in caller (401), a session's write with its CSRF token (403), a session
+ *      only from the platform's own origin (403), then caller_rate_limit and rate_limit (429);
+ *   6. public: the bot check in X-Bot-Check unless open_reads covers GET/HEAD (403; 503 when it
  *      could not be made) — checked before the body is read, so an anonymous caller cannot make
- *      the replica buffer bodies, but not yet spent;
- *   8. the body within max_body_bytes (413, never buffered past it), and JSON when it claims to be (400);
- *   9. a free handler slot of this replica — else 503 with Retry-After;
- *  10. public: the checked answer spent (recorded as used; a hosted token verified at its
- *      provider) — last before the run, so an answer is used up only by a request that runs;
- *  11. handle(req) as principal script:<name> with its author's roles, within timeout_seconds (504)
+ *      the replica buffer bodies, but not yet spent (from a network past its refusals, step 9 is
+ *      made here, before the body); an open read: rate_limit (429), leaving half of it to checked
+ *      requests when the endpoint answers any;
+ *   7. the body within max_body_bytes (413, never buffered past it), and JSON when it claims to be (400);
+ *   8. a free handler slot of this replica — else 503 with Retry-After;
+ *   9. public: rate_limit (429), then the checked answer spent (recorded as used; a hosted token
+ *      verified at its provider) — last before the run, so an answer is used up only by a request
+ *      that runs; refused, it gives its rate_limit token back;
+ *  10. handle(req) as principal script:<name> with its author's roles, within timeout_seconds (504)
  *      and max_memory_bytes (503); a failure or a non-response is 500.
+ *
+ * rate_limit and caller_rate_limit count only requests that authenticated or passed the bot check,
+ * so callers who never pass cannot lock out those who do. A refusal by authentication or the bot
+ * check (steps 5, 6 and 9) is counted instead in the bucket of its client network (limits.ts),
+ * and past it answered 429: a flood of refusals is bounded where it comes from.
  */
 import { randomUUID } from 'node:crypto';
 import type { BotCheck, BotCheckVerdict } from '../botcheck/index.js';
@@ -38,7 +45,7 @@ import { handlerRequest, type HandlerRequest } from './request.js';
 import { handlerAnswer, protectiveHeaders } from './response.js';
 import { EndpointTargetReader } from './target.js';
 import { matchTemplate } from './template.js';
-import { ENDPOINT_NAME, type EndpointTarget } from './types.js';
+import { ENDPOINT_NAME, type EndpointBinding, type EndpointTarget } from './types.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -196,30 +203,59 @@ export class EndpointRequests {
     }
     const methods = answeredMethods(binding);
     if (!methods.includes(method)) return refusal('method_not_allowed', { allow: methods.join(', ') });
-    const now = this.#clock();
-    const endpointRate = this.#limits.endpoint(binding.endpoint, binding.rateLimit, now);
-    if (!endpointRate.ok) return this.#rateLimited(endpointRate.retryAfterSeconds);
     if (!runs(script.state)) return this.#failure(progress, 'unavailable', `the script "${script.name}" is ${script.state}: only active scripts answer`);
+    // A refusal by authentication or the bot check, counted against its client network.
+    const refused = (answer: EndpointAnswer): EndpointAnswer => {
+      const network = this.#limits.refusal(binding.endpoint, request.remoteIp, binding.rateLimit, this.#clock());
+      return network.ok ? answer : this.#rateLimited(network.retryAfterSeconds);
+    };
+    const presented = header(headers, 'x-bot-check');
+    // 403 for a missing or refused answer; 503 (a failed request, not the caller's refusal) when the check could not be made.
+    const botCheckRefused = (verdict: BotCheckRefusal): EndpointAnswer =>
+      verdict.status === 503
+        ? this.#failure(progress, 'bot_check_unavailable', `bot check: ${verdict.reason}`, { 'retry-after': '5' })
+        : refused(refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused'));
+    // A public request is admitted as its answer is spent: past rate_limit the answer is kept for a
+    // retry; a refused spend gives the rate_limit token back.
+    const spendAnswer = async (spend: () => Promise<BotCheckVerdict>): Promise<EndpointAnswer | undefined> => {
+      const limited = this.#pastRateLimit(binding);
+      if (limited) return limited;
+      const spent = await spend();
+      if (spent.ok) return undefined;
+      this.#limits.giveBack(binding.endpoint);
+      return botCheckRefused(spent);
+    };
 
     let caller: CallerContext | null = null;
+    let spend: (() => Promise<BotCheckVerdict>) | undefined;
     if (binding.authMode === 'signed_in') {
       const auth = await this.#deps.authenticate({ method, headers });
-      if (!auth.ok) return refusal(auth.error, auth.status === 401 ? { 'www-authenticate': 'Bearer' } : {});
-      if (auth.caller.authType === 'anonymous') return refusal('unauthorized', { 'www-authenticate': 'Bearer' });
-      if (auth.viaSession && origin !== undefined && origin !== request.ownOrigin) return refusal('cross_origin_session');
+      if (!auth.ok) return refused(refusal(auth.error, auth.status === 401 ? { 'www-authenticate': 'Bearer' } : {}));
+      if (auth.caller.authType === 'anonymous') return refused(refusal('unauthorized', { 'www-authenticate': 'Bearer' }));
+      if (auth.viaSession && origin !== undefined && origin !== request.ownOrigin) return refused(refusal('cross_origin_session'));
       caller = progress.caller = auth.caller;
-      const callerRate = this.#limits.caller(binding.endpoint, caller.subject, binding.callerRateLimit, now);
+      // The caller's own limit first: a caller past it spends nothing of the endpoint's.
+      const callerRate = this.#limits.caller(binding.endpoint, caller.subject, binding.callerRateLimit, this.#clock());
       if (!callerRate.ok) return this.#rateLimited(callerRate.retryAfterSeconds);
-    }
-
-    let spend: (() => Promise<BotCheckVerdict>) | undefined;
-    const presented = header(headers, 'x-bot-check');
-    if (binding.authMode === 'public' && !(binding.openReads && (method === 'GET' || method === 'HEAD'))) {
+      const limited = this.#pastRateLimit(binding);
+      if (limited) return limited;
+    } else if (binding.openReads && (method === 'GET' || method === 'HEAD')) {
+      // Open reads prove nothing: where the endpoint also answers checked methods, they leave half
+      // of rate_limit to requests that pass the bot check, so a flood of reads cannot lock those out.
+      const limited = this.#pastRateLimit(binding, binding.methods.some((m) => m !== 'GET') ? Math.floor(binding.rateLimit / 2) : 0);
+      if (limited) return limited;
+    } else {
       const check = this.#deps.botCheck
         ? await this.#deps.botCheck.check({ endpoint: binding.endpoint, header: presented, ...(request.remoteIp ? { remoteIp: request.remoteIp } : {}) })
         : ({ ok: false, status: 503, reason: 'no bot check is configured on this replica' } as const);
-      if (!check.ok) return this.#botCheckRefusal(progress, check, presented);
-      spend = check.spend;
+      if (!check.ok) return botCheckRefused(check);
+      // A network past its refusals spends its answer before its body is read: its replays and
+      // refused hosted tokens cost it neither a body nor a handler slot.
+      if (!this.#limits.pastRefusals(binding.endpoint, request.remoteIp, binding.rateLimit, this.#clock())) spend = check.spend;
+      else {
+        const notSpent = await spendAnswer(check.spend);
+        if (notSpent) return notSpent;
+      }
     }
 
     const declared = Number(header(headers, 'content-length'));
@@ -231,19 +267,14 @@ export class EndpointRequests {
     if (!this.#slots.take()) return this.#failure(progress, 'busy', `all ${this.#slots.max} handlers of this replica are running`, { 'retry-after': '1' });
     try {
       if (spend) {
-        const spent = await spend();
-        if (!spent.ok) return this.#botCheckRefusal(progress, spent, presented);
+        // Spent only now: a request refused for its body or a slot leaves its answer and the budget alone.
+        const notSpent = await spendAnswer(spend);
+        if (notSpent) return notSpent;
       }
       return await this.#run(target, built.req, sessionId, progress);
     } finally {
       this.#slots.release();
     }
-  }
-
-  /** 403 for a missing or refused answer; 503 (a failed request) when the check could not be made. */
-  #botCheckRefusal(progress: Progress, verdict: BotCheckRefusal, presented: string | undefined): EndpointAnswer {
-    if (verdict.status === 503) return this.#failure(progress, 'bot_check_unavailable', `bot check: ${verdict.reason}`, { 'retry-after': '5' });
-    return refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused');
   }
 
   async #run(target: EndpointTarget, req: HandlerRequest, sessionId: string, progress: Progress): Promise<EndpointAnswer> {
@@ -282,6 +313,12 @@ export class EndpointRequests {
     progress.failed = true;
     progress.error = error;
     return refusal(code, headers);
+  }
+
+  /** 429 when the endpoint's rate_limit has no token for this admitted request (beyond `keep`); else undefined, its token taken. */
+  #pastRateLimit(binding: EndpointBinding, keep = 0): EndpointAnswer | undefined {
+    const decision = this.#limits.endpoint(binding.endpoint, binding.rateLimit, this.#clock(), keep);
+    return decision.ok ? undefined : this.#rateLimited(decision.retryAfterSeconds);
   }
 
   #rateLimited(retryAfterSeconds: number): EndpointAnswer {

@@ -30,16 +30,25 @@ export class TokenBucket {
     this.#tokens = Math.min(this.#tokens, capacityOf(limit));
   }
 
-  /** Takes one request's token, or says how long until one is there. */
-  take(nowMs: number): RateDecision {
-    const perMs = this.limit.perMinute / 60_000;
-    this.#tokens = Math.min(capacityOf(this.limit), this.#tokens + Math.max(0, nowMs - this.#at) * perMs);
-    this.#at = Math.max(this.#at, nowMs);
-    if (this.#tokens >= 1) {
+  /** Takes one request's token, leaving at least `keep` tokens, or says how long until one is there. */
+  take(nowMs: number, keep = 0): RateDecision {
+    if (this.has(nowMs, keep)) {
       this.#tokens -= 1;
       return { ok: true };
     }
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - this.#tokens) / perMs / 1000)) };
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 + keep - this.#tokens) / (this.limit.perMinute / 60_000) / 1000)) };
+  }
+
+  /** Whether a token is there now (refilled up to now) beyond the `keep` ones, without taking it. */
+  has(nowMs: number, keep = 0): boolean {
+    this.#tokens = Math.min(capacityOf(this.limit), this.#tokens + Math.max(0, nowMs - this.#at) * (this.limit.perMinute / 60_000));
+    this.#at = Math.max(this.#at, nowMs);
+    return this.#tokens >= 1 + keep;
+  }
+
+  /** Returns a token taken for a request that then did not go ahead (never past the capacity). */
+  giveBack(): void {
+    this.#tokens = Math.min(capacityOf(this.limit), this.#tokens + 1);
   }
 }
 
@@ -59,7 +68,8 @@ export class KeyedTokenBuckets {
 
   constructor(private readonly maxKeys: number) {}
 
-  take(key: string, limit: RateLimit, nowMs: number): RateDecision {
+  /** One token of the bucket under `key`, leaving at least `keep` tokens in it. */
+  take(key: string, limit: RateLimit, nowMs: number, keep = 0): RateDecision {
     let bucket = this.#buckets.get(key);
     if (bucket) {
       this.#buckets.delete(key);
@@ -69,7 +79,20 @@ export class KeyedTokenBuckets {
     }
     this.#buckets.set(key, bucket);
     if (this.#buckets.size > this.maxKeys) this.#buckets.delete(this.#buckets.keys().next().value!);
-    return bucket.take(nowMs);
+    return bucket.take(nowMs, keep);
+  }
+
+  /** Whether `take` would let a request through now, without taking a token (a bucket not kept is full). */
+  has(key: string, limit: RateLimit, nowMs: number): boolean {
+    const bucket = this.#buckets.get(key);
+    if (!bucket) return true;
+    bucket.settings = limit;
+    return bucket.has(nowMs);
+  }
+
+  /** Returns a token `take` gave under `key` (nothing when the bucket was forgotten since: it starts full). */
+  giveBack(key: string): void {
+    this.#buckets.get(key)?.giveBack();
   }
 
   get size(): number {

@@ -2,7 +2,7 @@
  * The proof-of-work bot check (issue 17, item 5) on a real Postgres, through the challenge route and
  * the pipeline's entry point `verify`: every row of spec document 3's "Bot-check answer" state
  * table, the difficulty rule counted in the database, one answer sent to two replicas at once
- * accepted exactly once, the challenges' own rate bucket per endpoint and replica, no signing key,
+ * accepted exactly once, the challenges' own rate bucket per endpoint, client network and replica, no signing key,
  * provider none, the /botcheck/ routes' CORS and headers, and housekeeping's purge of used answers.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -235,7 +235,7 @@ describe('replay across replicas', () => {
   });
 });
 
-describe('challenge rate bucket (separate, per endpoint, per replica)', () => {
+describe('challenge rate bucket (separate, per endpoint and client network, per replica)', () => {
   it('takes the endpoint\'s rate_limit per minute, a minute\'s worth at once like the endpoint\'s own bucket, and answers 429 with Retry-After past it', async () => {
     // 120 a minute: a bucket of 120, refilling one every 500 ms.
     for (let i = 0; i < 120; i += 1) expect((await challenge('tight')).status).toBe(200);
@@ -245,7 +245,7 @@ describe('challenge rate bucket (separate, per endpoint, per replica)', () => {
     // Counted with the endpoint's own refusals.
     expect((await refusedChallenges(a)) - limitedBefore).toBe(1);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect(refused.json).toEqual({ error: 'rate_limited', message: 'past the challenge rate of endpoint tight' });
+    expect(refused.json).toEqual({ error: 'rate_limited', message: 'past the challenge rate of endpoint tight for this network' });
     // Another endpoint, and the same endpoint on another replica, have their own buckets.
     expect((await challenge('tight-too')).status).toBe(200);
     expect((await challenge('tight', b)).status).toBe(200);

@@ -194,7 +194,8 @@ describe('metrics', () => {
       ['anonymous on signed_in', 401, () => rig.call('/endpoints/refusing-members', { method: 'POST' })],
       ['preflight from an unlisted origin', 403, () => rig.call('/endpoints/refusing-public', { method: 'OPTIONS', headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } })],
       ['bot check refused', 403, () => rig.call('/endpoints/refusing-public', { method: 'POST', headers: { 'x-bot-check': 'not-the-answer' } })],
-      ['past rate_limit', 429, () => rig.call('/endpoints/refusing-public', { method: 'POST', headers: { 'x-bot-check': BOT_PASS } })],
+      // rate_limit 1: the refusal above took this network's one refusal token for the endpoint.
+      ['refused past its network\'s refusals', 429, () => rig.call('/endpoints/refusing-public', { method: 'POST', headers: { 'x-bot-check': 'not-the-answer' } })],
       // alice's one caller token is spent here: the body is checked after caller_rate_limit.
       ['body past max_body_bytes', 413, () => rig.call('/endpoints/refusing-members', { method: 'POST', user: 'alice', body: 'x'.repeat(64) })],
       ['past caller_rate_limit', 429, () => rig.call('/endpoints/refusing-members', { method: 'POST', user: 'alice', body: 'x' })],

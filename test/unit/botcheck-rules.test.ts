@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { botCheckKey } from '../../cli/botcheck.js';
-import { botCheckSettingsSchema, challengeDifficulty, checkAnswer, issueChallenge, leadingZeroBits } from '../../shared/botcheck/index.js';
+import { botCheckSettingsSchema, challengeDifficulty, checkAnswer, clientNetwork, issueChallenge, leadingZeroBits } from '../../shared/botcheck/index.js';
 import { parseConfig } from '../../shared/config/index.js';
 import { deriveKey } from '../../shared/crypto/index.js';
 
@@ -141,5 +141,24 @@ describe('bot-check settings schema', () => {
     [{ provider: 'none', allow_public_without_check: true }, true],
   ])('%j valid: %s', (section, valid) => {
     expect(botCheckSettingsSchema.safeParse(section).success).toBe(valid);
+  });
+});
+
+describe('clientNetwork: what a caller who proved nothing is counted by', () => {
+  it.each([
+    [undefined, ''],
+    ['203.0.113.9', '203.0.113.9'],
+    ['::ffff:203.0.113.9', '203.0.113.9'],
+    ['::FFFF:203.0.113.9', '203.0.113.9'],
+    ['2001:db8:1:2:3:4:5:6', '2001:db8:1:2::/64'],
+    ['2001:0db8:0001:0002::9', '2001:db8:1:2::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['2001:db8:1::', '2001:db8:1:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['64:ff9b::203.0.113.9', '64:ff9b:0:0::/64'],
+    ['2001:db8:1:2:3:4:203.0.113.9', '2001:db8:1:2::/64'],
+  ])('%s → %s', (address, network) => {
+    expect(clientNetwork(address)).toBe(network);
   });
 });

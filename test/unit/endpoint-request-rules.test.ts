@@ -175,6 +175,34 @@ describe('limits', () => {
     expect(limits.endpoint('e', 1, 0).ok).toBe(true);
   });
 
+  it('counts refusals per endpoint and client network (IPv6 by /64), apart from the endpoint\'s own bucket', () => {
+    const limits = new EndpointRateLimits();
+    expect([0, 1].map(() => limits.refusal('e', '203.0.113.9', 2, 0).ok)).toEqual([true, true]);
+    expect(limits.refusal('e', '::ffff:203.0.113.9', 2, 0)).toEqual({ ok: false, retryAfterSeconds: 30 });
+    expect(limits.refusal('e', '203.0.113.10', 2, 0).ok).toBe(true);
+    expect(limits.refusal('f', '203.0.113.9', 2, 0).ok).toBe(true);
+    expect(limits.endpoint('e', 2, 0).ok).toBe(true);
+    expect([0, 1].map(() => limits.refusal('e', '2001:db8:1:2::1', 2, 0).ok)).toEqual([true, true]);
+    expect(limits.refusal('e', '2001:db8:1:2:ffff::9', 2, 0).ok).toBe(false);
+    expect(limits.refusal('e', '2001:db8:1:3::1', 2, 0).ok).toBe(true);
+  });
+
+  it('leaves `keep` tokens of the endpoint\'s bucket to others, saying when one beyond them is there', () => {
+    const limits = new EndpointRateLimits();
+    expect([0, 1, 2].map(() => limits.endpoint('e', 6, 0, 3).ok)).toEqual([true, true, true]);
+    expect(limits.endpoint('e', 6, 0, 3)).toEqual({ ok: false, retryAfterSeconds: 10 });
+    expect([0, 1, 2].map(() => limits.endpoint('e', 6, 0).ok)).toEqual([true, true, true]);
+    expect(limits.endpoint('e', 6, 0)).toEqual({ ok: false, retryAfterSeconds: 10 });
+  });
+
+  it('gives back an endpoint token taken for a request refused after all, never past the bucket\'s size', () => {
+    const limits = new EndpointRateLimits();
+    expect(limits.endpoint('e', 1, 0).ok).toBe(true);
+    limits.giveBack('e');
+    limits.giveBack('e');
+    expect([limits.endpoint('e', 1, 0).ok, limits.endpoint('e', 1, 0).ok]).toEqual([true, false]);
+  });
+
   it('holds at most maxBuckets, forgetting the least recently used', () => {
     const limits = new EndpointRateLimits(2);
     limits.caller('e', 'a', 1, 0);
