@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBConnection, DuckDBInstance, StatementType, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBInstance, ResultReturnType, StatementType, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
 import { deriveRefusals, policyRefusal, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
 import { copySubquery, parquetCopy } from './duckdb-copy.js';
 import { PAGE_WINDOW, type ParquetFile, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
@@ -266,8 +266,7 @@ class Engine {
     await this.run(req.id, async (connection, entry) => {
       if (req.readOnly) await connection.run('BEGIN TRANSACTION READ ONLY');
       if (entry.stopped) throw new EngineError('the statement was cancelled');
-      // A streaming result that fails midway ends like a finished one (the binding cannot tell
-      // them apart); a caller reading everything gets a materialized result, which throws.
+      // A caller reading everything gets a materialized result: its memory spills, never the api's.
       const result = req.complete ? await connection.run(req.sql) : await connection.stream(req.sql);
       const started: StartedStatement = {
         columns: result.columnNames().map((name, i) => ({ name, type: typeName(result.columnType(i)) })),
@@ -278,7 +277,10 @@ class Engine {
       let bytes = 0;
       while (rows < req.maxRows && !entry.stopped) {
         const chunk = await result.fetchChunk();
-        if (!chunk || chunk.rowCount === 0) break;
+        if (!chunk || chunk.rowCount === 0) {
+          assertFinished(result, rows);
+          break;
+        }
         const page: Row[] = [];
         const read = chunkRows(chunk);
         for (let r = 0; r < chunk.rowCount && rows < req.maxRows; r++, rows++) {
@@ -359,6 +361,18 @@ class Engine {
     this.instance.closeSync();
     // No export outlives its engine: the directory goes with it (made again on the next open).
     fs.rmSync(settings.exportDirectory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A streaming result that fails midway ends like a finished one: the binding's fetchChunk answers
+ * an empty chunk and does not expose the result's error. DuckDB's C API does mark the result: its
+ * return type becomes INVALID once it holds an error (duckdb_result_return_type), so an ending is
+ * a completion only while the type stays valid. The engine's message itself is out of reach.
+ */
+function assertFinished(result: DuckDBResult, rows: number): void {
+  if (result.returnType === ResultReturnType.INVALID) {
+    throw new EngineError(`the statement failed after its first ${rows} rows (DuckDB's client binding does not pass on the engine's message for an error midway through a result); no partial result is returned`);
   }
 }
 
