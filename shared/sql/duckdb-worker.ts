@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBConnection, DuckDBInstance, ResultReturnType, StatementType, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
-import { deriveRefusals, policyRefusal, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
+import { deriveRefusals, platformObjectRefusal, policyRefusal, privatePathScrubber, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
 import { copySubquery, parquetCopy } from './duckdb-copy.js';
 import { PAGE_WINDOW, type ParquetFile, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
 import { chunkRows, jsonValue, typeName } from './duckdb-values.js';
@@ -52,6 +52,8 @@ class Engine {
   /** The requests in flight (registered before their first await, so an interrupt always finds them). */
   readonly #running = new Map<number, Running>();
   readonly #scrub: readonly string[];
+  /** A caller's result values without the engine's files or the platform's storage. */
+  readonly #scrubValue: (value: unknown) => unknown;
   #closed = false;
 
   constructor(
@@ -60,6 +62,7 @@ class Engine {
     readonly paths: PrivatePaths,
   ) {
     const file = settings.file === ':memory:' ? [] : [settings.file, path.dirname(settings.file)];
+    this.#scrubValue = privatePathScrubber(paths.prefixes);
     this.#scrub = [...file, settings.tempDirectory, settings.exportDirectory, ...settings.allowedDirectories, ...settings.platformDirectories, paths.home, paths.cwd, process.execPath];
   }
 
@@ -100,8 +103,10 @@ class Engine {
       await setup.run('CREATE SCHEMA IF NOT EXISTS scratch');
       // Trino's json_extract_scalar, so the same SQL reads webhook payloads on both engines: a
       // scalar at the path as varchar, NULL for an object, an array or nothing.
+      // Replaced on every open, so whatever the file held under that name is the platform's again
+      // (callers may not touch it: PLATFORM_MACROS).
       await setup.run(
-        "CREATE MACRO IF NOT EXISTS json_extract_scalar(json, path) AS CASE WHEN json_type(json, path) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(json, path) END",
+        "CREATE OR REPLACE MACRO json_extract_scalar(json, path) AS CASE WHEN json_type(json, path) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(json, path) END",
       );
       // Whatever an export left when its api went away is of no use to anyone now.
       fs.rmSync(settings.exportDirectory, { recursive: true, force: true });
@@ -203,7 +208,9 @@ class Engine {
       // DuckDB read what our lexer could not (an unterminated literal): nothing is decided on it.
       if (!tokens) throw new EngineError('cannot classify the statement: unterminated string, identifier or comment');
       try {
-        return { statements: await this.#verdicts(connection, extracted, sql, 0), count: extracted.count };
+        const statements = await this.#verdicts(connection, extracted, sql, 0);
+        const refusal = statements.some((s) => !s.read) ? platformObjectRefusal(tokens, settings.platformSchemas) : undefined;
+        return { statements, count: extracted.count, ...(refusal ? { refusal } : {}) };
       } catch (error) {
         if (error instanceof Refused) return { statements: [], count: extracted.count, refusal: error.message };
         throw error;
@@ -284,7 +291,7 @@ class Engine {
         const page: Row[] = [];
         const read = chunkRows(chunk);
         for (let r = 0; r < chunk.rowCount && rows < req.maxRows; r++, rows++) {
-          const row = read(r);
+          const row = this.#scrubValue(read(r)) as Row;
           bytes += jsonSize(row);
           if (bytes > req.maxBytes) {
             if (page.length && !(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
