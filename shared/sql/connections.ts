@@ -50,6 +50,9 @@ export function createSqlEngine(config: PlatformConfig, name: string, options: E
       sslVerify: instance.ssl_verify,
       ...(instance.catalog ? { catalog: instance.catalog } : {}),
       ...(instance.schema ? { schema: instance.schema } : {}),
+      ...(instance.scratch?.catalog && instance.scratch.schema
+        ? { platformSchema: { catalog: instance.scratch.catalog.toLowerCase(), schema: instance.scratch.schema.toLowerCase() } }
+        : {}),
     });
   } catch (error) {
     throw new SqlConnectionError(`toolkits.sql.${name}: ${error instanceof Error ? error.message : String(error)}`);

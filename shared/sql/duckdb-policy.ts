@@ -19,6 +19,7 @@
  */
 import path from 'node:path';
 import { identifier, isPunct, isWord, splitStatements, tokenize, type Token } from './lexer.js';
+import { platformSchemaRefusal } from './platform-objects.js';
 
 /**
  * Schema of the platform's own bookkeeping in a DuckDB file (the scratch metastore): a caller's
@@ -221,20 +222,15 @@ function refusedName(tokens: readonly Token[], refusals: Refusals): string | und
 
 /**
  * Why input holding a statement that changes data may not run because it names an object the
- * platform manages, or undefined: the schemas where it registers tables (the schema itself or
- * anything in it, in any spelling: CREATE OR REPLACE, DROP, ALTER … RENAME, INSERT …) and its
- * macros (with MACRO or FUNCTION: defined, replaced or dropped). Reads of them stay open; the
- * caller judges which input changes data (DuckDB's own statement types).
+ * platform manages, or undefined: its schemas (platform-objects.ts) and its macros (with MACRO or
+ * FUNCTION: created, replaced or dropped; calling them stays open).
  */
 export function platformObjectRefusal(tokens: readonly Token[], platformSchemas: readonly string[]): string | undefined {
-  const definesFunctions = tokens.some((t) => isWord(t, 'MACRO') || isWord(t, 'FUNCTION'));
-  for (const t of tokens) {
-    const name = identifier(t);
-    if (name === undefined) continue;
-    if (platformSchemas.includes(name)) return `${name} holds the tables the platform registers: a statement that changes data may not name it (read them with sql_query)`;
-    if (definesFunctions && PLATFORM_MACROS.includes(name)) return `${name} is defined by the platform: a statement may not create, replace or drop it`;
-  }
-  return undefined;
+  const schema = platformSchemaRefusal(tokens, platformSchemas);
+  if (schema) return schema;
+  if (!tokens.some((t) => isWord(t, 'MACRO') || isWord(t, 'FUNCTION'))) return undefined;
+  const macro = tokens.map(identifier).find((name) => name !== undefined && PLATFORM_MACROS.includes(name));
+  return macro === undefined ? undefined : `${macro} is defined by the platform: a statement may not create, replace or drop it`;
 }
 
 /** COPY's file (after its top-level TO or FROM) must be a literal: `TO ('/a' || 'b')` is an expression. */

@@ -7,6 +7,7 @@
  * value built by an expression (`'s3://' || 'x'`) is refused as well as a literal.
  */
 import { identifier, isPunct, isWord, type Token } from './lexer.js';
+import { platformSchemaRefusal, type PlatformSchema } from './platform-objects.js';
 
 /** Table and schema properties that name a storage location (Hive, Iceberg, Delta Lake). */
 const locationProperties = new Set(['location', 'external_location']);
@@ -39,4 +40,16 @@ export function trinoStorageRefusal(tokens: readonly Token[]): string | undefine
     }
   }
   return undefined;
+}
+
+/**
+ * Why Trino input holding a statement that changes data may not run because it may touch the
+ * scratch schema (platform-objects.ts): it names that schema, or the connection's defaults put
+ * unqualified names there (then no write can be told apart from one on the platform's tables).
+ */
+export function trinoPlatformObjectRefusal(tokens: readonly Token[], scratch: PlatformSchema, defaults: { catalog?: string; schema?: string }): string | undefined {
+  if (defaults.catalog?.toLowerCase() === scratch.catalog && defaults.schema?.toLowerCase() === scratch.schema) {
+    return `this connection's default schema ${scratch.catalog}.${scratch.schema} is where the platform registers tables: statements that change data are not available on it`;
+  }
+  return platformSchemaRefusal(tokens, [scratch.schema]);
 }

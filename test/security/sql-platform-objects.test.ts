@@ -3,10 +3,11 @@
  * manages in the engine (the scratch schema's views — registered tables, webhook tables — and the
  * json_extract_scalar macro) cannot be created, replaced, renamed or dropped by a caller's
  * statement, in any spelling; and no answer shows the SQL of those views or any other server path.
+ * Item 7 on a real Trino too: its scratch schema (a Hive catalog) is the platform's alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExternalTable } from '../../shared/sql/scratch/index.js';
-import { at, duckdbRig, putJsonLines, type ScratchRig } from '../support/scratch-rigs.js';
+import { at, duckdbRig, putJsonLines, trinoRig, type ScratchRig } from '../support/scratch-rigs.js';
 import { callTool, toolText } from '../support/sql-tools.js';
 
 const schemaRefusal = 'Query rejected: scratch holds the tables the platform registers: a statement that changes data may not name it (read them with sql_query)';
@@ -171,5 +172,44 @@ describe('DuckDB: the platform-managed objects and their definitions are out of 
       expect(r.isError, toolText(r)).toBeFalsy();
       expect(r.structuredContent).toMatchObject({ rows: [{ p: 'at <path>', l: ['<path>'] }] });
     });
+  });
+});
+
+describe('item 7 on Trino: writes naming the scratch schema are refused', () => {
+  let rig: ScratchRig;
+  beforeAll(async () => {
+    rig = await trinoRig();
+    await rig.scratch.createExternalTable({
+      name: 'events',
+      columns: [{ name: 'event_id', type: 'varchar' }],
+      partitionColumns: ['dt'],
+      format: 'json_gz',
+      location: { bucket: rig.storage.bucket, prefix: 'objects/events/' },
+    });
+    await rig.scratch.createOrReplaceView('webhook_demo', `SELECT event_id FROM ${rig.scratch.relation('events')}`);
+  });
+  afterAll(async () => {
+    await rig?.close();
+  });
+
+  it.each([
+    "CREATE OR REPLACE VIEW scratch.{s}.webhook_demo AS SELECT 'attacker' AS event_id",
+    'CREATE OR REPLACE VIEW "SCRATCH"."{S}"."WEBHOOK_DEMO" AS SELECT 1 AS event_id',
+    'DROP VIEW scratch.{s}.webhook_demo',
+    'DROP TABLE IF EXISTS scratch.{s}.events',
+    'ALTER TABLE scratch.{s}.events RENAME TO gone',
+    'ALTER VIEW scratch.{s}.webhook_demo RENAME TO gone',
+    'DROP SCHEMA scratch.{s} CASCADE',
+    'CREATE TABLE scratch.{s}.webhook_next (x varchar)',
+    "COMMENT ON TABLE scratch.{s}.events IS 'mine'",
+  ])('sql_execute refuses %s', async (template) => {
+    const sql = template.replaceAll('{s}', rig.scratch.schema).replaceAll('{S}', rig.scratch.schema.toUpperCase());
+    const r = await rig.call('sql_execute', sql);
+    expect(toolText(r)).toBe(`Query rejected: ${rig.scratch.schema} holds the tables the platform registers: a statement that changes data may not name it (read them with sql_query)`);
+  });
+
+  it('the objects are intact and reads still work', async () => {
+    expect(await rig.query(`SELECT count(*) AS n FROM scratch.${rig.scratch.schema}.webhook_demo`)).toEqual([{ n: 0 }]);
+    expect(await rig.query(`SELECT count(*) AS n FROM scratch.${rig.scratch.schema}.events`)).toEqual([{ n: 0 }]);
   });
 });
