@@ -8,7 +8,8 @@
  * spill directory are bounded; extensions are never installed or autoloaded; SQL file access is off
  * except under the configured directories (and the platform's storage, which only the platform's
  * own views read: a caller's SQL naming it is refused like the engine's own files). Every statement a caller sends passes the policy of
- * duckdb-policy.ts before DuckDB prepares it. Errors leave without the server's paths.
+ * duckdb-policy.ts before DuckDB prepares it, and a statement that changes data may not name the
+ * platform's objects (classify). Errors and result values leave without the server's paths.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
