@@ -124,3 +124,24 @@ describe('Trino: a caller may not set a storage location', () => {
     expect(trinoStorageRefusal(tokenize(sql, 'trino'))).toBeUndefined();
   });
 });
+
+describe('Trino: writes naming the scratch schema are refused (security pass 3, item 7)', () => {
+  const scratch = { catalog: 'scratch', schema: 'webhooks' };
+  const elsewhere = { scratch, defaults: { catalog: 'hive', schema: 'analytics' } };
+  const named = 'webhooks holds the tables the platform registers: a statement that changes data may not name it (read them with sql_query)';
+  it.each(['DROP VIEW scratch.webhooks.webhook_x', 'CREATE OR REPLACE VIEW "WebHooks".webhook_x AS SELECT 1 x', 'ALTER TABLE webhooks.t RENAME TO u', 'INSERT INTO t SELECT * FROM scratch.webhooks.x'])(
+    'refuses %s',
+    (sql) => expect(classifyTrino(sql, elsewhere).refusal).toBe(named),
+  );
+  it('allows reads of it and writes elsewhere', () => {
+    expect(classifyTrino('SELECT * FROM scratch.webhooks.webhook_x', elsewhere).refusal).toBeUndefined();
+    expect(classifyTrino('CREATE TABLE analytics.t (x varchar)', elsewhere).refusal).toBeUndefined();
+  });
+  it('refuses every write where the connection defaults to the scratch schema, and no read', () => {
+    const inside = { scratch, defaults: { catalog: 'scratch', schema: 'WEBHOOKS' } };
+    expect(classifyTrino('DROP VIEW webhook_x', inside).refusal).toBe(
+      "this connection's default schema scratch.webhooks is where the platform registers tables: statements that change data are not available on it",
+    );
+    expect(classifyTrino('SELECT * FROM webhook_x', inside).refusal).toBeUndefined();
+  });
+});
