@@ -11,12 +11,11 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ResourceService } from '../../shared/resources/index.js';
-import type { DuckDbEngine } from '../../shared/sql/index.js';
 import { type TemporalHandle } from '../../shared/temporal/index.js';
 import { workflowBundle } from '../../worker/index.js';
 import { compactWorkflowId, retentionWorkflowId, webhookRetentionSweep, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
 import { START, type IngestRig } from './webhook-ingest-fixtures.js';
-import { hmacSender, startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
+import { blockCompactions, hmacSender, startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
 
 const { auth: hmac, send } = hmacSender(() => rig, 'whsec-compactor-S3CR3T');
 let compactorRig: CompactorRig;
@@ -105,11 +104,7 @@ describe('webhook windows on Temporal', () => {
     expect((await send('flaky', { id: 'x' })).status).toBe(202);
     // A table made by hand where the view goes: the compaction cannot put the view back, so it
     // fails (and says so) until the table is removed.
-    const scratch = rig.services.tables.scratch(source);
-    const names = rig.services.tables.names(source);
-    const duckdb = rig.services.tables.sql.connection(source.connection).engine as DuckDbEngine;
-    await scratch.dropView(names.view);
-    await duckdb.exec(`CREATE TABLE ${scratch.relation(names.view)} (x INTEGER)`);
+    const unblock = await blockCompactions(rig, source);
 
     const sweep = await handle.client.workflow.execute(webhookSweep, { workflowId: `sweep-${randomBytes(4).toString('hex')}`, taskQueue, args: [{ settings }] });
     expect(sweep.started).toHaveLength(1);
@@ -121,7 +116,7 @@ describe('webhook windows on Temporal', () => {
     expect(JSON.stringify(status.json)).toContain(failing[0].last_error.slice(0, 40));
 
     expect(failing[0].last_error).toMatch(/webhook_flaky/);
-    await duckdb.exec(`DROP TABLE ${scratch.relation(names.view)}`);
+    await unblock();
     const result = await handle.client.workflow.getHandle(sweep.started[0]!).result();
     expect(result).toMatchObject({ version: 1, events: 1 });
     const [done] = await windowRow('flaky');
