@@ -5,9 +5,12 @@
  * statement, in any spelling; and no answer shows the SQL of those views or any other server path.
  * Item 7 on a real Trino too: its scratch schema (a Hive catalog) is the platform's alike.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExternalTable } from '../../shared/sql/scratch/index.js';
-import { at, duckdbRig, putJsonLines, trinoRig, type ScratchRig } from '../support/scratch-rigs.js';
+import { at, duckdbPlatformYaml, duckdbRig, putJsonLines, rigFrom, trinoRig, type ScratchRig } from '../support/scratch-rigs.js';
 import { callTool, toolText } from '../support/sql-tools.js';
 
 const schemaRefusal = 'Query rejected: scratch holds the tables the platform registers: a statement that changes data may not name it (read them with sql_query)';
@@ -172,6 +175,17 @@ describe('DuckDB: the platform-managed objects and their definitions are out of 
       expect(r.isError, toolText(r)).toBeFalsy();
       expect(r.structuredContent).toMatchObject({ rows: [{ p: 'at <path>', l: ['<path>'] }] });
     });
+  });
+});
+
+describe('item 7: a DuckDB scratch schema cannot be main, where callers\' unqualified names land', () => {
+  it('the scratch catalog refuses the configuration', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'sec-scratch-main-'));
+    const yaml = duckdbPlatformYaml(dataDir).replace('      engine: duckdb', '      engine: duckdb\n      scratch:\n        catalog: local\n        schema: MAIN');
+    const rig = await rigFrom(yaml, 'local', () => rm(dataDir, { recursive: true, force: true })).catch((error: unknown) => error);
+    expect(rig).toBeInstanceOf(Error);
+    expect((rig as Error).message).toBe("SQL connection local: the scratch schema cannot be main, the schema callers' unqualified names land in: pick another schema");
+    await rm(dataDir, { recursive: true, force: true });
   });
 });
 
