@@ -180,8 +180,8 @@ export function trinoAstVerdict(statement: string): StatementVerdict | undefined
 /**
  * Splits Trino input into statements and classifies the first two (the second decides a refusal's
  * wording; more are refused anyway); the two parsers must both call a statement a read. Input that
- * sets a storage location is refused on every connection, and input that changes data where the
- * platform registers tables (`platform`) is refused too (trino-policy.ts).
+ * sets a storage location is refused on every connection, and so is input that changes data where
+ * the platform registers tables (`platform`) or shows where its files lie (trino-policy.ts).
  */
 export function classifyTrino(sql: string, platform?: { scratch: PlatformSchema; defaults: { catalog?: string; schema?: string } }): Classification {
   const tokens = tokenize(sql, 'trino');
@@ -194,8 +194,8 @@ export function classifyTrino(sql: string, platform?: { scratch: PlatformSchema;
     if (ast && !ast.read) return { ...ast, reason: ast.reason ?? 'the SQL parser found a data-changing statement' };
     return grammar;
   });
-  const writes = platform !== undefined && verdicts.some((v) => !v.read);
-  const refusal = trinoStorageRefusal(tokens) ?? (writes ? trinoPlatformObjectRefusal(tokens, platform.scratch, platform.defaults) : undefined);
+  const writes = verdicts.some((v) => !v.read);
+  const refusal = trinoStorageRefusal(tokens) ?? (platform ? trinoPlatformObjectRefusal(tokens, platform.scratch, platform.defaults, writes) : undefined);
   return { ...(refusal ? { refusal } : {}), count: statements.length, statements: verdicts };
 }
 

@@ -189,7 +189,7 @@ describe('item 7: a DuckDB scratch schema cannot be main, where callers\' unqual
   });
 });
 
-describe('item 7 on Trino: writes naming the scratch schema are refused', () => {
+describe('items 7 and 13 on Trino: writes naming the scratch schema, and what shows its files, are refused', () => {
   let rig: ScratchRig;
   beforeAll(async () => {
     rig = await trinoRig();
@@ -220,6 +220,32 @@ describe('item 7 on Trino: writes naming the scratch schema are refused', () => 
     const sql = template.replaceAll('{s}', rig.scratch.schema).replaceAll('{S}', rig.scratch.schema.toUpperCase());
     const r = await rig.call('sql_execute', sql);
     expect(toolText(r)).toBe(`Query rejected: ${rig.scratch.schema} holds the tables the platform registers: a statement that changes data may not name it (read them with sql_query)`);
+  });
+
+  it.each([
+    ['SHOW CREATE TABLE scratch.{s}.events', 'SHOW CREATE'],
+    ['SHOW CREATE TABLE "Scratch"."{S}"."EVENTS"', 'SHOW CREATE'],
+    ['SHOW CREATE SCHEMA scratch.{s}', 'SHOW CREATE'],
+    ['SHOW CREATE VIEW scratch.{s}.webhook_demo', 'SHOW CREATE'],
+    ['SELECT "$path" FROM scratch.{s}.events', '$path'],
+    ['SELECT event_id, "$FILE_MODIFIED_TIME" FROM scratch.{s}.events', '$file_modified_time'],
+  ])('item 13: %s (the storage locations of its files) is refused', async (template, what) => {
+    const sql = template.replaceAll('{s}', rig.scratch.schema).replaceAll('{S}', rig.scratch.schema.toUpperCase());
+    const r = await rig.call('sql_query', sql);
+    expect(toolText(r)).toBe(`Query rejected: ${what} is not available here: it shows where the platform's storage holds the files of ${rig.scratch.schema}`);
+    expect(JSON.stringify(r)).not.toContain('s3://');
+  });
+
+  it('item 13: what stays open about it answers without storage locations', async () => {
+    for (const sql of [
+      `EXPLAIN SELECT * FROM scratch.${rig.scratch.schema}.events`,
+      `SELECT * FROM scratch.information_schema.views WHERE table_schema = '${rig.scratch.schema}'`,
+      `SELECT * FROM scratch.${rig.scratch.schema}."events$partitions"`,
+    ]) {
+      const r = await rig.call('sql_query', sql);
+      expect(r.isError, `${sql} → ${toolText(r)}`).toBeFalsy();
+      expect(JSON.stringify(r), sql).not.toContain('s3://');
+    }
   });
 
   it('the objects are intact and reads still work', async () => {

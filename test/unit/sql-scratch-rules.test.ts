@@ -125,7 +125,7 @@ describe('Trino: a caller may not set a storage location', () => {
   });
 });
 
-describe('Trino: writes naming the scratch schema are refused (security pass 3, item 7)', () => {
+describe('Trino: writes naming the scratch schema are refused, and what shows its files (security pass 3, items 7 and 13)', () => {
   const scratch = { catalog: 'scratch', schema: 'webhooks' };
   const elsewhere = { scratch, defaults: { catalog: 'hive', schema: 'analytics' } };
   const named = 'webhooks holds the tables the platform registers: a statement that changes data may not name it (read them with sql_query)';
@@ -136,6 +136,14 @@ describe('Trino: writes naming the scratch schema are refused (security pass 3, 
   it('allows reads of it and writes elsewhere', () => {
     expect(classifyTrino('SELECT * FROM scratch.webhooks.webhook_x', elsewhere).refusal).toBeUndefined();
     expect(classifyTrino('CREATE TABLE analytics.t (x varchar)', elsewhere).refusal).toBeUndefined();
+  });
+  it('refuses what shows where its files lie (SHOW CREATE, Hive\'s file columns), only about the scratch schema', () => {
+    const where = "it shows where the platform's storage holds the files of webhooks";
+    expect(classifyTrino('SHOW CREATE TABLE scratch.webhooks.webhook_x_raw', elsewhere).refusal).toBe(`SHOW CREATE is not available here: ${where}`);
+    expect(classifyTrino('SELECT "$path", event_id FROM scratch.webhooks.webhook_x_raw', elsewhere).refusal).toBe(`$path is not available here: ${where}`);
+    expect(classifyTrino('SELECT "$FILE_SIZE" FROM webhook_x_raw', { scratch, defaults: { catalog: 'scratch', schema: 'webhooks' } }).refusal).toBe(`$file_size is not available here: ${where}`);
+    expect(classifyTrino('SHOW CREATE TABLE hive.analytics.t', elsewhere).refusal).toBeUndefined();
+    expect(classifyTrino('SELECT "$path" FROM hive.analytics.t', elsewhere).refusal).toBeUndefined();
   });
   it('refuses every write where the connection defaults to the scratch schema, and no read', () => {
     const inside = { scratch, defaults: { catalog: 'scratch', schema: 'WEBHOOKS' } };
