@@ -6,6 +6,7 @@ import path from 'node:path';
 import { duckdbPath, objstoreRoot, resourceStoreName, type PlatformConfig, type SqlInstanceConfig } from '../config/index.js';
 import { platformBucketKinds, platformBucketName } from '../objstore/index.js';
 import { DuckDbEngine } from './duckdb-engine.js';
+import { duckdbScratchSchema } from './scratch/rules.js';
 import { TrinoEngine, trinoServerUrl } from './trino-engine.js';
 import { SqlConnectionError, type SqlEngine } from './types.js';
 
@@ -32,6 +33,7 @@ export function createSqlEngine(config: PlatformConfig, name: string, options: E
       path: duckdbPath(config, name),
       ...(options.duckdbAllowedDirectories ? { allowedDirectories: options.duckdbAllowedDirectories } : {}),
       platformDirectories: platformStorageDirectories(config),
+      platformSchemas: [duckdbScratchSchema(instance.scratch)],
       memoryLimit: instance.memory_limit,
       threads: instance.threads,
       maxTempDirectorySize: instance.max_temp_directory_size,
@@ -48,6 +50,9 @@ export function createSqlEngine(config: PlatformConfig, name: string, options: E
       sslVerify: instance.ssl_verify,
       ...(instance.catalog ? { catalog: instance.catalog } : {}),
       ...(instance.schema ? { schema: instance.schema } : {}),
+      ...(instance.scratch?.catalog && instance.scratch.schema
+        ? { platformSchema: { catalog: instance.scratch.catalog.toLowerCase(), schema: instance.scratch.schema.toLowerCase() } }
+        : {}),
     });
   } catch (error) {
     throw new SqlConnectionError(`toolkits.sql.${name}: ${error instanceof Error ? error.message : String(error)}`);

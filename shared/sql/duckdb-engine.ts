@@ -44,6 +44,8 @@ export interface DuckDbEngineOptions {
    * platform writes (scratch tables), never named by a caller's SQL (refused like the engine's files).
    */
   platformDirectories?: readonly string[];
+  /** Schemas where the platform registers tables: a caller's statement that changes data may not name them (none by default). */
+  platformSchemas?: readonly string[];
   /** DuckDB `memory_limit` in bytes (default 1 GiB), `threads` (default 2), `max_temp_directory_size` in bytes (default 4 GiB). */
   memoryLimit?: number;
   threads?: number;
@@ -78,6 +80,7 @@ function acquire(options: DuckDbEngineOptions): Shared {
         exportDirectory: file === ':memory:' ? path.join(os.tmpdir(), `duckdb-exports-${process.pid}-${memoryDatabases}`) : `${file}.exports`,
         allowedDirectories: (options.allowedDirectories ?? []).map((d) => path.resolve(d)),
         platformDirectories: (options.platformDirectories ?? []).map((d) => path.resolve(d)),
+        platformSchemas: (options.platformSchemas ?? []).map((s) => s.toLowerCase()),
         memoryLimit: options.memoryLimit ?? 1024 ** 3,
         threads: options.threads ?? 2,
         maxTempDirectorySize: options.maxTempDirectorySize ?? 4 * 1024 ** 3,

@@ -19,6 +19,7 @@
  */
 import path from 'node:path';
 import { identifier, isPunct, isWord, splitStatements, tokenize, type Token } from './lexer.js';
+import { platformSchemaRefusal } from './platform-objects.js';
 
 /**
  * Schema of the platform's own bookkeeping in a DuckDB file (the scratch metastore): a caller's
@@ -26,11 +27,25 @@ import { identifier, isPunct, isWord, splitStatements, tokenize, type Token } fr
  */
 export const PLATFORM_SCHEMA = 'platform_scratch';
 
+/**
+ * Macros the platform defines in every DuckDB file (duckdb-worker.ts): a statement that changes
+ * data may not define, replace or drop them.
+ */
+export const PLATFORM_MACROS: readonly string[] = ['json_extract_scalar'];
+
+/**
+ * What shows the SQL of views: the platform's views over its storage hold absolute paths and the
+ * ids of the files they read. The function and the built-in views that pass its `sql` column on
+ * are refused; other views built on it (information_schema.tables …) stay, as they show names only.
+ */
+const definitionFunctions = new Set(['duckdb_views']);
+const definitionViews = new Set(['duckdb_views', 'pg_views', 'sqlite_master', 'sqlite_schema', 'sqlite_temp_master', 'sqlite_temp_schema', 'information_schema.views']);
+
 /** Table functions a statement may call: generators, JSON, this database's catalog, file readers. */
 const allowedTableFunctions = new Set([
   'range', 'generate_series', 'unnest', 'repeat', 'repeat_row', 'json_each', 'json_tree', 'summary',
   'duckdb_columns', 'duckdb_constraints', 'duckdb_dependencies', 'duckdb_functions', 'duckdb_indexes', 'duckdb_keywords',
-  'duckdb_schemas', 'duckdb_sequences', 'duckdb_tables', 'duckdb_types', 'duckdb_views',
+  'duckdb_schemas', 'duckdb_sequences', 'duckdb_tables', 'duckdb_types',
   'pragma_table_info', 'pragma_show', 'pragma_collations', 'pragma_version', 'pragma_platform',
   'pg_timezone_names', 'icu_calendar_names',
 ]);
@@ -83,8 +98,10 @@ export interface Refusals {
    * table goes (after FROM, JOIN, …), allowed in expressions.
    */
   tableCalls: ReadonlySet<string>;
-  /** Views that may not be read. */
+  /** Views that may not be read (`schema.view` where only the qualified name is meant). */
   relations: ReadonlySet<string>;
+  /** Functions and views that show object definitions (definitionFunctions, definitionViews). */
+  definitions: ReadonlySet<string>;
   /** Names that may not follow PRAGMA. */
   pragmas: ReadonlySet<string>;
 }
@@ -101,6 +118,7 @@ export function deriveRefusals(functions: readonly CatalogFunction[], views: rea
   const scalars = new Set<string>();
   for (const f of functions) {
     const name = f.name.toLowerCase();
+    if (definitionFunctions.has(name)) continue; // refused on its own below, without tainting views that only list names
     if (f.type === 'pragma') {
       if (!allowedPragmas.has(name)) pragmas.add(name);
     } else if (f.type === 'table' || f.type === 'table_macro') {
@@ -120,17 +138,18 @@ export function deriveRefusals(functions: readonly CatalogFunction[], views: rea
     ...functions.filter((f) => f.definition && f.type === 'macro').map((f) => ({ name: f.name.toLowerCase(), sql: f.definition!, into: calls })),
     ...views.map((v) => ({ name: v.name.toLowerCase(), sql: v.sql, into: relations })),
   ].map((b) => ({ ...b, tokens: safeTokens(b.sql) }));
+  const refusals = { calls, tableCalls, relations, pragmas, definitions: new Set<string>() };
   for (let changed = true; changed; ) {
     changed = false;
     for (const b of bodies) {
       if (b.into.has(b.name)) continue;
-      if (b.tokens === undefined || refusedName(b.tokens, { calls, tableCalls, relations, pragmas }) !== undefined) {
+      if (b.tokens === undefined || refusedName(b.tokens, refusals) !== undefined) {
         b.into.add(b.name);
         changed = true;
       }
     }
   }
-  return { calls, tableCalls, relations, pragmas };
+  return { ...refusals, definitions: new Set([...definitionFunctions, ...definitionViews]) };
 }
 
 function safeTokens(sql: string): Token[] | undefined {
@@ -160,6 +179,7 @@ export function policyRefusal(tokens: readonly Token[], refusals: Refusals, path
 }
 
 const stateReason = 'it reads or changes engine-wide state';
+const definitionReason = "it shows the SQL of views, which holds the server's paths: list views with sql_browse or information_schema.tables";
 
 /** Words after which a table goes (a call there is a table function), and words that end that. */
 const tableStarts = new Set(['FROM', 'JOIN', 'LATERAL', 'USING', 'CALL', 'PIVOT', 'UNPIVOT', 'DESCRIBE', 'DESC', 'SUMMARIZE', 'SHOW', 'TABLE']);
@@ -186,6 +206,8 @@ function refusedName(tokens: readonly Token[], refusals: Refusals): string | und
     const name = identifier(t);
     if (name === undefined) continue;
     if (name === PLATFORM_SCHEMA) return `${name} is reserved for the platform's own records`;
+    const qualified = isPunct(tokens[i - 1], '.') ? `${identifier(tokens[i - 2]) ?? ''}.${name}` : name;
+    if (!isPunct(tokens[i + 1], '.') && (refusals.definitions.has(name) || refusals.definitions.has(qualified))) return `${qualified} is not available: ${definitionReason}`;
     if (isWord(tokens[i - 1], 'PRAGMA')) {
       if (refusals.pragmas.has(name)) return `PRAGMA ${name} is not available: ${stateReason}`;
     } else if (isPunct(tokens[i + 1], '(')) {
@@ -196,6 +218,19 @@ function refusedName(tokens: readonly Token[], refusals: Refusals): string | und
     }
   }
   return undefined;
+}
+
+/**
+ * Why input holding a statement that changes data may not run because it names an object the
+ * platform manages, or undefined: its schemas (platform-objects.ts) and its macros (with MACRO or
+ * FUNCTION: created, replaced or dropped; calling them stays open).
+ */
+export function platformObjectRefusal(tokens: readonly Token[], platformSchemas: readonly string[]): string | undefined {
+  const schema = platformSchemaRefusal(tokens, platformSchemas);
+  if (schema) return schema;
+  if (!tokens.some((t) => isWord(t, 'MACRO') || isWord(t, 'FUNCTION'))) return undefined;
+  const macro = tokens.map(identifier).find((name) => name !== undefined && PLATFORM_MACROS.includes(name));
+  return macro === undefined ? undefined : `${macro} is defined by the platform: a statement may not create, replace or drop it`;
 }
 
 /** COPY's file (after its top-level TO or FROM) must be a literal: `TO ('/a' || 'b')` is an expression. */
@@ -289,6 +324,25 @@ export function isPrivatePath(value: string, paths: PrivatePaths): boolean {
   if (glob < 0 || !p.slice(0, glob).includes('/')) return false;
   const base = path.resolve(paths.cwd, p.slice(0, glob));
   return paths.prefixes.some((prefix) => prefix.startsWith(base));
+}
+
+/**
+ * A result's values without the engine's own files and the platform's storage: every string that
+ * holds one of `prefixes` has the path (up to a quote, space, comma or bracket) replaced by
+ * `<path>`, inside lists and structs too. The second wall behind the refusals of what shows view
+ * definitions and settings: whatever else may carry a path, an answer does not.
+ */
+export function privatePathScrubber(prefixes: readonly string[]): (value: unknown) => unknown {
+  const escaped = [...new Set(prefixes)].filter((p) => p.length > 1).sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (escaped.length === 0) return (value) => value;
+  const pattern = new RegExp(`(?:${escaped.join('|')})[^'"\\s,;()\\[\\]{}]*`, 'g');
+  const scrub = (value: unknown): unknown => {
+    if (typeof value === 'string') return value.replace(pattern, '<path>');
+    if (Array.isArray(value)) return value.map(scrub);
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
+    return value;
+  };
+  return scrub;
 }
 
 /**

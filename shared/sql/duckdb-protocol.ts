@@ -19,6 +19,8 @@ export interface WorkerSettings {
   allowedDirectories: string[];
   /** Directories only the platform's own SQL may name (its views read them); a caller's SQL may not. */
   platformDirectories: string[];
+  /** Schemas where the platform registers tables (lower case): a caller's statement that changes data may not name them. */
+  platformSchemas: string[];
   /** DuckDB memory_limit and max_temp_directory_size, in bytes; threads. */
   memoryLimit: number;
   maxTempDirectorySize: number;

@@ -8,14 +8,15 @@
  * spill directory are bounded; extensions are never installed or autoloaded; SQL file access is off
  * except under the configured directories (and the platform's storage, which only the platform's
  * own views read: a caller's SQL naming it is refused like the engine's own files). Every statement a caller sends passes the policy of
- * duckdb-policy.ts before DuckDB prepares it. Errors leave without the server's paths.
+ * duckdb-policy.ts before DuckDB prepares it, and a statement that changes data may not name the
+ * platform's objects (classify). Errors and result values leave without the server's paths.
  */
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBConnection, DuckDBInstance, StatementType, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
-import { deriveRefusals, policyRefusal, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
+import { DuckDBConnection, DuckDBInstance, ResultReturnType, StatementType, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
+import { deriveRefusals, platformObjectRefusal, policyRefusal, privatePathScrubber, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
 import { copySubquery, parquetCopy } from './duckdb-copy.js';
 import { PAGE_WINDOW, type ParquetFile, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
 import { chunkRows, jsonValue, typeName } from './duckdb-values.js';
@@ -52,6 +53,8 @@ class Engine {
   /** The requests in flight (registered before their first await, so an interrupt always finds them). */
   readonly #running = new Map<number, Running>();
   readonly #scrub: readonly string[];
+  /** A caller's result values without the engine's files or the platform's storage. */
+  readonly #scrubValue: (value: unknown) => unknown;
   #closed = false;
 
   constructor(
@@ -60,6 +63,7 @@ class Engine {
     readonly paths: PrivatePaths,
   ) {
     const file = settings.file === ':memory:' ? [] : [settings.file, path.dirname(settings.file)];
+    this.#scrubValue = privatePathScrubber(paths.prefixes);
     this.#scrub = [...file, settings.tempDirectory, settings.exportDirectory, ...settings.allowedDirectories, ...settings.platformDirectories, paths.home, paths.cwd, process.execPath];
   }
 
@@ -100,8 +104,10 @@ class Engine {
       await setup.run('CREATE SCHEMA IF NOT EXISTS scratch');
       // Trino's json_extract_scalar, so the same SQL reads webhook payloads on both engines: a
       // scalar at the path as varchar, NULL for an object, an array or nothing.
+      // Replaced on every open, so whatever the file held under that name is the platform's again
+      // (callers may not touch it: PLATFORM_MACROS).
       await setup.run(
-        "CREATE MACRO IF NOT EXISTS json_extract_scalar(json, path) AS CASE WHEN json_type(json, path) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(json, path) END",
+        "CREATE OR REPLACE MACRO json_extract_scalar(json, path) AS CASE WHEN json_type(json, path) IN ('OBJECT', 'ARRAY') THEN NULL ELSE json_extract_string(json, path) END",
       );
       // Whatever an export left when its api went away is of no use to anyone now.
       fs.rmSync(settings.exportDirectory, { recursive: true, force: true });
@@ -203,7 +209,9 @@ class Engine {
       // DuckDB read what our lexer could not (an unterminated literal): nothing is decided on it.
       if (!tokens) throw new EngineError('cannot classify the statement: unterminated string, identifier or comment');
       try {
-        return { statements: await this.#verdicts(connection, extracted, sql, 0), count: extracted.count };
+        const statements = await this.#verdicts(connection, extracted, sql, 0);
+        const refusal = statements.some((s) => !s.read) ? platformObjectRefusal(tokens, settings.platformSchemas) : undefined;
+        return { statements, count: extracted.count, ...(refusal ? { refusal } : {}) };
       } catch (error) {
         if (error instanceof Refused) return { statements: [], count: extracted.count, refusal: error.message };
         throw error;
@@ -266,8 +274,7 @@ class Engine {
     await this.run(req.id, async (connection, entry) => {
       if (req.readOnly) await connection.run('BEGIN TRANSACTION READ ONLY');
       if (entry.stopped) throw new EngineError('the statement was cancelled');
-      // A streaming result that fails midway ends like a finished one (the binding cannot tell
-      // them apart); a caller reading everything gets a materialized result, which throws.
+      // A caller reading everything gets a materialized result: its memory spills, never the api's.
       const result = req.complete ? await connection.run(req.sql) : await connection.stream(req.sql);
       const started: StartedStatement = {
         columns: result.columnNames().map((name, i) => ({ name, type: typeName(result.columnType(i)) })),
@@ -278,11 +285,14 @@ class Engine {
       let bytes = 0;
       while (rows < req.maxRows && !entry.stopped) {
         const chunk = await result.fetchChunk();
-        if (!chunk || chunk.rowCount === 0) break;
+        if (!chunk || chunk.rowCount === 0) {
+          assertFinished(result, rows);
+          break;
+        }
         const page: Row[] = [];
         const read = chunkRows(chunk);
         for (let r = 0; r < chunk.rowCount && rows < req.maxRows; r++, rows++) {
-          const row = read(r);
+          const row = this.#scrubValue(read(r)) as Row;
           bytes += jsonSize(row);
           if (bytes > req.maxBytes) {
             if (page.length && !(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
@@ -359,6 +369,18 @@ class Engine {
     this.instance.closeSync();
     // No export outlives its engine: the directory goes with it (made again on the next open).
     fs.rmSync(settings.exportDirectory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A streaming result that fails midway ends like a finished one: the binding's fetchChunk answers
+ * an empty chunk and does not expose the result's error. DuckDB's C API does mark the result: its
+ * return type becomes INVALID once it holds an error (duckdb_result_return_type), so an ending is
+ * a completion only while the type stays valid. The engine's message itself is out of reach.
+ */
+function assertFinished(result: DuckDBResult, rows: number): void {
+  if (result.returnType === ResultReturnType.INVALID) {
+    throw new EngineError(`the statement failed after its first ${rows} rows (DuckDB's client binding does not pass on the engine's message for an error midway through a result); no partial result is returned`);
   }
 }
 

@@ -15,7 +15,8 @@
  */
 import { createRequire } from 'node:module';
 import { explainTarget, matchingParen, splitStatements, tokenize, type Token } from './lexer.js';
-import { trinoStorageRefusal } from './trino-policy.js';
+import type { PlatformSchema } from './platform-objects.js';
+import { trinoPlatformObjectRefusal, trinoStorageRefusal } from './trino-policy.js';
 import type { Classification, StatementVerdict, TableRef } from './types.js';
 
 // ---------------------------------------------------------------------------
@@ -179,24 +180,23 @@ export function trinoAstVerdict(statement: string): StatementVerdict | undefined
 /**
  * Splits Trino input into statements and classifies the first two (the second decides a refusal's
  * wording; more are refused anyway); the two parsers must both call a statement a read. Input that
- * sets a storage location is refused on every connection (trino-policy.ts).
+ * sets a storage location is refused on every connection, and so is input that changes data where
+ * the platform registers tables (`platform`) or shows where its files lie (trino-policy.ts).
  */
-export function classifyTrino(sql: string): Classification {
+export function classifyTrino(sql: string, platform?: { scratch: PlatformSchema; defaults: { catalog?: string; schema?: string } }): Classification {
   const tokens = tokenize(sql, 'trino');
   const statements = splitStatements(tokens);
-  const refusal = trinoStorageRefusal(tokens);
-  return {
-    ...(refusal ? { refusal } : {}),
-    count: statements.length,
-    statements: statements.slice(0, 2).map((tokens) => {
-      const grammar = trinoGrammarVerdict(tokens);
-      if (!grammar.read) return grammar;
-      const text = sql.slice(tokens[0]!.start, tokens[tokens.length - 1]!.end);
-      const ast = trinoAstVerdict(text);
-      if (ast && !ast.read) return { ...ast, reason: ast.reason ?? 'the SQL parser found a data-changing statement' };
-      return grammar;
-    }),
-  };
+  const verdicts = statements.slice(0, 2).map((tokens) => {
+    const grammar = trinoGrammarVerdict(tokens);
+    if (!grammar.read) return grammar;
+    const text = sql.slice(tokens[0]!.start, tokens[tokens.length - 1]!.end);
+    const ast = trinoAstVerdict(text);
+    if (ast && !ast.read) return { ...ast, reason: ast.reason ?? 'the SQL parser found a data-changing statement' };
+    return grammar;
+  });
+  const writes = verdicts.some((v) => !v.read);
+  const refusal = trinoStorageRefusal(tokens) ?? (platform ? trinoPlatformObjectRefusal(tokens, platform.scratch, platform.defaults, writes) : undefined);
+  return { ...(refusal ? { refusal } : {}), count: statements.length, statements: verdicts };
 }
 
 /** Tables a Trino query reads, from node-sql-parser's AST (CTE names excluded); empty when it cannot parse. */

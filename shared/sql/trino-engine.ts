@@ -15,6 +15,7 @@
 import type { AxiosRequestConfig } from 'axios';
 import { BasicAuth, Trino, type QueryResult } from 'trino-client';
 import { trinoPlanEstimate } from './explain.js';
+import type { PlatformSchema } from './platform-objects.js';
 import { classifyTrino, trinoReferencedTables } from './readonly.js';
 import {
   SqlConnectionError,
@@ -45,6 +46,8 @@ export interface TrinoEngineOptions {
   ca?: string;
   catalog?: string;
   schema?: string;
+  /** Where the platform registers tables (the scratch catalog's schema): callers' writes may not touch it. */
+  platformSchema?: PlatformSchema;
   /** X-Trino-Source. */
   source?: string;
   /** Retries of a 429/502/503/504 answer before giving up; the deadline bounds them too. */
@@ -224,7 +227,8 @@ export class TrinoEngine implements SqlEngine {
   }
 
   async classify(sql: string): Promise<Classification> {
-    return classifyTrino(sql);
+    const scratch = this.#options.platformSchema;
+    return classifyTrino(sql, scratch ? { scratch, defaults: this.defaults } : undefined);
   }
 
   async explain(sql: string, type: ExplainType, signal: AbortSignal): Promise<ExplainResult> {

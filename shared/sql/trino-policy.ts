@@ -7,6 +7,7 @@
  * value built by an expression (`'s3://' || 'x'`) is refused as well as a literal.
  */
 import { identifier, isPunct, isWord, type Token } from './lexer.js';
+import { platformSchemaRefusal, type PlatformSchema } from './platform-objects.js';
 
 /** Table and schema properties that name a storage location (Hive, Iceberg, Delta Lake). */
 const locationProperties = new Set(['location', 'external_location']);
@@ -39,4 +40,28 @@ export function trinoStorageRefusal(tokens: readonly Token[]): string | undefine
     }
   }
   return undefined;
+}
+
+/** Hive's hidden columns that name a table's files (object keys in the platform's storage). */
+const fileColumns = new Set(['$path', '$file_size', '$file_modified_time', '$partition']);
+
+/**
+ * Why Trino input may not run because of the scratch schema (platform-objects.ts), or undefined:
+ * a statement that changes data may not name it (nor run where the connection's defaults are that
+ * schema, as then no write can be told apart from one on the platform's tables); and no statement
+ * about it may show where its files lie — `SHOW CREATE` (a table's `external_location`) or Hive's
+ * hidden file columns (`"$path"` …), which hold the platform's storage locations and file ids.
+ */
+export function trinoPlatformObjectRefusal(tokens: readonly Token[], scratch: PlatformSchema, defaults: { catalog?: string; schema?: string }, writes: boolean): string | undefined {
+  const inScratch = defaults.catalog?.toLowerCase() === scratch.catalog && defaults.schema?.toLowerCase() === scratch.schema;
+  if (writes && inScratch) {
+    return `this connection's default schema ${scratch.catalog}.${scratch.schema} is where the platform registers tables: statements that change data are not available on it`;
+  }
+  const named = platformSchemaRefusal(tokens, [scratch.schema]);
+  if (writes && named) return named;
+  if (!named && !inScratch) return undefined;
+  const where = `it shows where the platform's storage holds the files of ${scratch.schema}`;
+  if (isWord(tokens[0], 'SHOW') && isWord(tokens[1], 'CREATE')) return `SHOW CREATE is not available here: ${where}`;
+  const column = tokens.map(identifier).find((name) => name !== undefined && fileColumns.has(name));
+  return column === undefined ? undefined : `${column} is not available here: ${where}`;
 }

@@ -53,16 +53,34 @@ export class TableEngine {
   }
 
   async #register(table: string, file: VersionFile): Promise<string> {
-    const format = file.format === 'ndjson' ? 'json_lines' : file.format;
     if (this.connection.engine.kind === 'duckdb') {
-      await this.scratch.createFileTable({ name: table, format, columns: [], location: file.location });
+      await this.#restore(table, table, file);
       return table;
     }
     const relation = versionRelation(table, file.version);
-    const fileTable: FileTable = { name: relation, format, columns: trinoColumns(file), location: file.location };
+    const fileTable: FileTable = { name: relation, format: scratchFormat(file.format), columns: trinoColumns(file), location: file.location };
     await this.scratch.createFileTable(fileTable);
-    await this.scratch.createOrReplaceView(table, `SELECT * FROM ${this.scratch.relation(relation)}`);
+    await this.#restore(table, relation, file);
     return relation;
+  }
+
+  /**
+   * Writes again the table callers query of a registration that stays at its version (`relation`
+   * as register answered it), so a pass over the file puts back whatever was dropped or replaced
+   * by hand: DuckDB's view over the version's file, Trino's view over the version's table.
+   */
+  async restore(table: string, relation: string, file: Pick<VersionFile, 'format' | 'location'>): Promise<void> {
+    try {
+      await this.#restore(table, relation, file);
+    } catch (error) {
+      if (error instanceof ScratchError) throw new TableError('unavailable', error.message);
+      throw error;
+    }
+  }
+
+  async #restore(table: string, relation: string, file: Pick<VersionFile, 'format' | 'location'>): Promise<void> {
+    if (this.connection.engine.kind === 'duckdb') await this.scratch.createFileTable({ name: table, format: scratchFormat(file.format), columns: [], location: file.location });
+    else await this.scratch.createOrReplaceView(table, `SELECT * FROM ${this.scratch.relation(relation)}`);
   }
 
   /** Drops an engine object left behind by a move (Trino's previous version table). */
@@ -76,6 +94,8 @@ export class TableEngine {
     if (relation) await this.dropRelation(table, relation);
   }
 }
+
+const scratchFormat = (format: TableFormat): FileTable['format'] => (format === 'ndjson' ? 'json_lines' : format);
 
 /** The columns Trino declares: every column varchar, by header position (CSV, TSV) or key name (NDJSON). */
 function trinoColumns(file: VersionFile): string[] {

@@ -7,7 +7,8 @@
  * - everything else stays pinned at its version until registered again.
  * A correction larger than the inline limit is handed to the registerTable workflow through the
  * resource job outbox; the workflow runs `reconcileTables` with the same mode, which is idempotent:
- * a run that finds every table at the (clean) head does nothing.
+ * a run that finds every table at the (clean) head moves nothing. Every pass writes the engine
+ * objects of the tables it leaves where they are again, so it repairs what it owns.
  */
 import { recordJobs, type ResourceActor, type TableChange } from '../resources/index.js';
 import type { TableJobMode } from '../resources/jobs/index.js';
@@ -94,11 +95,12 @@ export async function reconcileTables(deps: TableDeps, actor: ResourceActor, res
   return withTableLock(deps, resourceId, async () => {
     const head = await headOf(deps, resourceId);
     if (!head) return { table_changes: [] };
-    const moving = (await registrationsOf(deps.db, resourceId)).filter((r) => moves(r, mode, head.version));
-    if (moving.length === 0) return { table_changes: [] };
+    const registrations = await registrationsOf(deps.db, resourceId);
+    const moving = registrations.filter((r) => moves(r, mode, head.version));
+    const news: TableNews = { table_changes: await restoreStaying(deps, resourceId, registrations.filter((r) => !moving.includes(r))) };
+    if (moving.length === 0) return news;
     const format = moving[0]!.format;
     const found = await scanVersion(deps, resourceId, head.version, format);
-    const news: TableNews = { table_changes: [] };
     let target = head.version;
     if (!passesChecks(found.report)) {
       const correcting = moving.filter((r) => r.corrects || r.correcting);
@@ -120,6 +122,24 @@ export async function reconcileTables(deps: TableDeps, actor: ResourceActor, res
     await moveAll(deps, moving, resourceId, target, format, found.report.columns, clock(), news);
     return news;
   });
+}
+
+/**
+ * The tables a pass leaves at their version get their engine object written again (TableEngine.
+ * restore): a pass repairs what it owns. One that cannot be restored is reported, not skipped.
+ */
+async function restoreStaying(deps: TableDeps, resourceId: string, registrations: readonly Registration[]): Promise<TableChange[]> {
+  const changes: TableChange[] = [];
+  for (const r of registrations) {
+    if (r.version === null || r.relation === null) continue;
+    try {
+      const location = await directoryOfVersion(deps, resourceId, r.version, r.format);
+      await engineOf(deps, r.connection).restore(r.table_name, r.relation, { format: r.format, location });
+    } catch (error) {
+      changes.push({ table: r.table_name, change: `stays at version ${r.version}, but its table could not be restored on connection ${r.connection}: ${error instanceof Error ? error.message : String(error)}` });
+    }
+  }
+  return changes;
 }
 
 async function moveAll(

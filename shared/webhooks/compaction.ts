@@ -113,6 +113,9 @@ export async function compactWindow(deps: CompactionDeps, target: CompactionTarg
   try {
     const file = await writeCompactedFile(deps, target, dir);
     const stored = await storeCompactedFile(deps, target, file);
+    // The source's table is checked and repaired before the window is placed in it: a compaction
+    // that cannot restore it fails (and its failure is recorded on the window), never reports success.
+    await deps.tables.create(target.source);
     await deps.tables.registerCompactedWindow(target.source, target.window, stored.version, stored.location);
     deps.heartbeat?.({ step: 'registered' });
     const { resourceId, version, sha256, created } = stored;

@@ -100,7 +100,11 @@ export class WebhookTableCatalog {
     return webhookTables(source.name, this.storage.bucket);
   }
 
-  /** Creates the raw and compacted tables and the view (again: nothing changes). */
+  /**
+   * Creates the raw and compacted tables and the view; again, it puts back whatever of them is
+   * missing or not the platform's (DuckDB rewrites the tables' views from its metastore, Trino
+   * creates a missing table; the view is replaced). Every compaction calls it.
+   */
   async create(source: WebhookTableSource): Promise<void> {
     const scratch = this.scratch(source);
     const names = this.names(source);

@@ -17,6 +17,7 @@ describe('DuckDB pages are paced by the reader', () => {
     exportDirectory: `${process.env.TMPDIR ?? '/tmp'}/duckdb-paging-${process.pid}`,
     allowedDirectories: [],
     platformDirectories: [],
+    platformSchemas: [],
     memoryLimit: 1024 ** 3,
     maxTempDirectorySize: 1024 ** 3,
     threads: 2,

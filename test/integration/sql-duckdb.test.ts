@@ -211,21 +211,21 @@ toolkits:
   });
 
   it('sql_execute changes data and reports the count; sql_query refuses it and names sql_execute', async () => {
-    const refused = await call(tools, 'sql_query', { connection: 'local', sql: 'CREATE TABLE scratch.notes (id INTEGER, body VARCHAR)' });
+    const refused = await call(tools, 'sql_query', { connection: 'local', sql: 'CREATE TABLE main.notes (id INTEGER, body VARCHAR)' });
     expect(text(refused)).toBe('Query rejected: write operations not allowed in sql_query: CREATE is not a read-only statement; use sql_execute for statements that change data');
     expect(refused.structuredContent).toMatchObject({ error: { code: 'query_rejected', category: 'rejected' } });
 
-    expect((await call(tools, 'sql_execute', { connection: 'local', sql: 'CREATE TABLE scratch.notes (id INTEGER, body VARCHAR)' })).isError).toBeFalsy();
-    const insert = await call(tools, 'sql_execute', { connection: 'local', sql: "INSERT INTO scratch.notes VALUES (1, 'a'), (2, 'b')" });
+    expect((await call(tools, 'sql_execute', { connection: 'local', sql: 'CREATE TABLE main.notes (id INTEGER, body VARCHAR)' })).isError).toBeFalsy();
+    const insert = await call(tools, 'sql_execute', { connection: 'local', sql: "INSERT INTO main.notes VALUES (1, 'a'), (2, 'b')" });
     expect(insert.structuredContent).toMatchObject({ rows: [{ Count: 2 }], stats: { update_count: 2 } });
-    const update = await call(tools, 'sql_execute', { connection: 'local', sql: "UPDATE scratch.notes SET body = 'c' WHERE id = 2" });
+    const update = await call(tools, 'sql_execute', { connection: 'local', sql: "UPDATE main.notes SET body = 'c' WHERE id = 2" });
     expect(update.structuredContent).toMatchObject({ stats: { update_count: 1 } });
-    const read = await call(tools, 'sql_query', { connection: 'local', sql: 'SELECT * FROM scratch.notes ORDER BY id' });
+    const read = await call(tools, 'sql_query', { connection: 'local', sql: 'SELECT * FROM main.notes ORDER BY id' });
     expect(read.structuredContent).toMatchObject({ rows: [{ id: 1, body: 'a' }, { id: 2, body: 'c' }] });
 
-    const two = await call(tools, 'sql_execute', { connection: 'local', sql: 'DELETE FROM scratch.notes; DROP TABLE scratch.notes' });
+    const two = await call(tools, 'sql_execute', { connection: 'local', sql: 'DELETE FROM main.notes; DROP TABLE main.notes' });
     expect(text(two)).toBe('Query rejected: one statement per call, got 2');
-    const failing = await call(tools, 'sql_execute', { connection: 'local', sql: 'INSERT INTO scratch.notes VALUES (1)' });
+    const failing = await call(tools, 'sql_execute', { connection: 'local', sql: 'INSERT INTO main.notes VALUES (1)' });
     expect(text(failing)).toMatch(/^Execution failed: Binder Error: table notes has 2 columns but 1 values were supplied/);
   });
 

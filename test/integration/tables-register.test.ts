@@ -133,6 +133,22 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     expect(names(await env.rows('sales_pinned'))).toEqual(['Cy']);
   });
 
+  it('a pass over the file puts back a table dropped by hand at its version; one it cannot restore is reported', async () => {
+    const { resource } = await env.upload(env.salesAdmin, sales, 'restored.csv', clean);
+    await register(resource, { follow: false });
+    await env.rig.scratch.dropView('sales_restored');
+    await expect(env.rows('sales_restored')).rejects.toThrow();
+    await env.upload(env.salesAdmin, sales, 'restored.csv', `${clean}3,Cy,Rome\n`);
+    expect((await afterUpload(env.deps, env.salesAdmin, resource.id)).table_changes).toEqual([]);
+    expect(names(await env.rows('sales_restored'))).toEqual(['Ada', 'Bob']);
+    if (engine !== 'duckdb') return;
+    // DuckDB's view reads the version's file itself: without it, the table cannot be written again.
+    const res = await env.deps.db.query<{ object_bucket: string; object_key: string }>(`SELECT object_bucket, object_key FROM resource_versions WHERE resource_id = $1 AND version = 1`, [resource.id]);
+    await env.rig.storage.connection.store.deleteObject(res.rows[0]!.object_bucket, res.rows[0]!.object_key);
+    const news = await afterUpload(env.deps, env.salesAdmin, resource.id);
+    expect(news.table_changes).toEqual([{ table: 'sales_restored', change: expect.stringMatching(/^stays at version 1, but its table could not be restored on connection local: /) }]);
+  });
+
   it('registered (follow on) → a new version from an export: registered at it, reported as table_changes; a pinned table stays', async () => {
     const { resource } = await env.upload(env.salesAdmin, sales, 'export.csv', clean);
     await register(resource, { table_name: 'followed' });

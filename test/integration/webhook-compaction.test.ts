@@ -5,12 +5,13 @@
  * The view returns the window from Parquet (duplicates gone, the earliest kept, other windows
  * untouched), a late segment and a recompaction make version 2 of the same resource with every
  * event once, a rerun changes nothing, and a crash between storing and registering is finished by
- * the retry with one registration.
+ * the retry with one registration. A compaction puts back the table's views dropped by hand.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ResourceActor } from '../../shared/resources/index.js';
+import type { DuckDbEngine } from '../../shared/sql/index.js';
 import { rawWindowPrefix } from '../../shared/webhooks/layout.js';
 import { compactWindow, storeCompactedFile, writeCompactedFile, type CompactionTarget } from '../../shared/webhooks/index.js';
 import { START, startHarness, type Harness } from './webhook-compaction-fixtures.js';
@@ -143,5 +144,20 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
     // The filesystem store's files are read in place; MinIO's are copied first, a beat per segment.
     expect(beats.filter((step) => step !== 'copying segments')).toEqual(['segments ready', 'previous file ready', 'merged', 'stored', 'registered']);
     expect(beats.includes('copying segments')).toBe(engine === 'trino');
+  });
+
+  it('a compaction puts back what was dropped by hand: the view, and on DuckDB the raw table\'s views', async () => {
+    const scratch = h.deps.tables.scratch(h.source);
+    const names = h.deps.tables.names(h.source);
+    await scratch.dropView(names.view);
+    if (engine === 'duckdb') {
+      const duckdb = h.deps.tables.sql.connection(h.source.connection).engine as DuckDbEngine;
+      await duckdb.exec(`DROP VIEW ${scratch.relation(names.raw.name)}; DROP VIEW ${scratch.partitionsRelation(names.raw.name)}`);
+    }
+    await expect(windowRows()).rejects.toThrow();
+    const result = await compactWindow(h.deps, target);
+    expect(result).toMatchObject({ version: 4, created: false, events: 6 });
+    expect((await windowRows()).map((r) => r.id)).toEqual(['a', 'b', 'c', 'e', 'f', 'g']);
+    expect(await h.query(`SELECT event_id FROM ${h.view} WHERE minute = '20'`)).toEqual([{ event_id: 'd' }]);
   });
 });

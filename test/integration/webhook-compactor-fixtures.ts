@@ -7,7 +7,9 @@ import { randomBytes } from 'node:crypto';
 import { webhookActivityDeps } from '../../cli/webhooks.js';
 import type { WebhookActivityDeps } from '../../activities/index.js';
 import type { RunningApi } from '../../api/start.js';
+import type { DuckDbEngine } from '../../shared/sql/index.js';
 import type { WebhookJobs } from '../../shared/webhooks/index.js';
+import type { WebhookTableSource } from '../../shared/webhooks/table.js';
 import { startTestApi } from '../support/api.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections } from '../../shared/objstore/index.js';
@@ -112,4 +114,17 @@ export function hmacSender(rig: () => IngestRig, secret: string) {
       return rig().hook(`/hooks/${source}`, { headers: { 'content-type': 'application/json', 'x-signature': sign(secret, body) }, body });
     },
   };
+}
+
+/**
+ * Makes the source's compactions fail: a table made by hand (on the engine, as no caller may now)
+ * stands where its view goes, which a compaction cannot put back. Answers what removes it.
+ */
+export async function blockCompactions(rig: IngestRig, source: WebhookTableSource): Promise<() => Promise<void>> {
+  const scratch = rig.services.tables.scratch(source);
+  const view = scratch.relation(rig.services.tables.names(source).view);
+  const duckdb = rig.services.tables.sql.connection(source.connection).engine as DuckDbEngine;
+  await scratch.dropView(rig.services.tables.names(source).view);
+  await duckdb.exec(`CREATE TABLE ${view} (x INTEGER)`);
+  return () => duckdb.exec(`DROP TABLE ${view}`);
 }

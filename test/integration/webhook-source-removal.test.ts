@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeSource, type RemovingSource, type SourceRemovalDeps } from '../../shared/webhooks/index.js';
+import { rawWindowPrefix } from '../../shared/webhooks/layout.js';
 import type { TemporalHandle } from '../../shared/temporal/index.js';
 import { workflowBundle } from '../../worker/index.js';
 import { compactWorkflowId, removalWorkflowId, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
@@ -113,11 +114,8 @@ describe('deleting a webhook source', () => {
     const source = await rig.createSource('stuck', hmac, { event_id_path: '$.id' });
     rig.clock.now = START;
     expect((await send('stuck', { id: 'x' })).status).toBe(202);
-    // Its compacted table is gone: the compaction fails and retries until its workflow is stopped.
-    const scratch = rig.services.tables.scratch(source);
-    const names = rig.services.tables.names(source);
-    await scratch.dropView(names.view);
-    await scratch.dropTable(names.compacted.name);
+    // A raw segment that is not gzip: the compaction fails and retries until its workflow is stopped.
+    await rig.storage.connection.store.putObject(rig.storage.bucket, `${rawWindowPrefix('stuck', { dt: '2026-03-02', hour: '10', minute: '00' })}corrupt.jsonl.gz`, 'not gzip');
     const pass = await sweep();
     const compactionId = compactWorkflowId({ source: 'stuck', dt: '2026-03-02', hour: '10', minute: '00' });
     expect(pass.started).toEqual([compactionId]);

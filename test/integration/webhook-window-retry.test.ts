@@ -14,7 +14,7 @@ import type { TemporalHandle } from '../../shared/temporal/index.js';
 import { workflowBundle } from '../../worker/index.js';
 import { compactWorkflowId, webhookSweep, type CompactorSettings } from '../../workflows/index.js';
 import { START, type Answer, type IngestRig } from './webhook-ingest-fixtures.js';
-import { hmacSender, startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
+import { blockCompactions, hmacSender, startCompactorRig, until, type CompactorRig } from './webhook-compactor-fixtures.js';
 
 const { auth: hmac, send } = hmacSender(() => rig, 'whsec-retry-S3CR3T');
 let compactorRig: CompactorRig;
@@ -30,8 +30,9 @@ async function attempts(sourceId: string): Promise<number> {
 }
 
 /**
- * A source whose one window fails to compact (its compacted table is gone), shown failing; its
- * next try `retryBackoffMs` away (the rig's settings: a second).
+ * A source whose one window fails to compact (a table made by hand stands where its view goes, so
+ * the compaction cannot put the view back), shown failing; its next try `retryBackoffMs` away
+ * (the rig's settings: a second). `fix` removes that table.
  */
 async function failedWindow(name: string, retryBackoffMs = settings.retryBackoffMs) {
   const source = await rig.createSource(name, hmac, { event_id_path: '$.id' });
@@ -39,10 +40,7 @@ async function failedWindow(name: string, retryBackoffMs = settings.retryBackoff
   expect((await send(name, { id: `${name}-1` })).status).toBe(202);
   // The page counts windows owed once ended: its clock is past the hour.
   rig.clock.now = START + 2 * 3_600_000;
-  const scratch = rig.services.tables.scratch(source);
-  const names = rig.services.tables.names(source);
-  await scratch.dropView(names.view);
-  await scratch.dropTable(names.compacted.name);
+  const fix = await blockCompactions(rig, source);
   const pass = await handle.client.workflow.execute(webhookSweep, {
     workflowId: `sweep-${randomBytes(4).toString('hex')}`,
     taskQueue,
@@ -51,7 +49,7 @@ async function failedWindow(name: string, retryBackoffMs = settings.retryBackoff
   const workflowId = compactWorkflowId({ source: name, dt: '2026-03-02', hour: '10', minute: '00' });
   expect(pass.started).toEqual([workflowId]);
   await until('a failed try', () => attempts(source.id), (n) => n >= 1);
-  return { source, workflowId, fix: () => rig.services.tables.create(source) };
+  return { source, workflowId, fix };
 }
 
 beforeAll(async () => {

@@ -124,3 +124,32 @@ describe('Trino: a caller may not set a storage location', () => {
     expect(trinoStorageRefusal(tokenize(sql, 'trino'))).toBeUndefined();
   });
 });
+
+describe('Trino: writes naming the scratch schema are refused, and what shows its files (security pass 3, items 7 and 13)', () => {
+  const scratch = { catalog: 'scratch', schema: 'webhooks' };
+  const elsewhere = { scratch, defaults: { catalog: 'hive', schema: 'analytics' } };
+  const named = 'webhooks holds the tables the platform registers: a statement that changes data may not name it (read them with sql_query)';
+  it.each(['DROP VIEW scratch.webhooks.webhook_x', 'CREATE OR REPLACE VIEW "WebHooks".webhook_x AS SELECT 1 x', 'ALTER TABLE webhooks.t RENAME TO u', 'INSERT INTO t SELECT * FROM scratch.webhooks.x'])(
+    'refuses %s',
+    (sql) => expect(classifyTrino(sql, elsewhere).refusal).toBe(named),
+  );
+  it('allows reads of it and writes elsewhere', () => {
+    expect(classifyTrino('SELECT * FROM scratch.webhooks.webhook_x', elsewhere).refusal).toBeUndefined();
+    expect(classifyTrino('CREATE TABLE analytics.t (x varchar)', elsewhere).refusal).toBeUndefined();
+  });
+  it('refuses what shows where its files lie (SHOW CREATE, Hive\'s file columns), only about the scratch schema', () => {
+    const where = "it shows where the platform's storage holds the files of webhooks";
+    expect(classifyTrino('SHOW CREATE TABLE scratch.webhooks.webhook_x_raw', elsewhere).refusal).toBe(`SHOW CREATE is not available here: ${where}`);
+    expect(classifyTrino('SELECT "$path", event_id FROM scratch.webhooks.webhook_x_raw', elsewhere).refusal).toBe(`$path is not available here: ${where}`);
+    expect(classifyTrino('SELECT "$FILE_SIZE" FROM webhook_x_raw', { scratch, defaults: { catalog: 'scratch', schema: 'webhooks' } }).refusal).toBe(`$file_size is not available here: ${where}`);
+    expect(classifyTrino('SHOW CREATE TABLE hive.analytics.t', elsewhere).refusal).toBeUndefined();
+    expect(classifyTrino('SELECT "$path" FROM hive.analytics.t', elsewhere).refusal).toBeUndefined();
+  });
+  it('refuses every write where the connection defaults to the scratch schema, and no read', () => {
+    const inside = { scratch, defaults: { catalog: 'scratch', schema: 'WEBHOOKS' } };
+    expect(classifyTrino('DROP VIEW webhook_x', inside).refusal).toBe(
+      "this connection's default schema scratch.webhooks is where the platform registers tables: statements that change data are not available on it",
+    );
+    expect(classifyTrino('SELECT * FROM webhook_x', inside).refusal).toBeUndefined();
+  });
+});

@@ -80,7 +80,10 @@ export class DuckdbScratchDialect implements ScratchDialect {
 
   createExternalTable(table: ExternalTable): Promise<void> {
     return this.#serial(async () => {
-      if (await this.#definition(table.name)) return;
+      const stored = await this.#definition(table.name);
+      // Created before: its views are written again from the metastore, so whatever happened to
+      // them (a file copied in, a view dropped by hand) the table reads what is registered.
+      if (stored) return this.#commit(this.#views(stored, await this.#partitions(table.name)));
       await this.#commit([
         `INSERT INTO ${tablesTable} VALUES (${sqlString(this.schema)}, ${sqlString(table.name)}, ${sqlString(JSON.stringify(table))})`,
         ...this.#views(table, []),

@@ -11,6 +11,7 @@ import { TrinoEngine } from '../trino-engine.js';
 import { DialectScratchCatalog } from './catalog.js';
 import type { ScratchStorage } from './dialect.js';
 import { DuckdbScratchDialect } from './duckdb-dialect.js';
+import { duckdbScratchSchema } from './rules.js';
 import { TrinoScratchDialect } from './trino-dialect.js';
 import type { ScratchCatalog, ScratchCheck } from './types.js';
 
@@ -19,16 +20,13 @@ export { ScratchError } from './types.js';
 export { sqlIdent } from './rules.js';
 export type { ScratchStorage } from './dialect.js';
 
-/** The DuckDB schema that holds scratch tables when the connection names none. */
-export const DUCKDB_SCRATCH_SCHEMA = 'scratch';
-
 /** Where a connection's scratch tables go, or why it has none. */
 export function scratchTarget(connection: SqlConnection): { catalog: string; schema: string } | { reason: string } {
   const { catalog, schema } = connection.config.scratch ?? {};
   if (catalog && schema) return { catalog, schema };
   if (connection.engine instanceof DuckDbEngine && !catalog && !schema) {
     // The embedded default: the `scratch` schema of the connection's own file.
-    return { catalog: connection.engine.defaults.catalog ?? 'main', schema: DUCKDB_SCRATCH_SCHEMA };
+    return { catalog: connection.engine.defaults.catalog ?? 'main', schema: duckdbScratchSchema(undefined) };
   }
   const missing = [catalog ? undefined : 'scratch.catalog', schema ? undefined : 'scratch.schema'].filter(Boolean).join(' and ');
   return { reason: `SQL connection ${connection.name} has no scratch catalog: set toolkits.sql.${connection.name}.${missing} (both are required)` };
@@ -43,6 +41,10 @@ export function scratchCatalog(connection: SqlConnection, storage: ScratchStorag
   if (engine instanceof DuckDbEngine) {
     if (target.catalog !== (engine.defaults.catalog ?? 'main')) {
       throw new Error(`SQL connection ${connection.name}: a DuckDB scratch catalog is the connection's own file (${engine.defaults.catalog ?? 'main'}), not ${target.catalog}`);
+    }
+    if (target.schema.toLowerCase() === engine.defaults.schema) {
+      // Callers' unqualified names land there, so no rule could keep their writes off the platform's views.
+      throw new Error(`SQL connection ${connection.name}: the scratch schema cannot be ${engine.defaults.schema}, the schema callers' unqualified names land in: pick another schema`);
     }
     return new DialectScratchCatalog(connection.name, new DuckdbScratchDialect(engine, target.catalog, target.schema, storage), storage);
   }

@@ -12,6 +12,14 @@ const segmentPattern = /^[A-Za-z0-9=:-][A-Za-z0-9_.=:-]{0,127}$/;
 const bucketPattern = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const columnTypes: ReadonlySet<ScratchColumnType> = new Set(['varchar', 'bigint', 'double', 'boolean', 'timestamp']);
 
+/** The DuckDB schema that holds scratch tables when the connection names none. */
+export const DUCKDB_SCRATCH_SCHEMA = 'scratch';
+
+/** The schema a DuckDB connection's scratch tables go to (`scratch.schema`, else `scratch`), lower case as DuckDB compares it. */
+export function duckdbScratchSchema(scratch: { schema?: string | undefined } | undefined): string {
+  return (scratch?.schema ?? DUCKDB_SCRATCH_SCHEMA).toLowerCase();
+}
+
 /** A table, view or column name: lower-case letters, digits and `_`, starting with a letter, at most 128. */
 export function checkName(name: string, what = 'name'): string {
   if (!namePattern.test(name)) {
