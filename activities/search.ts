@@ -5,6 +5,7 @@
  * resource job outbox like every write, so the dispatcher starts them).
  */
 import { recordJobs } from '../shared/resources/index.js';
+import { retryWhenPdfBusy } from './pdf-busy.js';
 import {
   embedResource,
   indexResource,
@@ -41,7 +42,7 @@ export interface SearchActivities {
 export function createSearchActivities(deps: SearchWorkerDeps): SearchActivities {
   const clock = deps.clock ?? (() => new Date());
   return {
-    indexSearchResource: (resourceId) => indexResource(deps, resourceId),
+    indexSearchResource: (resourceId) => retryWhenPdfBusy(() => indexResource(deps, resourceId)),
     embedSearchResource: (resourceId) => embedResource({ db: deps.db, embedder: deps.embedder }, resourceId, clock()),
     async sweepSearchIndex({ batch }) {
       const unembedded = deps.embedder ? await unembeddedResources(deps.db, deps.embedder.model, batch) : [];
