@@ -1,8 +1,7 @@
 /**
- * Every activity heartbeats. The worker runs each through `heartbeatInterceptor`, which beats when
- * the activity starts and then every HEARTBEAT_EVERY_MS while it runs — also while it awaits one
- * long step (a query, a PDF, an upload) —, repeating the last detail the activity reported with
- * `progress`. A worker that stalls or dies stops beating, so the try is retried after the
+ * Every activity heartbeats. The worker runs each through `heartbeatInterceptor`, which beats
+ * every HEARTBEAT_EVERY_MS while the activity runs — also while it awaits one long step (a query,
+ * a PDF, an upload) —, repeating the last detail the activity reported with `progress`. A worker that stalls or dies stops beating, so the try is retried after the
  * workflow's `heartbeatTimeout` instead of hanging for its whole start-to-close timeout (which also
  * holds up a Schedule's next runs); and cancellation, which reaches an activity only in a
  * heartbeat's answer, stops it at its next `progress`.
@@ -27,14 +26,14 @@ export function progress(detail: unknown): void {
   context.cancellationSignal.throwIfAborted();
 }
 
-/** The worker's activity interceptor: a heartbeat at start and every `everyMs` until the activity ends. */
+/** The worker's activity interceptor: a heartbeat every `everyMs` until the activity ends. */
 export function heartbeatInterceptor(everyMs = HEARTBEAT_EVERY_MS): ActivityInterceptorsFactory {
   return (context) => ({
     inbound: {
       async execute(input, next) {
-        const beat = () => context.heartbeat(reported.get(context));
-        beat();
-        const timer = setInterval(beat, everyMs);
+        // None at start: the SDK sends an activity's first beat at once and throttles the next, so
+        // the activity's own first progress is the one that goes out at once.
+        const timer = setInterval(() => context.heartbeat(reported.get(context)), everyMs);
         try {
           return await next(input);
         } finally {

@@ -14,12 +14,12 @@ import { temporal as temporalApi } from '@temporalio/proto';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { PoolClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../../shared/logging/index.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
-import { createPlatformWorker, indexSweepSchedule, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { indexSweepSchedule, workflowBundle, type PlatformWorker } from '../../worker/index.js';
 import type { IndexSweepOutcome } from '../../activities/search.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
 import { startResourceEnv, type ResourceEnv } from './resources-core-fixtures.js';
+import { startSearchWorker } from './search-worker-fixtures.js';
 
 let temporal: TestTemporal;
 let handle: TemporalHandle;
@@ -66,20 +66,7 @@ describe('the index sweep heartbeats', () => {
 
   beforeAll(async () => {
     env = await startResourceEnv('filesystem');
-    taskQueue = `sweep-beat-${randomBytes(4).toString('hex')}`;
-    const config: WorkerConfig = {
-      temporal: { address: temporal.address, namespace: temporal.namespace, task_queue: taskQueue, tls: { enabled: false } },
-      sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 },
-    };
-    worker = await createPlatformWorker({
-      config,
-      db: env.db,
-      temporal: handle,
-      log: silentLogger(),
-      search: { config: env.config, db: env.db, resources: env.service, store: env.connections.get('main').store },
-    });
-    void worker.run();
-    await handle.client.schedule.getHandle(indexSweepSchedule(taskQueue).id).pause('the test runs the sweep');
+    ({ worker, taskQueue } = await startSearchWorker(env, temporal, handle, { queuePrefix: 'sweep-beat' }));
   }, 120_000);
 
   afterAll(async () => {
