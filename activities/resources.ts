@@ -2,9 +2,10 @@
  * The activities of the resource requests (workflows/archives.ts, workflows/folders.ts): archive
  * extraction and folder rename through the resources service, as the caller who asked. A refusal
  * is answered as a value (requests.ts), so the workflow completes with it; anything else fails the
- * try and Temporal retries it. Extraction heartbeats after every member it checks or writes.
+ * try and Temporal retries it. Both heartbeat while they run (activities/heartbeat.ts); extraction
+ * also reports its progress after every member it checks or writes.
  */
-import { Context } from '@temporalio/activity';
+import { progress } from './heartbeat.js';
 import type { ObjectStore } from '../shared/objstore/index.js';
 import {
   extractArchive,
@@ -44,7 +45,6 @@ export interface ResourceActivityDeps {
 export function createResourceActivities(deps: ResourceActivityDeps): ResourceRequestActivities {
   return {
     extractArchiveMembers({ actor, request }) {
-      const context = Context.current();
       return outcomeOf(() =>
         extractArchive(
           {
@@ -53,7 +53,7 @@ export function createResourceActivities(deps: ResourceActivityDeps): ResourceRe
             maxUploadBytes: deps.maxUploadBytes,
             ...(deps.extractLimits ? { limits: deps.extractLimits } : {}),
             ...(deps.tables ? { tables: deps.tables } : {}),
-            progress: (detail) => context.heartbeat(detail),
+            progress,
           },
           actor,
           request,

@@ -5,6 +5,8 @@
  * resource job outbox like every write, so the dispatcher starts them).
  */
 import { recordJobs } from '../shared/resources/index.js';
+import { progress } from './heartbeat.js';
+import { retryWhenPdfBusy } from './pdf-busy.js';
 import {
   embedResource,
   indexResource,
@@ -41,12 +43,16 @@ export interface SearchActivities {
 export function createSearchActivities(deps: SearchWorkerDeps): SearchActivities {
   const clock = deps.clock ?? (() => new Date());
   return {
-    indexSearchResource: (resourceId) => indexResource(deps, resourceId),
+    indexSearchResource: (resourceId) => retryWhenPdfBusy(() => indexResource(deps, resourceId)),
     embedSearchResource: (resourceId) => embedResource({ db: deps.db, embedder: deps.embedder }, resourceId, clock()),
+    // Each step reports its progress (and a cancelled pass stops between two); the worker's beats cover a long one.
     async sweepSearchIndex({ batch }) {
       const unembedded = deps.embedder ? await unembeddedResources(deps.db, deps.embedder.model, batch) : [];
+      progress({ step: 'unembedded found', unembedded: unembedded.length });
       const lagging = [...new Set([...(await laggingResources(deps.db, batch, rulesFingerprint(deps.config.resources.index))), ...unembedded])];
+      progress({ step: 'lagging found', lagging: lagging.length });
       await recordJobs(deps.db, lagging.map((resourceId) => ({ kind: 'index' as const, resourceId, params: {} })), clock());
+      progress({ step: 'indexing requested', lagging: lagging.length });
       const { entries } = await refreshFolderEntries(deps.db, clock());
       return { entries, requested: lagging.length };
     },

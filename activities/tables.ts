@@ -1,9 +1,9 @@
 /**
  * The activity of registerTable (workflows/tables.ts): bring one file's tables to its latest
  * version as shared/tables does inline, with corrections of any size (docs/resources.md, "Table
- * registration"). Heartbeats while it works, so a lost worker is noticed within the heartbeat timeout.
+ * registration"). It heartbeats while it works (the worker's interceptor, activities/heartbeat.ts), so
+ * a lost worker is noticed within the heartbeat timeout.
  */
-import { Context } from '@temporalio/activity';
 import type { ResourceActor, TableChange } from '../shared/resources/index.js';
 import { isFileRefusal, reconcileTables, refusedNews, stopCorrecting, type ReconcileMode, type TableDeps } from '../shared/tables/index.js';
 
@@ -30,8 +30,6 @@ export type TableActivityDeps = TableDeps;
 export function createTableActivities(deps: TableActivityDeps): TableActivities {
   return {
     async reconcileResourceTables(input) {
-      const context = Context.current();
-      const beat = setInterval(() => context.heartbeat(), 10_000);
       try {
         return await reconcileTables(deps, input.actor, input.resourceId, input.mode, { inWorkflow: true });
       } catch (error) {
@@ -39,8 +37,6 @@ export function createTableActivities(deps: TableActivityDeps): TableActivities 
         if (!isFileRefusal(error)) throw error;
         await stopCorrecting(deps.db, input.resourceId, (deps.clock ?? (() => new Date()))());
         return refusedNews(error);
-      } finally {
-        clearInterval(beat);
       }
     },
   };

@@ -7,6 +7,7 @@ import type { PlatformConfig } from '../shared/config/index.js';
 import type { Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import type { ObjstoreConnections } from '../shared/objstore/index.js';
+import { retryWhenPdfBusy } from './pdf-busy.js';
 import { thumbnailDrawerFor, type BeginOutcome, type DrawableFamily, type DrawOutcome, type DrawTarget, type FinishOutcome } from '../shared/resources/index.js';
 
 export interface ThumbnailActivityDeps {
@@ -26,7 +27,7 @@ export function createThumbnailActivities(deps: ThumbnailActivityDeps): Thumbnai
   const drawer = thumbnailDrawerFor(deps);
   return {
     beginThumbnail: (target) => drawer.begin(target),
-    drawThumbnailTile: (target) => drawer.draw(target),
+    drawThumbnailTile: (target) => retryWhenPdfBusy(() => drawer.draw(target)),
     finishThumbnail: (target) => drawer.finish(target),
   };
 }

@@ -5,6 +5,7 @@
  * the removal of a deleted source (shared/webhooks/removal.ts).
  */
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { progress } from './heartbeat.js';
 import { retryDelayMs, type RemovingSource, type RetentionResult, type RetentionSource, type SourceRemovalResult, type WebhookMetrics } from '../shared/webhooks/index.js';
 
 /** A window as the workflows carry it (shared/webhooks/windows.ts DueWindow); `landedSeq` is the landing seen when it was found due. */
@@ -76,10 +77,7 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
   const now = deps.now ?? Date.now;
   return {
     webhookRetentionSources: () => deps.retentionSources(),
-    applyWebhookRetention(source) {
-      const context = Context.current();
-      return deps.retention(source, now(), (detail) => context.heartbeat(detail));
-    },
+    applyWebhookRetention: (source) => deps.retention(source, now(), progress),
     dueWebhookWindows: (graceMs, limit) => deps.due({ nowMs: now(), graceMs, limit }),
     async compactWebhookWindow(window, retryBackoffMs) {
       const context = Context.current();
@@ -87,11 +85,8 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
         throw ApplicationFailure.nonRetryable(`the webhook source ${window.source} is being removed: its windows are not compacted`, 'WebhookSourceRemoving');
       }
       try {
-        // A compaction whose workflow was terminated (the source's removal) stops at its next heartbeat.
-        const result = await deps.compact(window, (detail) => {
-          context.heartbeat(detail);
-          context.cancellationSignal.throwIfAborted();
-        });
+        // A compaction whose workflow was terminated (the source's removal) stops at its next progress.
+        const result = await deps.compact(window, progress);
         await deps.compacted(window, result, now());
         deps.metrics.compactions.inc({ source: window.source, result: 'compacted' });
         // A recompaction drops the window's earlier duplicates again: only new ones are counted.
@@ -109,9 +104,6 @@ export function createWebhookActivities(deps: WebhookActivityDeps): WebhookActiv
     },
     webhookSourcesRemoving: () => deps.removingSources(),
     stopWebhookCompactions: (source) => deps.stopCompactions(source),
-    removeWebhookSource(source) {
-      const context = Context.current();
-      return deps.removeSource(source, (detail) => context.heartbeat(detail));
-    },
+    removeWebhookSource: (source) => deps.removeSource(source, progress),
   };
 }

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from '../shared/db/index.js';
-import { preferredPort, startDevServer, type DevServer } from '../shared/temporal/index.js';
+import { startDevServer, type DevServer } from '../shared/temporal/index.js';
 import { databaseApiKeys } from '../shared/identity/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import type { PlatformConfig } from '../shared/config/index.js';
@@ -80,12 +80,8 @@ export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPl
     }
     let devServer: DevServer | undefined;
     if (!config.temporal.address) {
-      devServer = await startDevServer({
-        dataDir: config.data_dir,
-        port: await preferredPort(7233),
-        uiPort: await preferredPort(8233),
-        log,
-      });
+      // Temporal's usual ports when free, else others; only a server this process started is used (dev-server.ts).
+      devServer = await startDevServer({ dataDir: config.data_dir, preferredPorts: { port: 7233, uiPort: 8233 }, log });
       stack.push(() => devServer!.stop());
       config.temporal.address = devServer.address;
     }

@@ -2,6 +2,7 @@ import { resourceStoreName, type PlatformConfig } from '../shared/config/index.j
 import type { Db } from '../shared/db/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { createMetrics, type Metrics } from '../shared/metrics/index.js';
+import { pdfReader } from '../shared/pdf/index.js';
 import { createResourceService, ResourceJobDispatcher, resourceJobMetrics, type ResourceService } from '../shared/resources/index.js';
 import type { TemporalHandle } from '../shared/temporal/index.js';
 import { temporalJobStarter } from '../worker/index.js';
@@ -62,6 +63,8 @@ export async function openPlatformServices(opts: {
   const publicUrl = { current: '' };
   const toolkits = await buildToolkits(config, log, { publicUrl: () => publicUrl.current, ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) });
   const sandbox = createSandbox({ maxConcurrent: config.scripts.max_concurrent_runs });
+  // One PDF reader per process (shared/pdf), for search extraction, fetch and thumbnails alike.
+  pdfReader.configure(config.resources.pdf);
   // Without Temporal, a write's jobs wait in the outbox for a process that has it (docs/resources.md, "Jobs").
   const resourceJobs =
     db && temporal

@@ -6,6 +6,7 @@ import type { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { Pool } from 'pg';
 import { createActivities } from '../activities/index.js';
+import { HEARTBEAT_EVERY_MS, heartbeatInterceptor } from '../activities/heartbeat.js';
 import type { Logger } from '../shared/logging/index.js';
 import { temporalTlsOptions } from '../shared/temporal/index.js';
 import { workflowBundle } from './bundle.js';
@@ -53,6 +54,16 @@ export interface PlatformWorker {
   shutdown(): Promise<void>;
 }
 
+/**
+ * Every worker's activities heartbeat (activities/heartbeat.ts), and their beats reach the server
+ * every 10 s at most (by default the SDK holds them back for 0.8 of the heartbeat timeout, which
+ * would leave a busy worker a few seconds' slack before its activity counts as lost).
+ */
+const heartbeating = {
+  interceptors: { activity: [heartbeatInterceptor()] },
+  maxHeartbeatThrottleInterval: HEARTBEAT_EVERY_MS,
+};
+
 export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<PlatformWorker> {
   const { config, log } = deps;
   const address = config.temporal.address;
@@ -82,6 +93,7 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
         taskQueue: config.temporal.task_queue,
         workflowBundle: bundle,
         activities: createActivities({ db: deps.db, log: activityLog }),
+        ...heartbeating,
       }),
     );
     // Each family of activities has a queue of its own, polled only by a worker given what it
@@ -101,7 +113,7 @@ export async function createPlatformWorker(deps: PlatformWorkerDeps): Promise<Pl
       deps.tables ? [tableActivityQueue(config.temporal.task_queue), createTableActivities(deps.tables)] : undefined,
     ];
     for (const [taskQueue, activities] of activityWorkers.filter((entry) => entry !== undefined)) {
-      workers.push(await Worker.create({ connection, namespace: config.temporal.namespace, taskQueue, activities }));
+      workers.push(await Worker.create({ connection, namespace: config.temporal.namespace, taskQueue, activities, ...heartbeating }));
     }
   } catch (err) {
     await Promise.all(workers.map((w) => drain(w)));

@@ -24,6 +24,8 @@ export async function renameFolder(input: RenameFolderInput): Promise<RequestOut
   const { renameFolderPaths } = proxyActivities<ResourceRequestActivities>({
     taskQueue: input.activityQueue,
     startToCloseTimeout: '5 minutes',
+    // A worker lost mid-rename is noticed within this (the activity beats every 10 s), not after 5 minutes.
+    heartbeatTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 10 },
   });
   return renameFolderPaths({ actor: input.actor, rename: input.rename });

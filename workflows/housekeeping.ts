@@ -24,6 +24,8 @@ export interface HousekeepingResult {
 const activities = proxyActivities<HousekeepingActivities>({
   // A retention pass is a handful of DELETEs; a stuck one is retried rather than left hanging.
   startToCloseTimeout: '5 minutes',
+  // A worker lost mid-pass is noticed within this (the activity beats every 10 s), not after 5 minutes.
+  heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts: 5 },
 });
 

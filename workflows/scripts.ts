@@ -36,6 +36,8 @@ export async function runScript(input: RunScriptInput): Promise<ScheduledRunOutc
   const { runScheduledScript } = proxyActivities<ScriptActivities>({
     taskQueue: input.settings.activityQueue,
     startToCloseTimeout: input.settings.timeoutMs,
+    // A worker lost mid-run is noticed within this (the activity beats every 10 s), not after the script's timeout.
+    heartbeatTimeout: '30 seconds',
     // Only a try that failed before recording its run is retried (the activity records last).
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 3 },
   });
@@ -57,6 +59,7 @@ export async function reconcileScriptSchedules(input: ReconcileScriptSchedulesIn
   const { reconcileScriptSchedules: reconcile } = proxyActivities<ScriptActivities>({
     taskQueue: input.activityQueue,
     startToCloseTimeout: '5 minutes',
+    heartbeatTimeout: '30 seconds',
     retry: { maximumAttempts: 3 },
   });
   return reconcile();

@@ -29,6 +29,9 @@ function activities(startToCloseTimeout: string, maximumAttempts = 5) {
   return proxyActivities<SearchActivities>({
     taskQueue: `${workflowInfo().taskQueue}-search`,
     startToCloseTimeout,
+    // A pass on a lost or stalled worker is retried after this (the activities beat every 10 s), not after its
+    // whole start-to-close timeout — which for the sweep also skipped the Schedule's next runs.
+    heartbeatTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute', maximumAttempts },
   });
 }

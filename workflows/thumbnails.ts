@@ -31,7 +31,8 @@ export async function drawThumbnail(input: DrawThumbnailInput): Promise<DrawThum
   // Transient failures only (storage, database): a few attempts, then the draw is recorded failed.
   const retry = { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds', maximumAttempts: 3 };
   const steps = proxyActivities<ThumbnailActivities>({ taskQueue, startToCloseTimeout: '30 seconds', retry });
-  const { drawThumbnailTile } = proxyActivities<ThumbnailActivities>({ taskQueue, startToCloseTimeout: '2 minutes', retry });
+  // A draw on a lost or stalled worker is retried after the heartbeat timeout (the activity beats every 10 s).
+  const { drawThumbnailTile } = proxyActivities<ThumbnailActivities>({ taskQueue, startToCloseTimeout: '2 minutes', heartbeatTimeout: '30 seconds', retry });
   const target = { resourceId: input.resourceId, version: input.version, recapture: input.recapture };
 
   const begun = await steps.beginThumbnail(target);

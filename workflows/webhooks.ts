@@ -138,6 +138,7 @@ function sweepActivities(settings: CompactorSettings) {
   return proxyActivities<WebhookActivities>({
     taskQueue: settings.activityQueue,
     startToCloseTimeout: '1 minute',
+    heartbeatTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: 5 },
   });
 }

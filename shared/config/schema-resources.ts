@@ -87,6 +87,15 @@ export const resources = obj({
   }).prefault({}),
   index: z.array(indexRule).default([]),
   search: obj({ embeddings: searchEmbeddings.prefault({}) }).prefault({}),
+  /**
+   * ours: the PDF reader of each process (text for search and fetch, first pages for thumbnails;
+   * shared/pdf). `threads` read at once — one caller never holds them all —, `queue` PDFs may wait
+   * (a caller at most a quarter of them); past it a PDF is refused as busy, to be tried again.
+   */
+  pdf: obj({
+    threads: int({ min: 1, max: 16 }).default(2),
+    queue: int({ min: 4, max: 10_000 }).default(32),
+  }).prefault({}),
 });
 
 // ---------------------------------------------------------------------------

@@ -86,7 +86,8 @@ async function contentsFor(store: ObjectStore, resource: ResourceView, object: {
   // Documents (PDF, office) are read whole to be parsed; the mode guarantees at most 8 MB.
   const bytes = await readPrefix(store, object, MAX_CONTENT_INDEX_BYTES);
   if (bytes.length === 0) return '';
-  return (await extractText(bytes, resource.content_type, resource.file_name, MAX_INDEXED_CHARS)) ?? '';
+  // A library's PDFs wait in its own turn: one library's backlog does not hold up another's.
+  return (await extractText(bytes, resource.content_type, resource.file_name, MAX_INDEXED_CHARS, `library:${resource.library}`)) ?? '';
 }
 
 /** At most `limit` bytes from the start of the object (one ranged read). */

@@ -11,12 +11,14 @@
  * A file over 1 MB answers the document without contents and a link to its URI (read it with
  * resources/read), opening nothing. Authority is the by-id rule (authority.ts `dereference`: a
  * platform administrator may dereference any named file); reads go through the `search_fetch`
- * door, which stamps last read and is audited, so they count as search in usage.
+ * door, which stamps last read and is audited, so they count as search in usage. A PDF waits in
+ * its caller's own turn; one refused because too many wait answers a tool error saying to try again.
  */
 import { z } from 'zod';
 import type { CallerContext } from '../identity/index.js';
-import { defineTool, type CallToolResult, type ToolDefinition } from '../mcp-tools/index.js';
+import { defineTool, toolError, type CallToolResult, type ToolDefinition } from '../mcp-tools/index.js';
 import { isTextContent, readAll } from '../objstore/index.js';
+import { PdfReaderBusy } from '../pdf/index.js';
 import { resourceRefusal, type ResourceActor, type ResourceService, type ResourceView } from '../resources/index.js';
 import { extractKind, extractText, isOfficeFormat, mediaType, officeParts } from './extract/index.js';
 
@@ -80,11 +82,11 @@ function omitted(resource: ResourceView, why: string): CallToolResult {
 }
 
 /** The answer for the bytes of a file, by what they are. */
-async function contentsOf(resource: ResourceView, bytes: Buffer): Promise<CallToolResult> {
+async function contentsOf(resource: ResourceView, bytes: Buffer, caller: string): Promise<CallToolResult> {
   const kind = extractKind(resource.content_type, resource.file_name);
   if (kind === 'text' && isTextContent(resource.content_type, bytes)) return answer(documentOf(resource, { text: bytes.toString('utf8') }));
   if (kind === 'pdf') {
-    const text = await extractText(bytes, resource.content_type, resource.file_name, maxChars);
+    const text = await extractText(bytes, resource.content_type, resource.file_name, maxChars, caller);
     if (text !== undefined) return answer(documentOf(resource, { text }));
   }
   if (isOfficeFormat(kind)) {
@@ -109,7 +111,8 @@ async function fetchDocument(service: ResourceService, actor: ResourceActor, id:
   const { resource, body } = await service.openContent(actor, found.id, 'search_fetch');
   const { bytes, cut } = await readAll(body, inlineBytes);
   if (cut) return omitted(resource, `the file grew past ${inlineBytes} bytes while being read; read ${resource.uri} with MCP resources/read.`);
-  return contentsOf(resource, bytes);
+  // The caller's PDFs wait in the caller's own turn (shared/pdf).
+  return contentsOf(resource, bytes, `subject:${actor.subject}`);
 }
 
 export function fetchTool(service: ResourceService, opts: FetchToolOptions): ToolDefinition {
@@ -127,6 +130,7 @@ export function fetchTool(service: ResourceService, opts: FetchToolOptions): Too
       } catch (error) {
         const refusal = resourceRefusal(error);
         if (refusal) return refusal;
+        if (error instanceof PdfReaderBusy) return toolError(error.message);
         throw error;
       }
     },

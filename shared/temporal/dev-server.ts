@@ -1,12 +1,20 @@
 /**
  * Temporal's dev server (`temporal server start-dev`) as a child process: the embedded durable-jobs
  * backend for `platform dev`, and the real server integration tests run against.
+ *
+ * Only a server this process started is ever used. A port found free can be taken by another
+ * process before the child binds it — and then whatever answers there is someone else's Temporal.
+ * So the child creates the data dir's own identity namespace (`platform-dev-<random>`, kept in
+ * `<dataDir>/temporal/identity`), and the server counts as started only when the server answering
+ * at its address has that namespace and the child is still running. A child that lost its ports
+ * exits (the CLI refuses a port in use); with ports we chose, another pair is tried, a few times.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Connection, isGrpcServiceError } from '@temporalio/client';
 import type { Logger } from '../logging/index.js';
 import { ensureBinary } from '../toolchain/index.js';
 
@@ -15,10 +23,12 @@ export type DevServerLog = Pick<Logger, 'info' | 'warn'>;
 export interface DevServerOptions {
   /** State lives in `<dataDir>/temporal/temporal.db` (SQLite), so workflows survive restarts. */
   dataDir: string;
-  /** gRPC frontend port; 0 or undefined picks a free one. */
+  /** gRPC frontend port, and nothing else (a port in use fails the start); 0 or undefined picks one. */
   port?: number;
-  /** Web UI port; 0 or undefined picks a free one. */
+  /** Web UI port, and nothing else; 0 or undefined picks one. */
   uiPort?: number;
+  /** Without `port`: the ports tried first (`platform dev`: 7233 and 8233); when taken, free ones are picked. */
+  preferredPorts?: { port: number; uiPort?: number };
   log?: DevServerLog;
   /** The CLI binary; defaults to `ensureBinary('temporal')`. */
   binaryPath?: string;
@@ -39,6 +49,8 @@ export interface DevServer {
 }
 
 const host = '127.0.0.1';
+/** gRPC's NOT_FOUND status: the server answering has no such namespace. */
+const GRPC_NOT_FOUND = 5;
 
 /** A port the OS just reported free on loopback. Another process could still take it before we bind. */
 export async function freePort(): Promise<number> {
@@ -54,43 +66,55 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `preferred` when nothing listens on it (e.g. 7233/8233 for `platform dev`), else a free port. */
-export async function preferredPort(preferred: number): Promise<number> {
-  const free = await new Promise<boolean>((resolve) => {
-    const srv = createServer();
-    srv.unref();
-    srv.once('error', () => resolve(false));
-    srv.listen(preferred, host, () => srv.close(() => resolve(true)));
-  });
-  return free ? preferred : freePort();
-}
+/** Starts with ports this many times at most when the ones tried were taken meanwhile (only ports we chose). */
+const START_ATTEMPTS = 3;
 
 export async function startDevServer(opts: DevServerOptions): Promise<DevServer> {
   const binary = opts.binaryPath ?? (await ensureBinary('temporal', opts.log ? { log: opts.log } : {}));
   const dbDir = join(opts.dataDir, 'temporal');
   await mkdir(dbDir, { recursive: true });
-  // Only ports we picked ourselves may be re-picked when another process grabbed them first.
-  const autoPorts = !opts.port && (opts.headless || !opts.uiPort);
-  const attempts = autoPorts ? 3 : 1;
+  const identity = await identityNamespace(dbDir);
+  // Only ports we chose ourselves may be changed when another process holds them.
+  const fixed = Boolean(opts.port) || (!opts.headless && Boolean(opts.uiPort));
+  const attempts = fixed ? 1 : START_ATTEMPTS;
   let lastError: unknown;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    const port = opts.port || (await freePort());
-    const uiPort = opts.headless ? 0 : opts.uiPort || (await freePort());
+    const preferred = attempt === 1 ? opts.preferredPorts : undefined;
+    const port = opts.port || preferred?.port || (await freePort());
+    const uiPort = opts.headless ? 0 : opts.uiPort || preferred?.uiPort || (await freePort());
     try {
-      return await launch(binary, join(dbDir, 'temporal.db'), port, uiPort, opts);
+      return await launch(binary, { dbFile: join(dbDir, 'temporal.db'), identity, port, uiPort }, opts);
     } catch (err) {
       lastError = err;
       if (!(err instanceof EarlyExit)) break;
-      opts.log?.warn({ port, uiPort, attempt }, 'temporal dev server exited during start; retrying');
+      if (attempt < attempts) opts.log?.warn({ port, uiPort, attempt }, 'temporal dev server did not get its ports; retrying with others');
     }
   }
   throw lastError;
 }
 
+/** The data dir's identity namespace: made once, then created by every dev server started on this data dir. */
+async function identityNamespace(dbDir: string): Promise<string> {
+  const file = join(dbDir, 'identity');
+  const kept = await readFile(file, 'utf8').catch(() => '');
+  if (/^platform-dev-[0-9a-f]{16}$/.test(kept.trim())) return kept.trim();
+  const made = `platform-dev-${randomBytes(8).toString('hex')}`;
+  await writeFile(file, `${made}\n`, { mode: 0o600 });
+  return made;
+}
+
+/** The child exited while starting: most often, another process held one of its ports. */
 class EarlyExit extends Error {}
 
-async function launch(binary: string, dbFile: string, port: number, uiPort: number, opts: DevServerOptions): Promise<DevServer> {
-  const args = ['server', 'start-dev', '--db-filename', dbFile, '--port', String(port), '--ip', host, '--log-level', 'warn'];
+interface Launch {
+  dbFile: string;
+  identity: string;
+  port: number;
+  uiPort: number;
+}
+
+async function launch(binary: string, { dbFile, identity, port, uiPort }: Launch, opts: DevServerOptions): Promise<DevServer> {
+  const args = ['server', 'start-dev', '--db-filename', dbFile, '--port', String(port), '--ip', host, '--namespace', identity, '--log-level', 'warn'];
   if (opts.headless) args.push('--headless');
   else args.push('--ui-port', String(uiPort));
   const child = spawn(binary, args, { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -116,7 +140,7 @@ async function launch(binary: string, dbFile: string, port: number, uiPort: numb
   };
 
   try {
-    await waitReady(address, child, exited, opts.readyTimeoutMs ?? 60_000, () => stderrTail);
+    await waitReady({ address, identity, child, exited, tail: () => stderrTail }, opts.readyTimeoutMs ?? 60_000);
   } catch (err) {
     await stop();
     throw err;
@@ -126,29 +150,37 @@ async function launch(binary: string, dbFile: string, port: number, uiPort: numb
   return { address, uiUrl, stop };
 }
 
-/** Polls until the frontend answers for the "default" namespace, the child exits, or the deadline passes. */
-async function waitReady(
-  address: string,
-  child: ChildProcess,
-  exited: Promise<void>,
-  timeoutMs: number,
-  tail: () => string,
-): Promise<void> {
+interface Starting {
+  address: string;
+  identity: string;
+  child: ChildProcess;
+  exited: Promise<void>;
+  tail: () => string;
+}
+
+/**
+ * Polls until the server at the address has the identity namespace — and the child still runs —,
+ * the child exits, or the deadline passes. A server without it is not ours: polling goes on until
+ * our child (which cannot bind a port in use) exits, or its own namespace appears.
+ */
+async function waitReady({ address, identity, child, exited, tail }: Starting, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let gone = false;
   void exited.then(() => (gone = true));
+  const exitedEarly = () => new EarlyExit(`temporal dev server exited (code ${child.exitCode ?? child.signalCode}):\n${tail().trim()}`);
   let lastError = '';
   while (Date.now() < deadline) {
-    if (gone) throw new EarlyExit(`temporal dev server exited (code ${child.exitCode ?? child.signalCode}):\n${tail().trim()}`);
+    if (gone) throw exitedEarly();
     let connection: Connection | undefined;
     try {
       connection = await Connection.connect({ address, connectTimeout: 1_000 });
-      await connection.withDeadline(Date.now() + 2_000, () =>
-        connection!.workflowService.describeNamespace({ namespace: 'default' }),
-      );
+      await connection.withDeadline(Date.now() + 2_000, () => connection!.workflowService.describeNamespace({ namespace: identity }));
+      // Answered with our namespace while our child holds the port: the server is the child.
+      if (child.exitCode !== null || child.signalCode !== null) throw exitedEarly();
       return;
     } catch (err) {
-      lastError = (err as Error).message;
+      if (err instanceof EarlyExit) throw err;
+      lastError = isGrpcServiceError(err) && err.code === GRPC_NOT_FOUND ? `the server at ${address} is not the one started here (no namespace ${identity})` : (err as Error).message;
       await Promise.race([new Promise((r) => setTimeout(r, 200)), exited]);
     } finally {
       await connection?.close().catch(() => undefined);

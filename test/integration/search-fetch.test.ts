@@ -20,11 +20,13 @@ import type { CallerContext } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections, type ObjstoreConnections } from '../../shared/objstore/index.js';
 import { createResourceService, resourceActor, type CreateInput, type ResourceService, type ResourceView } from '../../shared/resources/index.js';
+import { pdfReader } from '../../shared/pdf/index.js';
 import { fetchTool } from '../../shared/search/tool-fetch.js';
 import type { RunningApi } from '../../api/start.js';
 import { startTestApi, testConfig } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { docx, docxType, onePixelPng, pdf } from '../fixtures/search/documents.js';
+import { nestedFormsPdf } from '../support/pdf.js';
 import { callerOf, keys, resourcesConfigYaml, type User } from './resources-mcp-fixtures.js';
 
 describe('fetch over MCP', () => {
@@ -107,6 +109,23 @@ describe('fetch over MCP', () => {
     const result = await fetchAs('alice', file.reference);
     expect(doc(result).text).toContain('Quarterly revenue grew by a third');
     expect(result.content).toHaveLength(1);
+  });
+
+  it('a PDF not read because too many wait: a tool error saying to try again, and the next fetch reads it', async () => {
+    const file = await seed('alice', { file_name: 'busy.pdf', content: pdf(['Read once the queue drains']), content_type: 'application/pdf' });
+    // One thread, four waiting at most (one per caller): another library's slow PDF runs, four others wait.
+    pdfReader.configure({ threads: 1, queue: 4 });
+    const held = ['l1', 'l2', 'l3', 'l4', 'l5'].map((caller) => pdfReader.firstPage(nestedFormsPdf(), 1600, `library:${caller}`).catch(() => undefined));
+    try {
+      const result = await fetchAs('alice', file.reference);
+      expect(result.isError).toBe(true);
+      expect(result.content).toEqual([{ type: 'text', text: 'PDF reading is busy: 4 PDFs are waiting; try again in a minute' }]);
+    } finally {
+      await pdfReader.close();
+      await Promise.all(held);
+      pdfReader.configure({ threads: 2, queue: 32 });
+    }
+    expect(doc(await fetchAs('alice', file.reference)).text).toContain('Read once the queue drains');
   });
 
   it('an office document as its XML parts', async () => {

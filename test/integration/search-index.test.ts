@@ -12,12 +12,13 @@ import { readableLibraries, ResourceJobDispatcher, resourceJobKinds, type Create
 import { parseConfig } from '../../shared/config/index.js';
 import { indexResource, laggingResources, rulesFingerprint, searchLexical, type SearchHit } from '../../shared/search/index.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
-import { createPlatformWorker, indexSweepSchedule, temporalJobStarter, workflowBundle, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { indexSweepSchedule, temporalJobStarter, workflowBundle, type PlatformWorker } from '../../worker/index.js';
 import { indexWorkflowId, type IndexResourceInput } from '../../workflows/index.js';
 import type { SearchIndexOutcome } from '../../activities/search.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
 import { docx, docxType, pdf } from '../fixtures/search/documents.js';
 import { body, globalLib, person, personaLib, personLib, startResourceEnv, type ResourceEnv } from './resources-core-fixtures.js';
+import { startSearchWorker } from './search-worker-fixtures.js';
 
 const rulesYaml = `resources:
   index:
@@ -52,21 +53,7 @@ describe.each(['filesystem', 's3'] as const)('search indexing (%s)', (driver) =>
 
   beforeAll(async () => {
     env = await startResourceEnv(driver, { extraYaml: rulesYaml });
-    taskQueue = `search-${randomBytes(4).toString('hex')}`;
-    const config: WorkerConfig = {
-      temporal: { address: temporal.address, namespace: temporal.namespace, task_queue: taskQueue, tls: { enabled: false } },
-      sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 },
-    };
-    worker = await createPlatformWorker({
-      config,
-      db: env.db,
-      temporal: handle,
-      log: silentLogger(),
-      search: { config: env.config, db: env.db, resources: env.service, store: env.connections.get('main').store },
-    });
-    void worker.run();
-    // The tests run the sweep themselves; the Schedule's own passes would race them.
-    await handle.client.schedule.getHandle(indexSweepSchedule(taskQueue).id).pause('tests run the sweep');
+    ({ worker, taskQueue } = await startSearchWorker(env, temporal, handle, { queuePrefix: 'search' }));
     alice = person(env, 'alice');
     bob = person(env, 'bob');
     root = person(env, 'root', ['platform-admin']);

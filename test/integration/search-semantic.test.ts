@@ -5,7 +5,6 @@
  * semantically matching file; hybrid ranking on the labelled set; membership scoping and the
  * search settings hold for the semantic list too; vectors follow edits and deletes.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
 import { pino } from 'pino';
@@ -22,15 +21,15 @@ import {
   type Embedder,
   type SearchHit,
 } from '../../shared/search/index.js';
-import { silentLogger } from '../../shared/logging/index.js';
 import { connectTemporal, type TemporalHandle } from '../../shared/temporal/index.js';
-import { createPlatformWorker, indexSweepSchedule, temporalJobStarter, type PlatformWorker, type WorkerConfig } from '../../worker/index.js';
+import { temporalJobStarter, type PlatformWorker } from '../../worker/index.js';
 import { indexWorkflowId, type IndexResourceInput } from '../../workflows/index.js';
 import type { SearchIndexOutcome } from '../../activities/search.js';
 import { startTestTemporal, type TestTemporal } from '../support/temporal.js';
 import { startEmbeddingServer, type EmbeddingServer } from '../support/embedding-server.js';
 import { labelledDocuments, labelledQueries, recallAt } from '../fixtures/search/labelled.js';
 import { body, person, personLib, startResourceEnv, type ResourceEnv } from './resources-core-fixtures.js';
+import { startSearchWorker } from './search-worker-fixtures.js';
 
 const embeddingsConfig = (url: string, provider: 'openai' | 'ollama' = 'openai') =>
   parseConfig(`resources:\n  search:\n    embeddings:\n      provider: ${provider}\n      url: ${provider === 'openai' ? `${url}/v1` : url}\n      model: stand-in\n      api_key: sk-test-secret\n`, {}).config.resources.search.embeddings;
@@ -224,20 +223,7 @@ describe('the indexResource workflow embeds what it indexes', () => {
     server = await startEmbeddingServer({ apiKey: 'sk-test-secret' });
     // No retries inside the client: the activity's own (three attempts) are what the outage test waits through.
     embedder = createEmbedder({ ...embeddingsConfig(server.url), retries: 0 })!;
-    taskQueue = `semantic-${randomBytes(4).toString('hex')}`;
-    const config: WorkerConfig = {
-      temporal: { address: temporal.address, namespace: temporal.namespace, task_queue: taskQueue, tls: { enabled: false } },
-      sessions: { store: 'memory', ttl: 3_600_000, idle_timeout: 600_000, cleanup_interval: 60_000 },
-    };
-    worker = await createPlatformWorker({
-      config,
-      db: env.db,
-      temporal: handle,
-      log: silentLogger(),
-      search: { config: env.config, db: env.db, resources: env.service, store: env.connections.get('main').store, embedder },
-    });
-    void worker.run();
-    await handle.client.schedule.getHandle(indexSweepSchedule(taskQueue).id).pause('the test runs the sweep');
+    ({ worker, taskQueue } = await startSearchWorker(env, temporal, handle, { queuePrefix: 'semantic', embedder }));
   }, 120_000);
 
   afterAll(async () => {

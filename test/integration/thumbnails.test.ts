@@ -308,6 +308,6 @@ describe('thumbnails: one drawn fixture per family', () => {
     const bomb = await sharp({ create: { width: 10_000, height: 6_000, channels: 3, background: '#000' } }).png({ compressionLevel: 9 }).toBuffer();
     expect(bomb.length).toBeLessThan(MB);
     expect(10_000 * 6_000).toBeGreaterThan(MAX_INPUT_PIXELS);
-    await expect(drawTile('raster', bomb)).rejects.toMatchObject({ name: 'ThumbnailDrawError', variant: 'image', message: expect.stringMatching(/pixel/i) });
+    await expect(drawTile('raster', bomb, 'test')).rejects.toMatchObject({ name: 'ThumbnailDrawError', variant: 'image', message: expect.stringMatching(/pixel/i) });
   });
 });

@@ -18,6 +18,31 @@ export function simplePdf(pages: number, title = 'Quarterly report'): Buffer {
     add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`);
     add(`<< /Length ${Buffer.byteLength(stream)} >>\nstream\n${stream}\nendstream`);
   }
+  return written(objects);
+}
+
+/**
+ * A PDF of a few hundred bytes whose first page takes minutes to draw: form XObjects nested `depth`
+ * deep, each drawing the next `fan` times (fan^depth strokes; 10^7 at 7 and 10). pdf.js renders
+ * every use again, so it stands for the small file that holds a PDF thread until the deadline.
+ */
+export function nestedFormsPdf(depth = 7, fan = 10): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /X 5 0 R >> >> /Contents 4 0 R >>',
+    '<< /Length 5 >>\nstream\n/X Do\nendstream',
+  ];
+  for (let level = 0; level < depth; level++) {
+    const last = level === depth - 1;
+    const body = last ? '0 0 m 1 1 l S' : Array.from({ length: fan }, () => '/X Do').join(' ');
+    const resources = last ? '<< >>' : `<< /XObject << /X ${6 + level} 0 R >> >>`;
+    objects.push(`<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources ${resources} /Length ${body.length} >>\nstream\n${body}\nendstream`);
+  }
+  return written(objects);
+}
+
+function written(objects: string[]): Buffer {
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];
   objects.forEach((body, i) => {

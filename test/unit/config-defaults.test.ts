@@ -181,6 +181,8 @@ const otherDefaults: Array<[string, unknown]> = [
   ['resources.search.embeddings.timeout', 30_000],
   ['resources.search.embeddings.batch', 32],
   ['resources.search.embeddings.retries', 2],
+  ['resources.pdf.threads', 2],
+  ['resources.pdf.queue', 32],
   ['webhooks.receiver.enabled', true],
   ['webhooks.receiver.address', ''],
   ['webhooks.receiver.write_timeout', 30_000],

@@ -30,8 +30,8 @@ describe('the PDF thread', () => {
     // Loaded only now, as the api and the worker load them.
     const { extractText } = await import('../../shared/search/extract/index.js');
     const { drawTile } = await import('../../shared/resources/thumbnails/draw.js');
-    expect(await extractText(pdf(['Quarterly revenue grew']), 'application/pdf', 'r.pdf', 1000)).toContain('Quarterly revenue grew');
-    const [tile] = await drawTile('pdf', simplePdf(2));
+    expect(await extractText(pdf(['Quarterly revenue grew']), 'application/pdf', 'r.pdf', 1000, 'test')).toContain('Quarterly revenue grew');
+    const [tile] = await drawTile('pdf', simplePdf(2), 'test');
     expect(tile!.bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(realm()).toEqual(before);
     expect(realm().added).toEqual([]);
@@ -42,15 +42,15 @@ describe('the PDF thread', () => {
     readers.push(reader);
     const bytes = pdf(['kept']);
     const copy = Buffer.from(bytes);
-    expect(await reader.text(bytes, 100)).toContain('kept');
+    expect(await reader.text(bytes, 100, 'test')).toContain('kept');
     expect(Buffer.from(bytes).equals(copy)).toBe(true);
   });
 
   it('fails a PDF not read within the deadline, stops its thread and reads the next on a new one', async () => {
     const reader = new PdfReader({ deadlineMs: 1 });
     readers.push(reader);
-    const first = reader.text(pdf(['slow']), 100);
-    const second = reader.text(pdf(['next']), 100);
+    const first = reader.text(pdf(['slow']), 100, 'test');
+    const second = reader.text(pdf(['next']), 100, 'test');
     await expect(first).rejects.toThrow('the PDF was not read within 0.001 s');
     // Queued behind it, the next job got a thread of its own (and the same deadline).
     await expect(second).rejects.toThrow('the PDF was not read within 0.001 s');
@@ -59,7 +59,7 @@ describe('the PDF thread', () => {
   it('answers an unreadable PDF with its error, and keeps serving', async () => {
     const reader = new PdfReader();
     readers.push(reader);
-    await expect(reader.text(Buffer.from('%PDF-1.4 not really'), 100)).rejects.toThrow();
-    expect(await reader.text(pdf(['after']), 100)).toContain('after');
+    await expect(reader.text(Buffer.from('%PDF-1.4 not really'), 100, 'test')).rejects.toThrow();
+    expect(await reader.text(pdf(['after']), 100, 'test')).toContain('after');
   });
 });

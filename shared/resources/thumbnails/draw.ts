@@ -10,7 +10,7 @@
  * naming the variant: the draw is recorded failed, never retried on its own.
  */
 import sharp, { type Sharp, type SharpOptions } from 'sharp';
-import { pdfReader } from '../../pdf/index.js';
+import { pdfReader, PdfReaderBusy } from '../../pdf/index.js';
 import { pageSvg, pageText } from './page.js';
 import { isDocumentFamily, THUMBNAIL_HEIGHT, THUMBNAIL_WIDTH, type DrawableFamily, type ThumbnailVariant } from './rules.js';
 
@@ -44,8 +44,12 @@ function png(image: Sharp): Promise<Buffer> {
   return image.png({ compressionLevel: 9, palette: false }).toBuffer();
 }
 
-/** Draws every variant of the family; a failure names the variant that failed. */
-export async function drawTile(family: DrawableFamily, bytes: Buffer): Promise<DrawnVariant[]> {
+/**
+ * Draws every variant of the family; a failure names the variant that failed. `caller` is whose
+ * turn a PDF waits in (shared/pdf); a PDF refused because too many wait throws PdfReaderBusy as
+ * it is (nothing is wrong with the file: the draw is retried later, never recorded failed).
+ */
+export async function drawTile(family: DrawableFamily, bytes: Buffer, caller: string): Promise<DrawnVariant[]> {
   if (isDocumentFamily(family)) {
     const page = pageText(family, bytes.toString('utf8'));
     const drawn: DrawnVariant[] = [];
@@ -54,13 +58,14 @@ export async function drawTile(family: DrawableFamily, bytes: Buffer): Promise<D
     }
     return drawn;
   }
-  return [{ variant: 'image', bytes: await named('image', () => drawImage(family, bytes)) }];
+  return [{ variant: 'image', bytes: await named('image', () => drawImage(family, bytes, caller)) }];
 }
 
 async function named(variant: ThumbnailVariant, draw: () => Promise<Buffer>): Promise<Buffer> {
   try {
     return await draw();
   } catch (err) {
+    if (err instanceof PdfReaderBusy) throw err;
     throw new ThumbnailDrawError(reasonOf(err), variant);
   }
 }
@@ -71,7 +76,7 @@ function reasonOf(err: unknown): string {
   return message.split('\n')[0]!.slice(0, 300) || 'the renderer failed';
 }
 
-async function drawImage(family: 'svg' | 'raster' | 'pdf', bytes: Buffer): Promise<Buffer> {
+async function drawImage(family: 'svg' | 'raster' | 'pdf', bytes: Buffer, caller: string): Promise<Buffer> {
   const frame = { width: THUMBNAIL_WIDTH, height: THUMBNAIL_HEIGHT };
   switch (family) {
     case 'raster': {
@@ -81,7 +86,7 @@ async function drawImage(family: 'svg' | 'raster' | 'pdf', bytes: Buffer): Promi
     case 'svg':
       return png(bounded(bytes).resize({ ...frame, fit: 'contain', background: '#ffffff' }).flatten({ background: '#ffffff' }));
     case 'pdf':
-      return png(bounded(await renderPdfFirstPage(bytes)).resize({ ...frame, fit: 'cover', position: 'top' }).flatten({ background: '#ffffff' }));
+      return png(bounded(await renderPdfFirstPage(bytes, caller)).resize({ ...frame, fit: 'cover', position: 'top' }).flatten({ background: '#ffffff' }));
   }
 }
 
@@ -103,6 +108,6 @@ async function decodeWithSkia(bytes: Buffer): Promise<Buffer> {
 }
 
 /** The first page, white behind it, at most PDF_RENDER_LIMIT pixels on its longer side (in the PDF thread: shared/pdf). */
-function renderPdfFirstPage(bytes: Buffer): Promise<Buffer> {
-  return pdfReader.firstPage(bytes, PDF_RENDER_LIMIT);
+function renderPdfFirstPage(bytes: Buffer, caller: string): Promise<Buffer> {
+  return pdfReader.firstPage(bytes, PDF_RENDER_LIMIT, caller);
 }

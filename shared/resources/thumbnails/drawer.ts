@@ -18,7 +18,8 @@ import type { Logger } from '../../logging/index.js';
 import type { PlatformConfig } from '../../config/index.js';
 import { ensurePlatformBucket, readAll, type ObjstoreConnection, type ObjstoreConnections } from '../../objstore/index.js';
 import { resourceConnectionName } from '../context.js';
-import type { ResourceRow, VersionRow } from '../rows.js';
+import { formatLibrary } from '../library.js';
+import { rowLibrary, type ResourceRow, type VersionRow } from '../rows.js';
 import { drawTile, ThumbnailDrawError } from './draw.js';
 import { isDocumentFamily, SMALL_BOUND_BYTES, thumbnailPlan, type DrawableFamily, type ThumbnailVariant } from './rules.js';
 import type { ThumbnailRow } from './state.js';
@@ -90,7 +91,10 @@ export function createThumbnailDrawer(deps: ThumbnailDrawerDeps) {
   }
 
   async function draw(target: DrawTarget & { family: DrawableFamily }): Promise<DrawOutcome> {
-    const found = await db.query<VersionRow>(`SELECT * FROM resource_versions WHERE resource_id = $1 AND version = $2`, [target.resourceId, target.version]);
+    const found = await db.query<VersionRow & Pick<ResourceRow, 'library_kind' | 'library_key'>>(
+      `SELECT v.*, r.library_kind, r.library_key FROM resource_versions v JOIN resources r ON r.id = v.resource_id WHERE v.resource_id = $1 AND v.version = $2`,
+      [target.resourceId, target.version],
+    );
     const version = found.rows[0];
     // Pruned or deleted since begin: nothing to draw; finish finds out which.
     if (!version) return { ok: false, reason: 'the file version is no longer stored', variant: isDocumentFamily(target.family) ? 'light' : 'image' };
@@ -100,7 +104,8 @@ export function createThumbnailDrawer(deps: ThumbnailDrawerDeps) {
     got.body.destroy();
     let drawn;
     try {
-      drawn = await drawTile(target.family, bytes);
+      // A library's PDFs wait in its own turn: one library's backlog does not hold up another's.
+      drawn = await drawTile(target.family, bytes, `library:${formatLibrary(rowLibrary(version))}`);
     } catch (err) {
       if (err instanceof ThumbnailDrawError) return { ok: false, reason: err.message, variant: err.variant };
       throw err;
