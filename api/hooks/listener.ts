@@ -6,6 +6,7 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AccessLogController } from '../http/access-log.js';
+import { refuseBadCallerInput } from '../http/caller-input.js';
 import { countRequests, parseListenAddress, type App } from '../http/app.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { Metrics } from '../../shared/metrics/index.js';
@@ -26,6 +27,7 @@ export async function startHookListener(opts: HookRoutesOptions & { address: str
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   countRequests(app, opts.metrics);
+  refuseBadCallerInput(app);
   app.get('/healthz', async () => ({ status: 'ok' }));
   await app.register(hookRoutes, { receiver: opts.receiver, ...(opts.now ? { now: opts.now } : {}) });
   continueHooksOnRead(app.server);

@@ -17,6 +17,7 @@ import type { Metrics } from '../../shared/metrics/index.js';
 import type { Readiness } from './readiness.js';
 import { jsonRpcCodes, jsonRpcError } from '../mcp/streamable/wire.js';
 import { AccessLogController } from './access-log.js';
+import { CallerInputError, refuseBadCallerInput } from './caller-input.js';
 
 export interface HttpOptions {
   log: Logger;
@@ -73,6 +74,7 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  refuseBadCallerInput(app);
   countRequests(app, opts.metrics);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -81,7 +83,7 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
     if (isMcpPath(request.url)) {
       const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
         ? jsonRpcCodes.parseError
-        : status === 413 ? jsonRpcCodes.invalidRequest : jsonRpcCodes.serverError;
+        : error instanceof CallerInputError || status === 413 ? jsonRpcCodes.invalidRequest : jsonRpcCodes.serverError;
       const message = code === jsonRpcCodes.parseError ? 'Parse error: invalid JSON' : status >= 500 ? 'internal error' : error.message;
       return reply.code(code === jsonRpcCodes.parseError ? 400 : status).send(jsonRpcError(code, message));
     }
