@@ -5,7 +5,8 @@
  * route's own error handler, so each surface keeps its error shape (JSON-RPC on /mcp, OAuth's on
  * /oauth/).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { bodyParser } from './raw-body.js';
 import { fieldsHaveNul, nestsDeeperThan, targetHasNul, tooDeepReason } from '../../shared/inbound/index.js';
 
 /** A request refused for what it carries: 400, `invalid_request`, the message says why. */
@@ -14,20 +15,19 @@ export class CallerInputError extends Error {
   readonly code = 'invalid_request';
 }
 
-type JsonParser = (request: FastifyRequest, body: string, done: (error: Error | null, value?: unknown) => void) => void;
-
 /**
- * The application/json body parser: the depth rule on the text, then Fastify's own parser
- * (prototype poisoning refused). An empty body is `undefined` when `allowEmpty` (a DELETE on /mcp
- * may name the type and send nothing), else Fastify's 400.
+ * The application/json body parser: read within the body rules (raw-body.ts), the depth rule on
+ * the text, then Fastify's own parser (prototype poisoning refused). An empty body is `undefined`
+ * when `allowEmpty` (a DELETE on /mcp may name the type and send nothing), else Fastify's 400.
  */
-export function jsonBodyParser(app: FastifyInstance, opts: { allowEmpty: boolean }): JsonParser {
+export function jsonBodyParser(app: FastifyInstance, opts: { allowEmpty: boolean }): ReturnType<typeof bodyParser> {
   const json = app.getDefaultJsonParser('error', 'error');
-  return (request, body, done) => {
+  return bodyParser((request, bytes, done) => {
+    const body = bytes.toString('utf8');
     if (body === '' && opts.allowEmpty) return done(null, undefined);
     if (nestsDeeperThan(body)) return done(new CallerInputError(tooDeepReason('the JSON body')));
     json(request, body, done);
-  };
+  });
 }
 
 const nulInTarget = 'NUL characters are not accepted in the path or the query';
@@ -36,7 +36,7 @@ const nulInFields = 'NUL characters are not accepted in body fields';
 /** Registers the rules on `app` (before its routes, so every route and the not-found handler get them). */
 export function refuseBadCallerInput(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app, { allowEmpty: false }));
+  app.addContentTypeParser('application/json', jsonBodyParser(app, { allowEmpty: false }));
   app.addHook('onRequest', async (request) => {
     if (targetHasNul(request.url)) throw new CallerInputError(nulInTarget);
   });

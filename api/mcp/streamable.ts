@@ -293,15 +293,15 @@ export async function streamableHttpRoutes(app: FastifyInstance, opts: Streamabl
   const guard = mcpGuard(opts.guard);
   // A DELETE (or any request) may name `Content-Type: application/json` with no body at all.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, jsonBodyParser(app, { allowEmpty: true }));
+  app.addContentTypeParser('application/json', jsonBodyParser(app, { allowEmpty: true }));
   app.options(path, (request, reply) => guard.preflight(request, reply));
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: path,
     schema: { hide: true },
+    onRequest: (request, reply) => guard.onRequest(request, reply),
     handler: async (request, reply) => {
-      const caller = await guard.admit(request, reply);
-      if (!caller) return reply;
+      const caller = guard.callerOf(request);
       try {
         if (opts.mode.kind === 'stateful') await statefulHandler(opts.mode, opts, request, reply, caller);
         else await statelessHandler(opts, opts.mode, request, reply, caller);

@@ -15,7 +15,7 @@
  *   authorize and callback are navigations and need no CORS.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import formBody from '@fastify/formbody';
+import { parse as parseForm } from 'node:querystring';
 import rateLimit from '@fastify/rate-limit';
 import {
   ConsentSeal,
@@ -28,6 +28,7 @@ import {
   type Redirect,
 } from '../../shared/oauth/index.js';
 import { renderConsentPage, sendConsentPage } from './consent-page.js';
+import { bodyParser } from '../http/raw-body.js';
 
 export interface OAuthRoutesOptions {
   server: OAuthServer;
@@ -132,7 +133,8 @@ function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown)
 
 export async function oauthRoutes(app: FastifyInstance, opts: OAuthRoutesOptions): Promise<void> {
   const { server, issuer } = opts;
-  await app.register(formBody, { bodyLimit });
+  // Read within the listener's body rules (api/http/raw-body.ts) and each route's bodyLimit; a name sent twice becomes an array.
+  app.addContentTypeParser('application/x-www-form-urlencoded', bodyParser((_request, body, done) => done(null, parseForm(body.toString('utf8')))));
   // Bodies Fastify itself refuses (malformed JSON, too large) still get an OAuth-shaped answer.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.statusCode === 429) {
