@@ -29,6 +29,7 @@ import {
 } from '../../shared/oauth/index.js';
 import { renderConsentPage, sendConsentPage } from './consent-page.js';
 import { bodyParser } from '../http/raw-body.js';
+import { BodyRefusal } from '../../shared/inbound/index.js';
 
 export interface OAuthRoutesOptions {
   server: OAuthServer;
@@ -140,6 +141,10 @@ export async function oauthRoutes(app: FastifyInstance, opts: OAuthRoutesOptions
     if (error.statusCode === 429) {
       const description = (error as { error_description?: unknown }).error_description;
       return reply.code(429).send({ error: 'temporarily_unavailable', error_description: typeof description === 'string' ? description : 'too many requests' });
+    }
+    // A body too slow, or past the replica's unauthenticated bytes (api/http/raw-body.ts): its own status.
+    if (error instanceof BodyRefusal) {
+      return reply.code(error.statusCode).send({ error: error.statusCode === 503 ? 'temporarily_unavailable' : 'invalid_request', error_description: error.message });
     }
     const status = error.statusCode === 413 ? 413 : 400;
     const code = request.url.startsWith('/oauth/register') ? 'invalid_client_metadata' : 'invalid_request';
