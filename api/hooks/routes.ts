@@ -46,24 +46,27 @@ export async function hookRoutes(app: App, opts: HookRoutesOptions): Promise<voi
     const { receiver } = opts;
     const found = await receiver.find(request.params.source);
     if (!found?.source.enabled) return sendAnswer(closeIfBodyPending(request, reply), receiver.notFound(found));
+    // The rest of an oversized body is not read: the connection closes after the answer.
+    const tooLarge = () => sendAnswer(reply.header('connection', 'close'), receiver.tooLarge(found, receivedAtMs));
+    const limit = found.source.config.max_body_bytes;
+    const declared = Number(request.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) return tooLarge();
     const { secret } = request.params;
     const arrived = { headers: request.headers, ...(secret !== undefined ? { pathSecret: secret } : {}), receivedAtMs };
-    // Every mode but hmac authenticates from the headers: a refused request's body is never read.
+    // Every mode but hmac authenticates from the headers: a refused request's body is never read
+    // (so a chunked body too large gets 401 rather than the spec order's 413; both store nothing).
     const early = receiver.authenticateHeaders(found, arrived);
     if (early !== undefined && early !== true) return sendAnswer(closeIfBodyPending(request, reply), early);
     if (early === true) markAuthenticated(request.raw);
-    const limit = found.source.config.max_body_bytes;
-    const declared = Number(request.headers['content-length']);
     let body: Uint8Array | undefined;
     try {
-      body = Number.isFinite(declared) && declared > limit ? undefined : await readBody(request.raw, reply.raw, limit);
+      body = await readBody(request.raw, reply.raw, limit);
     } catch (error) {
       // Too slow, or this replica's unauthenticated bytes are full (hmac): the connection closes.
       if (error instanceof BodyRefusal) return sendAnswer(reply, receiver.bodyRefused(error));
       throw error;
     }
-    // The rest of an oversized body is not read: the connection closes after the answer.
-    if (!body) return sendAnswer(reply.header('connection', 'close'), receiver.tooLarge(found, receivedAtMs));
+    if (!body) return tooLarge();
     return sendAnswer(reply, await receiver.accept(found, { ...arrived, body }, early === true));
   };
 
