@@ -22,6 +22,12 @@ export interface Route {
   methods: string[];
 }
 
+/** Methods that carry a body. */
+export const withBody: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'QUERY']);
+
+/** Routes whose body is content (webhook and endpoint bytes, uploads), not fields a caller names. */
+export const rawBodies: ReadonlySet<string> = new Set(['/hooks/:source', '/hooks/:source/:secret', '/endpoints/:name', '/endpoints/:name/*', '/*', '/api/v1/resources/:id/content']);
+
 export interface Answer {
   status: number;
   body: string;

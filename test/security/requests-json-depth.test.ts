@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../shared/inbound/index.js';
-import { plainTarget, startEveryRouteRig, type EveryRouteRig } from './every-route-fixtures.js';
+import { plainTarget, rawBodies, startEveryRouteRig, withBody, type EveryRouteRig } from './every-route-fixtures.js';
 
 let rig: EveryRouteRig;
 
@@ -24,8 +24,6 @@ function deepObject(depth: number): string {
   return `{"name":${'{"a":'.repeat(depth - 2)}{}${'}'.repeat(depth - 2)}}`;
 }
 
-const withBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'QUERY']);
-const rawBodies = new Set(['/hooks/:source', '/hooks/:source/:secret', '/endpoints/:name', '/endpoints/:name/*', '/*', '/api/v1/resources/:id/content']);
 
 describe(`JSON nested deeper than ${MAX_JSON_DEPTH} levels`, () => {
   it('is refused with 400 on every route that reads a JSON body (413 where the body limit is smaller), never a 5xx', async () => {

@@ -6,7 +6,7 @@
  * authentication step is what refuses it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { plainTarget, startEveryRouteRig, targetsWithParam, type EveryRouteRig } from './every-route-fixtures.js';
+import { plainTarget, rawBodies, startEveryRouteRig, targetsWithParam, withBody, type EveryRouteRig } from './every-route-fixtures.js';
 
 let rig: EveryRouteRig;
 
@@ -19,10 +19,6 @@ afterAll(async () => {
 });
 
 const NUL = 'a%00b';
-/** Methods that carry a body. */
-const withBody = new Set(['POST', 'PUT', 'PATCH', 'DELETE', 'QUERY']);
-/** Routes whose body is content (bytes as sent: webhook and endpoint bodies, uploads), not fields. */
-const rawBodies = new Set(['/hooks/:source', '/hooks/:source/:secret', '/endpoints/:name', '/endpoints/:name/*', '/*', '/api/v1/resources/:id/content']);
 
 /** The requests that put a NUL in one place of `method url`, each named by where. */
 function nulRequests(method: string, url: string): Array<{ where: string; target: string; headers?: Record<string, string>; body?: string; fields: boolean }> {

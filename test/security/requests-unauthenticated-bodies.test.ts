@@ -8,53 +8,18 @@
  * connection. Bodies here never finish: the tests wait for the server's answer and for it to close
  * the connection, never for time to pass.
  */
-import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnauthenticatedBytes } from '../../shared/inbound/index.js';
 import type { RunningApi } from '../../api/start.js';
 import { apiConfigYaml, startTestApi, testApiKey, testConfig } from '../support/api.js';
 import { startIngestRig, type IngestRig } from '../integration/webhook-ingest-fixtures.js';
-
-interface Exchange {
-  /** The status line's code and the headers of the first answer. */
-  answer: Promise<{ status: number; headers: Record<string, string>; body: string }>;
-  /** Resolves when the server has closed the connection. */
-  closed: Promise<void>;
-  socket: Socket;
-}
-
-/** Sends `head` and `chunks` over a raw socket and never the rest of the body it announces. */
-function halfSent(base: string, head: string, chunks: string[] = []): Exchange {
-  const { hostname, port } = new URL(base);
-  const socket = connect({ host: hostname, port: Number(port) }, () => {
-    socket.write(head);
-    for (const chunk of chunks) socket.write(chunk);
-  });
-  let received = Buffer.alloc(0);
-  const answer = new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
-    socket.on('data', (data: Buffer) => {
-      received = Buffer.concat([received, data]);
-      const end = received.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const [statusLine, ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      const body = received.subarray(end + 4);
-      if (body.length < Number(headers['content-length'] ?? 0)) return;
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: body.toString() });
-    });
-    socket.on('error', reject);
-  });
-  // The server ending its side (or resetting) is what closes the exchange.
-  const closed = new Promise<void>((resolve) => {
-    socket.on('end', () => resolve());
-    socket.on('close', () => resolve());
-  });
-  socket.on('error', () => undefined);
-  return { answer, closed, socket };
-}
+import { halfSent } from '../support/raw-http.js';
 
 const post = (path: string, headers: Record<string, string | number>) =>
   `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+
+/** The OAuth server with open registration: a JSON body anyone may send, read before any credential. */
+const oauthWithRegistration = `oauth:\n  enabled: true\n  issuer: http://127.0.0.1:1\n  signing_key: ${Buffer.alloc(32, 7).toString('base64')}\n  dcr:\n    enabled: true\n    allowed_redirect_patterns: ['http://127\\\\.0\\\\.0\\\\.1/callback']\n`;
 
 async function held(api: RunningApi): Promise<number> {
   const text = await (await fetch(`${api.url}/metrics`)).text();
@@ -108,7 +73,7 @@ describe('deadlines', () => {
     const config = testConfig(
       apiConfigYaml({
         server: ['headers_timeout: 400ms', 'request_timeout: 1s', 'body_read_timeout: 300ms'],
-        extra: `oauth:\n  enabled: true\n  issuer: http://127.0.0.1:1\n  signing_key: ${Buffer.alloc(32, 7).toString('base64')}\n  dcr:\n    enabled: true\n    allowed_redirect_patterns: ['http://127\\\\.0\\\\.0\\\\.1/callback']\n`,
+        extra: oauthWithRegistration,
       }),
     );
     api = await startTestApi({ config });
@@ -146,7 +111,7 @@ describe('the budget of unauthenticated bytes', () => {
     const config = testConfig(
       apiConfigYaml({
         server: ['unauthenticated_body_bytes: 1000'],
-        extra: `oauth:\n  enabled: true\n  issuer: http://127.0.0.1:1\n  signing_key: ${Buffer.alloc(32, 7).toString('base64')}\n  dcr:\n    enabled: true\n    allowed_redirect_patterns: ['http://127\\\\.0\\\\.0\\\\.1/callback']\n`,
+        extra: oauthWithRegistration,
       }),
     );
     api = await startTestApi({ config });
