@@ -68,7 +68,7 @@ export function applyBodyRules(app: FastifyInstance, rules: BodyRules): void {
   app.addContentTypeParser('text/plain', bodyParser((_request, body, done) => done(null, body.toString('utf8'))));
 }
 
-/** The request authenticated from its headers, before its body is read: the body no longer counts as anyone's. */
+/** The request authenticated from its headers before its body is read: its body is the caller's, not counted as unauthenticated. */
 export function markAuthenticated(raw: IncomingMessage): void {
   const state = requests.get(raw);
   if (state) state.authenticated = true;
@@ -170,7 +170,7 @@ type Done = (error: Error | null, value?: unknown) => void;
  */
 export function bodyParser(parse: (request: FastifyRequest, body: Buffer, done: Done) => void) {
   return (request: FastifyRequest, _payload: unknown, done: Done): void => {
-    readBodyWithin(request.raw, request.routeOptions.bodyLimit ?? request.server.initialConfig.bodyLimit ?? 1_048_576).then(
+    readBodyWithin(request.raw, request.routeOptions.bodyLimit).then(
       (body) => {
         if (body) return parse(request, Buffer.from(body.buffer, body.byteOffset, body.byteLength), done);
         closeAfterAnswer(request.raw);
