@@ -67,6 +67,23 @@ describe('authentication from the headers, before the body', () => {
   });
 });
 
+describe('the separate webhook listener (webhooks.receiver.address)', () => {
+  let separate: IngestRig;
+  beforeAll(async () => {
+    separate = await startIngestRig({ receiver: ['enabled: true', 'address: "127.0.0.1:0"'] });
+    await separate.createSource('token-apart', { mode: 'header_token', header: 'X-Token', secret: 'a-long-enough-token-0123456789' });
+  });
+  afterAll(async () => separate?.stop());
+
+  it('applies the same rules: 401 unread and closed, and a NUL in the path is 400', async () => {
+    expect(separate.hooksBase).not.toBe(separate.api.url);
+    const exchange = halfSent(separate.hooksBase, post('/hooks/token-apart', { 'x-token': 'wrong', 'content-type': 'application/json', 'content-length': 1 << 20 }), ['[']);
+    expect((await exchange.answer).status).toBe(401);
+    await exchange.closed;
+    expect((await fetch(`${separate.hooksBase}/hooks/a%00b`, { method: 'POST', body: '{}' })).status).toBe(400);
+  });
+});
+
 describe('deadlines', () => {
   let api: RunningApi;
   beforeAll(async () => {
