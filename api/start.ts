@@ -12,6 +12,7 @@ import {
   type Authenticator,
 } from '../shared/identity/index.js';
 import { buildHttpApp, parseListenAddress, startMetricsListener, type App } from './http/app.js';
+import { UnauthenticatedBytes } from '../shared/inbound/index.js';
 import { Readiness } from './http/readiness.js';
 import { drainAndClose } from './http/shutdown.js';
 import type { McpSurface } from './mcp/server.js';
@@ -118,11 +119,20 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const tls = config.server.tls.enabled && config.server.tls.cert_file && config.server.tls.key_file
     ? { certFile: config.server.tls.cert_file, keyFile: config.server.tls.key_file }
     : undefined;
+  // One budget for the replica's unauthenticated bodies, whichever listener reads them.
+  const inbound = {
+    arrival: { headersTimeoutMs: config.server.headers_timeout, requestTimeoutMs: config.server.request_timeout },
+    bodies: {
+      readTimeoutMs: config.server.body_read_timeout,
+      budget: new UnauthenticatedBytes(config.server.unauthenticated_body_bytes, (held) => deps.metrics.httpUnauthenticatedBodyBytes.set(held)),
+    },
+  };
   const app = await buildHttpApp({
     log,
     metrics: deps.metrics,
     readiness,
     bodyLimit: config.server.body_limit,
+    ...inbound,
     version: config.server.version,
     serveMetrics: !config.metrics.address,
     ...(tls ? { tls } : {}),
@@ -224,7 +234,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   await app.listen({ host: listen.host, port: listen.port });
   const metricsApp = config.metrics.address ? await startMetricsListener(deps.metrics, config.metrics.address, log) : undefined;
   const hooksApp = hooksOn && config.webhooks.receiver.address
-    ? await startHookListener({ ...hooksOn, address: config.webhooks.receiver.address, log, metrics: deps.metrics })
+    ? await startHookListener({ ...hooksOn, ...inbound, address: config.webhooks.receiver.address, log, metrics: deps.metrics })
     : undefined;
   const bound = app.server.address();
   const port = typeof bound === 'object' && bound ? bound.port : listen.port;

@@ -7,7 +7,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app.js';
-import { readBodyWithin } from '../http/raw-body.js';
+import { bodyRefusalOf, readBodyWithin } from '../http/raw-body.js';
 import { publicBaseOf } from '../http/public-url.js';
 import type { RestAuthenticator } from '../http/rest-auth.js';
 import {
@@ -67,6 +67,9 @@ export async function endpointRoutes(app: App, opts: EndpointRoutesOptions): Pro
       remoteIp: request.ip,
       readBody: (limit) => readBodyWithin(request.raw, limit),
     });
+    // A body refused while it was read (too slow, the replica's unauthenticated bytes full) is answered as such.
+    const refused = bodyRefusalOf(request.raw);
+    if (refused) return reply.code(refused.statusCode).send({ error: refused.code, message: refused.message });
     return send(reply, answer);
   };
 

@@ -6,6 +6,8 @@
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AccessLogController } from '../http/access-log.js';
+import { refuseBadCallerInput } from '../http/caller-input.js';
+import { applyBodyRules, arrivalOptions, type ArrivalLimits, type BodyRules } from '../http/raw-body.js';
 import { countRequests, parseListenAddress, type App } from '../http/app.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { Metrics } from '../../shared/metrics/index.js';
@@ -16,16 +18,19 @@ export interface HookListener {
   close(): Promise<void>;
 }
 
-export async function startHookListener(opts: HookRoutesOptions & { address: string; log: Logger; metrics: Metrics }): Promise<HookListener> {
+export async function startHookListener(opts: HookRoutesOptions & { address: string; log: Logger; metrics: Metrics; arrival: ArrivalLimits; bodies: BodyRules }): Promise<HookListener> {
   const app = Fastify({
     loggerInstance: opts.log.child({ listener: 'webhooks' }) as FastifyBaseLogger,
     logController: new AccessLogController(),
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
+    ...arrivalOptions(opts.arrival),
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   countRequests(app, opts.metrics);
+  applyBodyRules(app, opts.bodies);
+  refuseBadCallerInput(app);
   app.get('/healthz', async () => ({ status: 'ok' }));
   await app.register(hookRoutes, { receiver: opts.receiver, ...(opts.now ? { now: opts.now } : {}) });
   continueHooksOnRead(app.server);

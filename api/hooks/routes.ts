@@ -2,16 +2,20 @@
  * Inbound webhook routes (spec document 3, "Inbound webhooks"): `POST /hooks/{source}`,
  * `POST /hooks/{source}/{secret}` (path_token) and the CloudEvents `OPTIONS /hooks/{source}`.
  * The route does the steps that come before the body is read — the source exists and is enabled
- * (404, the same for both), the handshake, the body within max_body_bytes (413 on Content-Length
- * before reading, or as soon as the stream passes it) — and hands the raw bytes to the receiver
- * (shared/webhooks/receiver.ts) for the rest of the handling order.
+ * (404, the same for both), the handshake, authentication for every mode that does not sign the
+ * body (header_token, basic, path_token: 401 unread), the body within max_body_bytes (413 on
+ * Content-Length before reading, or as soon as the stream passes it) and the listener's body rules
+ * (api/http/raw-body.ts: an hmac body is unauthenticated until verified) — and hands the raw bytes
+ * to the receiver (shared/webhooks/receiver.ts) for the rest of the handling order. A request
+ * answered before its body was read closes its connection.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from '../http/app.js';
 import type { HookAnswer, WebhookReceiver } from '../../shared/webhooks/index.js';
-import { readBodyWithin } from '../http/raw-body.js';
+import { BodyRefusal } from '../../shared/inbound/index.js';
+import { closeIfBodyPending, markAuthenticated, readBodyWithin } from '../http/raw-body.js';
 
 export interface HookRoutesOptions {
   receiver: WebhookReceiver;
@@ -41,14 +45,29 @@ export async function hookRoutes(app: App, opts: HookRoutesOptions): Promise<voi
     const receivedAtMs = now();
     const { receiver } = opts;
     const found = await receiver.find(request.params.source);
-    if (!found?.source.enabled) return sendAnswer(reply, receiver.notFound(found));
+    if (!found?.source.enabled) return sendAnswer(closeIfBodyPending(request, reply), receiver.notFound(found));
+    // The rest of an oversized body is not read: the connection closes after the answer.
+    const tooLarge = () => sendAnswer(reply.header('connection', 'close'), receiver.tooLarge(found, receivedAtMs));
     const limit = found.source.config.max_body_bytes;
     const declared = Number(request.headers['content-length']);
-    const body = Number.isFinite(declared) && declared > limit ? undefined : await readBody(request.raw, reply.raw, limit);
-    // The rest of an oversized body is not read: the connection closes after the answer.
-    if (!body) return sendAnswer(reply.header('connection', 'close'), receiver.tooLarge(found, receivedAtMs));
+    if (Number.isFinite(declared) && declared > limit) return tooLarge();
     const { secret } = request.params;
-    return sendAnswer(reply, await receiver.accept(found, { headers: request.headers, body, ...(secret !== undefined ? { pathSecret: secret } : {}), receivedAtMs }));
+    const arrived = { headers: request.headers, ...(secret !== undefined ? { pathSecret: secret } : {}), receivedAtMs };
+    // Every mode but hmac authenticates from the headers: a refused request's body is never read
+    // (so a chunked body too large gets 401 rather than the spec order's 413; both store nothing).
+    const early = receiver.authenticateHeaders(found, arrived);
+    if (early !== undefined && early !== true) return sendAnswer(closeIfBodyPending(request, reply), early);
+    if (early === true) markAuthenticated(request.raw);
+    let body: Uint8Array | undefined;
+    try {
+      body = await readBody(request.raw, reply.raw, limit);
+    } catch (error) {
+      // Too slow, or this replica's unauthenticated bytes are full (hmac): the connection closes.
+      if (error instanceof BodyRefusal) return sendAnswer(reply, receiver.bodyRefused(error));
+      throw error;
+    }
+    if (!body) return tooLarge();
+    return sendAnswer(reply, await receiver.accept(found, { ...arrived, body }, early === true));
   };
 
   // A Content-Type Fastify cannot even parse as a media type still goes through the handling order

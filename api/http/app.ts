@@ -17,12 +17,18 @@ import type { Metrics } from '../../shared/metrics/index.js';
 import type { Readiness } from './readiness.js';
 import { jsonRpcCodes, jsonRpcError } from '../mcp/streamable/wire.js';
 import { AccessLogController } from './access-log.js';
+import { CallerInputError, refuseBadCallerInput } from './caller-input.js';
+import { applyBodyRules, arrivalOptions, type ArrivalLimits, type BodyRules } from './raw-body.js';
 
 export interface HttpOptions {
   log: Logger;
   metrics: Metrics;
   readiness: Readiness;
   bodyLimit: number;
+  /** How long headers and whole requests may take to arrive (the api sets `server.*_timeout`; absent, Node's defaults). */
+  arrival?: ArrivalLimits;
+  /** The budget and read timeout of bodies read before their request authenticated (the api sets them; absent, none). */
+  bodies?: BodyRules;
   version: string;
   tls?: { certFile: string; keyFile: string };
   /** Serve /metrics on this app (false when `metrics.address` gives it its own listener). */
@@ -53,7 +59,7 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true },
     // Idle keep-alive sockets close at once on shutdown; busy ones finish their request first.
     forceCloseConnections: 'idle',
-    ...(opts.tls ? { https: { cert: readFileSync(opts.tls.certFile), key: readFileSync(opts.tls.keyFile) } } : {}),
+    ...listenerOptions(opts.arrival, opts.tls),
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
   app.setValidatorCompiler(validatorCompiler);
@@ -73,6 +79,8 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  if (opts.bodies) applyBodyRules(app, opts.bodies);
+  refuseBadCallerInput(app);
   countRequests(app, opts.metrics);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -81,7 +89,7 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
     if (isMcpPath(request.url)) {
       const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
         ? jsonRpcCodes.parseError
-        : status === 413 ? jsonRpcCodes.invalidRequest : jsonRpcCodes.serverError;
+        : error instanceof CallerInputError || status === 413 ? jsonRpcCodes.invalidRequest : jsonRpcCodes.serverError;
       const message = code === jsonRpcCodes.parseError ? 'Parse error: invalid JSON' : status >= 500 ? 'internal error' : error.message;
       return reply.code(code === jsonRpcCodes.parseError ? 400 : status).send(jsonRpcError(code, message));
     }
@@ -125,6 +133,14 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
 
   if (opts.serveMetrics) registerMetricsRoute(app, opts.metrics);
   return app;
+}
+
+/** Node's arrival limits, on the TLS options when the listener serves HTTPS (Node reads them there). */
+function listenerOptions(arrival: ArrivalLimits | undefined, tls: HttpOptions['tls']) {
+  const limits = arrival ? arrivalOptions(arrival) : undefined;
+  const https = tls ? { https: { ...limits?.http, cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) } } : {};
+  if (!limits) return https;
+  return tls ? { requestTimeout: limits.requestTimeout, ...https } : limits;
 }
 
 /** HTTP request series, labelled by route template (never the caller's path). */

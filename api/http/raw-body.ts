@@ -1,17 +1,135 @@
 /**
- * A request body read as raw bytes within a limit, for routes that take any content type and
- * must not buffer past their own limit (webhooks, scripted endpoints): as soon as the body passes
- * `limit` the read stops, the rest is left unread (the route answers 413 and closes the connection).
+ * Request bodies, read by us rather than by Fastify so that every byte a caller sends is bounded:
+ * within the route's limit (413 on the declared length before reading, or as soon as the stream
+ * passes it), and, until the request has authenticated, within the listener's budget of
+ * unauthenticated bytes and by the body read timeout (shared/inbound/bodies.ts). Webhooks and
+ * endpoints read their raw bytes with `readBodyWithin`; every parsed body type (JSON, forms, text)
+ * goes through `bodyParser`. A refused body is left unread and its connection closes after the answer.
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errorCodes, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { bodiesFull, bodyTimeout, type BodyRefusal, type UnauthenticatedBytes } from '../../shared/inbound/index.js';
 
-/** The body, or undefined as soon as it passes `limit` bytes. */
+export interface BodyRules {
+  /** `server.body_read_timeout`: an unauthenticated body must have arrived this long after its request started. */
+  readTimeoutMs: number;
+  /** `server.unauthenticated_body_bytes`, shared by every request of the listener. */
+  budget: UnauthenticatedBytes;
+}
+
+interface RequestBody {
+  rules: BodyRules;
+  startedAt: number;
+  /** Set once the request authenticated from its headers: its body is then the caller's own business. */
+  authenticated: boolean;
+  /** Bytes taken from the budget, given back when the exchange ends. */
+  taken: number;
+  refused?: BodyRefusal;
+  response: ServerResponse;
+}
+
+const requests = new WeakMap<IncomingMessage, RequestBody>();
+
+/** How long a listener waits for what a caller sends (`server.*_timeout`), in milliseconds. */
+export interface ArrivalLimits {
+  headersTimeoutMs: number;
+  /** 0: no limit. */
+  requestTimeoutMs: number;
+}
+
+/**
+ * Node's own limits on a listener, as Fastify options: the headers and then the whole request must
+ * arrive in time, else 408 and the connection is closed (slow senders, connections that send
+ * nothing). Checked every second rather than Node's 30.
+ */
+export function arrivalOptions(limits: ArrivalLimits): { requestTimeout: number; http: { headersTimeout: number; requestTimeout: number; connectionsCheckingInterval: number } } {
+  const { requestTimeoutMs } = limits;
+  // Node refuses a headers timeout longer than a request timeout.
+  const headersTimeout = requestTimeoutMs > 0 ? Math.min(limits.headersTimeoutMs, requestTimeoutMs) : limits.headersTimeoutMs;
+  return {
+    requestTimeout: requestTimeoutMs,
+    http: { headersTimeout, requestTimeout: requestTimeoutMs, connectionsCheckingInterval: Math.min(1000, headersTimeout) },
+  };
+}
+
+/** Applies `rules` to every request of `app`: register before its routes. */
+export function applyBodyRules(app: FastifyInstance, rules: BodyRules): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const state: RequestBody = { rules, startedAt: Date.now(), authenticated: false, taken: 0, response: reply.raw };
+    requests.set(request.raw, state);
+    // A parsed body is held until the exchange ends, however it ends.
+    reply.raw.once('close', () => {
+      rules.budget.release(state.taken);
+      state.taken = 0;
+    });
+  });
+  // Fastify's own text parser reads outside these rules (JSON and forms are parsed in caller-input.ts and api/oauth).
+  app.removeContentTypeParser('text/plain');
+  app.addContentTypeParser('text/plain', bodyParser((_request, body, done) => done(null, body.toString('utf8'))));
+}
+
+/** The request authenticated from its headers before its body is read: its body is the caller's, not counted as unauthenticated. */
+export function markAuthenticated(raw: IncomingMessage): void {
+  const state = requests.get(raw);
+  if (state) state.authenticated = true;
+}
+
+/**
+ * An answer given before the body was read closes the connection while the body is still
+ * arriving: the rest is never read (Node would otherwise read it to the end to reuse the connection).
+ */
+export function closeIfBodyPending(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return request.raw.complete ? reply : reply.header('connection', 'close');
+}
+
+/** The answer to this request closes its connection (the rest of its body is never read). */
+export function closeAfterAnswer(raw: IncomingMessage): void {
+  requests.get(raw)?.response.setHeader('connection', 'close');
+}
+
+/** The refusal of this request's body, if reading it was refused (for a reader whose caller turns errors into its own answer). */
+export function bodyRefusalOf(raw: IncomingMessage): BodyRefusal | undefined {
+  return requests.get(raw)?.refused;
+}
+
+/**
+ * The body, or undefined when it is larger than `limit` (declared, or as soon as the stream passes
+ * it; the rest is left unread). Rejects with a BodyRefusal (its headers already on the response)
+ * when an unauthenticated body does not fit the budget or is not in by the read timeout.
+ */
 export function readBodyWithin(raw: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  const declared = Number(raw.headers['content-length']);
+  const known = Number.isFinite(declared) && raw.headers['content-length'] !== undefined;
+  if (known && declared > limit) return Promise.resolve(undefined);
+  const state = requests.get(raw);
+  const counted = state && !state.authenticated ? state : undefined;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    let timer: NodeJS.Timeout | undefined;
     const stop = () => {
+      clearTimeout(timer);
       raw.off('data', onData).off('end', onEnd).off('error', onError).off('aborted', onAborted);
+    };
+    const refuse = (refusal: BodyRefusal) => {
+      stop();
+      raw.pause();
+      if (counted) {
+        counted.refused = refusal;
+        for (const [name, value] of Object.entries(refusal.headers)) counted.response.setHeader(name, value);
+        counted.response.setHeader('connection', 'close');
+      }
+      reject(refusal);
+    };
+    /** Takes `bytes` from the budget, or refuses the body. */
+    const take = (bytes: number): boolean => {
+      if (!counted) return true;
+      if (!counted.rules.budget.take(bytes)) {
+        refuse(bodiesFull(counted.rules.budget.max));
+        return false;
+      }
+      counted.taken += bytes;
+      return true;
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
@@ -19,9 +137,11 @@ export function readBodyWithin(raw: IncomingMessage, limit: number): Promise<Uin
         stop();
         raw.pause();
         resolve(undefined);
-      } else {
-        chunks.push(chunk);
+        return;
       }
+      // A declared length was taken whole before reading; a chunked body is taken as it arrives.
+      if (!known && !take(chunk.length)) return;
+      chunks.push(chunk);
     };
     const onEnd = () => {
       stop();
@@ -32,6 +152,31 @@ export function readBodyWithin(raw: IncomingMessage, limit: number): Promise<Uin
       reject(error);
     };
     const onAborted = () => onError(new Error('the sender closed the connection before the body ended'));
+    if (known && declared > 0 && !take(declared)) return;
+    if (counted) {
+      const { rules } = counted;
+      const left = counted.startedAt + rules.readTimeoutMs - Date.now();
+      timer = setTimeout(() => refuse(bodyTimeout(rules.readTimeoutMs)), Math.max(0, left));
+    }
     raw.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
   });
+}
+
+type Done = (error: Error | null, value?: unknown) => void;
+
+/**
+ * A content-type parser over `readBodyWithin` and the route's body limit: `parse` gets the whole
+ * body. Too large is Fastify's own 413, with the connection closed.
+ */
+export function bodyParser(parse: (request: FastifyRequest, body: Buffer, done: Done) => void) {
+  return (request: FastifyRequest, _payload: unknown, done: Done): void => {
+    readBodyWithin(request.raw, request.routeOptions.bodyLimit).then(
+      (body) => {
+        if (body) return parse(request, Buffer.from(body.buffer, body.byteOffset, body.byteLength), done);
+        closeAfterAnswer(request.raw);
+        done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      },
+      (error: Error) => done(error),
+    );
+  };
 }

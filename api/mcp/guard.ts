@@ -3,6 +3,7 @@ import { extractCredentials, type AuthDecision, type CallerContext, type Credent
 import { checkOrigin } from './http-rules.js';
 import { jsonRpcCodes, jsonRpcError } from './streamable/wire.js';
 import { resourceMetadataUrl, type ProtectedResource } from './protected-resource.js';
+import { closeIfBodyPending, markAuthenticated } from '../http/raw-body.js';
 
 export interface McpGuard {
   authenticate(credentials: Credential[]): Promise<AuthDecision>;
@@ -42,6 +43,8 @@ const exposeHeaders = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, R
  * writes it after Fastify has let go (no onSend hooks run then).
  */
 export function mcpGuard(guard: McpGuard) {
+  const callers = new WeakMap<FastifyRequest, CallerContext>();
+
   function cors(request: FastifyRequest, reply: FastifyReply): void {
     const origin = request.headers.origin;
     if (!origin) return;
@@ -58,8 +61,23 @@ export function mcpGuard(guard: McpGuard) {
       loopbackOnly: guard.loopbackOnly,
     });
     if (verdict.ok) return true;
-    void reply.code(403).header('content-type', 'application/json').send(jsonRpcError(jsonRpcCodes.serverError, `Forbidden: ${verdict.reason}`));
+    void closeIfBodyPending(request, reply).code(403).header('content-type', 'application/json').send(jsonRpcError(jsonRpcCodes.serverError, `Forbidden: ${verdict.reason}`));
     return false;
+  }
+
+  /** The authenticated caller, or undefined after answering 401/403. */
+  async function admit(request: FastifyRequest, reply: FastifyReply): Promise<CallerContext | undefined> {
+    if (!originOk(request, reply)) return undefined;
+    cors(request, reply);
+    const decision = await guard.authenticate(extractCredentials(request.headers));
+    if (decision.ok) return decision.caller;
+    request.log.info({ reason: decision.error }, 'MCP request refused: not authenticated');
+    void closeIfBodyPending(request, reply)
+      .code(401)
+      .header('www-authenticate', challenge(guard, request, decision))
+      .header('content-type', 'application/json')
+      .send(jsonRpcError(jsonRpcCodes.serverError, `Unauthorized: ${decision.description}`));
+    return undefined;
   }
 
   return {
@@ -72,19 +90,25 @@ export function mcpGuard(guard: McpGuard) {
       return reply.code(204).send();
     },
 
-    /** The authenticated caller, or undefined after answering 401/403. */
-    async admit(request: FastifyRequest, reply: FastifyReply): Promise<CallerContext | undefined> {
-      if (!originOk(request, reply)) return undefined;
-      cors(request, reply);
-      const decision = await guard.authenticate(extractCredentials(request.headers));
-      if (decision.ok) return decision.caller;
-      request.log.info({ reason: decision.error }, 'MCP request refused: not authenticated');
-      void reply
-        .code(401)
-        .header('www-authenticate', challenge(guard, request, decision))
-        .header('content-type', 'application/json')
-        .send(jsonRpcError(jsonRpcCodes.serverError, `Unauthorized: ${decision.description}`));
+    /**
+     * The route's onRequest hook: Origin/Host and authentication from the headers, before any of
+     * the body is read, so an unauthenticated sender cannot make us read (or hold) a byte of it;
+     * an accepted body is the caller's own (not counted as unauthenticated). The handler reads the
+     * caller with `callerOf`.
+     */
+    async onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+      const caller = await admit(request, reply);
+      if (!caller) return reply;
+      markAuthenticated(request.raw);
+      callers.set(request, caller);
       return undefined;
+    },
+
+    /** The caller the onRequest hook admitted. */
+    callerOf(request: FastifyRequest): CallerContext {
+      const caller = callers.get(request);
+      if (!caller) throw new Error('an MCP route ran without the guard\'s onRequest hook');
+      return caller;
     },
   };
 }

@@ -24,9 +24,10 @@ export async function legacySseRoutes(
 ): Promise<void> {
   const guard = mcpGuard(opts.guard);
 
-  app.get('/sse', { schema: { hide: true } }, async (request, reply) => {
-    const caller = await guard.admit(request, reply);
-    if (!caller) return reply;
+  const authenticated = { schema: { hide: true }, onRequest: guard.onRequest };
+
+  app.get('/sse', authenticated, async (request, reply) => {
+    const caller = guard.callerOf(request);
     const admission = opts.admit(caller.subject);
     if (!admission.ok) return tooManySessions(reply, admission.retryAfterSeconds);
     reply.hijack();
@@ -41,9 +42,8 @@ export async function legacySseRoutes(
     return reply;
   });
 
-  app.post('/messages', { schema: { hide: true } }, async (request, reply) => {
-    const caller = await guard.admit(request, reply);
-    if (!caller) return reply;
+  app.post('/messages', authenticated, async (request, reply) => {
+    const caller = guard.callerOf(request);
     const id = (request.query as { sessionId?: string }).sessionId;
     const session = id ? opts.sessions.use(id, caller.subject) : undefined;
     if (!session) {

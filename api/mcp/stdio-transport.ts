@@ -19,6 +19,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { classifyMessage, errorReply } from './jsonrpc-envelope.js';
 import { batchesAllowed, jsonRpcCodes } from './streamable/wire.js';
+import { parseCallerJson } from '../../shared/inbound/index.js';
 
 /** Longest line accepted; a longer one is discarded and refused (the SDK's stdio limit). */
 export const maxLineBytes = 10 * 1024 * 1024;
@@ -138,12 +139,13 @@ export class LineTransport implements Transport {
 
   #onLine(line: string): void {
     if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      return this.#refuse(null, jsonRpcCodes.parseError, 'Parse error: the line is not valid JSON');
+    const parsed = parseCallerJson(line, 'the line');
+    if (!parsed.ok) {
+      return parsed.error === 'too_deep'
+        ? this.#refuse(null, jsonRpcCodes.invalidRequest, `Invalid Request: ${parsed.reason}`)
+        : this.#refuse(null, jsonRpcCodes.parseError, 'Parse error: the line is not valid JSON');
     }
+    const { value } = parsed;
     if (Array.isArray(value)) return this.#onBatch(value);
     const owed = this.#accept(value);
     if (owed) this.#refuse(owed.id, owed.error.code, owed.error.message);

@@ -8,6 +8,7 @@ import type { DatabaseSessions } from './database-sessions.js';
 import { tooManySessions } from './http-rules.js';
 import type { ConnectedServers } from './notifications.js';
 import { mcpGuard, type McpGuard } from './guard.js';
+import { jsonBodyParser } from '../http/caller-input.js';
 import { HttpTransport, resumeLocalStream, sendJson, sessionHeader, type StreamSettings } from './streamable/transport.js';
 import { SseConnection } from './streamable/sse.js';
 import {
@@ -291,20 +292,16 @@ export async function streamableHttpRoutes(app: FastifyInstance, opts: Streamabl
   const path = opts.path ?? '/mcp';
   const guard = mcpGuard(opts.guard);
   // A DELETE (or any request) may name `Content-Type: application/json` with no body at all.
-  const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    if (body === '') return done(null, undefined);
-    json(request, body as string, done);
-  });
+  app.addContentTypeParser('application/json', jsonBodyParser(app, { allowEmpty: true }));
   app.options(path, (request, reply) => guard.preflight(request, reply));
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: path,
     schema: { hide: true },
+    onRequest: (request, reply) => guard.onRequest(request, reply),
     handler: async (request, reply) => {
-      const caller = await guard.admit(request, reply);
-      if (!caller) return reply;
+      const caller = guard.callerOf(request);
       try {
         if (opts.mode.kind === 'stateful') await statefulHandler(opts.mode, opts, request, reply, caller);
         else await statelessHandler(opts, opts.mode, request, reply, caller);

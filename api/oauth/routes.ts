@@ -15,7 +15,7 @@
  *   authorize and callback are navigations and need no CORS.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import formBody from '@fastify/formbody';
+import { parse as parseForm } from 'node:querystring';
 import rateLimit from '@fastify/rate-limit';
 import {
   ConsentSeal,
@@ -28,6 +28,8 @@ import {
   type Redirect,
 } from '../../shared/oauth/index.js';
 import { renderConsentPage, sendConsentPage } from './consent-page.js';
+import { bodyParser } from '../http/raw-body.js';
+import { BodyRefusal } from '../../shared/inbound/index.js';
 
 export interface OAuthRoutesOptions {
   server: OAuthServer;
@@ -132,12 +134,17 @@ function sendError(reply: FastifyReply, request: FastifyRequest, error: unknown)
 
 export async function oauthRoutes(app: FastifyInstance, opts: OAuthRoutesOptions): Promise<void> {
   const { server, issuer } = opts;
-  await app.register(formBody, { bodyLimit });
+  // Read within the listener's body rules (api/http/raw-body.ts) and each route's bodyLimit; a name sent twice becomes an array.
+  app.addContentTypeParser('application/x-www-form-urlencoded', bodyParser((_request, body, done) => done(null, parseForm(body.toString('utf8')))));
   // Bodies Fastify itself refuses (malformed JSON, too large) still get an OAuth-shaped answer.
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error.statusCode === 429) {
       const description = (error as { error_description?: unknown }).error_description;
       return reply.code(429).send({ error: 'temporarily_unavailable', error_description: typeof description === 'string' ? description : 'too many requests' });
+    }
+    // A body too slow, or past the replica's unauthenticated bytes (api/http/raw-body.ts): its own status.
+    if (error instanceof BodyRefusal) {
+      return reply.code(error.statusCode).send({ error: error.statusCode === 503 ? 'temporarily_unavailable' : 'invalid_request', error_description: error.message });
     }
     const status = error.statusCode === 413 ? 413 : 400;
     const code = request.url.startsWith('/oauth/register') ? 'invalid_client_metadata' : 'invalid_request';

@@ -15,12 +15,15 @@ export const defaultReturnPath = '/portal/';
 
 /**
  * A return path that can only lead back to this origin: one leading `/`, not `//` (a
- * protocol-relative URL), no backslash (browsers read `/\host` as `//host`), no control characters,
- * and it resolves to the same origin. Anything else is refused (undefined): no open redirect.
+ * protocol-relative URL), no backslash (browsers read `/\host` as `//host`), and it resolves to
+ * the same origin. It ends up in a Location header, so it is visible ASCII only: controls, spaces,
+ * U+2028/U+2029 and any other non-ASCII character are refused, never written into a header (a
+ * browser's own `location.pathname` is already percent-encoded). Anything else is refused
+ * (undefined): no open redirect, no header the server cannot write.
  */
 export function safeReturnPath(value: string): string | undefined {
   if (value.length > 2048 || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return undefined;
-  if (/[\u0000-\u001f\u007f]/.test(value)) return undefined;
+  if (/[^\x21-\x7e]/.test(value)) return undefined;
   const probe = 'https://return.invalid';
   try {
     return new URL(value, probe).origin === probe ? value : undefined;

@@ -116,7 +116,7 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
       const given = request.query.return_to;
       const returnTo = given === undefined || given === '' ? defaultReturnPath : safeReturnPath(given);
       if (!returnTo) {
-        return reply.code(400).send({ error: 'invalid_return_to', message: 'return_to must be a path on this site: one leading /, no // or backslash' });
+        return reply.code(400).send({ error: 'invalid_return_to', message: 'return_to must be a path on this site: one leading /, no // or backslash, visible ASCII only (percent-encode the rest)' });
       }
       const redirectUri = callbackUrl(opts.publicBaseUrl, request);
       if (!redirectUri) return reply.code(400).send({ error: 'invalid_request', message: 'the request has no valid Host' });

@@ -12,6 +12,13 @@
  * - secrets.encryption_key      base64 of exactly 32 bytes; AES-256-GCM key for secrets at rest
  * - metrics.address             when set, Prometheus /metrics is served on its own listener there
  * - server.body_limit           bytes, default 4194304; larger HTTP bodies get 413
+ * - server.headers_timeout      default 10s: a request's headers must have arrived by then (408, closed)
+ * - server.request_timeout      default 5m: a whole request, headers and body, must have arrived by
+ *                                then, authenticated or not (408, closed; 0s: no limit)
+ * - server.body_read_timeout    default 30s: a body read before its request authenticated must have
+ *                                arrived this long after the request started (408, closed)
+ * - server.unauthenticated_body_bytes  default 67108864: bytes of such bodies one replica holds at
+ *                                once; past it 503 with Retry-After: 1, closed (docs/security.md)
  * - server.allowed_origins      Origin values allowed on /mcp besides same-host origins
  * - server.workers              default 1: api processes `platform serve` runs on the one
  *                                listen address (node:cluster); above 1 needs sessions.store
@@ -89,6 +96,10 @@ export const server = obj({
   }).prefault({}),
   // ours
   body_limit: int({ min: 1 }).default(4_194_304),
+  headers_timeout: dur('10s'),
+  request_timeout: dur('5m', { positive: false }),
+  body_read_timeout: dur('30s'),
+  unauthenticated_body_bytes: int({ min: 1 }).default(64 * 1024 * 1024),
   allowed_origins: z.array(origin()).default([]),
   workers: int({ min: 1 }).default(1),
 });

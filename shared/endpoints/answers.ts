@@ -3,6 +3,7 @@
  * body `{error, message}` per refusal, the same whatever the script did — the caller learns which
  * status it got and why in general terms, never the script's error. Pure.
  */
+import { MAX_JSON_DEPTH } from '../inbound/index.js';
 
 /** What goes back to the caller (the route writes it). */
 export interface EndpointAnswer {
@@ -14,7 +15,7 @@ export interface EndpointAnswer {
 }
 
 export const REFUSALS = {
-  invalid_json: { status: 400, message: 'the body claims JSON (its Content-Type) but is not JSON' },
+  invalid_json: { status: 400, message: `the body claims JSON (its Content-Type) but is not JSON, or nests deeper than ${MAX_JSON_DEPTH} levels` },
   unauthorized: { status: 401, message: 'this endpoint needs a signed-in caller: sign in, or present an API key (Authorization: Bearer or X-API-Key)' },
   csrf_required: { status: 403, message: 'a write with a browser session must carry its CSRF token in X-CSRF-Token' },
   csrf_invalid: { status: 403, message: 'the X-CSRF-Token header is not the CSRF token of this browser session' },

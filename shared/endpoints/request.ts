@@ -7,12 +7,13 @@
  * - `body`: the bytes as a string when they are UTF-8 (the usual case: JSON, forms, text), else
  *   `{base64: '<the bytes>'}` — `typeof req.body === 'string'` tells which.
  * - `json`: the parsed body when the media type is `application/json` or `…+json`; a body that
- *   claims JSON and is not (or is not UTF-8) is a 400 before the script runs. An empty body is
- *   `null`: it claims nothing.
+ *   claims JSON and is not (or is not UTF-8, or nests deeper than shared/inbound's limit) is a 400
+ *   before the script runs. An empty body is `null`: it claims nothing.
  * - `form`: each field's first value for `application/x-www-form-urlencoded`, else null.
  * - `caller`: from the request's authentication only, never from the body.
  */
 import type { CallerContext } from '../identity/index.js';
+import { parseCallerJson } from '../inbound/index.js';
 
 /** Request headers a handler never sees. */
 export const CREDENTIAL_HEADERS: ReadonlySet<string> = new Set(['authorization', 'cookie', 'x-api-key', 'proxy-authorization']);
@@ -105,12 +106,10 @@ export function handlerRequest(arrived: ArrivedRequest): HandlerRequestResult {
   let json: unknown = null;
   if (isJsonMediaType(mediaType) && arrived.body.length > 0) {
     if (text === undefined) return { ok: false, reason: 'the body claims JSON but is not UTF-8' };
-    try {
-      // A byte order mark is kept in `body` but is not part of the JSON text.
-      json = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
-    } catch {
-      return { ok: false, reason: 'the body claims JSON but is not JSON' };
-    }
+    // A byte order mark is kept in `body` but is not part of the JSON text.
+    const parsed = parseCallerJson(text.startsWith('\uFEFF') ? text.slice(1) : text, 'the JSON body');
+    if (!parsed.ok) return { ok: false, reason: parsed.error === 'too_deep' ? parsed.reason : 'the body claims JSON but is not JSON' };
+    json = parsed.value;
   }
   const form = mediaType === FORM_TYPE ? firstValues(new URLSearchParams(text ?? lenientUtf8.decode(arrived.body))) : null;
   return {

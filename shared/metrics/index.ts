@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * The process's Prometheus series. Labels never carry caller-supplied paths: HTTP requests are
@@ -8,6 +8,8 @@ export interface Metrics {
   registry: Registry;
   httpRequests: Counter<'method' | 'route' | 'status'>;
   httpDuration: Histogram<'method' | 'route'>;
+  /** Bytes of request bodies being held before their requests authenticated (server.unauthenticated_body_bytes). */
+  httpUnauthenticatedBodyBytes: Gauge;
   toolCalls: Counter<'tool' | 'outcome'>;
   toolDuration: Histogram<'tool'>;
 }
@@ -28,6 +30,11 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       help: 'HTTP request duration by route template',
       labelNames: ['method', 'route'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    httpUnauthenticatedBodyBytes: new Gauge({
+      name: 'platform_http_unauthenticated_body_bytes',
+      help: 'Bytes of request bodies this replica holds for requests not (yet) authenticated',
       registers: [registry],
     }),
     toolCalls: new Counter({

@@ -32,6 +32,18 @@ export type WebhookAuthResult = { ok: true } | { ok: false; reason: string };
 const refuse = (reason: string): WebhookAuthResult => ({ ok: false, reason });
 const ACCEPTED: WebhookAuthResult = { ok: true };
 
+const NO_BODY = new Uint8Array();
+
+/**
+ * The verdict from the headers and path alone, before the body is read: every mode but hmac (whose
+ * signature covers the body) is decided by them, and so is an hmac request that cannot authenticate
+ * whatever its body (no secret, a path token). Undefined: only the body can tell.
+ */
+export function verifyWebhookHeaders(input: Omit<WebhookRequestToVerify, 'body'>): WebhookAuthResult | undefined {
+  const bodyDecides = input.auth.mode === 'hmac' && input.secrets.length > 0 && input.pathSecret === undefined;
+  return bodyDecides ? undefined : verifyWebhookRequest({ ...input, body: NO_BODY });
+}
+
 /** Whether the request authenticates under the source's auth and any of its secrets. */
 export function verifyWebhookRequest(input: WebhookRequestToVerify): WebhookAuthResult {
   const { auth, secrets } = input;

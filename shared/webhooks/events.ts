@@ -5,16 +5,11 @@
  * Refusal reasons are stored and shown to administrators, so they never quote the body.
  */
 import { createHash } from 'node:crypto';
+import { parseCallerJson } from '../inbound/index.js';
 import { readJsonPath, type JsonPath } from './json-path.js';
 
 export type BodyResult = { ok: true; value: unknown } | { ok: false; reason: string };
 export type SplitResult = { ok: true; events: unknown[] } | { ok: false; reason: string };
-
-/**
- * The deepest nesting a body may have. JSON.parse reads any depth, but JSON.stringify (the
- * payload column) overflows the stack a few thousand levels down; no event needs more.
- */
-export const MAX_JSON_DEPTH = 256;
 
 const FORM = 'application/x-www-form-urlencoded';
 const MEDIA_TYPE = /^[a-z0-9!#$&^_.+-]{1,64}\/[a-z0-9!#$&^_.+-]{1,64}$/;
@@ -51,37 +46,8 @@ export function parseWebhookBody(body: Uint8Array, contentType: string | undefin
 
 function parseJsonText(text: string, what: string): BodyResult {
   if (text.trim() === '') return { ok: false, reason: `${what} is empty` };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    // The parser's message quotes the input: never passed on.
-    return { ok: false, reason: `${what} is not valid JSON` };
-  }
-  if (nestingDepth(text) > MAX_JSON_DEPTH) return { ok: false, reason: `${what} nests deeper than ${MAX_JSON_DEPTH} levels` };
-  return { ok: true, value };
-}
-
-/** The deepest array/object nesting of valid JSON text, counted outside strings. */
-function nestingDepth(json: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let i = 0; i < json.length; i++) {
-    const c = json.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
-    } else if (c === 0x5b || c === 0x7b) {
-      depth++;
-      if (depth > deepest) deepest = depth;
-    } else if (c === 0x5d || c === 0x7d) {
-      depth--;
-    }
-  }
-  return deepest;
+  const parsed = parseCallerJson(text, what);
+  return parsed.ok ? parsed : { ok: false, reason: parsed.reason };
 }
 
 /**

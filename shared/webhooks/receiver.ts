@@ -10,7 +10,8 @@
  * secrets, held in memory for that second only), so a flood of requests costs no queries.
  */
 import type { Logger } from '../logging/index.js';
-import { verifyWebhookRequest, type RequestHeaders } from './auth.js';
+import { verifyWebhookHeaders, verifyWebhookRequest, type RequestHeaders, type WebhookRequestToVerify } from './auth.js';
+import type { BodyRefusal } from '../inbound/index.js';
 import { BufferFullError, SourceBuffer, WriteFailedError, type BufferSettings, type Segment } from './buffer.js';
 import { describeEvent, parseWebhookBody, splitEvents, type EventPaths } from './events.js';
 import { parseJsonPath, type JsonPath } from './json-path.js';
@@ -138,19 +139,33 @@ export class WebhookReceiver {
     return this.#refuse(active, 'too_large', 413, `body larger than max_body_bytes (${active.source.config.max_body_bytes} bytes)`, receivedAtMs);
   }
 
-  /** Handles a request whose body was read in full, from authentication on. */
-  async accept(active: ActiveSource, request: HookRequest): Promise<HookAnswer> {
+  /**
+   * Authentication from the headers and path alone, before the body is read (every mode but hmac,
+   * which signs the body): its 401 (counted and kept like any refusal), `true` when the request
+   * authenticated, undefined when only the body can tell.
+   */
+  authenticateHeaders(active: ActiveSource, request: Omit<HookRequest, 'body'>): HookAnswer | true | undefined {
+    const verdict = verifyWebhookHeaders(verification(active, request));
+    if (verdict === undefined) return undefined;
+    return verdict.ok ? true : this.#refuse(active, 'unauthorized', 401, verdict.reason, request.receivedAtMs);
+  }
+
+  /** A body refused while it was read (too slow, or the replica's unauthenticated bytes full): nothing stored. */
+  bodyRefused(refusal: BodyRefusal): HookAnswer {
+    return { status: refusal.statusCode, headers: { ...refusal.headers }, body: { error: refusal.code, message: refusal.message } };
+  }
+
+  /**
+   * Handles a request whose body was read in full, from authentication on (`authenticated`: its
+   * headers already authenticated it, authenticateHeaders).
+   */
+  async accept(active: ActiveSource, request: HookRequest, authenticated = false): Promise<HookAnswer> {
     const { source } = active;
     const at = request.receivedAtMs;
-    const auth = verifyWebhookRequest({
-      auth: source.auth,
-      secrets: secretsAt(source.secrets, at),
-      headers: request.headers,
-      body: request.body,
-      ...(request.pathSecret !== undefined ? { pathSecret: request.pathSecret } : {}),
-      nowMs: at,
-    });
-    if (!auth.ok) return this.#refuse(active, 'unauthorized', 401, auth.reason, at);
+    if (!authenticated) {
+      const auth = verifyWebhookRequest({ ...verification(active, request), body: request.body });
+      if (!auth.ok) return this.#refuse(active, 'unauthorized', 401, auth.reason, at);
+    }
 
     if (active.rateLimit) {
       const decision = this.#buckets.take(source.id, active.rateLimit, at);
@@ -258,6 +273,18 @@ export class WebhookReceiver {
         else this.#recording.delete(sourceId);
       });
   }
+}
+
+/** What authentication checks a request against, but its body. */
+function verification(active: ActiveSource, request: Omit<HookRequest, 'body'>): Omit<WebhookRequestToVerify, 'body'> {
+  const at = request.receivedAtMs;
+  return {
+    auth: active.source.auth,
+    secrets: secretsAt(active.source.secrets, at),
+    headers: request.headers,
+    ...(request.pathSecret !== undefined ? { pathSecret: request.pathSecret } : {}),
+    nowMs: at,
+  };
 }
 
 /** A source's settings in the forms the steps use. */

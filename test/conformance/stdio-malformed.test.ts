@@ -12,6 +12,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, platformBin, repoRoot } from '../support/cli.js';
 import type { Json } from './wire.js';
+import { MAX_JSON_DEPTH } from '../../shared/inbound/index.js';
 
 /** A `platform stdio` process with line-level access to its stdin and stdout. */
 class StdioProcess {
@@ -85,6 +86,15 @@ describe('platform stdio answers malformed lines and batches', () => {
     await p.initialize('2025-11-25');
     p.write('{"jsonrpc": "2.0", "id": 1, "method": ');
     expect(await p.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringMatching(/^Parse error/) } });
+    p.send(ping(2));
+    expect(await p.next()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
+  });
+
+  it(`answers a line nested deeper than ${MAX_JSON_DEPTH} levels with -32600 before parsing it, and keeps serving`, async () => {
+    const p = start();
+    await p.initialize('2025-11-25');
+    p.write(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","arguments":{"a":${'['.repeat(400_000)}${']'.repeat(400_000)}}}}`);
+    expect(await p.next()).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid Request: the line nests deeper than ${MAX_JSON_DEPTH} levels` } });
     p.send(ping(2));
     expect(await p.next()).toEqual({ jsonrpc: '2.0', id: 2, result: {} });
   });

@@ -386,7 +386,7 @@ describe('the callback and the return path', () => {
     expect(setCookie(failed, 'mcp_session')).toBeUndefined();
   });
 
-  it.each(['//evil.example/', 'https://evil.example/', '/\\evil.example', 'portal'])('return_to %j is refused with 400 before any redirect', async (returnTo) => {
+  it.each(['//evil.example/', 'https://evil.example/', '/\\evil.example', 'portal', '/portal/\u2028', '/portal/\u2029', '/portal/\u0085', '/portal/\u00e9'])('return_to %j is refused with 400 before any redirect', async (returnTo) => {
     const response = await fetch(`${api.url}/portal/auth/login?return_to=${encodeURIComponent(returnTo)}`, { redirect: 'manual' });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: 'invalid_return_to' });

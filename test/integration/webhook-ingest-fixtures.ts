@@ -5,7 +5,6 @@
  * through the admin REST API. Shared by webhook-ingest*.test.ts.
  */
 import { createHmac } from 'node:crypto';
-import { connect } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +20,7 @@ import { platformScratchStorage, type ScratchStorage } from '../../shared/sql/sc
 import { WebhookReceiver, WebhookWindows, webhookMetrics } from '../../shared/webhooks/index.js';
 import { adminApiYaml, connectMcp, startTestApi } from '../support/api.js';
 import { capturingLogger } from '../support/logs.js';
+import { halfSent, type RawAnswer } from '../support/raw-http.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 export const ADMIN_KEY = 'admin-key-ingest-0123456789';
@@ -194,35 +194,17 @@ export function sign(secret: string, data: string | Uint8Array, algorithm: 'sha1
 /** Seconds since the epoch of the rig's clock, as a timestamp header carries it. */
 export const unixSeconds = (ms: number) => String(Math.floor(ms / 1000));
 
-export interface RawAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { RawAnswer };
 
 /**
  * Sends `head` and then each of `chunks` over a raw socket to `base` and resolves with the first
  * complete answer — without ever sending the rest of the body the head announces.
  */
-export function rawRequest(base: string, head: string, chunks: Array<string | Uint8Array>): Promise<RawAnswer> {
-  const { hostname, port } = new URL(base);
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: hostname, port: Number(port) }, () => {
-      socket.write(head);
-      for (const chunk of chunks) socket.write(chunk);
-    });
-    let received = Buffer.alloc(0);
-    socket.on('data', (data: Buffer) => {
-      received = Buffer.concat([received, data]);
-      const end = received.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const [statusLine, ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
-      const body = received.subarray(end + 4);
-      if (body.length < Number(headers['content-length'] ?? 0)) return;
-      socket.destroy();
-      resolve({ status: Number(statusLine!.split(' ')[1]), headers, body: body.toString() });
-    });
-    socket.on('error', reject);
-  });
+export async function rawRequest(base: string, head: string, chunks: Array<string | Uint8Array>): Promise<RawAnswer> {
+  const exchange = halfSent(base, head, chunks);
+  try {
+    return await exchange.answer;
+  } finally {
+    exchange.socket.destroy();
+  }
 }

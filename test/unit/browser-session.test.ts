@@ -136,6 +136,14 @@ describe('portal sign-in rules', () => {
     ['/\t/evil.example', undefined],
     ['javascript:alert(1)', undefined],
     ['', undefined],
+    // Echoed into the Location header: nothing a header cannot carry, nothing that splits a line.
+    ['/portal/\u2028', undefined],
+    ['/portal/\u2029x', undefined],
+    ['/portal/\u0085', undefined],
+    ['/portal/\r\nSet-Cookie:x=1', undefined],
+    ['/portal/a b', undefined],
+    ['/portal/\u00e9', undefined],
+    ['/portal/%C3%A9?q=%E2%80%A8', '/portal/%C3%A9?q=%E2%80%A8'],
   ])('safeReturnPath(%j) = %j', (given, expected) => {
     expect(safeReturnPath(given)).toBe(expected);
   });

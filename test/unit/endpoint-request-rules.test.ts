@@ -22,6 +22,7 @@ import {
   statusClass,
   type ArrivedRequest,
 } from '../../shared/endpoints/index.js';
+import { MAX_JSON_DEPTH } from '../../shared/inbound/index.js';
 
 describe('matchTemplate', () => {
   it.each([
@@ -79,6 +80,14 @@ describe('handlerRequest', () => {
     expect(handlerRequest(arrived({ rawHeaders: ['content-type', 'application/json'], body: Buffer.from('{') }))).toMatchObject({ ok: false });
     expect(handlerRequest(arrived({ rawHeaders: ['content-type', 'application/json'], body: Buffer.from([0xff]) }))).toMatchObject({ ok: false });
     expect(handlerRequest(arrived({ rawHeaders: ['content-type', 'text/plain'], body: Buffer.from('{') }))).toMatchObject({ ok: true, req: { json: null } });
+  });
+
+  it(`refuses a JSON body nested deeper than ${MAX_JSON_DEPTH} levels before the script runs, and takes one at the limit`, () => {
+    const nested = (depth: number) => Buffer.from('['.repeat(depth) + ']'.repeat(depth));
+    const json = ['content-type', 'application/json'];
+    expect(handlerRequest(arrived({ rawHeaders: json, body: nested(400_000) }))).toEqual({ ok: false, reason: `the JSON body nests deeper than ${MAX_JSON_DEPTH} levels` });
+    expect(handlerRequest(arrived({ rawHeaders: json, body: nested(MAX_JSON_DEPTH) }))).toMatchObject({ ok: true });
+    expect(REFUSALS.invalid_json.message).toContain(`deeper than ${MAX_JSON_DEPTH} levels`);
   });
 
   it('reads forms and queries as first values, bytes as base64, and the caller only from authentication', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   secretEquals,
   timestampMs,
+  verifyWebhookHeaders,
   verifyWebhookRequest,
   type RequestHeaders,
   type WebhookRequestToVerify,
@@ -403,5 +404,28 @@ describe('verifyWebhookRequest reads headers whatever the case of their configur
       body: bytes(body),
     });
     expect(result).toEqual({ ok: true });
+  });
+});
+
+describe('verdict from the headers alone (before the body is read)', () => {
+  const base = { secrets: [bytes('s3cret')], headers: {}, nowMs: NOW_MS };
+
+  it('decides header_token, basic and path_token exactly as the whole request would', () => {
+    const token = auth({ mode: 'header_token', header: 'X-Token' });
+    expect(verifyWebhookHeaders({ ...base, auth: token, headers: { 'x-token': 's3cret' } })).toEqual({ ok: true });
+    expect(verifyWebhookHeaders({ ...base, auth: token, headers: { 'x-token': 'wrong' } })).toEqual({ ok: false, reason: 'token does not match' });
+    const basic = auth({ mode: 'basic', username: 'u' });
+    expect(verifyWebhookHeaders({ ...base, auth: basic, headers: { authorization: `Basic ${Buffer.from('u:s3cret').toString('base64')}` } })).toEqual({ ok: true });
+    expect(verifyWebhookHeaders({ ...base, auth: basic })).toEqual({ ok: false, reason: 'missing header authorization' });
+    const path = auth({ mode: 'path_token' });
+    expect(verifyWebhookHeaders({ ...base, auth: path, pathSecret: 's3cret' })).toEqual({ ok: true });
+    expect(verifyWebhookHeaders({ ...base, auth: path, pathSecret: 'nope' })).toEqual({ ok: false, reason: 'path token does not match' });
+  });
+
+  it('leaves hmac to the body, unless nothing the body holds could authenticate it', () => {
+    const hmac = auth({ mode: 'hmac', signature_header: 'X-Signature' });
+    expect(verifyWebhookHeaders({ ...base, auth: hmac, headers: { 'x-signature': 'ab' } })).toBeUndefined();
+    expect(verifyWebhookHeaders({ ...base, auth: hmac, secrets: [] })).toEqual({ ok: false, reason: 'the source has no secret set' });
+    expect(verifyWebhookHeaders({ ...base, auth: hmac, pathSecret: 'x' })).toEqual({ ok: false, reason: 'path token sent to a source using hmac' });
   });
 });

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { JsonPathError, parseJsonPath, readJsonPath } from '../../shared/webhooks/json-path.js';
-import { MAX_JSON_DEPTH, canonicalJson, describeEvent, parseWebhookBody, splitEvents } from '../../shared/webhooks/events.js';
+import { canonicalJson, describeEvent, parseWebhookBody, splitEvents } from '../../shared/webhooks/events.js';
+import { MAX_JSON_DEPTH } from '../../shared/inbound/index.js';
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');

@@ -1,0 +1,46 @@
+/**
+ * The rules every route of a listener applies to what callers send, before any handler runs
+ * (shared/inbound): JSON bodies nested past MAX_JSON_DEPTH are refused before they are parsed, and
+ * a NUL in the path, the query or a parsed body field is refused. Both answer 400 through the
+ * route's own error handler, so each surface keeps its error shape (JSON-RPC on /mcp, OAuth's on
+ * /oauth/).
+ */
+import type { FastifyInstance } from 'fastify';
+import { bodyParser } from './raw-body.js';
+import { fieldsHaveNul, nestsDeeperThan, targetHasNul, tooDeepReason } from '../../shared/inbound/index.js';
+
+/** A request refused for what it carries: 400, `invalid_request`, the message says why. */
+export class CallerInputError extends Error {
+  readonly statusCode = 400;
+  readonly code = 'invalid_request';
+}
+
+/**
+ * The application/json body parser: read within the body rules (raw-body.ts), the depth rule on
+ * the text, then Fastify's own parser (prototype poisoning refused). An empty body is `undefined`
+ * when `allowEmpty` (a DELETE on /mcp may name the type and send nothing), else Fastify's 400.
+ */
+export function jsonBodyParser(app: FastifyInstance, opts: { allowEmpty: boolean }): ReturnType<typeof bodyParser> {
+  const json = app.getDefaultJsonParser('error', 'error');
+  return bodyParser((request, bytes, done) => {
+    const body = bytes.toString('utf8');
+    if (body === '' && opts.allowEmpty) return done(null, undefined);
+    if (nestsDeeperThan(body)) return done(new CallerInputError(tooDeepReason('the JSON body')));
+    json(request, body, done);
+  });
+}
+
+const nulInTarget = 'NUL characters are not accepted in the path or the query';
+const nulInFields = 'NUL characters are not accepted in body fields';
+
+/** Registers the rules on `app` (before its routes, so every route and the not-found handler get them). */
+export function refuseBadCallerInput(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', jsonBodyParser(app, { allowEmpty: false }));
+  app.addHook('onRequest', async (request) => {
+    if (targetHasNul(request.url)) throw new CallerInputError(nulInTarget);
+  });
+  app.addHook('preValidation', async (request) => {
+    if (request.body !== undefined && fieldsHaveNul(request.body)) throw new CallerInputError(nulInFields);
+  });
+}
