@@ -81,12 +81,12 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** One api, memory storage, listening on the port its issuer names. */
-export async function startMemoryRig(opts: Parameters<typeof oauthYaml>[2] & { clock?: () => number } = {}): Promise<OAuthRig> {
+/** One api, memory storage, listening on 127.0.0.1 on the port its issuer names (`http://<issuerHost>:<port>`, default 127.0.0.1). */
+export async function startMemoryRig(opts: Parameters<typeof oauthYaml>[2] & { clock?: () => number; issuerHost?: string } = {}): Promise<OAuthRig> {
   const idp = await startLoginProvider();
   idp.addUser(alice);
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${opts.issuerHost ?? '127.0.0.1'}:${port}`;
   await idp.addClient({ ...upstreamClient, redirectUris: [`${url}/oauth/callback`] });
   const yaml = apiConfigYaml({ auth: roleClaim, extra: oauthYaml(url, idp.issuer, opts) }).replace('address: "127.0.0.1:0"', `address: "127.0.0.1:${port}"`);
   const api = await startTestApi({ config: testConfig(yaml), tools: [whoami], ...(opts.clock ? { clock: opts.clock } : {}) });
