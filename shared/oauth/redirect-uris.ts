@@ -21,7 +21,7 @@ export function isWellFormedRedirectUri(uri: string): boolean {
   return url !== undefined && !uri.includes('#') && url.username === '' && url.password === '' && url.protocol !== 'javascript:' && url.protocol !== 'data:';
 }
 
-/** `localhost`, 127.0.0.1 or [::1]: a name that never leaves the machine (RFC 8252 §7.3, §8.3). */
+/** `localhost`, 127.0.0.1 or [::1]: a name that never leaves the machine (RFC 8252 §7.3). */
 export function isLoopbackHostname(hostname: string): boolean {
   return loopbackHosts.has(hostname.toLowerCase());
 }
@@ -57,7 +57,7 @@ export function compileRedirectPatterns(patterns: readonly string[]): RegExp[] {
  */
 function patternCandidates(uri: string): string[] {
   const url = parse(uri)!;
-  if (!isLoopback(url) || url.port === '') return [uri];
+  if (!isLoopback(url) || url.port === '' || !/^http:\/\//i.test(uri)) return [uri];
   // Cut the port out of the authority as written (no credentials: the URI is well formed), the rest untouched.
   const start = uri.indexOf('//') + 2;
   const length = uri.slice(start).search(/[/?]|$/);

@@ -7,9 +7,9 @@
  *
  * On a loopback deployment (the issuer is `http://127.0.0.1:<port>`, `localhost` or `[::1]`) the
  * other loopback names of the same scheme and port are the same endpoint: a client told to use
- * `http://localhost:8080/mcp` reaches the platform whose issuer says 127.0.0.1 (RFC 8252 §8.3
- * treats them alike), learns the resource in its own spelling (protected-resource metadata) and
- * asks for it. Never for any other host: a public deployment's resource is exactly its own.
+ * `http://localhost:8080/mcp` reaches the same listener as the issuer's 127.0.0.1, learns the
+ * resource in its own spelling (protected-resource metadata) and asks for it. Never for any other
+ * host: a public deployment's resource is exactly its own.
  */
 import { isLoopbackHostname } from './redirect-uris.js';
 
