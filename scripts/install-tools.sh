@@ -12,6 +12,10 @@
 #   running the suite with the Node 22 binary of the npm package `node`. Not looked up on PATH:
 #   a `conformance` there runs under whatever Node comes first on PATH.
 #
+# `inspector` is the MCP Inspector 2.x (test/oauth/inspector-cli.test.ts drives its CLI's OAuth
+# sign-in), installed the same way: $INSPECTOR_PATH  ->  <cache>/bin/inspector  ->  npm install of
+# the pinned packages into <cache>/inspector with a Node 22 launcher at <cache>/bin/inspector.
+#
 # `trino` is a Trino server for the tests (test/support/trino.ts), fetched from Maven Central:
 #   $TRINO_HOME  ->  <cache>/trino/trino-server-<version>  ->  `mvn dependency:copy` of
 #   io.trino:trino-server:<version>:tar.gz, unpacked there with every plugin but tpch, memory and
@@ -20,7 +24,7 @@
 #   Prints the Trino home; <home>/java-home names the JDK it runs on. The first install downloads
 #   about 820 MB and takes a minute or two.
 #
-# Usage: scripts/install-tools.sh [temporal] [minio] [conformance] [trino]      (default: temporal)
+# Usage: scripts/install-tools.sh [temporal] [minio] [conformance] [inspector] [trino]   (default: temporal)
 set -euo pipefail
 
 tools=("$@")
@@ -75,7 +79,7 @@ ensure_tool() {
   local name="$1" var pkg path
   var="$(env_var "$name")"
   pkg="$(go_package "$name")"
-  [ -n "$pkg" ] || die "unknown tool '$name' (expected temporal, minio or conformance)"
+  [ -n "$pkg" ] || die "unknown tool '$name' (expected temporal, minio, conformance, inspector or trino)"
 
   path="${!var:-}"
   if [ -n "$path" ]; then
@@ -106,39 +110,46 @@ ensure_tool() {
 
 # Bumping a version here reinstalls: the launcher records the packages it was written for.
 conformance_packages=(node@22 @modelcontextprotocol/conformance@0.1.16)
+# The Inspector 2.x wants Node >= 22.19 (its engines field); node@22 is the newest 22.x.
+inspector_packages=(node@22 @modelcontextprotocol/inspector@2.12.0)
 
-ensure_conformance() {
-  local path="${CONFORMANCE_PATH:-}"
+# A Node 22 command from npm packages: ensure_node22_tool <name> <override env var> <bin> <packages...>
+# installs the packages into <cache>/<name> (its own package.json) and writes <cache>/bin/<name>,
+# a launcher running node_modules/.bin/<bin> with the Node 22 binary of the npm package `node`.
+ensure_node22_tool() {
+  local name="$1" env="$2" bin="$3"; shift 3
+  local packages=("$@")
+  local path="${!env:-}"
   if [ -n "$path" ]; then
-    [ -x "$path" ] && [ -f "$path" ] || die "CONFORMANCE_PATH is set to '$path', which is not an executable file"
+    [ -x "$path" ] && [ -f "$path" ] || die "$env is set to '$path', which is not an executable file"
     echo "$path"; return
   fi
-  local dir="$cache_dir/conformance" launcher="$cache_bin/conformance"
-  local stamp="# packages: ${conformance_packages[*]}"
+  local dir="$cache_dir/$name" launcher="$cache_bin/$name"
+  local stamp="# packages: ${packages[*]}"
   if [ -x "$launcher" ] && grep -qxF "$stamp" "$launcher"; then echo "$launcher"; return; fi
 
-  command -v npm >/dev/null 2>&1 || die "conformance: npm is not installed. Set CONFORMANCE_PATH to a launcher of the suite instead."
+  command -v npm >/dev/null 2>&1 || die "$name: npm is not installed. Set $env to a launcher instead."
   mkdir -p "$cache_bin" "$dir"
-  local lock="$cache_bin/.conformance.lock"
+  local lock="$cache_bin/.$name.lock"
   acquire_lock "$lock"
-  local stage="$cache_bin/.build-conformance-$$"
+  local stage="$cache_bin/.build-$name-$$"
   trap 'rm -f "$stage" "$lock"' EXIT
   # Another process may have finished while we waited.
   if ! { [ -x "$launcher" ] && grep -qxF "$stamp" "$launcher"; }; then
-    echo "install-tools: npm install ${conformance_packages[*]} into $dir" >&2
+    echo "install-tools: npm install ${packages[*]} into $dir" >&2
     # allowScripts: the `node` package's install script fetches its platform binary package.
     [ -f "$dir/package.json" ] || echo '{ "private": true, "allowScripts": { "node": true } }' > "$dir/package.json"
-    (cd "$dir" && npm install --no-audit --no-fund --save-exact "${conformance_packages[@]}") >&2 \
-      || die "npm install ${conformance_packages[*]} failed in $dir"
-    local node="$dir/node_modules/node/bin/node" suite="$dir/node_modules/.bin/conformance"
+    (cd "$dir" && npm install --no-audit --no-fund --save-exact "${packages[@]}") >&2 \
+      || die "npm install ${packages[*]} failed in $dir"
+    local node="$dir/node_modules/node/bin/node" entry="$dir/node_modules/.bin/$bin"
     local version
-    version="$("$node" --version)" || die "conformance: $node does not run"
-    case "$version" in v22.*) ;; *) die "conformance: $node is $version, expected Node 22" ;; esac
-    [ -f "$suite" ] || die "conformance: $suite is missing after npm install"
-    printf '#!/bin/sh\n%s\n# Node %s\nexec "%s" "%s" "$@"\n' "$stamp" "$version" "$node" "$suite" > "$stage"
+    version="$("$node" --version)" || die "$name: $node does not run"
+    case "$version" in v22.*) ;; *) die "$name: $node is $version, expected Node 22" ;; esac
+    [ -f "$entry" ] || die "$name: $entry is missing after npm install"
+    printf '#!/bin/sh\n%s\n# Node %s\nexec "%s" "%s" "$@"\n' "$stamp" "$version" "$node" "$entry" > "$stage"
     chmod +x "$stage"
     mv -f "$stage" "$launcher"
-    echo "install-tools: conformance runs with $node ($version)" >&2
+    echo "install-tools: $name runs with $node ($version)" >&2
   fi
   rm -f "$stage" "$lock"
   trap - EXIT
@@ -201,7 +212,8 @@ ensure_trino() {
 
 for tool in "${tools[@]}"; do
   case "$tool" in
-    conformance) ensure_conformance ;;
+    conformance) ensure_node22_tool conformance CONFORMANCE_PATH conformance "${conformance_packages[@]}" ;;
+    inspector) ensure_node22_tool inspector INSPECTOR_PATH mcp-inspector "${inspector_packages[@]}" ;;
     trino) ensure_trino ;;
     *) ensure_tool "$tool" ;;
   esac

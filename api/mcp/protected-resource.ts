@@ -7,7 +7,10 @@
  *   clients try last), the same document at both, readable from any browser origin.
  * - `resource` is the exact MCP endpoint URL: `<public base URL>/mcp`. The public base URL is
  *   `oauth.issuer` when set (spec document 1: "Public URL of this server"), else
- *   `portal.public_base_url`, else the scheme and Host of the request being answered.
+ *   `portal.public_base_url`, else the scheme and Host of the request being answered. On a
+ *   loopback deployment a request through another loopback name of the same port (`localhost`
+ *   for 127.0.0.1) gets its own spelling back: clients check `resource` against the URL they
+ *   were given, and the OAuth server takes either spelling as the same resource.
  * - It is served only when there is an authorization server to name (RFC 9728 and MCP require at
  *   least one): our own OAuth server (`oauth.issuer`) when `oauth.enabled`, else `auth.oidc.issuer`
  *   when OIDC is enabled. Without one both URLs answer 404 and challenges carry no
@@ -15,7 +18,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PlatformConfig } from '../../shared/config/index.js';
-import { oauthIssuer } from '../../shared/oauth/index.js';
+import { loopbackSpellingOf, oauthIssuer } from '../../shared/oauth/index.js';
 import { publicBaseOf } from '../http/public-url.js';
 
 /** What the metadata document says about the MCP endpoint. */
@@ -71,9 +74,15 @@ function metadataUrlFor(resource: string): string {
   return `${url.origin}${wellKnown}${url.pathname}`;
 }
 
+/** The public base URL as this request addressed it (see the header). */
+function baseFor(resource: ProtectedResource, request: FastifyRequest): string | undefined {
+  const base = publicBaseOf(resource.publicBaseUrl, request);
+  return base && loopbackSpellingOf(base, request.headers.host);
+}
+
 /** The path-suffixed metadata URL, for `resource_metadata` in 401 challenges. */
 export function resourceMetadataUrl(resource: ProtectedResource, request: FastifyRequest): string | undefined {
-  const base = publicBaseOf(resource.publicBaseUrl, request);
+  const base = baseFor(resource, request);
   return base ? metadataUrlFor(resourceUrl(base)) : undefined;
 }
 
@@ -104,7 +113,7 @@ export async function protectedResourceRoutes(app: FastifyInstance, opts: { reso
     );
     app.get(url, { schema: { hide: true } }, (request, reply) => {
       void reply.header('access-control-allow-origin', '*');
-      const base = publicBaseOf(resource.publicBaseUrl, request);
+      const base = baseFor(resource, request);
       if (!base) return reply.code(400).send({ error: 'invalid_request', message: 'the Host header is not a valid host' });
       return reply.send(protectedResourceMetadata(resource, base));
     });

@@ -43,7 +43,12 @@ export interface OAuthRoutesOptions {
   registrationsPerMinute: number;
 }
 
-/** RFC 8414 metadata with exactly the fields and values of the spec's "Server metadata" record. */
+/**
+ * RFC 8414 metadata with the fields and values of the spec's "Server metadata" record, plus `none`
+ * among the client authentication methods when public clients may register (DCR on): clients
+ * such as the MCP Inspector and Claude Code register as public clients, and the SDK uses the
+ * method the registration answered only when the metadata lists it (MCP authorization notes 2.4).
+ */
 export function authorizationServerMetadata(issuer: string, dcrEnabled: boolean): Record<string, unknown> {
   return {
     issuer,
@@ -53,7 +58,7 @@ export function authorizationServerMetadata(issuer: string, dcrEnabled: boolean)
     response_types_supported: ['code'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     code_challenge_methods_supported: ['S256', 'plain'],
-    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', ...(dcrEnabled ? ['none'] : [])],
   };
 }
 

@@ -22,7 +22,7 @@ export { AccessTokens, accessTokenKey, accessTokenLifetimeSeconds, oauthAuthenti
 export { ClientRegistry, parseRegistration, type ClientCredentials, type KnownClient, type RegistrationResponse } from './clients.js';
 export { compileRedirectPatterns, redirectUriMatches, redirectUriAllowedByPatterns, isWellFormedRedirectUri } from './redirect-uris.js';
 export { verifierMatches, isValidS256Challenge, isValidVerifier } from './pkce.js';
-export { resolveResource } from './resource.js';
+export { loopbackSpellingOf, resolveResource } from './resource.js';
 export {
   OAuthServer,
   DirectOAuthError,

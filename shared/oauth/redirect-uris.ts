@@ -21,8 +21,13 @@ export function isWellFormedRedirectUri(uri: string): boolean {
   return url !== undefined && !uri.includes('#') && url.username === '' && url.password === '' && url.protocol !== 'javascript:' && url.protocol !== 'data:';
 }
 
+/** `localhost`, 127.0.0.1 or [::1]: a name that never leaves the machine (RFC 8252 §7.3). */
+export function isLoopbackHostname(hostname: string): boolean {
+  return loopbackHosts.has(hostname.toLowerCase());
+}
+
 function isLoopback(url: URL): boolean {
-  return url.protocol === 'http:' && loopbackHosts.has(url.hostname);
+  return url.protocol === 'http:' && isLoopbackHostname(url.hostname);
 }
 
 /** Does `requested` name one of the `registered` URIs (exactly, or a loopback one on another port)? */
@@ -44,7 +49,25 @@ export function compileRedirectPatterns(patterns: readonly string[]): RegExp[] {
   return patterns.map((p) => new RegExp(`^(?:${p})$`, 'u'));
 }
 
+/**
+ * The spellings of `uri` a pattern is tried against: the URI itself and, for an http loopback
+ * URI with a port, the same URI without it — the port is the client's choice per run (RFC 8252
+ * §7.3), so a pattern naming a loopback callback without a port admits it on any port. Only
+ * loopback http URIs lose their port: every other redirect is matched exactly as written.
+ */
+function patternCandidates(uri: string): string[] {
+  const url = parse(uri)!;
+  if (!isLoopback(url) || url.port === '' || !/^http:\/\//i.test(uri)) return [uri];
+  // Cut the port out of the authority as written (no credentials: the URI is well formed), the rest untouched.
+  const start = uri.indexOf('//') + 2;
+  const length = uri.slice(start).search(/[/?]|$/);
+  const authority = uri.slice(start, start + length).replace(/:\d+$/, '');
+  return [uri, `${uri.slice(0, start)}${authority}${uri.slice(start + length)}`];
+}
+
 /** A URI a dynamically registered client may use: well formed and matching one of the patterns. */
 export function redirectUriAllowedByPatterns(uri: string, patterns: readonly RegExp[]): boolean {
-  return isWellFormedRedirectUri(uri) && patterns.some((p) => p.test(uri));
+  if (!isWellFormedRedirectUri(uri)) return false;
+  const candidates = patternCandidates(uri);
+  return patterns.some((p) => candidates.some((candidate) => p.test(candidate)));
 }

@@ -7,11 +7,9 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { installTool } from '../support/tools.js';
 
-const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-/** Below vitest's hook (180 s) and test (60 s) timeouts, so our kill comes first. */
-const installTimeoutMs = 150_000;
+/** Below vitest's test timeout (60 s), so our kill comes first. */
 const scenarioTimeoutMs = 50_000;
 
 /** What the suite reports per check (its `ConformanceCheck`, the fields we read). */
@@ -55,12 +53,8 @@ function run(command: string, args: string[], cwd: string, timeoutMs: number): P
 }
 
 /** The suite's launcher: installs it into the tool cache the first time (npm, about 15 s). */
-export async function locateConformanceSuite(): Promise<string> {
-  const result = await run('bash', [join(repoRoot, 'scripts/install-tools.sh'), 'conformance'], repoRoot, installTimeoutMs);
-  if (result.exitCode !== 0) throw new Error(`scripts/install-tools.sh conformance failed:\n${result.stderr}`);
-  const launcher = result.stdout.trim().split('\n').at(-1);
-  if (!launcher) throw new Error('scripts/install-tools.sh conformance printed no path');
-  return launcher;
+export function locateConformanceSuite(): Promise<string> {
+  return installTool('conformance');
 }
 
 /** Scenario names from `conformance list --server` (lines `  - <name> [<spec versions>]`). */

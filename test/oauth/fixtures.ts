@@ -4,6 +4,8 @@
  * on one database behind a balancer — and an MCP client as the official SDK drives it.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -70,7 +72,7 @@ export interface OAuthRig {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const { createServer } = await import('node:net');
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -79,12 +81,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** One api, memory storage, listening on the port its issuer names. */
-export async function startMemoryRig(opts: Parameters<typeof oauthYaml>[2] & { clock?: () => number } = {}): Promise<OAuthRig> {
+/** One api, memory storage, listening on 127.0.0.1 on the port its issuer names (`http://<issuerHost>:<port>`, default 127.0.0.1). */
+export async function startMemoryRig(opts: Parameters<typeof oauthYaml>[2] & { clock?: () => number; issuerHost?: string } = {}): Promise<OAuthRig> {
   const idp = await startLoginProvider();
   idp.addUser(alice);
   const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${opts.issuerHost ?? '127.0.0.1'}:${port}`;
   await idp.addClient({ ...upstreamClient, redirectUris: [`${url}/oauth/callback`] });
   const yaml = apiConfigYaml({ auth: roleClaim, extra: oauthYaml(url, idp.issuer, opts) }).replace('address: "127.0.0.1:0"', `address: "127.0.0.1:${port}"`);
   const api = await startTestApi({ config: testConfig(yaml), tools: [whoami], ...(opts.clock ? { clock: opts.clock } : {}) });
@@ -124,12 +126,21 @@ export async function startReplicaRig(): Promise<OAuthRig> {
   };
 }
 
+/** What the test's own SDK client registers: a public client on a loopback callback. */
+export const sdkTestClient: OAuthClientMetadata = {
+  client_name: 'SDK test client',
+  redirect_uris: ['http://127.0.0.1:33418/callback'],
+  grant_types: ['authorization_code', 'refresh_token'],
+  response_types: ['code'],
+  token_endpoint_auth_method: 'none',
+};
+
 /**
  * An OAuthClientProvider as a desktop MCP client implements it, except that "opening the browser"
- * signs the user in at the test provider and catches the redirect to our loopback callback.
+ * signs the user in at the test provider and catches the redirect to the client's redirect URI.
+ * `metadata` is what the client registers (DCR); its first redirect URI is the one it uses.
  */
 export class SignInProvider implements OAuthClientProvider {
-  readonly redirectUrl = 'http://127.0.0.1:33418/callback';
   client: OAuthClientInformationMixed | undefined;
   saved: OAuthTokens | undefined;
   verifier = '';
@@ -141,17 +152,15 @@ export class SignInProvider implements OAuthClientProvider {
   constructor(
     private readonly idp: LoginProvider,
     private readonly user: TestUser,
-    private readonly authMethod: 'none' | 'client_secret_basic' | 'client_secret_post' = 'none',
+    private readonly metadata: OAuthClientMetadata = sdkTestClient,
   ) {}
 
+  get redirectUrl(): string {
+    return this.metadata.redirect_uris[0]!;
+  }
+
   get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: 'SDK test client',
-      redirect_uris: [this.redirectUrl],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-      token_endpoint_auth_method: this.authMethod,
-    };
+    return this.metadata;
   }
 
   /** Desktop clients send a state and check it on return (the server requires one). */
@@ -190,9 +199,31 @@ export class SignInProvider implements OAuthClientProvider {
   }
 }
 
-/** Connects the SDK client unaided: 401 → discovery → registration → sign-in → token → connected. */
-export async function connectWithOAuth(url: string, provider: SignInProvider): Promise<Client> {
-  const first = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { authProvider: provider });
+/** One request the client sent, as the server received it (for asserting a client's request shape). */
+export interface SentRequest {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: string | undefined;
+}
+
+/** A fetch that records what passes through it. */
+export function recordingFetch(sent: SentRequest[]): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init);
+    const body = request.body ? await request.clone().text() : undefined;
+    sent.push({ url: request.url, method: request.method, headers: request.headers, body });
+    return fetch(request);
+  };
+}
+
+/**
+ * Connects the SDK client unaided: 401 → discovery → registration → sign-in → token → connected.
+ * `fetch` sees every request the client makes (discovery, registration, token, MCP).
+ */
+export async function connectWithOAuth(url: string, provider: SignInProvider, opts: { fetch?: typeof fetch } = {}): Promise<Client> {
+  const transportOptions = { authProvider: provider, ...(opts.fetch ? { fetch: opts.fetch } : {}) };
+  const first = new StreamableHTTPClientTransport(new URL(`${url}/mcp`), transportOptions);
   const client = new Client({ name: 'oauth-test', version: '1' });
   await client.connect(first).then(
     () => {
@@ -205,7 +236,7 @@ export async function connectWithOAuth(url: string, provider: SignInProvider): P
   if (!provider.code) throw new Error(`sign-in brought back no code: ${provider.lastRedirect?.toString() ?? 'no redirect'}`);
   await first.finishAuth(provider.code);
   const connected = new Client({ name: 'oauth-test', version: '1' });
-  await connected.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { authProvider: provider }));
+  await connected.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), transportOptions));
   return connected;
 }
 
@@ -259,4 +290,17 @@ export async function mcpInitializeStatus(url: string, token: string): Promise<{
   });
   await response.body?.cancel();
   return { status: response.status, challenge: response.headers.get('www-authenticate') };
+}
+
+/**
+ * `oauth.dcr.allowed_redirect_patterns` exactly as docs/oauth.md recommends them (its first YAML
+ * block): the client tests run against the documented configuration, so the page cannot drift
+ * from what lets the clients in.
+ */
+export async function recommendedRedirectPatterns(): Promise<string[]> {
+  const page = await readFile(new URL('../../docs/oauth.md', import.meta.url), 'utf8');
+  const block = /```yaml\n([\s\S]*?)```/.exec(page)?.[1];
+  const patterns = (parseYaml(block ?? '') as { oauth?: { dcr?: { allowed_redirect_patterns?: unknown } } } | null)?.oauth?.dcr?.allowed_redirect_patterns;
+  if (!Array.isArray(patterns) || patterns.length === 0) throw new Error('docs/oauth.md: no oauth.dcr.allowed_redirect_patterns in its first YAML block');
+  return patterns as string[];
 }

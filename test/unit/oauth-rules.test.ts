@@ -9,6 +9,7 @@ import {
   accessTokenKey,
   compileRedirectPatterns,
   isValidVerifier,
+  loopbackSpellingOf,
   memoryOAuthStore,
   redirectUriAllowedByPatterns,
   redirectUriMatches,
@@ -50,6 +51,25 @@ describe('redirect URIs', () => {
   });
 });
 
+describe('DCR patterns and loopback ports (RFC 8252 §7.3)', () => {
+  const patterns = compileRedirectPatterns(['http://(127\\.0\\.0\\.1|localhost|\\[::1\\])/callback', 'http://localhost:6274/oauth/callback', 'http://intranet\\.example/callback', 'https://claude\\.ai/api/mcp/auth_callback']);
+  it.each([
+    ['a portless loopback pattern admits any port', 'http://127.0.0.1:6276/callback', true],
+    ['… on localhost', 'http://localhost:53682/callback', true],
+    ['… on [::1]', 'http://[::1]:53682/callback', true],
+    ['… and the URI without a port', 'http://127.0.0.1/callback', true],
+    ['a pattern naming a port keeps it', 'http://localhost:7000/oauth/callback', false],
+    ['the port only: a query still has to match', 'http://127.0.0.1:6276/callback?next=x', false],
+    ['the port only: the path still has to match', 'http://127.0.0.1:6276/callback/x', false],
+    ['not for https loopback', 'https://127.0.0.1:6276/callback', false],
+    ['not for a non-loopback http host', 'http://intranet.example:8080/callback', false],
+    ['not for https hosts', 'https://claude.ai:444/api/mcp/auth_callback', false],
+    ['not for a loopback-looking host', 'http://127.0.0.1.evil.example:80/callback', false],
+  ])('%s: %s', (_name, uri, expected) => {
+    expect(redirectUriAllowedByPatterns(uri, patterns)).toBe(expected);
+  });
+});
+
 describe('PKCE', () => {
   const verifier = 'dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk';
   it('verifies the RFC 7636 appendix B example', () => {
@@ -83,6 +103,41 @@ describe('resource indicators', () => {
     ['not a url', undefined],
   ])('%s → %s', (requested, expected) => {
     expect(resolveResource(requested, ours)).toBe(expected);
+  });
+});
+
+describe('resource indicators on a loopback deployment', () => {
+  it.each([
+    ['http://localhost:8080/mcp', 'http://127.0.0.1:8080/mcp', 'http://127.0.0.1:8080/mcp'],
+    ['http://LOCALHOST:8080/mcp/', 'http://127.0.0.1:8080/mcp', 'http://127.0.0.1:8080/mcp'],
+    ['http://localhost:8080', 'http://127.0.0.1:8080/mcp', 'http://127.0.0.1:8080/mcp'],
+    ['http://127.0.0.1:8080/mcp', 'http://localhost:8080/mcp', 'http://localhost:8080/mcp'],
+    ['http://[::1]:8080/mcp', 'http://localhost:8080/mcp', 'http://localhost:8080/mcp'],
+    ['http://localhost:8081/mcp', 'http://127.0.0.1:8080/mcp', undefined],
+    ['https://localhost:8080/mcp', 'http://127.0.0.1:8080/mcp', undefined],
+    ['http://localhost:8080/other', 'http://127.0.0.1:8080/mcp', undefined],
+    ['http://127.0.0.2:8080/mcp', 'http://127.0.0.1:8080/mcp', undefined],
+    // A public deployment's resource is exactly its own.
+    ['http://localhost/mcp', 'https://mcp.example.com/mcp', undefined],
+    ['http://localhost:8080/mcp', 'http://mcp.example.com:8080/mcp', undefined],
+  ])('%s for %s → %s', (requested, ours, expected) => {
+    expect(resolveResource(requested, ours)).toBe(expected);
+  });
+
+  it.each([
+    ['http://127.0.0.1:8080', 'localhost:8080', 'http://localhost:8080'],
+    ['http://localhost:8080', '127.0.0.1:8080', 'http://127.0.0.1:8080'],
+    ['http://127.0.0.1:8080', '[::1]:8080', 'http://[::1]:8080'],
+    ['http://127.0.0.1', 'localhost', 'http://localhost'],
+    ['http://127.0.0.1:8080/base', 'localhost:8080', 'http://localhost:8080/base'],
+    ['http://127.0.0.1:8080', 'localhost:8081', 'http://127.0.0.1:8080'],
+    ['http://127.0.0.1:8080', 'evil.example:8080', 'http://127.0.0.1:8080'],
+    ['http://127.0.0.1:8080', 'localhost:8080/x', 'http://127.0.0.1:8080'],
+    ['http://127.0.0.1:8080', undefined, 'http://127.0.0.1:8080'],
+    ['https://mcp.example.com', 'localhost', 'https://mcp.example.com'],
+    ['https://127.0.0.1:8443', 'localhost:8443', 'https://127.0.0.1:8443'],
+  ])('base %s asked as Host %s → %s', (base, host, expected) => {
+    expect(loopbackSpellingOf(base, host)).toBe(expected);
   });
 });
 
