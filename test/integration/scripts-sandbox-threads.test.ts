@@ -20,9 +20,8 @@ function heldHost() {
   return { host: { hold: async () => (entered(), released) }, called, release };
 }
 
-/** A sandbox whose runs all go to its threads (none answered on the caller's thread: inline.ts has its own tests). */
 async function withSandbox(options: Parameters<typeof createSandbox>[0], body: (sandbox: Sandbox) => Promise<void>): Promise<void> {
-  const sandbox = createSandbox({ inlineChecks: 0, ...options });
+  const sandbox = createSandbox(options);
   try {
     await body(sandbox);
   } finally {
@@ -123,8 +122,8 @@ describe('threads', () => {
   });
 
   it('a thread computing without pause gets no new runs: another thread starts and answers meanwhile', async () => {
-    // stallMs and stallChecks 0: a thread with an executing run counts as stalled at once (no waiting in the test).
-    await withSandbox({ maxConcurrent: 4, maxThreads: 1, stallMs: 0, stallChecks: 0 }, async (sandbox) => {
+    // stallMs 0: a thread with an executing run counts as stalled at once (no waiting in the test).
+    await withSandbox({ maxConcurrent: 4, maxThreads: 1, stallMs: 0 }, async (sandbox) => {
       const held = heldHost();
       held.release('go');
       const spinning = sandbox.run(mainRun('export async function main() { await platform.hold(); for (;;) {} }', { host: held.host, deadlineMs: 30_000, memoryBytes: 16 * 1024 * 1024 }));
