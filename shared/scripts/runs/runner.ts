@@ -50,6 +50,8 @@ export interface ExecuteSpec {
   args: unknown[];
   /** The run's MCP session id (platform calls are audited under it). */
   sessionId: string;
+  /** The subject whose run slots this run takes (scripts.max_runs_per_caller); absent: no one's. */
+  countsAgainst?: string;
   memoryBytes?: number;
   deadlineMs?: number;
 }
@@ -141,6 +143,7 @@ export class ScriptRunner {
         memoryBytes: spec.memoryBytes ?? config.scripts.run_memory_bytes,
         deadlineMs: spec.deadlineMs ?? config.scripts.run_deadline,
         consoleLimitBytes: config.scripts.console_limit_bytes,
+        ...(spec.countsAgainst !== undefined ? { principal: spec.countsAgainst } : {}),
         resolveLibrary: (name) => resolveLibrarySource(store, name),
         host: platformHost(
           session.client,
@@ -157,7 +160,8 @@ export class ScriptRunner {
   async run(spec: RunSpec): Promise<RunAnswer> {
     const id = uuidv7();
     const startedAt = new Date(this.clock());
-    const outcome = await this.execute({ source: spec.source, principal: spec.principal, entry: 'main', args: [], sessionId: `script-run:${id}` });
+    // A draft run counts against whoever started it; a scheduled run against its script.
+    const outcome = await this.execute({ source: spec.source, principal: spec.principal, entry: 'main', args: [], sessionId: `script-run:${id}`, countsAgainst: spec.starter.subject });
     const finishedAt = new Date(this.clock());
     await recordScriptRun(this.opts.db, this.opts.config, {
       id,

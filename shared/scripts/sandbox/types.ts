@@ -50,7 +50,7 @@ export interface SandboxOptions {
   maxConcurrent: number;
   /** Runs at once counted against one principal (SandboxRun.principal; default maxConcurrent: no cap of its own). */
   maxPerPrincipal?: number;
-  /** Of maxConcurrent, slots only `handle(req)` runs may take (default 0): other runs get at most the rest, one at least. */
+  /** Of maxConcurrent, slots only `handle(req)` runs may take (default 0; at most half of maxConcurrent): other runs get the rest. */
   reservedForHandlers?: number;
   /** Threads that carry the runs (default one per core, two at least, at most maxConcurrent); more start only while none takes runs. */
   maxThreads?: number;
