@@ -6,19 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxRun } from '../../shared/scripts/index.js';
-import { expectHealthy, mainRun } from './scripts-sandbox-fixtures.js';
+import { expectHealthy, heldHost, mainRun } from './scripts-sandbox-fixtures.js';
 
 const counter = 'let calls = 0;\nexport function handle() { return ++calls }\nexport function main() { return ++calls }';
 const handleRun = (source: string, overrides: Partial<SandboxRun> = {}): SandboxRun => mainRun(source, { entry: 'handle', args: [{}], ...overrides });
 
-/** A host function the test releases, and a promise that resolves once the script called it. */
-function heldHost() {
-  let release: (value: string) => void = () => undefined;
-  const released = new Promise<string>((resolve) => (release = resolve));
-  let entered: () => void = () => undefined;
-  const called = new Promise<void>((resolve) => (entered = resolve));
-  return { host: { hold: async () => (entered(), released) }, called, release };
-}
 
 async function withSandbox(options: Parameters<typeof createSandbox>[0], body: (sandbox: Sandbox) => Promise<void>): Promise<void> {
   const sandbox = createSandbox(options);

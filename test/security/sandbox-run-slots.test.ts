@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxRun } from '../../shared/scripts/index.js';
-import { expectHealthy, mainRun } from '../integration/scripts-sandbox-fixtures.js';
+import { expectHealthy, heldHost, mainRun } from '../integration/scripts-sandbox-fixtures.js';
 
 let sandbox: Sandbox | undefined;
 afterEach(async () => {
@@ -14,21 +14,6 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-/** Runs that wait on the host until released; `called` resolves once `count` of them are waiting. */
-function heldHost(count: number) {
-  let release: () => void = () => undefined;
-  const released = new Promise<string>((resolve) => (release = () => resolve('released')));
-  let waiting = 0;
-  let entered: () => void = () => undefined;
-  const called = new Promise<void>((resolve) => (entered = resolve));
-  const host = {
-    hold: async () => {
-      if (++waiting === count) entered();
-      return released;
-    },
-  };
-  return { host, called, release };
-}
 
 const waitingMain = (host: SandboxRun['host'], principal?: string) =>
   mainRun('export async function main() { return await platform.hold() }', { host, ...(principal ? { principal } : {}) });
@@ -49,7 +34,7 @@ describe('run slots per principal', () => {
     await held.called;
     expect(await sandbox.run(trivialMain('user:alice'))).toMatchObject({ status: 'busy', error: expect.stringContaining('scripts.max_runs_per_caller') });
     expect(await sandbox.run(trivialMain('user:bob'))).toMatchObject({ status: 'ok', result: 1 });
-    held.release();
+    held.release('released');
     for (const outcome of await Promise.all(mine)) expect(outcome).toMatchObject({ status: 'ok', result: 'released' });
     expect(await sandbox.run(trivialMain('user:alice'))).toMatchObject({ status: 'ok', result: 1 });
   });
@@ -61,7 +46,7 @@ describe('run slots per principal', () => {
     await held.called;
     expect(await sandbox.run(trivialMain('user:c'))).toMatchObject({ status: 'busy', error: expect.stringContaining('scripts.handler_reserved_runs') });
     expect(await sandbox.run(mainRun('export function handle() { return 2 }', { entry: 'handle', args: [{}] }))).toMatchObject({ status: 'ok', result: 2 });
-    held.release();
+    held.release('released');
     await Promise.all(drafts);
     expect(sandbox.running).toBe(0);
   });

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOutcome } from '../../shared/scripts/index.js';
-import { expectHealthy, mainRun } from '../integration/scripts-sandbox-fixtures.js';
+import { expectHealthy, heldHost, mainRun } from '../integration/scripts-sandbox-fixtures.js';
 
 /** Seconds of one uninterruptible call of QuickJS's indexOf (some 12 s on a 2-core machine): past any deadline here. */
 const stuck = "export function main() { return 'a'.repeat(6e6).indexOf('a'.repeat(1000) + 'b') }";
@@ -25,14 +25,6 @@ function tracked(runs: Promise<SandboxOutcome>[]): { ended: () => boolean; all: 
   return { ended: () => ended, all };
 }
 
-/** A host function the test releases, and a promise that resolves once the script called it. */
-function heldHost() {
-  let release: (value: string) => void = () => undefined;
-  const released = new Promise<string>((resolve) => (release = resolve));
-  let entered: () => void = () => undefined;
-  const called = new Promise<void>((resolve) => (entered = resolve));
-  return { host: { hold: async () => (entered(), released) }, called, release };
-}
 
 describe('sandbox threads are judged busy by time', () => {
   it('another caller’s trivial run is answered while every thread is inside a long built-in call, before those runs end', async () => {

@@ -28,10 +28,6 @@ export class ThreadState {
     this.#claims = new Int32Array(buffer, 4);
   }
 
-  get slots(): number {
-    return this.#claims.length;
-  }
-
   // ---- the thread's side (revoke: either side)
 
   /** Runs `fn` (script work) with the thread marked computing from now until it returns or throws. */
