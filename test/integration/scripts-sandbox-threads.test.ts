@@ -133,13 +133,14 @@ describe('threads', () => {
     // The storm this prevents: on a saturated replica every thread looked stalled (its answers
     // unread for stallMs), so each request started a thread that compiled an engine and evaluated
     // the script again — more work exactly when cores were scarcest.
-    await withSandbox({ maxConcurrent: 16, maxThreads: 1, stallMs: 5 }, async (sandbox) => {
+    // stallMs well above a warm run's time even on a loaded machine, well below the api's stall here.
+    await withSandbox({ maxConcurrent: 16, maxThreads: 1, stallMs: 40 }, async (sandbox) => {
       const source = 'export function handle(req) { return req.n }';
       expect(await sandbox.run(handleRun(source, { args: [{ n: 0 }] }))).toMatchObject({ result: 0 });
       const first = Array.from({ length: 8 }, (_, n) => sandbox.run(handleRun(source, { args: [{ n }] })));
       // The batch leaves at the next turn; then this thread is busy well past stallMs, reading nothing.
       await new Promise((resolve) => setImmediate(resolve));
-      const until = performance.now() + 60;
+      const until = performance.now() + 200;
       while (performance.now() < until);
       const more = Array.from({ length: 8 }, (_, n) => sandbox.run(handleRun(source, { args: [{ n: n + 8 }] })));
       expect(sandbox.threads).toBe(1);
