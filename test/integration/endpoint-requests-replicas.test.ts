@@ -44,7 +44,8 @@ describe('replicas', () => {
 describe('handler cap', () => {
   it(`answers 503 with Retry-After past ${BINDING_LIMITS.concurrentHandlers} running handlers, then serves again`, async () => {
     const cap = BINDING_LIMITS.concurrentHandlers;
-    await rig.endpoint('holder', `export async function handle() { return { body: (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body } }`, { open_reads: true, timeout_seconds: 30, rate_limit: 1000 });
+    // Each waiting handler holds a sandbox thread of its own: 32 threads start (slow under tsx on a busy machine).
+    await rig.endpoint('holder', `export async function handle() { return { body: (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body } }`, { open_reads: true, timeout_seconds: 60, rate_limit: 1000 });
     await rig.endpoint('quick', 'export function handle() { return { json: "quick" } }', { open_reads: true });
     const holding = rig.holdRequests(cap);
     const held = Array.from({ length: cap }, () => rig.call('/endpoints/holder'));
