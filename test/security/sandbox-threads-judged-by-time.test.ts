@@ -39,12 +39,15 @@ describe('sandbox threads are judged busy by time', () => {
     await expectHealthy(sandbox);
   });
 
-  it('a run handed to a thread in the same batch as a stuck one is placed elsewhere, not failed when that thread is stopped', async () => {
+  it('runs handed to a thread in the same batch as a stuck one are answered before it ends: those after it placed elsewhere, not failed when that thread is stopped', async () => {
     sandbox = createSandbox({ maxConcurrent: 4, maxThreads: 1 });
     // The thread keeps an engine ready from this run: the stuck run starts at once, in the turn that brought both.
     await expectHealthy(sandbox);
+    // One turn, one batch: a run before the stuck one (its answer must leave before that script starts) and one after.
+    const before = sandbox.run(trivial);
     const stuckRun = tracked([sandbox.run(mainRun(stuck, { deadlineMs: 1_000 }))]);
     const behind = sandbox.run(trivial);
+    expect(await before).toMatchObject({ status: 'ok', result: 7 });
     expect(await behind).toMatchObject({ status: 'ok', result: 7 });
     expect(stuckRun.ended()).toBe(false);
     expect(await stuckRun.all).toEqual([expect.objectContaining({ status: 'timeout' })]);
