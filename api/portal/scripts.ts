@@ -249,7 +249,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     const runDescription =
       'Runs main() in a fresh sandbox context (scripts.run_memory_bytes, scripts.run_deadline) and answers its result, error, console and ' +
       'duration; the run is recorded and audited (script_run). The answer is 200 whatever the run\'s status, except busy: 503 with Retry-After ' +
-      '(every run slot of this replica was taken; the run did not start).';
+      '(no run slot of this replica was open to it, or the caller already had scripts.max_runs_per_caller runs under way; the run did not start).';
     app.post(
       '/run',
       {
