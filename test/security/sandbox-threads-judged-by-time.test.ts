@@ -45,7 +45,8 @@ describe('sandbox threads are judged busy by time', () => {
     await expectHealthy(sandbox);
     // One turn, one batch: a run before the stuck one (its answer must leave before that script starts) and one after.
     const before = sandbox.run(trivial);
-    const stuckRun = tracked([sandbox.run(mainRun(stuck, { deadlineMs: 1_000 }))]);
+    // Its deadline leaves a new thread time to start on a busy machine.
+    const stuckRun = tracked([sandbox.run(mainRun(stuck, { deadlineMs: 3_000 }))]);
     const behind = sandbox.run(trivial);
     expect(await before).toMatchObject({ status: 'ok', result: 7 });
     expect(await behind).toMatchObject({ status: 'ok', result: 7 });

@@ -107,15 +107,16 @@ export class SandboxWorker {
 
   /**
    * Looks at the thread's runs (the pool's sweep, every `stallMs`): a run the thread claimed has its
-   * deadline count from now; while the thread computes past `stallMs`, runs handed here but not
-   * started are taken back, each ending `moved` to be placed elsewhere.
+   * deadline count from now; one the thread handed back ends `moved` (its message may be held up
+   * behind a script); while the thread computes past `stallMs`, runs handed here but not started
+   * are taken back, each ending `moved` to be placed elsewhere.
    */
   watch(now: number, stallMs: number): void {
     const stalled = this.#state.computingFor(now) > stallMs;
     for (const [runId, current] of [...this.#runs]) {
       if (current.seenStarted) continue;
       if (this.#state.claimed(current.slot, runId)) current.started();
-      else if (stalled && this.#state.revoke(current.slot, runId)) current.finish({ type: 'moved', started: false });
+      else if (!this.#state.offered(current.slot, runId) || (stalled && this.#state.revoke(current.slot, runId))) current.finish({ type: 'moved', started: false });
     }
   }
 

@@ -62,6 +62,11 @@ export class ThreadState {
     Atomics.store(this.#claims, slot, runId);
   }
 
+  /** Whether run `runId` is still offered: neither started nor taken back by either side. */
+  offered(slot: number, runId: number): boolean {
+    return Atomics.load(this.#claims, slot) === runId;
+  }
+
   /** Whether the thread started run `runId` (read after the thread ended, or to decide a revoke). */
   claimed(slot: number, runId: number): boolean {
     return Atomics.load(this.#claims, slot) === -runId;

@@ -118,12 +118,17 @@ function run(message: RunRequest): void {
     if (!keepable(engine!, end)) engine = undefined;
     finish(end.done);
   };
+  // Not claimed: the pool may have revoked it meanwhile, and then already placed it elsewhere. Said
+  // at once: a script of this thread may hold it from its next turn on (the pool's sweep sees the cell too).
+  const handBack = () => {
+    if (!state.revoke(message.slot, runId)) return;
+    send({ type: 'returned', runId });
+    flush();
+  };
   const start = (ready: Engine) => {
     if (underWay > 0) {
       park(ready);
-      // Not claimed: the pool may still revoke it meanwhile, and then already placed it elsewhere.
-      if (state.revoke(message.slot, runId)) send({ type: 'returned', runId });
-      return;
+      return handBack();
     }
     if (!state.claim(message.slot, runId)) return park(ready);
     claimed = true;
@@ -140,6 +145,7 @@ function run(message: RunRequest): void {
     if (ran instanceof Promise) ran.then(ended).catch(fault);
     else ended(ran);
   };
+  if (underWay > 0) return handBack();
   try {
     const taken = takeEngine(message.memoryBytes, message.source);
     if (taken instanceof Promise)
