@@ -130,7 +130,8 @@ export class SandboxWorker {
     const runId = nextRunId;
     nextRunId = nextRunId >= 0x7fffffff ? 1 : nextRunId + 1;
     const slot = this.#freeSlots.pop();
-    if (slot === undefined) return { type: 'moved', started: false };
+    // Never: a thread holds at most the sandbox's admitted runs, and as many cells.
+    if (slot === undefined) return { type: 'done', status: 'error', error: 'the sandbox thread has no free run cell', console: '' };
     this.#state.offer(slot, runId);
     const request: RunRequest = {
       type: 'run',
