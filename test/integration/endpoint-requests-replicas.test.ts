@@ -91,7 +91,7 @@ describe('sandbox run slots', () => {
 
   it('a signed-in caller holds at most scripts.max_runs_per_caller handler runs at once; another caller is still served', async () => {
     const cap = rig.config.scripts.max_runs_per_caller;
-    await rig.endpoint('mine', `export async function handle() { return { body: (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body } }`, { auth_mode: 'signed_in', timeout_seconds: 30 });
+    await rig.endpoint('mine', `export async function handle() { return { body: (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body } }`, { auth_mode: 'signed_in', timeout_seconds: 60 });
     const holding = rig.holdRequests(cap);
     const held = Array.from({ length: cap }, () => rig.call('/endpoints/mine', { user: 'alice' }));
     const release = await holding;
