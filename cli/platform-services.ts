@@ -42,7 +42,7 @@ export interface PlatformServices {
   scripts?: ScriptStore;
   /** Scripts' endpoint bindings; needs the platform database. A public one is bound as the bot-check settings allow. */
   endpoints?: EndpointStore;
-  /** Runs scripts (one per process, at most `scripts.max_concurrent_runs` at once); its threads start on first run. */
+  /** Runs scripts (one per process, at most `scripts.max_concurrent_runs` at once, capped per caller and with slots kept for handlers); its threads start on first run. */
   sandbox: Sandbox;
   /** The api's public base URL, known once it listens (presigned filesystem URLs). */
   publicUrl: { current: string };
@@ -62,7 +62,11 @@ export async function openPlatformServices(opts: {
   const metrics = createMetrics();
   const publicUrl = { current: '' };
   const toolkits = await buildToolkits(config, log, { publicUrl: () => publicUrl.current, ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) });
-  const sandbox = createSandbox({ maxConcurrent: config.scripts.max_concurrent_runs });
+  const sandbox = createSandbox({
+    maxConcurrent: config.scripts.max_concurrent_runs,
+    maxPerPrincipal: config.scripts.max_runs_per_caller,
+    reservedForHandlers: config.scripts.handler_reserved_runs,
+  });
   // One PDF reader per process (shared/pdf), for search extraction, fetch and thumbnails alike.
   pdfReader.configure(config.resources.pdf);
   // Without Temporal, a write's jobs wait in the outbox for a process that has it (docs/resources.md, "Jobs").

@@ -134,7 +134,7 @@ const runBody = z.object({ source: sourceField.describe('The unsaved source to r
 const runSchema = z
   .object({
     run_id: z.string().describe('The run record (script_runs)'),
-    status: z.enum(['ok', 'error', 'timeout', 'memory', 'busy']).describe('busy: every run slot of this replica was taken (scripts.max_concurrent_runs)'),
+    status: z.enum(['ok', 'error', 'timeout', 'memory', 'busy']).describe('busy: no run slot of this replica was open to it (scripts.max_concurrent_runs, scripts.handler_reserved_runs) or the caller already had scripts.max_runs_per_caller runs under way; the error names the cap'),
     result: z.unknown().optional().describe("main()'s result as JSON, when ok"),
     error: z.string().optional().describe('What stopped the run, otherwise'),
     console: z.string().describe('Console output, bounded by scripts.console_limit_bytes'),
@@ -259,7 +259,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     const runDescription =
       'Runs main() in a fresh sandbox context (scripts.run_memory_bytes, scripts.run_deadline) and answers its result, error, console and ' +
       'duration; the run is recorded and audited (script_run). The answer is 200 whatever the run\'s status, except busy: 503 with Retry-After ' +
-      '(every run slot of this replica was taken; the run did not start).';
+      '(no run slot of this replica was open to it, or the caller already had scripts.max_runs_per_caller runs under way; the run did not start).';
     app.post(
       '/run',
       {

@@ -287,6 +287,8 @@ export class EndpointRequests {
       args: [req],
       sessionId,
       imports: { scriptId: script.id, version: script.version },
+      // A signed-in caller's handlers count against its run slots; anonymous callers are told apart by no one.
+      ...(progress.caller ? { countsAgainst: progress.caller.subject } : {}),
       memoryBytes: binding.maxMemoryBytes,
       deadlineMs: binding.timeoutSeconds * 1000,
     });
@@ -301,7 +303,7 @@ export class EndpointRequests {
       case 'memory':
         return this.#failure(progress, 'unavailable', outcome.error);
       case 'busy':
-        // The sandbox had no run slot (draft runs share it): the handler never started.
+        // The sandbox had no run slot (or the caller had none left): the handler never started.
         progress.ran = false;
         return this.#failure(progress, 'busy', outcome.error, { 'retry-after': '1' });
       case 'error':

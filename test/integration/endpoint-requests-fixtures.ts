@@ -134,7 +134,8 @@ scripts:
   run_deadline: 30s
   fetch:
     allow_hosts: ["127.0.0.1:*"]
-    timeout: 30s
+    # As long as a handler may wait: each handler waiting at /hold starts a sandbox thread of its own.
+    timeout: 60s
 ${
   opts.hostedAVerifyUrl
     ? `admin:

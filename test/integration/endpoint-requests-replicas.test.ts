@@ -44,7 +44,8 @@ describe('replicas', () => {
 describe('handler cap', () => {
   it(`answers 503 with Retry-After past ${BINDING_LIMITS.concurrentHandlers} running handlers, then serves again`, async () => {
     const cap = BINDING_LIMITS.concurrentHandlers;
-    await rig.endpoint('holder', `export async function handle() { return { body: (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body } }`, { open_reads: true, timeout_seconds: 30, rate_limit: 1000 });
+    // Each waiting handler holds a sandbox thread of its own: 32 threads start (slow under tsx on a busy machine).
+    await rig.endpoint('holder', `export async function handle() { return { body: (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body } }`, { open_reads: true, timeout_seconds: 60, rate_limit: 1000 });
     await rig.endpoint('quick', 'export function handle() { return { json: "quick" } }', { open_reads: true });
     const holding = rig.holdRequests(cap);
     const held = Array.from({ length: cap }, () => rig.call('/endpoints/holder'));
@@ -86,5 +87,22 @@ describe('sandbox run slots', () => {
     } finally {
       await small.stop();
     }
+  });
+
+  it('a signed-in caller holds at most scripts.max_runs_per_caller handler runs at once; another caller is still served', async () => {
+    const cap = rig.config.scripts.max_runs_per_caller;
+    await rig.endpoint('mine', `export async function handle() { return { body: (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body } }`, { auth_mode: 'signed_in', timeout_seconds: 60 });
+    const holding = rig.holdRequests(cap);
+    const held = Array.from({ length: cap }, () => rig.call('/endpoints/mine', { user: 'alice' }));
+    const release = await holding;
+    const refused = await rig.call('/endpoints/mine', { user: 'alice' });
+    expect([refused.status, refused.headers.get('retry-after'), (await jsonOf(refused)).error]).toEqual([503, '1', 'busy']);
+    const bobs = rig.call('/endpoints/mine', { user: 'bob' });
+    await rig.holdRequests(cap + 1);
+    release();
+    expect([...(await Promise.all(held)), await bobs].map((a) => a.status)).toEqual(Array.from({ length: cap + 1 }, () => 200));
+    await rig.api.endpointRecords!.flush();
+    const { rows } = await rig.db.query("SELECT status, error FROM endpoint_failures WHERE endpoint = 'mine'");
+    expect(rows).toEqual([{ status: 503, error: expect.stringContaining('(scripts.max_runs_per_caller)') }]);
   });
 });

@@ -27,7 +27,7 @@ const KEY = 'memory-key-0123456789';
 /** Enough for each sandbox thread's heap (and the JIT) to reach its working size before measuring. */
 const WARM_UP_RUNS = 300;
 const RUNS = 1_000;
-/** Runs in flight at once: the replica's cap (scripts.max_concurrent_runs), so none is answered busy. */
+/** Runs in flight at once: the replica's cap (scripts.max_concurrent_runs, none kept for handlers), so none is answered busy. */
 const LANES = 4;
 const MAX_GROWTH_BYTES = 50 * 1024 * 1024;
 const MiB = 1024 * 1024;
@@ -111,6 +111,7 @@ toolkits:
       engine: duckdb
 scripts:
   max_concurrent_runs: ${LANES}
+  handler_reserved_runs: 0
   console_limit_bytes: ${2 * LOUD_BYTES}
 `,
   );

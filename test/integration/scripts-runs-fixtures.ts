@@ -133,6 +133,8 @@ ${storage}
       engine: duckdb
 scripts:
   max_concurrent_runs: 4
+  max_runs_per_caller: 3
+  handler_reserved_runs: 0
   run_deadline: 20s
   fetch:
     allow_hosts: ["127.0.0.1:*"]

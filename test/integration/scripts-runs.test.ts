@@ -173,9 +173,11 @@ describe('draft runs', () => {
   });
 
   it('answers 503 with Retry-After when every run slot of the replica is taken, the run recorded as busy', async () => {
-    const id = await create('alice', 'holder', `export async function main() { return (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body; }`);
+    const source = `export async function main() { return (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body; }`;
+    const id = await create('alice', 'holder', source);
     const holding = rig.holdRequests(4);
-    const slots = Array.from({ length: 4 }, () => rig.rest('alice', 'POST', `/${id}/run`));
+    // Two callers: one may hold only 3 of the 4 (scripts.max_runs_per_caller).
+    const slots = [...Array.from({ length: 2 }, () => rig.rest('alice', 'POST', `/${id}/run`)), ...Array.from({ length: 2 }, () => rig.rest('bob', 'POST', '/run', { source }))];
     const release = await holding;
     const busy = await rig.rest('alice', 'POST', `/${id}/run`);
     expect(busy.status).toBe(503);
@@ -185,6 +187,19 @@ describe('draft runs', () => {
     for (const done of await Promise.all(slots)) expect(done).toMatchObject({ status: 200, body: { status: 'ok', result: 'released' } });
     const recorded = await rig.db.query(`SELECT status FROM script_runs WHERE id = $1`, [busy.body.run_id]);
     expect(recorded.rows).toEqual([{ status: 'busy' }]);
+  });
+
+  it('answers busy naming the cap when one caller already has scripts.max_runs_per_caller runs under way; another caller still runs', async () => {
+    const id = await create('alice', 'holder-of-three', `export async function main() { return (await platform.fetch('http://127.0.0.1:${rig.httpPort}/hold')).body; }`);
+    const holding = rig.holdRequests(3);
+    const mine = Array.from({ length: 3 }, () => rig.rest('alice', 'POST', `/${id}/run`));
+    const release = await holding;
+    const refused = await rig.rest('alice', 'POST', '/run', { source: 'export function main() { return 1 }' });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toMatchObject({ status: 'busy', error: expect.stringContaining('already has 3 script runs under way on this replica, its most at once (scripts.max_runs_per_caller)') });
+    expect(await rig.rest('bob', 'POST', '/run', { source: 'export function main() { return 2 }' })).toMatchObject({ status: 200, body: { status: 'ok', result: 2 } });
+    release();
+    for (const done of await Promise.all(mine)) expect(done).toMatchObject({ status: 200, body: { status: 'ok', result: 'released' } });
   });
 
   it('answers a failing script with its error, recorded as such', async () => {

@@ -39,6 +39,20 @@ function get(port: number): Promise<void> {
   });
 }
 
+/** A host function `hold` the test releases (with `value`), and a promise that resolves once `count` calls of it wait. */
+export function heldHost(count = 1) {
+  let release: (value: string) => void = () => undefined;
+  const released = new Promise<string>((resolve) => (release = resolve));
+  let waiting = 0;
+  let entered: () => void = () => undefined;
+  const called = new Promise<void>((resolve) => (entered = resolve));
+  const hold = async () => {
+    if (++waiting === count) entered();
+    return released;
+  };
+  return { host: { hold }, called, release };
+}
+
 /** The api still runs scripts: a trivial run answers ok. */
 export async function expectHealthy(sandbox: Sandbox): Promise<void> {
   const outcome = await sandbox.run(mainRun('export function main() { return 40 + 2 }'));

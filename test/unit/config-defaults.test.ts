@@ -195,6 +195,8 @@ const otherDefaults: Array<[string, unknown]> = [
   ['webhooks.compactor.retention_every', 10 * MIN],
   ['webhooks.compactor.memory_limit', 1_073_741_824],
   ['scripts.max_concurrent_runs', 32],
+  ['scripts.max_runs_per_caller', 8],
+  ['scripts.handler_reserved_runs', 8],
   ['scripts.run_memory_bytes', 64 * 1024 * 1024],
   ['scripts.run_deadline', 30_000],
   ['scripts.console_limit_bytes', 64 * 1024],

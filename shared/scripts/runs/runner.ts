@@ -52,6 +52,8 @@ export interface ExecuteSpec {
   sessionId: string;
   /** The library versions it imports: a saved version's pins (never a later version), or the current ones for an unsaved source. */
   imports: RunImports;
+  /** The subject whose run slots this run takes (scripts.max_runs_per_caller); absent: no one's. */
+  countsAgainst?: string;
   memoryBytes?: number;
   deadlineMs?: number;
 }
@@ -143,6 +145,7 @@ export class ScriptRunner {
         memoryBytes: spec.memoryBytes ?? config.scripts.run_memory_bytes,
         deadlineMs: spec.deadlineMs ?? config.scripts.run_deadline,
         consoleLimitBytes: config.scripts.console_limit_bytes,
+        ...(spec.countsAgainst !== undefined ? { principal: spec.countsAgainst } : {}),
         resolveLibrary: (name) => resolveLibrarySource(spec.imports === 'current' ? store.resolveLibrary(name) : store.resolvePinned(spec.imports, name)),
         host: platformHost(
           session.client,
@@ -160,7 +163,8 @@ export class ScriptRunner {
     const id = uuidv7();
     const startedAt = new Date(this.clock());
     const imports: RunImports = spec.script ? { scriptId: spec.script.id, version: spec.script.version } : 'current';
-    const outcome = await this.execute({ source: spec.source, principal: spec.principal, entry: 'main', args: [], sessionId: `script-run:${id}`, imports });
+    // A draft run counts against whoever started it; a scheduled run against its script.
+    const outcome = await this.execute({ source: spec.source, principal: spec.principal, entry: 'main', args: [], sessionId: `script-run:${id}`, countsAgainst: spec.starter.subject, imports });
     const finishedAt = new Date(this.clock());
     await recordScriptRun(this.opts.db, this.opts.config, {
       id,

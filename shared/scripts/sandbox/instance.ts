@@ -32,13 +32,19 @@ export interface InstanceSettings {
   hostNames: string[];
 }
 
+/** What an instance tells its thread, and how the thread watches it. */
+export interface ThreadHooks {
+  /** At each of the interpreter's interruption checks. */
+  interruptCheck(): void;
+  /** Runs `fn` — script work, synchronous — with the thread marked computing meanwhile (thread-state.ts). */
+  computing<T>(fn: () => T): T;
+}
+
 /** One call of the entry. */
 export interface InstanceCall {
   entry: 'main' | 'handle';
   argsJson: string;
   deadlineAt: number;
-  /** Interruption checks (some 10,000 operations each) the call may pass before it is stopped as timed out; absent: no such bound. */
-  maxChecks?: number;
   consoleLimitBytes: number;
   io: RunIo;
   /** A promise resolved at the deadline (shared with the library waits before the call), made when first asked for. */
@@ -126,14 +132,13 @@ const isOutOfMemory = (dumped: unknown) => dumped === null || /out of memory/i.t
 interface ActiveCall extends InstanceCall {
   captured: ConsoleCapture;
   interrupted: boolean;
-  /** Interruption checks passed so far. */
-  checks: number;
   /** Wakes `settle` when a host call is answered. */
   wake: () => void;
 }
 
 export class ScriptInstance {
   readonly settings: InstanceSettings;
+  readonly #thread: ThreadHooks;
   readonly #runtime: QuickJSRuntime;
   readonly #context: QuickJSContext;
   readonly #owned: QuickJSHandle[] = [];
@@ -143,16 +148,16 @@ export class ScriptInstance {
   /** The module's namespace and the prelude's invoker, once evaluated (on the first call). */
   #loaded: { namespace: QuickJSHandle; invoke: QuickJSHandle } | undefined;
 
-  /** `onInterruptCheck`: told at each of the interpreter's interruption checks (the thread's measure of computing). */
-  constructor(quickjs: QuickJSWASMModule, settings: InstanceSettings, onInterruptCheck: () => void) {
+  constructor(quickjs: QuickJSWASMModule, settings: InstanceSettings, thread: ThreadHooks) {
     this.settings = settings;
+    this.#thread = thread;
     const runtime = (this.#runtime = quickjs.newRuntime());
     runtime.setMemoryLimit(settings.memoryBytes);
     runtime.setMaxStackSize(settings.maxStackBytes);
     runtime.setInterruptHandler(() => {
-      onInterruptCheck();
+      thread.interruptCheck();
       const call = this.#call;
-      return call ? (call.interrupted = Date.now() >= call.deadlineAt || (call.maxChecks !== undefined && ++call.checks > call.maxChecks)) : false;
+      return call ? (call.interrupted = Date.now() >= call.deadlineAt) : false;
     });
     runtime.setModuleLoader(
       (name) => settings.libraries.get(name) ?? { error: new Error(`unknown library '${name}' (dynamic imports need a literal library name)`) },
@@ -167,7 +172,11 @@ export class ScriptInstance {
    * answers synchronously: the thread's next run then finds this run's engine free again.
    */
   call(call: InstanceCall): CallEnd | Promise<CallEnd> {
-    const active: ActiveCall = { ...call, captured: new ConsoleCapture(call.consoleLimitBytes), interrupted: false, checks: 0, wake: () => undefined };
+    return this.#thread.computing(() => this.#start(call));
+  }
+
+  #start(call: InstanceCall): CallEnd | Promise<CallEnd> {
+    const active: ActiveCall = { ...call, captured: new ConsoleCapture(call.consoleLimitBytes), interrupted: false, wake: () => undefined };
     this.#call = active;
     const done = (fields: Omit<RunDone, 'type' | 'console'>): RunDone => ({ type: 'done', ...fields, console: active.captured.text() });
     let outcome: RunDone | Promise<RunDone>;
@@ -223,7 +232,8 @@ export class ScriptInstance {
     const promise = this.#own(evaluated.value);
     const settled = await this.#settle(active, promise);
     this.#loaded = { namespace: settled === promise ? promise : this.#own(settled), invoke };
-    return this.#invoke(active, done);
+    // Past an await: the thread's loop is back in this run's script.
+    return this.#thread.computing(() => this.#invoke(active, done));
   }
 
   /** Calls the entry of the evaluated module: synchronously when it settles without waiting on the host. */
@@ -309,7 +319,7 @@ export class ScriptInstance {
   async #settle(active: ActiveCall, promise: QuickJSHandle, justChecked = false): Promise<QuickJSHandle> {
     for (let check = !justChecked; ; check = true) {
       if (check) {
-        const settled = this.#settleNow(active, promise);
+        const settled = this.#thread.computing(() => this.#settleNow(active, promise));
         if (settled) return settled;
       }
       const woken = new Promise<void>((resolve) => (active.wake = resolve));

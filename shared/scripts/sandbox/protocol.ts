@@ -1,26 +1,29 @@
 /**
  * Messages between the sandbox pool (the api's thread) and a sandbox worker thread. Values cross as
- * JSON text, parsed on the side that uses them. A thread may hold several runs at once (each in its
- * own QuickJS module instance): run messages carry the run's id. Each side posts its messages in
- * batches (an array per turn of its event loop), so a burst of runs wakes a thread once.
+ * JSON text, parsed on the side that uses them. A thread may be handed several runs at once (each
+ * in its own QuickJS module instance) but has at most one under way across a wait for the api's
+ * thread: run messages carry the run's id and its claim cell (thread-state.ts). Each side posts its
+ * messages in batches (an array per turn of its event loop), so a burst of runs wakes a thread once.
  */
 
 /** What a worker thread starts with. */
 export interface WorkerData {
-  /** One Int32 the thread adds 1 to at each interruption check of its interpreter (wrapping): how much it computes, read by the pool. */
-  checks: SharedArrayBuffer;
+  /** The thread's shared state (thread-state.ts): since when it computes, and its runs' claim cells. */
+  state: SharedArrayBuffer;
 }
 
 /** Pool → worker: start a run. */
 export interface RunRequest {
   type: 'run';
   runId: number;
+  /** The run's claim cell: the thread starts the run only if it claims it there first. */
+  slot: number;
   source: string;
   entry: 'main' | 'handle';
   argsJson: string;
   memoryBytes: number;
   maxStackBytes: number;
-  /** The run's wall-clock allowance, counted by the worker from when its engine is ready to run it. */
+  /** The run's wall-clock allowance, counted by the worker from when its engine is ready to run it (when it claims the run). */
   deadlineMs: number;
   hostNames: string[];
   consoleLimitBytes: number;
@@ -53,10 +56,10 @@ export interface RunDone {
   console: string;
 }
 
-/** Worker → pool: the run has its engine and its deadline starts now. */
-export interface RunStarted {
-  type: 'started';
+/** Worker → pool: the run was not started (another run of the thread waits on the api's thread): place it elsewhere. */
+export interface RunReturned {
+  type: 'returned';
   runId: number;
 }
 
-export type FromWorker = Ask | (RunDone & { runId: number }) | RunStarted | { type: 'ready' };
+export type FromWorker = Ask | (RunDone & { runId: number }) | RunReturned | { type: 'ready' };

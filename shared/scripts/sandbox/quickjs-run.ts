@@ -11,7 +11,7 @@
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import { ConsoleCapture } from './console-capture.js';
 import { collectLibraries, ImportError } from './imports.js';
-import { ScriptInstance, type CallEnd, type InstanceSettings, type RunIo } from './instance.js';
+import { ScriptInstance, type CallEnd, type InstanceSettings, type RunIo, type ThreadHooks } from './instance.js';
 import type { RunDone, RunRequest } from './protocol.js';
 
 export type { RunIo } from './instance.js';
@@ -51,12 +51,6 @@ export class WarmSlot {
 
   /** Forgets the instance without freeing it (its module instance is being dropped). */
   drop(): void {
-    this.#instance = undefined;
-  }
-
-  /** Frees the kept instance. */
-  clear(): void {
-    this.#free(this.#instance);
     this.#instance = undefined;
   }
 }
@@ -105,10 +99,10 @@ class Deadline {
  */
 export function runInQuickJS(
   quickjs: QuickJSWASMModule,
-  request: RunRequest & { deadlineAt: number; maxChecks?: number },
+  request: RunRequest & { deadlineAt: number },
   io: RunIo,
   warm: WarmSlot,
-  onInterruptCheck: () => void,
+  thread: ThreadHooks,
 ): RunEnd | Promise<RunEnd> {
   // The deadline also covers waiting: for libraries, and for host calls while the script awaits them.
   const deadline = new Deadline(request.deadlineAt);
@@ -119,8 +113,8 @@ export function runInQuickJS(
   const call = (libraries: Map<string, string>): RunEnd | Promise<RunEnd> => {
     const settings: InstanceSettings = { source: request.source, libraries, memoryBytes: request.memoryBytes, maxStackBytes: request.maxStackBytes, hostNames: request.hostNames };
     const reuse = request.entry === 'handle';
-    const instance = (reuse ? warm.take(settings) : undefined) ?? new ScriptInstance(quickjs, settings, onInterruptCheck);
-    const ended = instance.call({ entry: request.entry, argsJson: request.argsJson, deadlineAt: request.deadlineAt, ...(request.maxChecks !== undefined ? { maxChecks: request.maxChecks } : {}), consoleLimitBytes: request.consoleLimitBytes, io, untilDeadline: () => deadline.reached() });
+    const instance = (reuse ? warm.take(settings) : undefined) ?? new ScriptInstance(quickjs, settings, thread);
+    const ended = instance.call({ entry: request.entry, argsJson: request.argsJson, deadlineAt: request.deadlineAt, consoleLimitBytes: request.consoleLimitBytes, io, untilDeadline: () => deadline.reached() });
     const settle = (end: CallEnd): RunEnd => {
       if (!end.engineHealthy) {
         warm.drop();

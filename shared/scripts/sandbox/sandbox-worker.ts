@@ -2,11 +2,14 @@
  * The api's side of one sandbox worker thread: starts it, hands it runs (several at once when the
  * pool says so), answers each run's asks (libraries, host calls), and terminates it when a run
  * overstays its deadline by the grace (the interpreter's interrupt is the normal stop; this is the
- * last resort).
+ * last resort — a script inside one long built-in call cannot be interrupted). Ending one run's
+ * thread fails no other run that can be run again: what was not started, or made no host call,
+ * is placed again by the pool.
  */
 import type { Worker } from 'node:worker_threads';
 import { startModuleThread } from '../../threads/index.js';
 import type { Ask, FromWorker, RunDone, RunRequest, ToWorker, WorkerData } from './protocol.js';
+import { ThreadState, threadStateBuffer } from './thread-state.js';
 import { defaultConsoleLimitBytes, type SandboxRun } from './types.js';
 
 /** The worker's entry (worker.ts), with the thread's heap bounds. */
@@ -29,11 +32,23 @@ export interface WorkerSettings {
 /** A run on the thread: its asks are answered from it, its end resolves it. */
 interface ThreadRun {
   run: SandboxRun;
+  /** Its claim cell on the thread (thread-state.ts). */
+  slot: number;
+  /** Its deadline counts from now on (the pool saw the thread claim it). */
   started: () => void;
-  finish: (done: RunDone) => void;
-  /** Host or library asks sent and not answered yet: the run waits on the api's thread meanwhile. */
-  waiting: number;
+  /** The pool saw it started. */
+  seenStarted: boolean;
+  finish: (done: Placed) => void;
+  /** It asked the api's thread for anything: it is under way across waits, and the thread holds no other run. */
+  asked: boolean;
+  /** It made a host call: it can never be run again elsewhere. */
+  calledHost: boolean;
+  /** Started, it may still be run again elsewhere if its thread ends before it made a host call (once). */
+  mayReplay: boolean;
 }
+
+/** What a run handed to a thread came to: its end, or `moved` — not run there (or only its effect-free part), to be placed again. */
+export type Placed = RunDone | { type: 'moved'; started: boolean };
 
 let nextRunId = 1;
 
@@ -42,24 +57,25 @@ export class SandboxWorker {
   readonly #ready: Promise<void>;
   #alive = true;
   readonly #runs = new Map<number, ThreadRun>();
+  readonly #state: ThreadState;
+  /** Claim cells not in use. */
+  readonly #freeSlots: number[];
   #outbox: ToWorker[] = [];
-  /** When the thread last sent anything, or was handed work while it had none (performance.now()). */
-  #lastHeard = performance.now();
-  /** The interpreter's interruption checks on the thread so far (WorkerData.checks), and their count at #lastHeard. */
-  readonly #checks = new Int32Array(new SharedArrayBuffer(4));
-  #checksHeard = 0;
 
-  constructor() {
-    this.#worker = startWorker({ checks: this.#checks.buffer as SharedArrayBuffer });
+  /** `slots`: the most runs the thread is ever handed at once (the pool's maxConcurrent). */
+  constructor(slots: number) {
+    const state = threadStateBuffer(slots);
+    this.#state = new ThreadState(state);
+    this.#freeSlots = Array.from({ length: slots }, (_, i) => slots - 1 - i);
+    this.#worker = startWorker({ state });
     this.#worker.unref();
     this.#ready = new Promise((resolve, reject) => {
       this.#worker.once('error', reject);
       this.#worker.on('message', (messages: FromWorker[]) => {
-        this.#heard();
         for (const message of messages) {
           if (message.type === 'ready') resolve();
           else if (message.type === 'done') this.#runs.get(message.runId)?.finish(message);
-          else if (message.type === 'started') this.#runs.get(message.runId)?.started();
+          else if (message.type === 'returned') this.#runs.get(message.runId)?.finish({ type: 'moved', started: false });
           else void this.#answer(message);
         }
       });
@@ -79,58 +95,78 @@ export class SandboxWorker {
   }
 
   /**
-   * Whether a run is executing on the thread (not waiting on the api's thread), the thread has
-   * said nothing for `stallMs`, and its interpreter passed `stallChecks` interruption checks
-   * meanwhile: a long synchronous stretch of a script, which the thread's other runs wait behind.
+   * Whether a new run may be placed here: the thread is alive, has not been computing for more
+   * than `stallMs` by the clock (a script in one long built-in call passes no interruption check,
+   * yet holds the thread), and holds no run under way across a wait (the thread would return it).
    */
-  stalled(now: number, stallMs: number, stallChecks: number): boolean {
-    if (now - this.#lastHeard < stallMs || ((Atomics.load(this.#checks, 0) - this.#checksHeard) | 0) < stallChecks) return false;
-    for (const run of this.#runs.values()) if (run.waiting === 0) return true;
-    return false;
-  }
-
-  /** The thread spoke, or was handed work while it had none: its silence and its computing count from now. */
-  #heard(): void {
-    this.#lastHeard = performance.now();
-    this.#checksHeard = Atomics.load(this.#checks, 0);
+  accepts(now: number, stallMs: number): boolean {
+    if (!this.#alive || this.#state.computingFor(now) > stallMs) return false;
+    for (const run of this.#runs.values()) if (run.asked) return false;
+    return true;
   }
 
   /**
-   * Runs `run` on this thread; the deadline counts from when the thread's engine is ready for it
-   * (`started`). A run still going `terminateGraceMs` past its deadline — or, never started, past
-   * the deadline and `startAllowanceMs` — has the thread terminated (its other runs end as errors).
+   * Looks at the thread's runs (the pool's sweep, every `stallMs`): a run the thread claimed has its
+   * deadline count from now; one the thread handed back ends `moved` (its message may be held up
+   * behind a script); while the thread computes past `stallMs`, runs handed here but not started
+   * are taken back, each ending `moved` to be placed elsewhere.
    */
-  async execute(run: SandboxRun, settings: WorkerSettings): Promise<RunDone> {
-    if (this.#runs.size === 0) this.#heard();
-    const runId = nextRunId++;
+  watch(now: number, stallMs: number): void {
+    const stalled = this.#state.computingFor(now) > stallMs;
+    for (const [runId, current] of [...this.#runs]) {
+      if (current.seenStarted) continue;
+      if (this.#state.claimed(current.slot, runId)) current.started();
+      else if (!this.#state.offered(current.slot, runId) || (stalled && this.#state.revoke(current.slot, runId))) current.finish({ type: 'moved', started: false });
+    }
+  }
+
+  /**
+   * Runs `run` on this thread; the deadline counts from when the thread claimed it (its engine
+   * ready; seen by `watch`). A run still going `terminateGraceMs` past its deadline — or, never started, past
+   * the deadline and `startAllowanceMs` — has the thread terminated: its runs not started, and
+   * (once, `mayReplay`) those that made no host call, end `moved`; one that made a host call ends as an error.
+   */
+  async execute(run: SandboxRun, argsJson: string, settings: WorkerSettings, mayReplay: boolean): Promise<Placed> {
+    const runId = nextRunId;
+    nextRunId = nextRunId >= 0x7fffffff ? 1 : nextRunId + 1;
+    const slot = this.#freeSlots.pop();
+    // Never: a thread holds at most the sandbox's admitted runs, and as many cells.
+    if (slot === undefined) return { type: 'done', status: 'error', error: 'the sandbox thread has no free run cell', console: '' };
+    this.#state.offer(slot, runId);
     const request: RunRequest = {
       type: 'run',
       runId,
+      slot,
       source: run.source,
       entry: run.entry,
-      argsJson: JSON.stringify(run.args),
+      argsJson,
       memoryBytes: run.memoryBytes,
       maxStackBytes: settings.maxStackBytes,
       deadlineMs: run.deadlineMs,
       hostNames: Object.keys(run.host),
       consoleLimitBytes: run.consoleLimitBytes ?? defaultConsoleLimitBytes,
     };
-    const finished = new Promise<RunDone>((resolve) => {
+    const finished = new Promise<Placed>((resolve) => {
       const stop = () => {
-        void this.terminate();
+        if (!this.#runs.has(runId)) return;
         finish({ type: 'done', status: 'timeout', error: 'the run passed its deadline and its worker was stopped', console: '' });
+        void this.terminate();
       };
       let overstay = setTimeout(stop, run.deadlineMs + settings.terminateGraceMs + settings.startAllowanceMs);
       const started = () => {
+        current.seenStarted = true;
         clearTimeout(overstay);
         overstay = setTimeout(stop, run.deadlineMs + settings.terminateGraceMs);
       };
-      const finish = (done: RunDone) => {
+      const finish = (done: Placed) => {
         clearTimeout(overstay);
-        this.#runs.delete(runId);
+        if (!this.#runs.delete(runId)) return;
+        this.#state.free(slot);
+        this.#freeSlots.push(slot);
         resolve(done);
       };
-      this.#runs.set(runId, { run, started, finish, waiting: 0 });
+      const current: ThreadRun = { run, slot, started, seenStarted: false, finish, asked: false, calledHost: false, mayReplay };
+      this.#runs.set(runId, current);
     });
     try {
       await this.#ready;
@@ -147,9 +183,14 @@ export class SandboxWorker {
     await this.#worker.terminate();
   }
 
+  /** The thread ended: its runs that made no host call are placed again (a started one once); the others end with `reason`. */
   #stopped(reason: string): void {
     this.#alive = false;
-    for (const run of [...this.#runs.values()]) run.finish({ type: 'done', status: 'error', error: reason, console: '' });
+    for (const [runId, current] of [...this.#runs]) {
+      const started = this.#state.claimed(current.slot, runId);
+      if (!started || (!current.calledHost && current.mayReplay)) current.finish({ type: 'moved', started });
+      else current.finish({ type: 'done', status: 'error', error: reason, console: '' });
+    }
   }
 
   /** Queues `message` for the thread: what one turn of the event loop sends goes as one batch (one wake-up of the thread). */
@@ -169,20 +210,16 @@ export class SandboxWorker {
     const current = this.#runs.get(message.runId);
     if (!current) return;
     const { run } = current;
-    current.waiting++;
+    current.asked = true;
+    if (message.type === 'host') current.calledHost = true;
     try {
       const value = message.type === 'library' ? ((await run.resolveLibrary(message.name)) ?? null) : await callHost(run, message.name, message.argsJson);
       this.#send({ type: 'reply', id: message.id, ok: true, value });
     } catch (err) {
       this.#send({ type: 'reply', id: message.id, ok: false, error: err instanceof Error ? err.message : String(err) });
-    } finally {
-      current.waiting--;
-      // The run executes again from the reply on: its silence counts from here.
-      this.#heard();
     }
   }
 }
-
 /** Calls a host function with the script's JSON arguments; answers its result as JSON text. */
 async function callHost(run: SandboxRun, name: string, argsJson: string): Promise<string> {
   const fn = Object.hasOwn(run.host, name) ? run.host[name] : undefined;

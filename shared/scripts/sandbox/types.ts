@@ -26,6 +26,8 @@ export interface SandboxRun {
   host: Record<string, (...args: unknown[]) => Promise<unknown>>;
   /** Bytes of console output kept (default 64 KiB); what follows is replaced by "[truncated]". */
   consoleLimitBytes?: number;
+  /** Who the run counts against for `maxPerPrincipal` (a caller's subject); absent: no one's. */
+  principal?: string;
 }
 
 export type SandboxOutcome =
@@ -33,7 +35,7 @@ export type SandboxOutcome =
   | { status: 'error' | 'timeout' | 'memory' | 'busy'; error: string; console: string; durationMs: number };
 
 export interface Sandbox {
-  /** Runs a script in its own QuickJS runtime on a worker thread; answers `busy` at once when all are taken. */
+  /** Runs a script in its own QuickJS runtime on a worker thread; answers `busy` at once when its slots are taken (admission.ts). */
   run(run: SandboxRun): Promise<SandboxOutcome>;
   /** Stops the worker threads; runs in flight end with `error`. */
   close(): Promise<void>;
@@ -41,30 +43,24 @@ export interface Sandbox {
   readonly running: number;
   /** Worker threads alive now (busy and idle). */
   readonly threads: number;
-  /** Handler runs answered on the caller's thread so far (inline.ts). */
-  readonly answeredInline: number;
 }
 
 export interface SandboxOptions {
   /** Runs at once; the next is answered `busy`. */
   maxConcurrent: number;
-  /** Threads that carry the runs (default one per core, two at least, at most maxConcurrent); more start only while all are stalled. */
+  /** Runs at once counted against one principal (SandboxRun.principal; default maxConcurrent: no cap of its own). */
+  maxPerPrincipal?: number;
+  /** Of maxConcurrent, slots only `handle(req)` runs may take (default 0; at most half of maxConcurrent): other runs get the rest. */
+  reservedForHandlers?: number;
+  /** Threads that carry the runs (default one per core, two at least, at most maxConcurrent); more start only while none takes runs. */
   maxThreads?: number;
   /**
-   * A thread whose script has computed this long without pause (default 20 ms) gets no new runs.
-   * Computing means its interpreter passed at least `stallChecks` of its interruption checks (one
-   * per some 10,000 operations; default 8) since the thread last spoke: a thread merely waiting for
-   * a core, or whose messages the api's busy thread has not read yet, is silent but not stalled.
+   * A thread whose script has been computing this long without returning to its event loop, by the
+   * clock (default 10 ms), gets no new runs, and the runs handed to it but not started are placed
+   * elsewhere. Time, not the interpreter's interruption checks: one long built-in call (a large
+   * `indexOf`, regex or `JSON.stringify`) passes none.
    */
   stallMs?: number;
-  stallChecks?: number;
-  /**
-   * A warm `handle(req)` is first tried on the caller's thread for at most this many of the
-   * interpreter's interruption checks (default 4, some 10,000 operations each, and 64 more for the
-   * call that evaluates its module; 0: never), and goes to a thread when it calls the platform,
-   * computes longer, or imports a library (inline.ts).
-   */
-  inlineChecks?: number;
   /** Interpreter stack ceiling per run (default 512 KiB): deep recursion ends as an error, not a crash. */
   maxStackBytes?: number;
   /**

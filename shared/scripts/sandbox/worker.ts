@@ -1,8 +1,12 @@
 /**
  * A sandbox worker thread: runs scripts (quickjs-run.ts: a fresh instance for `main()`, a warm one
- * for a repeated `handle(req)`), asking the pool for libraries and host calls. Several runs may
- * share the thread, interleaving only where a script awaits the host: each has its own QuickJS
- * module instance (an "engine").
+ * for a repeated `handle(req)`), asking the pool for libraries and host calls. The pool may hand it
+ * several runs at once; it starts one only when no other of its runs is under way (waiting on the
+ * api's thread), and returns the others to be placed elsewhere — so a run that made host calls
+ * never shares its thread with a script that may hold it past its deadline, which would have the
+ * thread, and that run with it, terminated. A run starts only if it claims its cell first (the pool
+ * takes back runs it placed behind a script computing too long: thread-state.ts), and its script
+ * work is marked computing there, by the clock.
  *
  * Engines (engines.ts: one ceiling each, one run at a time) are kept for later runs with the same
  * ceiling (`keptEngines` of them), and replaced after a run that grew one past `retireAboveBytes`,
@@ -12,14 +16,16 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { enginePages, keepable, newEngine, type Engine } from './engines.js';
 import type { Ask, AskReply, FromWorker, RunDone, RunRequest, ToWorker, WorkerData } from './protocol.js';
 import { runInQuickJS, type RunEnd } from './quickjs-run.js';
+import { ThreadState } from './thread-state.js';
 
 /** Idle engines a thread keeps (each 16 MiB of linear memory at least). */
 const keptEngines = 8;
 
 if (!parentPort) throw new Error('sandbox worker: run as a worker thread');
 const port = parentPort;
-/** The pool tells a computing thread from a merely silent one by this count. */
-const checks = new Int32Array((workerData as WorkerData).checks);
+const state = new ThreadState((workerData as WorkerData).state);
+/** Runs started and not ended on this thread (at most one across a wait). */
+let underWay = 0;
 
 /** Idle engines, oldest first. */
 const idleEngines: Engine[] = [];
@@ -59,24 +65,18 @@ function send(message: FromWorker): void {
   if (outbox.length === 1) setImmediate(flush);
 }
 
-/** Posts the batch; a run's `started` goes only if the batch does not already say it is done. */
 function flush(): void {
   if (outbox.length === 0) return;
   const batch = outbox;
   outbox = [];
-  const ended = new Set<number>();
-  for (const message of batch) if (message.type === 'done') ended.add(message.runId);
-  port.postMessage(ended.size === 0 ? batch : batch.filter((message) => message.type !== 'started' || !ended.has(message.runId)));
+  port.postMessage(batch);
 }
 
-/**
- * At each interruption check of a running script: counted for the pool (a computing thread), and
- * what waits in the outbox leaves now — a run's `started` among it — instead of after the script.
- */
-function onInterruptCheck(): void {
-  Atomics.add(checks, 0, 1);
-  flush();
-}
+const hooks = {
+  /** What waits in the outbox leaves now instead of after the script. */
+  interruptCheck: flush,
+  computing: <T>(fn: () => T): T => state.computing(fn),
+};
 
 function ask(runId: number, message: { type: 'library'; name: string } | { type: 'host'; name: string; argsJson: string }): Promise<string | null> {
   const id = nextAskId++;
@@ -102,9 +102,11 @@ function answer(reply: AskReply): void {
 function run(message: RunRequest): void {
   const { runId } = message;
   let engine: Engine | undefined;
+  let claimed = false;
   const finish = (done: RunDone) => {
     for (const [id, waiting] of asks) if (waiting.runId === runId) asks.delete(id);
     if (engine) park(engine);
+    if (claimed) underWay--;
     send({ ...done, runId });
   };
   // The engine itself failed (not the script): it is not used again.
@@ -116,17 +118,34 @@ function run(message: RunRequest): void {
     if (!keepable(engine!, end)) engine = undefined;
     finish(end.done);
   };
+  // Not claimed: the pool may have revoked it meanwhile, and then already placed it elsewhere. Said
+  // at once: a script of this thread may hold it from its next turn on (the pool's sweep sees the cell too).
+  const handBack = () => {
+    if (!state.revoke(message.slot, runId)) return;
+    send({ type: 'returned', runId });
+    flush();
+  };
   const start = (ready: Engine) => {
+    if (underWay > 0) {
+      park(ready);
+      return handBack();
+    }
+    if (!state.claim(message.slot, runId)) return park(ready);
+    claimed = true;
+    underWay++;
     engine = ready;
-    // The deadline starts once the engine is ready: a module compiled on a busy machine is not the script's time.
-    send({ type: 'started', runId });
-    const ran = runInQuickJS(ready.module, { ...message, deadlineAt: Date.now() + message.deadlineMs }, {
-      library: async (name) => (await ask(runId, { type: 'library', name })) ?? undefined,
-      host: async (name, argsJson) => (await ask(runId, { type: 'host', name, argsJson })) ?? 'null',
-    }, ready.warm, onInterruptCheck);
+    // The answers of the runs before it leave first: this script may hold the thread until it is terminated.
+    flush();
+    const ran = state.computing(() =>
+      runInQuickJS(ready.module, { ...message, deadlineAt: Date.now() + message.deadlineMs }, {
+        library: async (name) => (await ask(runId, { type: 'library', name })) ?? undefined,
+        host: async (name, argsJson) => (await ask(runId, { type: 'host', name, argsJson })) ?? 'null',
+      }, ready.warm, hooks),
+    );
     if (ran instanceof Promise) ran.then(ended).catch(fault);
     else ended(ran);
   };
+  if (underWay > 0) return handBack();
   try {
     const taken = takeEngine(message.memoryBytes, message.source);
     if (taken instanceof Promise)
