@@ -7,7 +7,7 @@
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app.js';
-import { bodyRefusalOf, readBodyWithin } from '../http/raw-body.js';
+import { markAuthenticated, readBodyWithin } from '../http/raw-body.js';
 import { publicBaseOf } from '../http/public-url.js';
 import type { RestAuthenticator } from '../http/rest-auth.js';
 import {
@@ -65,11 +65,11 @@ export async function endpointRoutes(app: App, opts: EndpointRoutesOptions): Pro
       rawHeaders: request.raw.rawHeaders,
       ownOrigin: configuredOrigin ?? publicBaseOf(undefined, request),
       remoteIp: request.ip,
-      readBody: (limit) => readBodyWithin(request.raw, limit),
+      readBody: (limit, authenticated) => {
+        if (authenticated) markAuthenticated(request.raw);
+        return readBodyWithin(request.raw, limit);
+      },
     });
-    // A body refused while it was read (too slow, the replica's unauthenticated bytes full) is answered as such.
-    const refused = bodyRefusalOf(request.raw);
-    if (refused) return reply.code(refused.statusCode).send({ error: refused.code, message: refused.message });
     return send(reply, answer);
   };
 

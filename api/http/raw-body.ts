@@ -24,7 +24,6 @@ interface RequestBody {
   authenticated: boolean;
   /** Bytes taken from the budget, given back when the exchange ends. */
   taken: number;
-  refused?: BodyRefusal;
   response: ServerResponse;
 }
 
@@ -87,11 +86,6 @@ export function closeAfterAnswer(raw: IncomingMessage): void {
   requests.get(raw)?.response.setHeader('connection', 'close');
 }
 
-/** The refusal of this request's body, if reading it was refused (for a reader whose caller turns errors into its own answer). */
-export function bodyRefusalOf(raw: IncomingMessage): BodyRefusal | undefined {
-  return requests.get(raw)?.refused;
-}
-
 /**
  * The body, or undefined when it is larger than `limit` (declared, or as soon as the stream passes
  * it; the rest is left unread). Rejects with a BodyRefusal (its headers already on the response)
@@ -115,7 +109,6 @@ export function readBodyWithin(raw: IncomingMessage, limit: number): Promise<Uin
       stop();
       raw.pause();
       if (counted) {
-        counted.refused = refusal;
         for (const [name, value] of Object.entries(refusal.headers)) counted.response.setHeader(name, value);
         counted.response.setHeader('connection', 'close');
       }

@@ -3,7 +3,7 @@
  * body `{error, message}` per refusal, the same whatever the script did — the caller learns which
  * status it got and why in general terms, never the script's error. Pure.
  */
-import { MAX_JSON_DEPTH } from '../inbound/index.js';
+import { MAX_JSON_DEPTH, type BodyRefusal } from '../inbound/index.js';
 
 /** What goes back to the caller (the route writes it). */
 export interface EndpointAnswer {
@@ -39,4 +39,14 @@ export type RefusalCode = keyof typeof REFUSALS;
 export function refusal(code: RefusalCode, headers: Record<string, string> = {}): EndpointAnswer {
   const { status, message } = REFUSALS[code];
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body: Buffer.from(JSON.stringify({ error: code, message })) };
+}
+
+/** A body the server stopped reading (too slow, the replica's unauthenticated bytes full), answered as such; the rest is left unread. */
+export function bodyRefused(refused: BodyRefusal): EndpointAnswer {
+  return {
+    status: refused.statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...refused.headers },
+    body: Buffer.from(JSON.stringify({ error: refused.code, message: refused.message })),
+    close: true,
+  };
 }

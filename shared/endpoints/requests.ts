@@ -36,7 +36,8 @@ import type { Db } from '../db/index.js';
 import type { CallerContext } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
 import { runs, scriptPrincipal, type ScriptRunner } from '../scripts/index.js';
-import { refusal, type EndpointAnswer, type RefusalCode } from './answers.js';
+import { BodyRefusal } from '../inbound/index.js';
+import { bodyRefused, refusal, type EndpointAnswer, type RefusalCode } from './answers.js';
 import { answeredMethods, corsHeaders, isPreflight, preflightAnswer } from './cors.js';
 import { EndpointRateLimits, HandlerSlots } from './limits.js';
 import { statusClass, type EndpointMetrics } from './metrics.js';
@@ -77,8 +78,12 @@ export interface EndpointRequest {
   /** The platform's own origin (a browser session is accepted from it only). */
   ownOrigin: string | undefined;
   remoteIp?: string;
-  /** The body, or undefined as soon as it passes `limit` bytes (the rest is left unread). */
-  readBody(limit: number): Promise<Uint8Array | undefined>;
+  /**
+   * The body, or undefined as soon as it passes `limit` bytes (the rest is left unread).
+   * `authenticated`: the caller signed in, so its body is not held against the replica's budget of
+   * unauthenticated bytes (a bot-check answer proves work, not who sent it).
+   */
+  readBody(limit: number, authenticated: boolean): Promise<Uint8Array | undefined>;
 }
 
 export interface EndpointRequestsDeps {
@@ -259,7 +264,13 @@ export class EndpointRequests {
     }
 
     const declared = Number(header(headers, 'content-length'));
-    const body = Number.isFinite(declared) && declared > binding.maxBodyBytes ? undefined : await request.readBody(binding.maxBodyBytes);
+    let body: Uint8Array | undefined;
+    try {
+      body = Number.isFinite(declared) && declared > binding.maxBodyBytes ? undefined : await request.readBody(binding.maxBodyBytes, caller !== null);
+    } catch (error) {
+      if (error instanceof BodyRefusal) return bodyRefused(error);
+      throw error;
+    }
     if (!body) return { ...refusal('payload_too_large'), close: true };
     const built = handlerRequest({ method, path: request.path, params, rawQuery: request.rawQuery, rawHeaders: request.rawHeaders, body, caller });
     if (!built.ok) return refusal('invalid_json');

@@ -102,7 +102,7 @@ server:
   address: "127.0.0.1:0"
   transport: http
   allowed_origins: ${JSON.stringify(opts.allowedOrigins ?? [])}
-  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
+  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }${opts.bodyReadTimeout ? `\n  body_read_timeout: ${opts.bodyReadTimeout}` : ''}
 database:
   dsn: ${JSON.stringify(dsn)}
 audit:
@@ -163,6 +163,8 @@ export interface RigOptions {
    * Challenges from /botcheck/challenge are still issued on the real clock.
    */
   botCheckClock?: () => number;
+  /** server.body_read_timeout: how long a body read before its request authenticated may take. */
+  bodyReadTimeout?: string;
   /** server.allowed_origins: the origins the platform's own CORS layer (/mcp) allows. */
   allowedOrigins?: string[];
   /**
