@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { cliEnv, platformBin, repoRoot } from '../support/cli.js';
+import { apiConfigYaml, startTestApi, testConfig } from '../support/api.js';
 
 /** Everything the child wrote on stderr so far (progress lines, logs). */
 function collectStderr(child: ChildProcessWithoutNullStreams): { text: string } {
@@ -171,4 +172,18 @@ describe('platform dev with its HTTP port taken', () => {
     await expect(access(join(dir, 'data', 'postgres'))).rejects.toThrow();
     await expect(access(join(dir, 'data', 'temporal'))).rejects.toThrow();
   }, 60_000);
+});
+
+describe('the api role outside platform dev', () => {
+  it('keeps its configured address: no host means every interface', async () => {
+    const api = await startTestApi({ config: testConfig(apiConfigYaml().replace('address: "127.0.0.1:0"', 'address: ":0"')) });
+    try {
+      const bound = api.app.server.address() as { address: string; port: number };
+      expect(['0.0.0.0', '::']).toContain(bound.address);
+      const external = externalAddress();
+      if (external) expect(await accepts(external, bound.port)).toBe(true);
+    } finally {
+      await api.stop();
+    }
+  });
 });

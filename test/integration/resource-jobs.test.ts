@@ -213,12 +213,14 @@ describe('resource jobs: the outbox, the dispatcher and the sweeper', () => {
 
     const ids = [`index:${file.id}`, `thumb:${file.id}:v1`];
     const query = `ResourceLibrary = "person:alice" AND ResourcePath = "reports/2024" AND ResourceName = "q1 results.txt"`;
-    const listed = async () => {
+    const listed = async (query: string) => {
       const found: string[] = [];
       for await (const execution of handle.client.workflow.list({ query })) found.push(execution.workflowId);
       return found.sort();
     };
-    await vi.waitFor(async () => expect(await listed()).toEqual(ids), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(async () => expect(await listed(query)).toEqual(ids), { timeout: 10_000, interval: 200 });
+    // A folder and everything beneath it.
+    expect(await listed(`ResourceLibrary = "person:alice" AND ResourcePath STARTS_WITH "reports/"`)).toHaveLength(4);
     for (const id of ids) {
       const described = await handle.client.workflow.getHandle(id).describe();
       expect(described.memo).toEqual({ fileName: 'q1 results.txt', uri: 'mcp://user/alice/reports/2024/q1%20results.txt' });
