@@ -17,13 +17,13 @@ import { registerKeywordSearchAttributes } from './search-attributes.js';
 /** A start that hangs (Temporal unreachable: the SDK retries) ends here, well inside a claim's lease. */
 const START_DEADLINE_MS = 10_000;
 
-export const resourceLibraryAttribute = defineSearchAttributeKey('ResourceLibrary', SearchAttributeType.KEYWORD);
-export const resourcePathAttribute = defineSearchAttributeKey('ResourcePath', SearchAttributeType.KEYWORD);
-export const resourceNameAttribute = defineSearchAttributeKey('ResourceName', SearchAttributeType.KEYWORD);
+const resourceLibraryAttribute = defineSearchAttributeKey('ResourceLibrary', SearchAttributeType.KEYWORD);
+const resourcePathAttribute = defineSearchAttributeKey('ResourcePath', SearchAttributeType.KEYWORD);
+const resourceNameAttribute = defineSearchAttributeKey('ResourceName', SearchAttributeType.KEYWORD);
 const resourceAttributeNames = [resourceLibraryAttribute.name, resourcePathAttribute.name, resourceNameAttribute.name];
 
 /** The search attributes and memo of a job's start; none when its resource is gone. */
-export function resourceJobLabels(labels: JobStart['labels']): { typedSearchAttributes?: SearchAttributePair[]; memo?: Record<string, string> } {
+function resourceJobLabels(labels: JobStart['labels']): { typedSearchAttributes?: SearchAttributePair[]; memo?: Record<string, string> } {
   if (!labels) return {};
   return {
     typedSearchAttributes: [
