@@ -56,7 +56,9 @@ export interface DevPlatform {
 /**
  * `platform dev` (what `npm start` runs): api + worker in one process, with an embedded default
  * for everything not configured — Postgres in the data dir, Temporal's dev server as a child
- * process, and an admin API key generated on first start.
+ * process, and an admin API key generated on first start. Its listeners bind loopback unless their
+ * address names a host, and are checked free before anything starts; `progress` announces the
+ * steps that take long (cli/progress.ts).
  */
 export async function startDev(loaded: LoadedConfig, log: Logger, progress: Progress): Promise<DevPlatform> {
   const config = structuredClone(loaded.config);
