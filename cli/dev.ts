@@ -9,6 +9,8 @@ import { EMBEDDED_SQL_CONNECTION, createSqlToolkit, embeddedSqlInstance, ensureS
 import type { LoadedConfig } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
 import { openPlatformServices } from './platform-services.js';
+import { bindDevListenersToLoopback, checkDevListeners } from './dev-listeners.js';
+import type { Progress } from './progress.js';
 
 /** The role carried by the generated admin key; it maps to the `admin.persona` persona. */
 export const adminRole = 'admin';
@@ -54,10 +56,14 @@ export interface DevPlatform {
 /**
  * `platform dev` (what `npm start` runs): api + worker in one process, with an embedded default
  * for everything not configured — Postgres in the data dir, Temporal's dev server as a child
- * process, and an admin API key generated on first start.
+ * process, and an admin API key generated on first start. Its listeners bind loopback unless their
+ * address names a host, and are checked free before anything starts; `progress` announces the
+ * steps that take long (cli/progress.ts).
  */
-export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPlatform> {
+export async function startDev(loaded: LoadedConfig, log: Logger, progress: Progress): Promise<DevPlatform> {
   const config = structuredClone(loaded.config);
+  bindDevListenersToLoopback(config);
+  await checkDevListeners(config, loaded.file);
   withAdminPersona(config);
   // The generated admin key administers this platform (webhook sources, …) out of the box.
   config.admin.enabled = true;
@@ -74,31 +80,31 @@ export async function startDev(loaded: LoadedConfig, log: Logger): Promise<DevPl
   try {
     let postgres: EmbeddedPostgres | undefined;
     if (!config.database.dsn) {
-      postgres = await startEmbeddedPostgres({ dataDir: config.data_dir, log });
+      postgres = await progress('starting embedded Postgres', () => startEmbeddedPostgres({ dataDir: config.data_dir, log }));
       stack.push(() => postgres!.stop());
       config.database.dsn = postgres.dsn;
     }
     let devServer: DevServer | undefined;
     if (!config.temporal.address) {
       // Temporal's usual ports when free, else others; only a server this process started is used (dev-server.ts).
-      devServer = await startDevServer({ dataDir: config.data_dir, preferredPorts: { port: 7233, uiPort: 8233 }, log });
+      devServer = await progress('starting Temporal dev server', () => startDevServer({ dataDir: config.data_dir, preferredPorts: { port: 7233, uiPort: 8233 }, log }));
       stack.push(() => devServer!.stop());
       config.temporal.address = devServer.address;
     }
-    const db = await openDatabase(config, log, { sharedBackend: postgres?.kind === 'pglite' });
+    const db = await progress('applying database migrations', () => openDatabase(config, log, { sharedBackend: postgres?.kind === 'pglite' }));
     if (!db) throw new Error('no database');
     stack.push(() => db.end());
     const admin = await databaseApiKeys(db).ensureKey('admin', [adminRole]);
     const temporal = await openTemporal(config);
     if (!temporal) throw new Error('no temporal');
     stack.push(() => temporal.close());
-    if (embeddedSql) await prepareSampleData(config, log);
+    if (embeddedSql) await progress('preparing the sample dataset', () => prepareSampleData(config, log));
     // One set of services for both roles: the embedded DuckDB file can be open only once.
-    const services = await openPlatformServices({ config, log, db, temporal, ...(embeddedObjstore ? { seedBuckets: embeddedObjstore.seedBuckets } : {}) });
+    const services = await progress('opening the toolkits', () => openPlatformServices({ config, log, db, temporal, ...(embeddedObjstore ? { seedBuckets: embeddedObjstore.seedBuckets } : {}) }));
     stack.push(() => services.close());
-    const worker = await startWorkerRole({ config, log, db, temporal, services });
+    const worker = await progress('starting the worker', () => startWorkerRole({ config, log, db, temporal, services }));
     stack.push(() => worker.shutdown());
-    const api = await startApiRole({ config, log, db, temporal, services });
+    const api = await progress('starting the api', () => startApiRole({ config, log, db, temporal, services }));
     stack.push(() => api.stop());
     return {
       mcpUrl: `${api.url}/mcp`,

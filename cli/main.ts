@@ -6,6 +6,7 @@ import { commandLogger, configOrExit, onSignals, type CommandOptions } from './c
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
 import { devBanner, startDev } from './dev.js';
 import { runStdioRole } from './stdio.js';
+import { startupProgress } from './progress.js';
 import { superviseApiWorkers } from './cluster.js';
 
 const configHelp =
@@ -94,7 +95,10 @@ program
     const log = commandLogger();
     const loaded = configOrExit(options(command), log);
     try {
-      const dev = await startDev(loaded, log);
+      // A step running past 2 s (PLATFORM_DEV_PROGRESS_AFTER_MS) says so on the terminal.
+      const afterMs = Number(process.env.PLATFORM_DEV_PROGRESS_AFTER_MS ?? 2_000);
+      const progress = startupProgress({ write: (line) => process.stderr.write(line), afterMs: Number.isFinite(afterMs) ? afterMs : 2_000 });
+      const dev = await startDev(loaded, log, progress);
       process.stdout.write(devBanner(dev));
       onSignals(() => dev.stop(), log);
     } catch (error) {

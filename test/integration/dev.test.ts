@@ -1,11 +1,20 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access, chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, connect, type Server } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { cliEnv, platformBin, repoRoot } from '../support/cli.js';
+import { apiConfigYaml, startTestApi, testConfig } from '../support/api.js';
+
+/** Everything the child wrote on stderr so far (progress lines, logs). */
+function collectStderr(child: ChildProcessWithoutNullStreams): { text: string } {
+  const collected = { text: '' };
+  child.stderr.on('data', (d: Buffer) => (collected.text += d.toString()));
+  return collected;
+}
 
 /** Resolves with stdout once `pattern` appears in it; rejects if the process exits first. */
 function waitForOutput(child: ChildProcessWithoutNullStreams, pattern: RegExp, timeoutMs: number): Promise<string> {
@@ -25,6 +34,25 @@ function waitForOutput(child: ChildProcessWithoutNullStreams, pattern: RegExp, t
       clearTimeout(timer);
       reject(new Error(`platform dev exited with ${code}; stderr:\n${err}`));
     });
+  });
+}
+
+/** A non-loopback IPv4 address of this machine, if it has one. */
+function externalAddress(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flat()
+    .find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+}
+
+/** Whether a TCP connection to host:port is accepted. */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
   });
 }
 
@@ -49,11 +77,14 @@ describe('platform dev (npm start) on an empty data dir', () => {
     // World-readable like a normal checkout, so the embedded cluster can run as the postgres user under root.
     await chmod(dir, 0o755);
     const configFile = join(dir, 'platform.yaml');
-    await writeFile(configFile, 'server:\n  address: "127.0.0.1:0"\n  shutdown:\n    pre_shutdown_delay: 0s\n');
+    // No host, as in the default `:8080`: `platform dev` binds loopback all the same.
+    await writeFile(configFile, 'server:\n  address: ":0"\n  shutdown:\n    pre_shutdown_delay: 0s\n');
     child = spawn(process.execPath, [platformBin, 'dev', '--config', configFile], {
       cwd: repoRoot,
-      env: cliEnv({ PLATFORM_DATA_DIR: join(dir, 'data') }),
+      // Every step counts as slow, so each says what it is doing on the terminal.
+      env: cliEnv({ PLATFORM_DATA_DIR: join(dir, 'data'), PLATFORM_DEV_PROGRESS_AFTER_MS: '0' }),
     });
+    const stderr = collectStderr(child);
     const banner = await waitForOutput(child, /press Ctrl-C to stop/, 240_000);
     const mcpUrl = /MCP endpoint\s+(\S+)/.exec(banner)?.[1];
     const key = /admin API key\s+(pk_\S+)/.exec(banner)?.[1];
@@ -61,6 +92,17 @@ describe('platform dev (npm start) on an empty data dir', () => {
     expect(key).toBeDefined();
     expect(banner).toMatch(/Temporal UI\s+http:\/\/127\.0\.0\.1:\d+/);
     expect(banner).toContain(join(dir, 'data'));
+    // Progress on stderr, in start-up order, as plain lines (not JSON logs).
+    const steps = ['starting embedded Postgres', 'starting Temporal dev server', 'applying database migrations', 'starting the worker', 'starting the api'];
+    const at = steps.map((step) => stderr.text.search(new RegExp(`^${step} … \\d+ s$`, 'm')));
+    expect(at.every((i) => i >= 0), stderr.text).toBe(true);
+    expect([...at].sort((a, b) => a - b)).toEqual(at);
+    expect(stderr.text).toMatch(/^starting Temporal dev server: done in \d+ s$/m);
+    // Bound to loopback only: the machine's other interfaces refuse the port.
+    const port = Number(new URL(mcpUrl!).port);
+    const external = externalAddress();
+    if (external) expect(await accepts(external, port)).toBe(false);
+    expect(await accepts('127.0.0.1', port)).toBe(true);
 
     const client = new Client({ name: 'newcomer', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl!), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
@@ -99,4 +141,49 @@ describe('platform dev (npm start) on an empty data dir', () => {
     child.kill('SIGINT');
     expect(await exitCode(child)).toBe(0);
   }, 300_000);
+});
+
+describe('platform dev with its HTTP port taken', () => {
+  let dir: string | undefined;
+  let held: Server | undefined;
+
+  afterAll(async () => {
+    await new Promise((resolve) => (held ? held.close(resolve) : resolve(undefined)));
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('stops at once, before Postgres and Temporal start, with one line naming server.address', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dev-taken-'));
+    held = createServer();
+    await new Promise<void>((resolve) => held!.listen(0, '127.0.0.1', resolve));
+    const port = (held.address() as { port: number }).port;
+    const configFile = join(dir, 'platform.yaml');
+    await writeFile(configFile, `server:\n  address: ":${port}"\n`);
+    const child = spawn(process.execPath, [platformBin, 'dev', '--config', configFile], {
+      cwd: repoRoot,
+      // Any step started would be announced at once: the output shows none did.
+      env: cliEnv({ PLATFORM_DATA_DIR: join(dir, 'data'), PLATFORM_DEV_PROGRESS_AFTER_MS: '0' }),
+    });
+    const stderr = collectStderr(child);
+    expect(await exitCode(child)).toBe(1);
+    expect(stderr.text).toBe(
+      `server.address 127.0.0.1:${port} is already in use by another process: stop that process, or set server.address to a free address in ${configFile}, e.g. "127.0.0.1:${port + 1}"\n`,
+    );
+    await expect(access(join(dir, 'data', 'postgres'))).rejects.toThrow();
+    await expect(access(join(dir, 'data', 'temporal'))).rejects.toThrow();
+  }, 60_000);
+});
+
+describe('the api role outside platform dev', () => {
+  it('keeps its configured address: no host means every interface', async () => {
+    const api = await startTestApi({ config: testConfig(apiConfigYaml().replace('address: "127.0.0.1:0"', 'address: ":0"')) });
+    try {
+      const bound = api.app.server.address() as { address: string; port: number };
+      expect(['0.0.0.0', '::']).toContain(bound.address);
+      const external = externalAddress();
+      if (external) expect(await accepts(external, bound.port)).toBe(true);
+    } finally {
+      await api.stop();
+    }
+  });
 });

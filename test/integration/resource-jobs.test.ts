@@ -9,7 +9,7 @@
  * queue, so the workflows stay where the hand-off left them.
  */
 import { Client, Connection, WorkflowNotFoundError } from '@temporalio/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
 import { ResourceJobDispatcher, resourceJobMetrics, type ResourceService } from '../../shared/resources/index.js';
@@ -202,4 +202,35 @@ describe('resource jobs: the outbox, the dispatcher and the sweeper', () => {
     expect(await metrics.registry.getSingleMetricAsString('platform_resource_job_dispatches_total')).toContain('platform_resource_job_dispatches_total{kind="index",result="started"} 1');
     await unreachable.connection.close();
   }, 30_000);
+
+  it('the index and thumbnail workflows, started from the outbox, carry the library, folder and file name: listed by a visibility query, named in the memo', async () => {
+    await env.db.query(`DELETE FROM resource_jobs`);
+    const alice = person(env, 'alice');
+    // Recorded by the write, started by the sweeper: the durable hand-off's every path claims the same way.
+    const file = (await env.service.create(alice, { library: personLib('alice'), path: 'reports/2024', file_name: 'q1 results.txt', if_exists: 'fail', origin: 'portal', body: body('q1') })).resource;
+    await env.service.create(alice, { library: personLib('alice'), path: 'reports/2023', file_name: 'q1 results.txt', if_exists: 'fail', origin: 'portal', body: body('q1 of 2023') });
+    expect(await dispatcher().sweep()).toEqual({ started: 4, failed: 0 });
+
+    const ids = [`index:${file.id}`, `thumb:${file.id}:v1`];
+    const query = `ResourceLibrary = "person:alice" AND ResourcePath = "reports/2024" AND ResourceName = "q1 results.txt"`;
+    const listed = async (query: string) => {
+      const found: string[] = [];
+      for await (const execution of handle.client.workflow.list({ query })) found.push(execution.workflowId);
+      return found.sort();
+    };
+    await vi.waitFor(async () => expect(await listed(query)).toEqual(ids), { timeout: 10_000, interval: 200 });
+    // A folder and everything beneath it.
+    expect(await listed(`ResourceLibrary = "person:alice" AND ResourcePath STARTS_WITH "reports/"`)).toHaveLength(4);
+    for (const id of ids) {
+      const described = await handle.client.workflow.getHandle(id).describe();
+      expect(described.memo).toEqual({ fileName: 'q1 results.txt', uri: 'mcp://user/alice/reports/2024/q1%20results.txt' });
+      expect(described.typedSearchAttributes.getAll().map((pair) => [pair.key.name, pair.value])).toEqual(
+        expect.arrayContaining([
+          ['ResourceLibrary', 'person:alice'],
+          ['ResourcePath', 'reports/2024'],
+          ['ResourceName', 'q1 results.txt'],
+        ]),
+      );
+    }
+  });
 });

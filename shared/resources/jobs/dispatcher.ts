@@ -9,7 +9,7 @@ import { reconnectDelay, type Backoff, type Db } from '../../db/index.js';
 import type { Logger } from '../../logging/index.js';
 import { jobSpec } from './kinds.js';
 import type { ResourceJobMetrics } from './metrics.js';
-import { claimJobs, failJob, finishJob, jobBacklog, type ClaimedJob } from './outbox.js';
+import { claimJobs, failJob, finishJob, jobBacklog, type ClaimedJob, type JobResourceLabels } from './outbox.js';
 
 /** One workflow to start, as the kind registry describes it. */
 export interface JobStart {
@@ -21,6 +21,8 @@ export interface JobStart {
   signal?: string;
   /** carrying these arguments (none when absent). */
   signalArgs?: unknown[];
+  /** Where the resource is, for operators to find the workflow by (absent when the resource is gone). */
+  labels?: JobResourceLabels;
 }
 
 /** Starts workflows (worker/resource-jobs.ts, through a Temporal client). Resolves once Temporal accepted; an id already started counts as accepted. */
@@ -168,6 +170,7 @@ export class ResourceJobDispatcher implements ResourceJobHandOff {
         args: spec.args(job),
         ...(spec.signal ? { signal: spec.signal } : {}),
         ...(spec.signalArgs ? { signalArgs: spec.signalArgs(job) } : {}),
+        ...(job.labels ? { labels: job.labels } : {}),
       });
     } catch (error) {
       const retryInMs = reconnectDelay(job.attempts - 1, this.#backoff);

@@ -6,9 +6,22 @@
  * a failed one.
  */
 import type { Db } from '../../db/index.js';
+import { formatLibrary } from '../library.js';
+import { rowLibrary, rowUri } from '../rows.js';
 import { isJobKind, jobSpec, resourceJobKinds, type JobKind, type JobKindSpec, type JobRequest } from './kinds.js';
 
 type Queryable = Pick<Db, 'query'>;
+
+/** Where a job's resource is when the job is claimed: what an operator finds its workflow by. */
+export interface JobResourceLabels {
+  /** Library text: `global`, `person:<subject>`, `persona:<name>`. */
+  library: string;
+  /** '' at the library's root. */
+  folderPath: string;
+  fileName: string;
+  /** The canonical `mcp://…` address. */
+  uri: string;
+}
 
 /** A claimed row: the job and how many writes had asked when it was claimed. */
 export interface ClaimedJob extends JobRequest {
@@ -16,6 +29,8 @@ export interface ClaimedJob extends JobRequest {
   requests: number;
   /** Dispatches tried, this one included. */
   attempts: number;
+  /** Absent when the resource is gone (its workflow finds nothing to do). */
+  labels?: JobResourceLabels;
 }
 
 interface JobRow {
@@ -25,6 +40,10 @@ interface JobRow {
   params: Record<string, unknown>;
   requests: number;
   attempts: number;
+  library_kind: string | null;
+  library_key: string | null;
+  folder_path: string | null;
+  file_name: string | null;
 }
 
 /** Longest `last_error` kept: Temporal's message, cut. */
@@ -76,7 +95,8 @@ async function recordMerging(client: Queryable, workflowId: string, request: Job
 
 /**
  * Claims unclaimed (or lease-expired) rows until `now + leaseMs`: the named ones (the dispatch
- * right after a write, whatever their backoff says), or else up to `limit` of those due.
+ * right after a write, whatever their backoff says), or else up to `limit` of those due. Each
+ * comes with where its resource is now (`labels`), which its workflow is started with.
  */
 export async function claimJobs(db: Queryable, opts: { workflowIds?: readonly string[]; now: Date; leaseMs: number; limit: number }): Promise<ClaimedJob[]> {
   const pick = opts.workflowIds
@@ -87,17 +107,24 @@ export async function claimJobs(db: Queryable, opts: { workflowIds?: readonly st
        SELECT workflow_id FROM resource_jobs
        WHERE kind = ANY($3::text[]) AND (claimed_until IS NULL OR claimed_until <= $1) AND ${pick}
        FOR UPDATE SKIP LOCKED
+     ), claimed AS (
+       UPDATE resource_jobs j SET claimed_until = $2, attempts = j.attempts + 1
+       FROM picked WHERE j.workflow_id = picked.workflow_id
+       RETURNING j.workflow_id, j.kind, j.resource_id, j.params, j.requests, j.attempts
      )
-     UPDATE resource_jobs j SET claimed_until = $2, attempts = j.attempts + 1
-     FROM picked WHERE j.workflow_id = picked.workflow_id
-     RETURNING j.workflow_id, j.kind, j.resource_id, j.params, j.requests, j.attempts`,
+     SELECT c.*, r.library_kind, r.library_key, r.folder_path, r.file_name
+     FROM claimed c LEFT JOIN resources r ON r.id = c.resource_id`,
     [opts.now, new Date(opts.now.getTime() + opts.leaseMs), Object.keys(resourceJobKinds), opts.workflowIds ?? opts.limit],
   );
   return res.rows.flatMap((row) => (isJobKind(row.kind) ? [claimed(row, row.kind)] : []));
 }
 
 function claimed(row: JobRow, kind: JobKind): ClaimedJob {
-  return { kind, resourceId: row.resource_id, params: row.params, workflowId: row.workflow_id, requests: row.requests, attempts: row.attempts };
+  const job: ClaimedJob = { kind, resourceId: row.resource_id, params: row.params, workflowId: row.workflow_id, requests: row.requests, attempts: row.attempts };
+  const { library_kind, library_key, folder_path, file_name } = row;
+  if (library_kind === null || library_key === null || folder_path === null || file_name === null) return job;
+  const address = { library_kind, library_key, folder_path, file_name };
+  return { ...job, labels: { library: formatLibrary(rowLibrary(address)), folderPath: folder_path, fileName: file_name, uri: rowUri(address) } };
 }
 
 /**
