@@ -4,7 +4,7 @@ import type { CallerContext } from '../identity/index.js';
 import type { ToolRegistry } from './registry.js';
 import { toolError, type CallToolResult, type ToolCallContext, type ToolDefinition } from './tool.js';
 import { allowDenyFilter } from './globs.js';
-import { describeTool } from './descriptions.js';
+import { describeTool, withoutUnofferedTools } from './descriptions.js';
 import { ProtocolError, protocolErrorCodes } from './protocol-error.js';
 
 export interface IconSetting {
@@ -74,25 +74,28 @@ function inputSchemaOf(tool: ToolDefinition): Tool['inputSchema'] {
   return schema;
 }
 
-/** tools/list for one caller: listing rules, then the caller's access, with descriptions and icons applied. */
+/**
+ * tools/list for one caller: listing rules, then the caller's access, with descriptions and icons
+ * applied. A description (override and persona hint included) keeps no sentence naming a tool the
+ * caller is not offered.
+ */
 export function listTools(registry: ToolRegistry, rules: ToolListingRules, access: ToolAccess, caller: CallerContext): Tool[] {
   const listed = allowDenyFilter(rules.allow, rules.deny);
-  return registry
-    .all()
-    .filter((tool) => listed(tool.name) && access.mayUse(tool, caller))
-    .map((tool) => {
-      const hint = access.hint?.(tool, caller);
-      const description = describeTool(tool.name, tool.description, rules.descriptionOverrides);
-      const icons = rules.icons ? toMcpIcons(rules.icons[tool.name]) : undefined;
-      return {
-        name: tool.name,
-        ...(tool.title ? { title: tool.title } : {}),
-        description: hint ? `${description}\n\n${hint}` : description,
-        inputSchema: inputSchemaOf(tool),
-        ...(tool.annotations ? { annotations: tool.annotations } : {}),
-        ...(icons ? { icons } : {}),
-      };
-    });
+  const offeredTools = registry.all().filter((tool) => listed(tool.name) && access.mayUse(tool, caller));
+  const offered = new Set(offeredTools.map((tool) => tool.name));
+  return offeredTools.map((tool) => {
+    const hint = access.hint?.(tool, caller);
+    const description = describeTool(tool.name, tool.description, rules.descriptionOverrides, offered);
+    const icons = rules.icons ? toMcpIcons(rules.icons[tool.name]) : undefined;
+    return {
+      name: tool.name,
+      ...(tool.title ? { title: tool.title } : {}),
+      description: withoutUnofferedTools(hint ? `${description}\n\n${hint}` : description, offered),
+      inputSchema: inputSchemaOf(tool),
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      ...(icons ? { icons } : {}),
+    };
+  });
 }
 
 function describeIssues(error: z.ZodError): string {
