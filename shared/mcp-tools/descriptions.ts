@@ -29,9 +29,19 @@ function mentionPattern(name: string): RegExp {
 
 const mentionPatterns = new Map(platformToolNames.map((name) => [name, mentionPattern(name)]));
 
+// Descriptions repeat on every tools/list: their texts are few (built-ins, overrides, hints).
+const namedCache = new Map<string, string[]>();
+const namedCacheLimit = 2000;
+
 /** The platform's tools that `text` names. */
 export function namedTools(text: string): string[] {
-  return [...mentionPatterns].filter(([, pattern]) => pattern.test(text)).map(([name]) => name);
+  let names = namedCache.get(text);
+  if (!names) {
+    names = [...mentionPatterns].filter(([, pattern]) => pattern.test(text)).map(([name]) => name);
+    if (namedCache.size >= namedCacheLimit) namedCache.clear();
+    namedCache.set(text, names);
+  }
+  return names;
 }
 
 /** Sentences and lines, each with the white space before it; joining them gives the text back. */

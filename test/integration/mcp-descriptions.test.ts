@@ -67,12 +67,12 @@ async function listFor(rig: Rig, key: string): Promise<Tool[]> {
   }
 }
 
-/** Each listed tool whose description names a tool missing from the list, with those names. */
+/** Each listed tool whose description (or an argument's) names a tool missing from the list, with those names. */
 function strayMentions(tools: Tool[]): Record<string, string[]> {
   const listed = new Set(tools.map((t) => t.name));
   const stray: Record<string, string[]> = {};
   for (const tool of tools) {
-    const absent = namedTools(tool.description ?? '').filter((name) => !listed.has(name));
+    const absent = namedTools(`${tool.description ?? ''}\n${JSON.stringify(tool.inputSchema)}`).filter((name) => !listed.has(name));
     if (absent.length) stray[tool.name] = absent;
   }
   return stray;
@@ -127,6 +127,8 @@ describe('a tool description never names a tool the caller cannot call', () => {
     expect(tools.map((t) => t.name)).toContain('sql_query');
     expect(strayMentions(tools)).toEqual({});
     expect(description(tools, 'sql_query')).not.toContain('sql_execute');
+    const connection = (tools.find((t) => t.name === 'sql_query')!.inputSchema.properties as Record<string, { description?: string }>).connection;
+    expect(connection?.description).toBe('Connection name; empty means the default connection.');
   });
 
   it('platformToolNames names every tool the toolkits offer', async () => {
