@@ -50,7 +50,7 @@ export const catalogDataReadTools = [
   'catalog_get_data_product',
 ] as const;
 
-export const connectionArg = z.string().optional().describe('Catalog connection (see catalog_list_connections); the default catalog when omitted');
+export const connectionArg = z.string().optional().describe('Catalog connection; the default catalog when omitted. catalog_list_connections lists them.');
 const urnArg = z.string().min(1).describe('Entity URN, e.g. urn:li:dataset:(urn:li:dataPlatform:trino,hive.sales.orders,PROD)');
 export const readAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
 

@@ -30,7 +30,7 @@
  *
  * Warnings (startup continues):
  * - sessions.store: database while the file sets server.streamable.stateless false (forced to true)
- * - audit.enabled without database.dsn: audit logging is disabled (the value stays true; use
+ * - audit.enabled without database.dsn: nothing is audited, but under `platform dev` (its embedded PostgreSQL; use
  *   auditActive(config) from helpers.ts to know whether audit actually runs); audit.log_tool_calls without audit.enabled
  * - oauth.enabled without signing_key (tokens do not survive a restart) or without upstream;
  *   oauth.dcr.enabled with no allowed_redirect_patterns; upstream.redirect_uri not {issuer}/oauth/callback
@@ -78,7 +78,7 @@ export function applyCrossKeyRules(input: PlatformConfig, raw: unknown, env: Env
   }
 
   // audit
-  if (config.audit.enabled && !hasDb) warn(p('audit.enabled'), 'no database configured; audit logging is disabled', 'database.dsn');
+  if (config.audit.enabled && !hasDb) warn(p('audit.enabled'), 'no database.dsn: tool calls are not audited, except under `platform dev`, which audits into its embedded PostgreSQL', 'database.dsn');
   if (config.audit.log_tool_calls && !config.audit.enabled) {
     warn(p('audit.log_tool_calls'), 'has no effect while audit.enabled is false');
   }

@@ -36,7 +36,7 @@ const PARQUET_TYPE = 'application/vnd.apache.parquet';
 const input = z.object({
   sql: z.string().min(1).describe('One read-only SQL statement (SELECT, WITH … SELECT)'),
   format: z.enum(['csv', 'ndjson', 'parquet']).default('csv').describe('csv (default, with a header row), ndjson (one JSON object per row) or parquet'),
-  connection: z.string().optional().describe('Connection name (see sql_list_connections); empty means the default connection'),
+  connection: z.string().optional().describe('Connection name; empty means the default connection. sql_list_connections lists them.'),
   timeout_seconds: z.number().int().optional().describe('Timeout of the whole export in seconds (default: the connection timeout; at most 300)'),
   resource: exportResourceInput.describe('Where the file is: the first export creates it, later ones record its next version'),
 });

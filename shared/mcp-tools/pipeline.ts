@@ -4,7 +4,7 @@ import type { CallerContext } from '../identity/index.js';
 import type { ToolRegistry } from './registry.js';
 import { toolError, type CallToolResult, type ToolCallContext, type ToolDefinition } from './tool.js';
 import { allowDenyFilter } from './globs.js';
-import { describeTool } from './descriptions.js';
+import { describeTool, namedTools, withoutUnofferedTools } from './descriptions.js';
 import { ProtocolError, protocolErrorCodes } from './protocol-error.js';
 
 export interface IconSetting {
@@ -63,36 +63,50 @@ export function toMcpIcons(icon: IconSetting | undefined): Tool['icons'] {
   return icon ? [{ src: icon.src, ...(icon.mime_type ? { mimeType: icon.mime_type } : {}) }] : undefined;
 }
 
-const inputSchemaCache = new WeakMap<z.ZodObject, Tool['inputSchema']>();
-
-function inputSchemaOf(tool: ToolDefinition): Tool['inputSchema'] {
-  let schema = inputSchemaCache.get(tool.input);
-  if (!schema) {
-    schema = z.toJSONSchema(tool.input, { io: 'input', target: 'draft-2020-12' }) as Tool['inputSchema'];
-    inputSchemaCache.set(tool.input, schema);
-  }
-  return schema;
+interface InputSchema {
+  schema: Tool['inputSchema'];
+  /** The platform tools its argument descriptions name. */
+  names: string[];
 }
 
-/** tools/list for one caller: listing rules, then the caller's access, with descriptions and icons applied. */
+const inputSchemaCache = new WeakMap<z.ZodObject, InputSchema>();
+
+/** The tool's input schema; argument descriptions keep no sentence naming a tool the caller is not offered. */
+function inputSchemaOf(tool: ToolDefinition, offered: ReadonlySet<string>): Tool['inputSchema'] {
+  let cached = inputSchemaCache.get(tool.input);
+  if (!cached) {
+    const schema = z.toJSONSchema(tool.input, { io: 'input', target: 'draft-2020-12' }) as Tool['inputSchema'];
+    cached = { schema, names: namedTools(JSON.stringify(schema)) };
+    inputSchemaCache.set(tool.input, cached);
+  }
+  if (cached.names.every((name) => offered.has(name))) return cached.schema;
+  return JSON.parse(JSON.stringify(cached.schema), (key: string, value: unknown) =>
+    key === 'description' && typeof value === 'string' ? withoutUnofferedTools(value, offered) || undefined : value,
+  ) as Tool['inputSchema'];
+}
+
+/**
+ * tools/list for one caller: listing rules, then the caller's access, with descriptions and icons
+ * applied. A description (override, persona hint and argument descriptions included) keeps no
+ * sentence naming a tool the caller is not offered.
+ */
 export function listTools(registry: ToolRegistry, rules: ToolListingRules, access: ToolAccess, caller: CallerContext): Tool[] {
   const listed = allowDenyFilter(rules.allow, rules.deny);
-  return registry
-    .all()
-    .filter((tool) => listed(tool.name) && access.mayUse(tool, caller))
-    .map((tool) => {
-      const hint = access.hint?.(tool, caller);
-      const description = describeTool(tool.name, tool.description, rules.descriptionOverrides);
-      const icons = rules.icons ? toMcpIcons(rules.icons[tool.name]) : undefined;
-      return {
-        name: tool.name,
-        ...(tool.title ? { title: tool.title } : {}),
-        description: hint ? `${description}\n\n${hint}` : description,
-        inputSchema: inputSchemaOf(tool),
-        ...(tool.annotations ? { annotations: tool.annotations } : {}),
-        ...(icons ? { icons } : {}),
-      };
-    });
+  const offeredTools = registry.all().filter((tool) => listed(tool.name) && access.mayUse(tool, caller));
+  const offered = new Set(offeredTools.map((tool) => tool.name));
+  return offeredTools.map((tool) => {
+    const hint = access.hint?.(tool, caller);
+    const description = describeTool(tool.name, tool.description, rules.descriptionOverrides, offered);
+    const icons = rules.icons ? toMcpIcons(rules.icons[tool.name]) : undefined;
+    return {
+      name: tool.name,
+      ...(tool.title ? { title: tool.title } : {}),
+      description: withoutUnofferedTools(hint ? `${description}\n\n${hint}` : description, offered),
+      inputSchema: inputSchemaOf(tool, offered),
+      ...(tool.annotations ? { annotations: tool.annotations } : {}),
+      ...(icons ? { icons } : {}),
+    };
+  });
 }
 
 function describeIssues(error: z.ZodError): string {

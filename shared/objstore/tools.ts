@@ -19,7 +19,7 @@ const toolkit = 'objstore';
 const connectionArg = z
   .string()
   .optional()
-  .describe('Connection name (see objstore_list_connections); the default connection when omitted.');
+  .describe('Connection name; the default connection when omitted. objstore_list_connections lists them.');
 const bucketArg = z.string().describe('Bucket name.');
 const keyArg = z.string().describe('Full object key, e.g. "reports/2024/q1.csv".');
 const metadataArg = z.record(z.string(), z.string());

@@ -56,7 +56,7 @@ export function fetchTarget(id: string): string {
   }
 }
 
-const description = `Fetch a managed resource that search found, by its id (mcp:resource:<id>).
+const description = `Fetch a managed resource that \`search\` found, by its id (mcp:resource:<id>).
 Returns a JSON document {id, title, text, url, metadata}: text files as text, a PDF as its extracted text, an office document (docx, xlsx, pptx, OpenDocument) as its XML parts; an image comes back as the picture and any other file as base64 bytes. A file over 1 MB returns its details and URI only: read it with MCP resources/read.`;
 
 interface FetchedDocument extends Record<string, unknown> {

@@ -32,7 +32,7 @@ const input = z.object({
 
 const description = `Search the managed resources you can read (your own library, your personas' libraries, the global one): files people keep for agents — templates, brand files, data dictionaries, samples, references.
 
-Matches names and tags first, then descriptions, folders and file contents (text, PDF, office documents). Result: {results: [{id, title, text, url, reference, kind}], more}. text is a passage of the match. For a file, pass reference (mcp:resource:<id>) to fetch to read it; each file also comes as a resource link. kind "folder" is one entry for a folder whose files are not indexed one by one (its id is folder:<library>/<path>).`;
+Matches names and tags first, then descriptions, folders and file contents (text, PDF, office documents). Result: {results: [{id, title, text, url, reference, kind}], more}. text is a passage of the match. For a file, pass reference (mcp:resource:<id>) to \`fetch\` to read it; each file also comes as a resource link. kind "folder" is one entry for a folder whose files are not indexed one by one (its id is folder:<library>/<path>).`;
 
 interface SearchResult {
   id: string;

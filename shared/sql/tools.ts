@@ -71,7 +71,7 @@ const isResult = (v: Classification | CallToolResult): v is CallToolResult => 'c
 // ---------------------------------------------------------------------------
 // Inputs
 
-const connectionArg = z.string().optional().describe('Connection name (see sql_list_connections); empty means the default connection');
+const connectionArg = z.string().optional().describe('Connection name; empty means the default connection. sql_list_connections lists them.');
 const runInput = (sqlDescription: string) =>
   z.object({
     sql: z.string().min(1).describe(sqlDescription),

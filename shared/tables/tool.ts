@@ -38,7 +38,7 @@ const input = z.object({
 
 type Args = z.output<typeof input>;
 
-const description = `Register a managed CSV, TSV or NDJSON file as a SQL table, so sql_query can read it.
+const description = `Register a managed CSV, TSV or NDJSON file as a SQL table. Read it with sql_query.
 
 Actions:
 - register: reference, connection, optional table_name, follow, correct. The table lives in the connection's scratch catalog, named <persona>_<name> (a persona file: its persona; a global file: global; a personal file: your active persona, else personal). It reads the file's current version and stays pinned there unless follow is on, in which case new versions written by exports and extractions move it. The file is checked first: a cell holding a line break, a line ending in a carriage return only, or text that is not UTF-8 refuses the registration, saying how many rows and which columns; with correct: true a corrected copy is saved as a new version (every record on one line, cells on one line, UTF-8, with a change summary) and registered. Result {table, change, corrected?, workflow_id?}: large corrections run in the background (workflow_id) and the table appears when done.

@@ -19,9 +19,8 @@ export const applicableScenarios = [
 ] as const;
 
 /**
- * Scenarios that need the reference server's fixtures, with the fixture each one calls.
- * `tools-call-simple-text` and `tools-call-error` happen to pass here (an unknown tool is an
- * `isError` result with text), which proves nothing about the fixture they name.
+ * Scenarios that need the reference server's fixtures, with the fixture each one calls. Run here,
+ * each fails at its first call (an unknown tool is a JSON-RPC error -32602).
  */
 export const fixtureScenarios: Readonly<Record<string, string>> = {
   'completion-complete': 'prompt test_prompt_with_arguments (completion of argument arg1)',

@@ -298,7 +298,7 @@ describe('rules with warnings and adjusted values', () => {
   it('audit.enabled without a database warns, keeps the value, and is not active', () => {
     const out = run('audit:\n  enabled: true\n');
     expect(out.errors).toEqual([]);
-    expect(out.warnings).toEqual([{ path: 'audit.enabled', message: 'no database configured; audit logging is disabled' }]);
+    expect(out.warnings).toEqual([{ path: 'audit.enabled', message: 'no database.dsn: tool calls are not audited, except under `platform dev`, which audits into its embedded PostgreSQL' }]);
     expect(out.config?.audit.enabled).toBe(true);
     expect(auditActive(out.config as PlatformConfig)).toBe(false);
 

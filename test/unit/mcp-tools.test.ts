@@ -37,6 +37,8 @@ const boom = defineTool({
 });
 const sqlQuery = defineTool({ name: 'sql_query', toolkit: 'sql', description: 'builtin', input: z.object({}), handler: async () => textResult('') });
 
+const catalogSearch = defineTool({ name: 'catalog_search', toolkit: 'catalog', description: 'search', input: z.object({}), handler: async () => textResult('') });
+
 function ctx() {
   return { caller: anonymousCaller, signal: new AbortController().signal, log: silentLogger() };
 }
@@ -72,10 +74,11 @@ describe('listTools', () => {
   });
 
   it('config description overrides win over built-in ones, which win over the tool text', () => {
-    const plain = listTools(registry, { allow: [], deny: [], descriptionOverrides: {} }, allowAllTools, anonymousCaller);
+    const withCatalog = new ToolRegistry().register(echo, sqlQuery, catalogSearch);
+    const plain = listTools(withCatalog, { allow: [], deny: [], descriptionOverrides: {} }, allowAllTools, anonymousCaller);
     expect(plain.find((t) => t.name === 'sql_query')!.description).toContain('catalog_search');
     const configured = listTools(
-      registry,
+      withCatalog,
       { allow: [], deny: [], descriptionOverrides: { sql_query: 'ours', echo: 'repeat' } },
       allowAllTools,
       anonymousCaller,
