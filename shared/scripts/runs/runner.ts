@@ -146,6 +146,7 @@ export class ScriptRunner {
         deadlineMs: spec.deadlineMs ?? config.scripts.run_deadline,
         consoleLimitBytes: config.scripts.console_limit_bytes,
         ...(spec.countsAgainst !== undefined ? { principal: spec.countsAgainst } : {}),
+        authority: authorityOf(spec.principal),
         resolveLibrary: (name) => resolveLibrarySource(spec.imports === 'current' ? store.resolveLibrary(name) : store.resolvePinned(spec.imports, name)),
         host: platformHost(
           session.client,
@@ -200,4 +201,9 @@ async function resolveLibrarySource(resolving: Promise<ResolvedLibrary>): Promis
     if (error instanceof ScriptError && error.code === 'not_found') return undefined;
     throw error instanceof ScriptError ? new Error(error.message) : error;
   }
+}
+
+/** A principal and its roles as one key: runs with equal keys act with the same authority. */
+function authorityOf(principal: CallerContext): string {
+  return JSON.stringify([principal.subject, [...principal.roles].sort()]);
 }

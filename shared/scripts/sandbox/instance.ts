@@ -30,6 +30,8 @@ export interface InstanceSettings {
   memoryBytes: number;
   maxStackBytes: number;
   hostNames: string[];
+  /** Whose authority its runs act under (SandboxRun.authority): module state is never shared across authorities. */
+  authority: string;
 }
 
 /** What an instance tells its thread, and how the thread watches it. */

@@ -26,6 +26,8 @@ export interface RunRequest {
   /** The run's wall-clock allowance, counted by the worker from when its engine is ready to run it (when it claims the run). */
   deadlineMs: number;
   hostNames: string[];
+  /** SandboxRun.authority: an instance is reused only within one. */
+  authority: string;
   consoleLimitBytes: number;
 }
 

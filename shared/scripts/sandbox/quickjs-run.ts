@@ -56,7 +56,7 @@ export class WarmSlot {
 }
 
 function sameSettings(a: InstanceSettings, b: InstanceSettings): boolean {
-  if (a.source !== b.source || a.memoryBytes !== b.memoryBytes || a.maxStackBytes !== b.maxStackBytes) return false;
+  if (a.source !== b.source || a.authority !== b.authority || a.memoryBytes !== b.memoryBytes || a.maxStackBytes !== b.maxStackBytes) return false;
   if (a.hostNames.length !== b.hostNames.length || a.hostNames.some((name, i) => name !== b.hostNames[i])) return false;
   if (a.libraries.size !== b.libraries.size) return false;
   for (const [name, source] of a.libraries) if (b.libraries.get(name) !== source) return false;
@@ -111,7 +111,7 @@ export function runInQuickJS(
     throw err;
   };
   const call = (libraries: Map<string, string>): RunEnd | Promise<RunEnd> => {
-    const settings: InstanceSettings = { source: request.source, libraries, memoryBytes: request.memoryBytes, maxStackBytes: request.maxStackBytes, hostNames: request.hostNames };
+    const settings: InstanceSettings = { source: request.source, libraries, memoryBytes: request.memoryBytes, maxStackBytes: request.maxStackBytes, hostNames: request.hostNames, authority: request.authority };
     const reuse = request.entry === 'handle';
     const instance = (reuse ? warm.take(settings) : undefined) ?? new ScriptInstance(quickjs, settings, thread);
     const ended = instance.call({ entry: request.entry, argsJson: request.argsJson, deadlineAt: request.deadlineAt, consoleLimitBytes: request.consoleLimitBytes, io, untilDeadline: () => deadline.reached() });

@@ -144,6 +144,7 @@ export class SandboxWorker {
       maxStackBytes: settings.maxStackBytes,
       deadlineMs: run.deadlineMs,
       hostNames: Object.keys(run.host),
+      authority: run.authority ?? '',
       consoleLimitBytes: run.consoleLimitBytes ?? defaultConsoleLimitBytes,
     };
     const finished = new Promise<Placed>((resolve) => {

@@ -28,6 +28,13 @@ export interface SandboxRun {
   consoleLimitBytes?: number;
   /** Who the run counts against for `maxPerPrincipal` (a caller's subject); absent: no one's. */
   principal?: string;
+  /**
+   * Whose authority the run acts under (its principal and roles; default ''): a warm module
+   * instance is reused only by runs of the same authority, so what a script's module state kept
+   * from a run with one principal's roles never reaches a run acting for another — two scripts, or
+   * two versions by different authors, may share a source.
+   */
+  authority?: string;
 }
 
 export type SandboxOutcome =
