@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { bodyParser } from './raw-body.js';
-import { fieldsHaveNul, nestsDeeperThan, targetHasNul, tooDeepReason } from '../../shared/inbound/index.js';
+import { nestsDeeperThan, nulField, nulInTarget, tooDeepReason } from '../../shared/inbound/index.js';
 
 /** A request refused for what it carries: 400, `invalid_request`, the message says why. */
 export class CallerInputError extends Error {
@@ -30,17 +30,16 @@ export function jsonBodyParser(app: FastifyInstance, opts: { allowEmpty: boolean
   });
 }
 
-const nulInTarget = 'NUL characters are not accepted in the path or the query';
-const nulInFields = 'NUL characters are not accepted in body fields';
-
 /** Registers the rules on `app` (before its routes, so every route and the not-found handler get them). */
 export function refuseBadCallerInput(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', jsonBodyParser(app, { allowEmpty: false }));
   app.addHook('onRequest', async (request) => {
-    if (targetHasNul(request.url)) throw new CallerInputError(nulInTarget);
+    const place = nulInTarget(request.url);
+    if (place) throw new CallerInputError(`${place} holds a NUL character, which is not accepted`);
   });
   app.addHook('preValidation', async (request) => {
-    if (request.body !== undefined && fieldsHaveNul(request.body)) throw new CallerInputError(nulInFields);
+    const field = request.body === undefined ? undefined : nulField(request.body);
+    if (field) throw new CallerInputError(`${field === 'the body' ? field : `the field ${field}`} holds a NUL character, which is not accepted`);
   });
 }

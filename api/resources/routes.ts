@@ -4,6 +4,7 @@
  * authentication: header credentials, or a browser session with its CSRF token on writes),
  * answers errors as `{error, message}` and declares zod schemas, so /api/openapi.json documents it. Upload bodies stream straight into the service; nothing is buffered.
  */
+import { CallerInputError } from '../http/caller-input.js';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyRouteSchemaDef, FastifyValidationResult } from 'fastify/types/schema.js';
 import fastifyMultipart from '@fastify/multipart';
@@ -145,6 +146,8 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send({ error: 'invalid_request', message: error.message });
     }
+    // The listener's rule for NUL and deep JSON (caller-input.ts), in the resources' own word for a bad value.
+    if (error instanceof CallerInputError) return reply.code(400).send({ error: 'invalid', message: error.message });
     // Fastify refuses a malformed Content-Type before any handler; on a raw PUT that header is the
     // resource's content type, so a malformed one is the same 400 the service gives a declared type.
     const typeProblem = error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? requestTypeProblem(request) : undefined;

@@ -5,4 +5,4 @@
  */
 export { BodyRefusal, bodiesFull, bodyTimeout, UnauthenticatedBytes } from './bodies.js';
 export { MAX_JSON_DEPTH, nestsDeeperThan, parseCallerJson, tooDeepReason, type CallerJson } from './json.js';
-export { fieldsHaveNul, targetHasNul } from './nul.js';
+export { nulField, nulInTarget } from './nul.js';

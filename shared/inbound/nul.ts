@@ -5,29 +5,50 @@
  * runs. Raw bodies (uploads, webhook and endpoint bytes) are content, not fields: not checked.
  */
 
-/** Whether the request target (path and query as sent) carries a NUL, percent-encoded or not. */
-export function targetHasNul(url: string): boolean {
-  return url.includes('\u0000') || /%00/i.test(url);
+/**
+ * Where the request target (path and query as sent) carries a NUL, percent-encoded or not: `the
+ * path`, `the query parameter <name>`, or undefined when it carries none.
+ */
+export function nulInTarget(url: string): string | undefined {
+  const has = (text: string) => text.includes('\u0000') || /%00/i.test(text);
+  if (!has(url)) return undefined;
+  const at = url.indexOf('?');
+  if (at < 0 || has(url.slice(0, at))) return 'the path';
+  for (const pair of url.slice(at + 1).split('&')) {
+    if (!has(pair)) continue;
+    const name = pair.split('=')[0]!;
+    return has(name) ? 'a query parameter name' : `the query parameter ${decodeName(name)}`;
+  }
+  return 'the query';
+}
+
+function decodeName(name: string): string {
+  try {
+    return decodeURIComponent(name.replace(/\+/g, ' '));
+  } catch {
+    return name;
+  }
 }
 
 /**
- * Whether a parsed body (JSON value or form fields) holds a NUL in any string or key, at any depth.
- * Iterative, so no nesting can overflow the stack; bytes (Buffer, Uint8Array) are not fields.
+ * The first field of a parsed body (JSON value or form fields) holding a NUL in a string or a key,
+ * at any depth, as a path (`description`, `tags[1]`, `a.b`); undefined when none does. Iterative,
+ * so no nesting can overflow the stack; bytes (Buffer, Uint8Array) are not fields.
  */
-export function fieldsHaveNul(value: unknown): boolean {
-  const pending: unknown[] = [value];
+export function nulField(value: unknown): string | undefined {
+  const pending: Array<[unknown, string]> = [[value, '']];
   while (pending.length > 0) {
-    const item = pending.pop();
+    const [item, path] = pending.pop()!;
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) return true;
+      if (item.includes('\u0000')) return path || 'the body';
     } else if (Array.isArray(item)) {
-      for (const element of item) pending.push(element);
+      for (let i = item.length - 1; i >= 0; i--) pending.push([item[i], `${path}[${i}]`]);
     } else if (item !== null && typeof item === 'object' && !ArrayBuffer.isView(item)) {
-      for (const [key, field] of Object.entries(item)) {
-        if (key.includes('\u0000')) return true;
-        pending.push(field);
+      for (const [key, field] of Object.entries(item).reverse()) {
+        if (key.includes('\u0000')) return path ? `a key in ${path}` : 'a key';
+        pending.push([field, path ? `${path}.${key}` : key]);
       }
     }
   }
-  return false;
+  return undefined;
 }

@@ -80,15 +80,19 @@ describe('a NUL anywhere a caller puts text', () => {
     const auth = { authorization: `Bearer ${rig.apiKey}` };
     const rest = await rig.send('GET', `/api/v1/resources/search?q=${NUL}`, { headers: auth });
     expect(rest.status).toBe(400);
-    expect(JSON.parse(rest.body)).toEqual({ error: 'invalid_request', message: 'NUL characters are not accepted in the path or the query' });
+    // The resources' own word for a bad value is `invalid` (spec document 2, Errors).
+    expect(JSON.parse(rest.body)).toEqual({ error: 'invalid', message: 'the query parameter q holds a NUL character, which is not accepted' });
+    const scripts = await rig.send('GET', `/api/v1/portal/scripts?x=${NUL}`, { headers: auth });
+    expect(scripts.status).toBe(400);
+    expect(JSON.parse(scripts.body)).toMatchObject({ message: 'the query parameter x holds a NUL character, which is not accepted' });
     const token = await rig.send('POST', '/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=authorization_code&code=${NUL}&client_id=c` });
     expect(token.status).toBe(400);
-    expect(JSON.parse(token.body)).toMatchObject({ error: 'invalid_request', error_description: 'NUL characters are not accepted in body fields' });
+    expect(JSON.parse(token.body)).toMatchObject({ error: 'invalid_request', error_description: 'the field code holds a NUL character, which is not accepted' });
     const mcp = await rig.send('POST', '/mcp', {
       headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'x\u0000' } }),
     });
     expect(mcp.status).toBe(400);
-    expect(JSON.parse(mcp.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: 'NUL characters are not accepted in body fields' } });
+    expect(JSON.parse(mcp.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, message: 'the field params.name holds a NUL character, which is not accepted' } });
   });
 });

@@ -60,7 +60,7 @@ describe('issue 9 item 5: NUL in each upload field answers 400 invalid and store
     const res = await unchangedBy(api, () =>
       upload(api, alice, fileForm({ path: 'notes', name: 'base.txt', data: 'v2', fields: { if_exists: 'replace', change_summary: `second${NUL}` } })),
     );
-    expectRefused(res, 400, 'invalid', /change summary/);
+    expectRefused(res, 400, 'invalid', /change.summary/);
   });
 });
 
@@ -91,7 +91,7 @@ describe('issue 9 item 5: NUL in edits, folders and replacements answers 400 inv
     const raw = await unchangedBy(api, () =>
       send(`${api.url}/api/v1/resources/${base.id}/content?change_summary=v%00`, { method: 'PUT', headers: { ...as(alice), 'content-type': 'text/plain' }, body: 'v2' }),
     );
-    expectRefused(raw, 400, 'invalid', /change summary/);
+    expectRefused(raw, 400, 'invalid', /change.summary/);
     // A header cannot carry NUL (HTTP refuses it); a C1 control arrives as a latin1 byte.
     const typed = await unchangedBy(api, () =>
       send(`${api.url}/api/v1/resources/${base.id}/content`, { method: 'PUT', headers: { ...as(alice), 'content-type': 'text/plain\x85' }, body: 'v2' }),
@@ -104,7 +104,7 @@ describe('issue 9 item 5: NUL in edits, folders and replacements answers 400 inv
     const formed = await unchangedBy(api, () =>
       send(`${api.url}/api/v1/resources/${base.id}/content`, { method: 'PUT', headers: { ...as(alice), 'content-type': form.contentType }, body: form.body }),
     );
-    expectRefused(formed, 400, 'invalid', /change summary/);
+    expectRefused(formed, 400, 'invalid', /change.summary/);
   });
   it('listing a library or with a cursor that holds NUL, or a forged cursor', async () => {
     expectRefused(await call(api, root, 'GET', '/api/v1/resources?path=person:x%00'), 400, 'invalid');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldsHaveNul, MAX_JSON_DEPTH, nestsDeeperThan, parseCallerJson, targetHasNul } from '../../shared/inbound/index.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, nulField, nulInTarget, parseCallerJson } from '../../shared/inbound/index.js';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
@@ -30,21 +30,23 @@ describe('JSON nesting', () => {
 
 describe('NUL characters', () => {
   it('finds a NUL in the request target, raw or percent-encoded in either case', () => {
-    expect(targetHasNul('/hooks/a%00b')).toBe(true);
-    expect(targetHasNul('/api/v1/resources/search?q=a%00b')).toBe(true);
-    expect(targetHasNul('/x?q=%00')).toBe(true);
-    expect(targetHasNul('/x\u0000')).toBe(true);
-    expect(targetHasNul('/x?q=%2500')).toBe(false);
-    expect(targetHasNul('/x?q=100%25&r=a0')).toBe(false);
+    expect(nulInTarget('/hooks/a%00b')).toBe('the path');
+    expect(nulInTarget('/api/v1/resources/search?q=a%00b')).toBe('the query parameter q');
+    expect(nulInTarget('/x?a=1&change_summary=%00')).toBe('the query parameter change_summary');
+    expect(nulInTarget('/x?a%00=1')).toBe('a query parameter name');
+    expect(nulInTarget('/x\u0000')).toBe('the path');
+    expect(nulInTarget('/x?q=%2500')).toBeUndefined();
+    expect(nulInTarget('/x?q=100%25&r=a0')).toBeUndefined();
   });
 
   it('finds a NUL in any string or key of a parsed body, at any depth, and skips bytes', () => {
-    expect(fieldsHaveNul({ grant_type: 'authorization_code', code: 'a\u0000b' })).toBe(true);
-    expect(fieldsHaveNul({ 'a\u0000': 1 })).toBe(true);
-    expect(fieldsHaveNul([1, [2, [{ x: ['\u0000'] }]]])).toBe(true);
-    expect(fieldsHaveNul({ a: 'b', c: [1, null, true, { d: 'e' }] })).toBe(false);
-    expect(fieldsHaveNul(Buffer.from([0, 0, 0]))).toBe(false);
-    expect(fieldsHaveNul('plain')).toBe(false);
-    expect(fieldsHaveNul(Array.from({ length: 300_000 }, () => 'x'))).toBe(false);
+    expect(nulField({ grant_type: 'authorization_code', code: 'a\u0000b' })).toBe('code');
+    expect(nulField({ 'a\u0000': 1 })).toBe('a key');
+    expect(nulField([1, [2, [{ x: ['\u0000'] }]]])).toBe('[1][1][0].x[0]');
+    expect(nulField({ tags: ['a', 'b\u0000'] })).toBe('tags[1]');
+    expect(nulField({ a: 'b', c: [1, null, true, { d: 'e' }] })).toBeUndefined();
+    expect(nulField(Buffer.from([0, 0, 0]))).toBeUndefined();
+    expect(nulField('plain')).toBeUndefined();
+    expect(nulField(Array.from({ length: 300_000 }, () => 'x'))).toBeUndefined();
   });
 });
