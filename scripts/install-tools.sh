@@ -60,8 +60,8 @@ acquire_lock() {
 ensure_binaries() {
   local root
   root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-  [ -d "$root/node_modules/tsx" ] || die "run npm install first: installing $* uses the platform's own code (shared/toolchain)"
-  node --import tsx "$root/scripts/ensure-tool.ts" "$@"
+  [ -x "$root/node_modules/.bin/tsx" ] || die "run npm install first: installing $* uses the platform's own code (shared/toolchain)"
+  "$root/node_modules/.bin/tsx" "$root/scripts/ensure-tool.ts" "$@"
 }
 
 # Bumping this reinstalls: <cache>/node22/.package records what was installed.
