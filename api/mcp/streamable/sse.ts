@@ -12,6 +12,9 @@ export interface SseOptions {
   flushHeaders: boolean;
 }
 
+const messageFrame = (message: unknown, id: string | undefined): string =>
+  `event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`;
+
 /**
  * One HTTP response carrying Server-Sent Events, written straight to the Node response (no Web
  * stream conversion). Headers are flushed at once so an idle stream is visibly open.
@@ -64,16 +67,15 @@ export class SseConnection {
   }
 
   send(message: unknown, id: string | undefined): boolean {
-    return this.#write(`event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`);
+    return this.#write(messageFrame(message, id));
   }
 
-  /** The last event, then the end of the response, in one write. */
+  /**
+   * The last event, then the end of the response, in one write: handed to `end()` itself (on
+   * Node 22 a write corked before `end()` is dropped, and the client never gets the answer).
+   */
   sendLast(message: unknown, id: string | undefined): void {
-    if (this.#closed) return;
-    this.res.cork();
-    this.send(message, id);
-    this.end();
-    this.res.uncork();
+    this.end(messageFrame(message, id));
   }
 
   /** Tells the client how long to wait before reconnecting, then ends the connection. */
@@ -82,11 +84,13 @@ export class SseConnection {
     this.end();
   }
 
-  end(): void {
+  /** Ends the response, with `lastFrame` as its last bytes when given. */
+  end(lastFrame?: string): void {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#keepAlive) clearInterval(this.#keepAlive);
-    this.res.end();
+    if (lastFrame === undefined) this.res.end();
+    else this.res.end(lastFrame);
   }
 
   #write(frame: string): boolean {

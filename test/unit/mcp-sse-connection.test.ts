@@ -1,0 +1,45 @@
+/**
+ * SseConnection over a real HTTP server: the last event of a POST's stream reaches the client
+ * before the response ends. On Node 22 a write corked before `end()` was dropped, so clients that
+ * negotiate 2025-11-25 (primed streams: one write, then the answer with the end) never got an
+ * answer to initialize; CI runs Node 22 (issue 35).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SseConnection } from '../../api/mcp/streamable/sse.js';
+
+let server: Server | undefined;
+afterEach(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  server = undefined;
+});
+
+/** Serves one SSE response shaped by `respond` and returns the body the client read. */
+async function bodyOf(respond: (sse: SseConnection) => void): Promise<string> {
+  server = createServer((_req, res) => respond(new SseConnection(res, { keepAliveMs: 0, flushHeaders: false })));
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const response = await fetch(`http://127.0.0.1:${port}/`);
+  return response.text();
+}
+
+describe('SseConnection', () => {
+  it('sendLast after a priming event delivers the answer, then ends the response', async () => {
+    const body = await bodyOf((sse) => {
+      sse.prime('s.0', 1000);
+      // The answer comes on a later turn, as a handler's does.
+      setImmediate(() => sse.sendLast({ jsonrpc: '2.0', id: 1, result: {} }, 's.1'));
+    });
+    expect(body).toBe('id: s.0\nretry: 1000\ndata: \n\nevent: message\nid: s.1\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n');
+  });
+
+  it('sendLast alone is the whole response; nothing is written after the end', async () => {
+    const body = await bodyOf((sse) => {
+      sse.sendLast({ jsonrpc: '2.0', id: 2, result: {} }, undefined);
+      expect(sse.closed).toBe(true);
+      expect(sse.send({ late: true }, undefined)).toBe(false);
+    });
+    expect(body).toBe('event: message\ndata: {"jsonrpc":"2.0","id":2,"result":{}}\n\n');
+  });
+});
