@@ -1,11 +1,13 @@
 /**
- * Start-up progress for the person watching `platform dev`'s terminal: a step still running after
- * `afterMs` says what it is doing and for how long ("starting Temporal dev server … 4 s"), again
- * every `everyMs`, and once more when it is done. Quick steps print nothing, so a normal start stays
- * one banner. Lines go to stderr (stdout carries the banner); the JSON logs are unchanged.
+ * Start-up progress for the person watching `platform dev`'s terminal: each step goes through the
+ * toolchain's progress lines (shared/toolchain/progress.ts — "starting Temporal dev server … 4 s",
+ * again every `everyMs`, "…: done in N s"), with the threshold `platform dev` chose. Quick steps
+ * print nothing, so a normal start stays one banner; the JSON logs are unchanged.
  */
+import { withProgress } from '../shared/toolchain/index.js';
 
 export interface ProgressOptions {
+  /** Where a line goes (its newline included): stderr, as stdout carries the banner. */
   write(line: string): void;
   /** A step running this long is announced (`platform dev`: 2 s). */
   afterMs: number;
@@ -15,33 +17,7 @@ export interface ProgressOptions {
 
 export type Progress = <T>(label: string, work: () => Promise<T>) => Promise<T>;
 
-const DEFAULT_EVERY_MS = 5_000;
-
-function seconds(ms: number): string {
-  return `${Math.round(ms / 1000)} s`;
-}
-
-/** Runs each step, announcing those that run past the threshold; clocks and timers are the global ones (fake in tests). */
+/** Runs each step, announcing those that run past the threshold. */
 export function startupProgress(opts: ProgressOptions): Progress {
-  const everyMs = opts.everyMs ?? DEFAULT_EVERY_MS;
-  return async (label, work) => {
-    const started = Date.now();
-    let announced = false;
-    let timer: NodeJS.Timeout | undefined;
-    const announce = (delayMs: number) => {
-      timer = setTimeout(() => {
-        announced = true;
-        opts.write(`${label} … ${seconds(Date.now() - started)}\n`);
-        announce(everyMs);
-      }, delayMs);
-      timer.unref();
-    };
-    announce(opts.afterMs);
-    try {
-      return await work();
-    } finally {
-      clearTimeout(timer);
-      if (announced) opts.write(`${label}: done in ${seconds(Date.now() - started)}\n`);
-    }
-  };
+  return (label, work) => withProgress(label, work, { write: (line) => opts.write(`${line}\n`), firstAfterMs: opts.afterMs, ...(opts.everyMs !== undefined ? { everyMs: opts.everyMs } : {}) });
 }
