@@ -20,9 +20,10 @@ import { startApi, type RunningApi } from '../api/start.js';
 import { startMetricsListener } from '../api/http/app.js';
 import { createMetrics } from '../shared/metrics/index.js';
 import { createPlatformWorker, resourceRequestClient, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
-import { manageTableTool, tableHooks } from '../shared/tables/index.js';
+import { manageTableTool, registeredTables, tableHooks } from '../shared/tables/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
-import { fetchTool, searchTool } from '../shared/search/index.js';
+import { combineAttachedTables, fetchTool, searchTool } from '../shared/search/index.js';
+import { compactedWindowTables } from '../shared/webhooks/index.js';
 import { webhookActivityDeps } from './webhooks.js';
 import { createBotCheckServices, registerBotCheckRoutes } from './botcheck.js';
 import { endpointRoutes } from '../api/endpoints/routes.js';
@@ -208,7 +209,17 @@ function buildPlatformSurface(opts: {
       ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config), ...(opts.requests ? { requests: opts.requests } : {}), ...(tables ? { tables } : {}) })] : []),
       ...(resources ? toolkits.exportTools({ resources, actorOf: agentActor(config), ...followTables }) : []),
       ...(services.tables ? [manageTableTool(services.tables, { config, actorOf: agentActor(config) })] : []),
-      ...(resources && db ? [searchTool({ config, db, actorOf: agentActor(config), ...(services.embedder ? { embedder: services.embedder } : {}) })] : []),
+      ...(resources && db
+        ? [
+            searchTool({
+              config,
+              db,
+              actorOf: agentActor(config),
+              attachedTables: combineAttachedTables(registeredTables(db), compactedWindowTables(db)),
+              ...(services.embedder ? { embedder: services.embedder } : {}),
+            }),
+          ]
+        : []),
       ...(resources ? [fetchTool(resources, { actorOf: agentActor(config) })] : []),
       ...(scripts
         ? [

@@ -4,8 +4,8 @@
  *
  * - `headers`: names lower-cased, a repeated header's values joined with ', ', and the credential
  *   headers (Authorization, Cookie, X-API-Key, Proxy-Authorization) left out.
- * - `body`: the bytes as a string when they are UTF-8 (the usual case: JSON, forms, text), else
- *   `{base64: '<the bytes>'}` — `typeof req.body === 'string'` tells which.
+ * - `body`: the bytes, in their wire form `{base64}` (req crosses as JSON): the sandbox prelude
+ *   hands the handler a Uint8Array of them.
  * - `json`: the parsed body when the media type is `application/json` or `…+json`; a body that
  *   claims JSON and is not (or is not UTF-8, or nests deeper than shared/inbound's limit) is a 400
  *   before the script runs. An empty body is `null`: it claims nothing.
@@ -30,7 +30,8 @@ export interface HandlerRequest {
   params: Record<string, string>;
   query: Record<string, string>;
   headers: Record<string, string>;
-  body: string | { base64: string };
+  /** The wire form of the bytes (shared/scripts/sandbox/bytes.ts): the handler gets a Uint8Array. */
+  body: { base64: string };
   json: unknown;
   form: Record<string, string> | null;
   caller: HandlerCaller | null;
@@ -102,7 +103,8 @@ export function callerView(caller: CallerContext): HandlerCaller {
 export function handlerRequest(arrived: ArrivedRequest): HandlerRequestResult {
   const headers = handlerHeaders(arrived.rawHeaders);
   const mediaType = mediaTypeOf(headers['content-type']);
-  const text = utf8(arrived.body);
+  // Text only for the media types parsed here: the handler gets the bytes either way.
+  const text = isJsonMediaType(mediaType) || mediaType === FORM_TYPE ? utf8(arrived.body) : undefined;
   let json: unknown = null;
   if (isJsonMediaType(mediaType) && arrived.body.length > 0) {
     if (text === undefined) return { ok: false, reason: 'the body claims JSON but is not UTF-8' };
@@ -120,7 +122,7 @@ export function handlerRequest(arrived: ArrivedRequest): HandlerRequestResult {
       params: arrived.params,
       query: firstValues(new URLSearchParams(arrived.rawQuery)),
       headers,
-      body: text ?? { base64: Buffer.from(arrived.body).toString('base64') },
+      body: { base64: Buffer.from(arrived.body).toString('base64') },
       json,
       form,
       caller: arrived.caller ? callerView(arrived.caller) : null,

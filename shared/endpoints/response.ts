@@ -5,7 +5,8 @@
  * - `status`: an integer from 200 to 599 (default 200);
  * - `headers`: an object of header names to strings;
  * - exactly one of `json` (any JSON value, sent as `application/json`) and `body` (a string, sent
- *   as UTF-8 text, or `{base64: '…'}` for bytes — the same shape `req.body` has for bytes).
+ *   as UTF-8 text, or bytes: a Uint8Array, ArrayBuffer or other view of one, which the sandbox
+ *   prelude sends back as `{base64: '…'}` — a handler may answer that wire form itself).
  *
  * Anything else is a non-response (the request answers 500). Header names must be HTTP tokens and
  * values printable (no CR, LF or other control characters), or the answer is refused, never sent
@@ -75,7 +76,7 @@ function bodyOf(result: Record<string, unknown>): { bytes: Buffer; type: string 
     if (!BASE64.test(body.base64)) return 'body.base64 is not base64';
     return { bytes: Buffer.from(body.base64, 'base64'), type: 'application/octet-stream' };
   }
-  return 'body must be a string or {base64: string}';
+  return 'body must be a string, a Uint8Array or ArrayBuffer, or {base64: string}';
 }
 
 /** The handler's result as an answer to send, or why it is a non-response. */

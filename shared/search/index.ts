@@ -25,6 +25,7 @@ export {
   type SearchPage,
 } from './lexical.js';
 export { searchTool, type SearchToolOptions } from './tool-search.js';
+export { attachedByFile, combineAttachedTables, type AttachedTable, type AttachedTables } from './attached-tables.js';
 export { fetchTool, FETCH_INLINE_BYTES, type FetchToolOptions } from './tool-fetch.js';
 export { createEmbedder, embeddingText, embedResource, EmbeddingError, openEmbeddings, unembeddedResources, MAX_EMBEDDED_CHARS, type Embedder, type EmbedOutcome, type EmbeddingsConfig } from './embeddings/index.js';
 export { fuseRankings, RRF_K, type Fused } from './hybrid-fusion.js';

@@ -6,7 +6,7 @@
  * registerTable workflow's step.
  */
 export type { TableDeps } from './deps.js';
-export { stopCorrecting } from './records.js';
+export { registeredTables, stopCorrecting } from './records.js';
 export { tableHooks } from './hooks.js';
 export { followNewVersion, afterUpload, reconcileTables, refusedNews, tableWorkflowId, type ReconcileMode, type ReconcileOptions, type TableNews } from './follow.js';
 export { registerTable, unregisterTable, listTables, tableReferences, type RegisterInput, type RegisterResult, type TableView, type ListInput, type UnregisterInput } from './register.js';

@@ -1,5 +1,6 @@
 /** The registrations (table `resource_tables`, migrations/0024_resource_tables.sql). */
 import type { Db } from '../db/index.js';
+import { attachedByFile, type AttachedTables } from '../search/attached-tables.js';
 import { TableError, type TableFormat } from './rules.js';
 
 type Queryable = Pick<Db, 'query'>;
@@ -94,4 +95,15 @@ export async function deleteRegistration(db: Queryable, id: string): Promise<voi
 export async function countRegistrations(db: Queryable, resourceId: string): Promise<number> {
   const res = await db.query<{ n: string }>(`SELECT count(*) AS n FROM resource_tables WHERE resource_id = $1`, [resourceId]);
   return Number(res.rows[0]?.n ?? 0);
+}
+
+/** The tables registered over each file (search shows them with it); one still in its first correction is not queryable yet. */
+export function registeredTables(db: Queryable): AttachedTables {
+  return async (resourceIds) => {
+    const res = await db.query<{ resource_id: string; connection: string; table_name: string }>(
+      'SELECT resource_id, connection, table_name FROM resource_tables WHERE resource_id = ANY($1::text[]) AND version IS NOT NULL ORDER BY connection, table_name',
+      [resourceIds],
+    );
+    return attachedByFile(res.rows.map((row) => ({ resourceId: row.resource_id, connection: row.connection, table: row.table_name })));
+  };
 }

@@ -21,6 +21,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { PlatformConfig } from '../config/index.js';
+import type { Db } from '../db/index.js';
+import { attachedByFile, type AttachedTables } from '../search/attached-tables.js';
 import { ResourceError, type Library, type ResourceActor, type ResourceService } from '../resources/index.js';
 import { canonicalUri } from '../resources/uri.js';
 import { prefixDirectory } from '../objstore/index.js';
@@ -92,13 +94,16 @@ export function compactedFileAddress(target: CompactionTarget): { library: Libra
   return { library: { kind: 'persona', name: source.persona }, path: `webhooks/${source.name}/${window.dt}`, fileName: `${window.hour}-${window.minute}.parquet` };
 }
 
+/** The uploader of every compacted file. */
+export const COMPACTOR_SUBJECT = 'platform:webhook-compactor';
+
 /**
  * The platform writing a persona's compacted files: administrator of that persona's library only
  * (it adds and revises files there, nothing else), recorded as the script `webhook-compactor`.
  */
 export function compactorActor(persona: string): ResourceActor {
   return {
-    subject: 'platform:webhook-compactor',
+    subject: COMPACTOR_SUBJECT,
     personas: [persona],
     adminOfPersonas: [persona],
     platformAdmin: false,
@@ -225,7 +230,7 @@ export async function storeCompactedFile(deps: CompactionDeps, target: Compactio
     file_name: address.fileName,
     object_name: address.fileName,
     content_type: 'application/vnd.apache.parquet',
-    // Names the table the events are queried through, so search shows it with the file.
+    // Names the table the events are queried through; search also attaches it (compactedWindowTables).
     description:
       `Webhook events of source ${target.source.name}, window ${target.window.dt} ${target.window.hour}:${target.window.minute} UTC, one row per event id; ` +
       `query them as the table ${webhookTableName(target.source.name)} of connection ${target.source.connection}.`,
@@ -276,4 +281,22 @@ async function sha256Of(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/**
+ * The source's table attached to each compacted file (search shows it with the file: spec
+ * document 3, "found by search with the table attached"): a file the compactor uploaded under
+ * `webhooks/{source}/` in the source persona's library.
+ */
+export function compactedWindowTables(db: Pick<Db, 'query'>): AttachedTables {
+  return async (resourceIds) => {
+    // Source names are [a-z0-9-]: nothing in them is a LIKE wildcard.
+    const res = await db.query<{ id: string; connection: string; name: string }>(
+      `SELECT r.id, w.connection, w.name FROM resources r
+         JOIN webhook_sources w ON r.library_kind = 'persona' AND r.library_key = w.persona AND r.folder_path LIKE 'webhooks/' || w.name || '/%'
+        WHERE r.id = ANY($1::text[]) AND r.uploader = $2`,
+      [resourceIds, COMPACTOR_SUBJECT],
+    );
+    return attachedByFile(res.rows.map((row) => ({ resourceId: row.id, connection: row.connection, table: webhookTableName(row.name) })));
+  };
 }

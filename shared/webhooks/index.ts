@@ -45,6 +45,7 @@ export { WebhookRequestCounts, type OutcomeCounts, type WebhookRequestCountsOpti
 export {
   compactWindow,
   compactedFileAddress,
+  compactedWindowTables,
   compactorActor,
   storeCompactedFile,
   writeCompactedFile,

@@ -17,13 +17,21 @@ const echo = `export function handle(req) {
   try { req.method = 'CHANGED'; assigned = 'changed' } catch (e) { assigned = e.name }
   let nested;
   try { req.headers.extra = 'x'; nested = 'changed' } catch (e) { nested = e.name }
-  return { json: { req, frozen: [req, req.params, req.query, req.headers].every(Object.isFrozen), assigned, nested } };
+  return { json: { req: { ...req, body: new TextDecoder().decode(req.body) }, frozen: [req, req.params, req.query, req.headers].every(Object.isFrozen), assigned, nested } };
+}`;
+
+/** Answers the very bytes it was sent, with their content type, and what it saw them as. */
+const bytesEcho = `export function handle(req) {
+  let strict;
+  try { new TextDecoder('utf-8', { fatal: true }).decode(req.body); strict = 'utf-8' } catch (e) { strict = e.name }
+  return { headers: { 'Content-Type': req.headers['content-type'] ?? 'none', 'X-Seen': req.body.constructor.name + ' ' + req.body.length + ' ' + strict }, body: req.body };
 }`;
 
 beforeAll(async () => {
   rig = await startEndpointRig();
   await rig.endpoint('echo', echo, { methods: ['GET', 'POST', 'PUT'], path: '/items/{id}/{part}' });
   await rig.endpoint('echo-in', echo, { methods: ['GET', 'POST'], auth_mode: 'signed_in' });
+  await rig.endpoint('bytes-echo', bytesEcho, { methods: ['POST'] });
 });
 
 afterAll(async () => {
@@ -91,10 +99,18 @@ describe('req', () => {
     expect(req).toMatchObject({ form: { a: '1', b: 'x y', c: 'é' }, json: null, body: 'a=1&a=2&b=x+y&c=%C3%A9' });
   });
 
-  it('holds bytes that are not UTF-8 as {base64}, other text as a string', async () => {
-    const bytes = Buffer.from([0xff, 0xfe, 0x00, 0x41]);
-    const binary = await rawRequest('/endpoints/echo/items/1/2', 'PUT', ['X-Bot-Check', BOT_PASS, 'Content-Type', 'application/octet-stream', 'Content-Length', String(bytes.length)], bytes);
-    expect(binary.body.req).toMatchObject({ body: { base64: bytes.toString('base64') }, json: null, form: null });
+  it('holds the body as a Uint8Array of exactly the bytes sent (NUL and invalid UTF-8 included), answered back as is', async () => {
+    const bytes = Buffer.from([0x00, 0xff, 0xfe, 0xc3, 0x28, 0x41, 0x00, 0xed, 0xa0, 0x80]);
+    const binary = await rig.call('/endpoints/bytes-echo', { method: 'POST', headers: { 'x-bot-check': BOT_PASS, 'content-type': 'application/x-thing' }, body: bytes });
+    expect([binary.status, binary.headers.get('content-type'), binary.headers.get('x-seen')]).toEqual([200, 'application/x-thing', 'Uint8Array 10 TypeError']);
+    expect(Buffer.from(await binary.arrayBuffer()).equals(bytes)).toBe(true);
+    const text = await rig.call('/endpoints/bytes-echo', { method: 'POST', headers: { 'x-bot-check': BOT_PASS, 'content-type': 'text/csv' }, body: 'a,b\n1,ü\n' });
+    expect([text.headers.get('x-seen'), await text.text()]).toEqual(['Uint8Array 9 utf-8', 'a,b\n1,ü\n']);
+    const empty = await rig.call('/endpoints/bytes-echo', { method: 'POST', headers: { 'x-bot-check': BOT_PASS } });
+    expect([empty.headers.get('x-seen'), (await empty.arrayBuffer()).byteLength]).toEqual(['Uint8Array 0 utf-8', 0]);
+  });
+
+  it('reads text bodies through TextDecoder', async () => {
     const text = await jsonOf(await rig.call('/endpoints/echo/items/1/2', { method: 'PUT', headers: { 'x-bot-check': BOT_PASS, 'content-type': 'text/csv' }, body: 'a,b\n1,ü\n' }));
     expect(text.req).toMatchObject({ body: 'a,b\n1,ü\n', json: null, form: null });
   });
@@ -175,6 +191,26 @@ describe('response', () => {
     ]);
     const bytes = await rig.call('/endpoints/made?kind=bytes');
     expect([bytes.status, bytes.headers.get('content-type'), Buffer.from(await bytes.arrayBuffer()).toString('base64')]).toEqual([201, 'image/png', 'iVBORw0=']);
+  });
+
+  it('sends a Uint8Array, an ArrayBuffer or a view into one as exactly those bytes, with the content type chosen', async () => {
+    await rig.endpoint('made-bytes', `export function handle(req) {
+      const buffer = new Uint8Array([9, 0, 255, 128, 0xc3, 9]).buffer;
+      switch (req.query.kind) {
+        case 'uint8': return { headers: { 'Content-Type': 'image/png' }, body: new Uint8Array([0x89, 0x50, 0x00, 0xff, 0xfe]) };
+        case 'buffer': return { status: 201, body: buffer };
+        case 'view': return Object.freeze({ headers: { 'Content-Type': 'application/x-part' }, body: new Uint8Array(buffer, 1, 4) });
+        case 'encoded': return { body: new TextEncoder().encode('é€') };
+      }
+    }`, { open_reads: true });
+    const answered = async (kind: string) => {
+      const response = await rig.call(`/endpoints/made-bytes?kind=${kind}`);
+      return [response.status, response.headers.get('content-type'), [...new Uint8Array(await response.arrayBuffer())]];
+    };
+    expect(await answered('uint8')).toEqual([200, 'image/png', [0x89, 0x50, 0x00, 0xff, 0xfe]]);
+    expect(await answered('buffer')).toEqual([201, 'application/octet-stream', [9, 0, 255, 128, 0xc3, 9]]);
+    expect(await answered('view')).toEqual([200, 'application/x-part', [0, 255, 128, 0xc3]]);
+    expect(await answered('encoded')).toEqual([200, 'application/octet-stream', [...Buffer.from('é€')]]);
   });
 
   it('strips the forbidden headers and keeps the protective ones', async () => {

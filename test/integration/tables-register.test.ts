@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool } from '../../shared/db/index.js';
 import { readAll } from '../../shared/objstore/index.js';
 import { exportIntoResource, extractArchive, manageResourceTool, ResourceError, type ResourceService, type ResourceView } from '../../shared/resources/index.js';
-import { afterUpload, followNewVersion, listTables, manageTableTool, registerTable, TableError, tableHooks, unregisterTable } from '../../shared/tables/index.js';
+import { afterUpload, followNewVersion, listTables, manageTableTool, registeredTables, registerTable, TableError, tableHooks, unregisterTable } from '../../shared/tables/index.js';
 import { writeZip } from '../support/archives.js';
 import { callTool } from '../support/sql-tools.js';
 import { sales, startTablesEnv, type TablesEnv } from './tables-fixtures.js';
@@ -74,6 +74,15 @@ describe.each(['duckdb', 'trino'] as const)('table registration on %s', (engine)
     const global = await env.upload(env.admin, { kind: 'global' }, 'cities.tsv', 'city\tcountry\nParis\tFR\n');
     expect((await register(global.resource, {}, env.admin)).table.table).toBe('global_cities');
     expect(await env.rows('global_cities')).toEqual([{ city: 'Paris', country: 'FR' }]);
+  });
+
+  it('attaches a registered file\'s tables to it for search, and none to a file without', async () => {
+    const { resource } = await env.upload(env.salesAdmin, sales, 'attached.csv', clean);
+    const bare = await env.upload(env.salesAdmin, sales, 'bare.csv', clean);
+    await register(resource, { table_name: 'attached one' });
+    await register(resource, { table_name: 'attached two' });
+    const attached = await registeredTables(env.deps.db)([resource.id, bare.resource.id]);
+    expect([...attached]).toEqual([[resource.id, [{ connection: env.connection, table: 'sales_attached_one' }, { connection: env.connection, table: 'sales_attached_two' }]]]);
   });
 
   it('unregistered → register over embedded line breaks or CR-only line ends: refused with row count and columns; nothing registered', async () => {

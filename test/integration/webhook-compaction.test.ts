@@ -5,15 +5,20 @@
  * The view returns the window from Parquet (duplicates gone, the earliest kept, other windows
  * untouched), a late segment and a recompaction make version 2 of the same resource with every
  * event once, a rerun changes nothing, and a crash between storing and registering is finished by
- * the retry with one registration. A compaction puts back the table's views dropped by hand.
+ * the retry with one registration. A compaction puts back the table's views dropped by hand. Search
+ * finds the file with its table attached.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { anonymousCaller } from '../../shared/identity/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
 import { type ResourceActor } from '../../shared/resources/index.js';
+import { combineAttachedTables, searchTool } from '../../shared/search/index.js';
+import { registeredTables } from '../../shared/tables/index.js';
 import type { DuckDbEngine } from '../../shared/sql/index.js';
 import { rawWindowPrefix } from '../../shared/webhooks/layout.js';
-import { compactWindow, storeCompactedFile, writeCompactedFile, type CompactionTarget } from '../../shared/webhooks/index.js';
+import { compactWindow, compactedWindowTables, storeCompactedFile, writeCompactedFile, type CompactionTarget } from '../../shared/webhooks/index.js';
 import { START, startHarness, type Harness } from './webhook-compaction-fixtures.js';
 
 const WINDOW = { dt: '2026-03-02', hour: '10', minute: '15' };
@@ -81,6 +86,14 @@ describe.each(['duckdb', 'trino'] as const)('compacting a window on %s', (engine
     const page = await h.resources.list(admin, { path: `persona:${h.source.persona}/webhooks/${h.source.name}/${WINDOW.dt}` });
     expect(page.items.map((r) => [r.path, r.file_name, r.search_setting, r.version])).toEqual([[`webhooks/${h.source.name}/${WINDOW.dt}`, '10-15.parquet', 'details_only', 1]]);
     expect(page.items[0]!.description).toContain(`query them as the table webhook_${h.source.name.replaceAll('-', '_')} of connection ${h.source.connection}`);
+  });
+
+  it('is found by search with its table attached', async () => {
+    // Composed as the api composes it (cli/services.ts).
+    const search = searchTool({ config: h.deps.config, db: h.db, actorOf: () => admin, attachedTables: combineAttachedTables(registeredTables(h.db), compactedWindowTables(h.db)) });
+    const answer = await search.handler({ query: `webhook events ${h.source.name}` }, { caller: anonymousCaller, signal: new AbortController().signal, log: silentLogger() });
+    const { results } = answer.structuredContent as { results: Array<{ title: string; tables?: unknown }> };
+    expect(results.map((r) => [r.title, r.tables])).toEqual([['10-15', [{ connection: h.source.connection, table: `webhook_${h.source.name.replaceAll('-', '_')}` }]]]);
   });
 
   it('a rerun leaves the file, its version and the one registration as they are', async () => {

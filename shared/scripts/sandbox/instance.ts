@@ -5,12 +5,14 @@
  * script, libraries, ceiling and host (warm.ts) — module evaluation is most of a run's cost.
  *
  * The context has ECMAScript's built-ins and nothing else: no std/os modules, no timers, no
- * `process` or `require`. We add `console` (captured, bounded) and `platform` (one async function
- * per host name, JSON in and out through the pool), both built by a prelude that keeps its own
- * references to JSON.parse/stringify so a script cannot reroute them. Console output, host calls
+ * `process` or `require`. We add `console` (captured, bounded), `platform` (one async function
+ * per host name, JSON in and out through the pool) and UTF-8 `TextEncoder`/`TextDecoder` (bytes.ts),
+ * all built by a prelude that keeps its own references to JSON.parse/stringify so a script cannot
+ * reroute them. Console output, host calls
  * and the deadline belong to the run in progress.
  */
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
+import { bytesNatives } from './bytes.js';
 import { ConsoleCapture } from './console-capture.js';
 import { scriptModuleName } from './imports.js';
 import type { RunDone } from './protocol.js';
@@ -64,12 +66,41 @@ export interface CallEnd {
 }
 
 /**
- * Builds `console` and `platform` on the global object and answers the entry's invoker:
- * (namespace, entry, argsJson) → the result as JSON text, or a promise of it for an async entry.
+ * Builds `console`, `platform`, `TextEncoder` and `TextDecoder` on the global object and answers
+ * the entry's invoker: (namespace, entry, argsJson) → the result as JSON text, or a promise of it
+ * for an async entry. For `handle`, bytes cross in their wire form `{base64}`: `req.body` arrives
+ * as a Uint8Array, and an answer whose `body` is an ArrayBuffer or a view of one leaves as {base64}.
  */
-const prelude = `(function (write, hostCall, hostNamesJson) {
+const prelude = `(function (write, hostCall, hostNamesJson, toBase64, fromBase64, decodeUtf8, encodeUtf8) {
   'use strict';
   const { parse, stringify } = JSON;
+  const { isView } = ArrayBuffer;
+  const ArrayBufferOf = ArrayBuffer;
+  const Uint8ArrayOf = Uint8Array;
+  // [buffer, offset, length] of an ArrayBuffer or any view of one; undefined for anything else.
+  const spanOf = (value) => value instanceof ArrayBufferOf ? [value, 0, value.byteLength] : isView(value) ? [value.buffer, value.byteOffset, value.byteLength] : undefined;
+  const isWireBytes = (value) => value !== null && typeof value === 'object' && typeof value.base64 === 'string';
+  class TextEncoder {
+    get encoding() { return 'utf-8'; }
+    encode(input = '') { return new Uint8ArrayOf(encodeUtf8(String(input))); }
+  }
+  class TextDecoder {
+    constructor(label = 'utf-8', options = {}) {
+      if (!/^(utf-?8|unicode-1-1-utf-8)$/i.test(String(label).trim())) throw new RangeError('TextDecoder supports only utf-8, not ' + label);
+      Object.defineProperties(this, { fatal: { value: Boolean(options.fatal) }, ignoreBOM: { value: Boolean(options.ignoreBOM) } });
+    }
+    get encoding() { return 'utf-8'; }
+    decode(input) {
+      if (input === undefined) return '';
+      const span = spanOf(input);
+      if (!span) throw new TypeError('TextDecoder.decode takes an ArrayBuffer or a view of one');
+      const text = decodeUtf8(...span, this.fatal, this.ignoreBOM);
+      if (text === undefined) throw new TypeError('The encoded data was not valid utf-8');
+      return text;
+    }
+  }
+  globalThis.TextEncoder = TextEncoder;
+  globalThis.TextDecoder = TextDecoder;
   const format = (value) => {
     if (typeof value === 'string') return value;
     try { const text = stringify(value); return text === undefined ? String(value) : text; } catch { return String(value); }
@@ -84,8 +115,9 @@ const prelude = `(function (write, hostCall, hostNamesJson) {
   // handle(req) gets its request deep-frozen (spec: a frozen dict), with the prelude's own
   // Object functions: a script's module code runs before the call.
   const { freeze, isFrozen, keys } = Object;
+  // A typed array with elements cannot be frozen: req.body stays a writable copy of the bytes.
   const deepFreeze = (value) => {
-    if (value !== null && typeof value === 'object' && !isFrozen(value)) {
+    if (value !== null && typeof value === 'object' && !isView(value) && !isFrozen(value)) {
       freeze(value);
       for (const key of keys(value)) deepFreeze(value[key]);
     }
@@ -95,15 +127,26 @@ const prelude = `(function (write, hostCall, hostNamesJson) {
     const text = stringify(result);
     return text === undefined ? 'null' : text;
   };
+  // A handler's bytes body crosses back in the wire form (a copy of the answer: it may be frozen).
+  const answerText = (result) => {
+    const span = result !== null && typeof result === 'object' ? spanOf(result.body) : undefined;
+    return toText(span ? { ...result, body: { base64: toBase64(...span) } } : result);
+  };
   // A synchronous entry answers its text at once (no promise jobs to drive); an async one a promise of it.
   return (namespace, entry, argsJson) => {
     const fn = namespace[entry];
     if (typeof fn !== 'function') throw new TypeError('the script does not export ' + entry + '()');
     const args = parse(argsJson);
-    if (entry === 'handle') for (let i = 0; i < args.length; i++) deepFreeze(args[i]);
+    const handle = entry === 'handle';
+    if (handle) {
+      const req = args[0];
+      if (req !== null && typeof req === 'object' && isWireBytes(req.body)) req.body = new Uint8ArrayOf(fromBase64(req.body.base64));
+      for (let i = 0; i < args.length; i++) deepFreeze(args[i]);
+    }
+    const answer = handle ? answerText : toText;
     const result = fn(...args);
     const thenable = result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function';
-    return thenable ? Promise.resolve(result).then(toText) : toText(result);
+    return thenable ? Promise.resolve(result).then(answer) : answer(result);
   };
 })`;
 
@@ -281,7 +324,8 @@ export class ScriptInstance {
     const preludeFn = context.evalCode(prelude, 'prelude', { type: 'global' });
     if (preludeFn.error) throw new Error(`sandbox prelude failed: ${describeError(context.dump(preludeFn.error))}`);
     this.#own(preludeFn.value);
-    const invoke = context.callFunction(preludeFn.value, context.undefined, write, hostCall, this.#own(context.newString(JSON.stringify(this.settings.hostNames))));
+    const natives = bytesNatives(context).map((handle) => this.#own(handle));
+    const invoke = context.callFunction(preludeFn.value, context.undefined, write, hostCall, this.#own(context.newString(JSON.stringify(this.settings.hostNames))), ...natives);
     if (invoke.error) throw new Error(`sandbox prelude failed: ${describeError(context.dump(invoke.error))}`);
     return this.#own(invoke.value);
   }
