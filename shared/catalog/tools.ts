@@ -34,21 +34,7 @@ export interface CatalogToolsContext {
   platformConnections: () => PlatformConnectionSummary[];
 }
 
-/**
- * The read tools that answer from the catalog's data (catalog_list_connections answers from
- * configuration). Another way into the catalog's GraphQL API (graphql_export to `catalog:<name>`)
- * is open only to a caller allowed every one of them: one query can read what any of them reads.
- */
-export const catalogDataReadTools = [
-  'catalog_search',
-  'catalog_get_entity',
-  'catalog_get_schema',
-  'catalog_get_lineage',
-  'catalog_get_queries',
-  'catalog_get_glossary_term',
-  'catalog_browse',
-  'catalog_get_data_product',
-] as const;
+export { catalogDataReadTools } from '../mcp-tools/index.js';
 
 export const connectionArg = z.string().optional().describe('Catalog connection; the default catalog when omitted. catalog_list_connections lists them.');
 const urnArg = z.string().min(1).describe('Entity URN, e.g. urn:li:dataset:(urn:li:dataPlatform:trino,hive.sales.orders,PROD)');

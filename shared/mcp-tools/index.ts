@@ -3,7 +3,7 @@ export { defineTool, textResult, jsonResult, toolError } from './tool.js';
 export { ToolRegistry } from './registry.js';
 export { globMatcher, allowDenyFilter } from './globs.js';
 export { builtInDescriptionOverrides, describeTool, namedTools, withoutUnofferedTools } from './descriptions.js';
-export { platformToolNames } from './tool-names.js';
+export { catalogDataReadTools, platformToolNames } from './tool-names.js';
 export type { ToolListingRules, ToolAccess, ToolMiddleware, ToolInvocation, ToolRefusal, ToolRefusalHook, IconSetting } from './pipeline.js';
 export { listTools, invokeTool, allowAllTools, toMcpIcons } from './pipeline.js';
 export { ProtocolError, protocolErrorCodes } from './protocol-error.js';
