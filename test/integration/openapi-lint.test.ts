@@ -1,0 +1,186 @@
+/**
+ * /api/openapi.json is a document a client generator can take (the portal generates its client
+ * from it): security schemes declared and named per operation, a unique camelCase operationId on
+ * every operation, valid path templates (no `{*}`), /mcp documented, and the Redocly CLI's
+ * `recommended` rules at 0 errors. The api is the production api role (cli/services.ts) with every
+ * surface on: Postgres, managed resources on a filesystem store, scripts, admin, webhooks, the
+ * OAuth server, OIDC (a local provider) and browser sessions.
+ */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, startApiRole, type RunningApiRole } from '../../cli/services.js';
+import type { Db } from '../../shared/db/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import type { RunningApi } from '../../api/start.js';
+import { apiConfigYaml, startTestApi, testConfig, type Json } from '../support/api.js';
+import { startLoginProvider, type LoginProvider } from '../support/login-provider.js';
+import { createTestDatabase } from '../support/postgres.js';
+import { installTool } from '../support/tools.js';
+
+const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+let dir: string;
+let provider: LoginProvider;
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let db: Db;
+let api: RunningApiRole;
+let document: Json;
+
+function operations(doc: Json): Array<{ path: string; method: string; operation: Json }> {
+  return Object.entries(doc.paths as Record<string, Json>).flatMap(([path, item]) =>
+    methods.filter((method) => item[method]).map((method) => ({ path, method, operation: item[method] })),
+  );
+}
+
+/** `redocly lint` of `file` with the recommended rules: its problems. */
+async function redoclyLint(file: string): Promise<Array<{ ruleId: string; severity: string; message: string; location: Array<{ pointer: string }> }>> {
+  const redocly = await installTool('redocly');
+  const stdout = await new Promise<string>((resolve, reject) => {
+    execFile(redocly, ['lint', '--extends', 'recommended', '--format', 'json', file], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }, (error, out, stderr) => {
+      // Exit code 1 means problems were found: the JSON report is still on stdout.
+      if (out.trim().startsWith('{')) resolve(out);
+      else reject(error ?? new Error(`redocly printed no report:\n${stderr}`));
+    });
+  });
+  return JSON.parse(stdout).problems;
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'openapi-'));
+  provider = await startLoginProvider();
+  database = await createTestDatabase();
+  const config = testConfig(`
+data_dir: ${JSON.stringify(dir)}
+server:
+  address: "127.0.0.1:0"
+  transport: http
+  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
+database:
+  dsn: ${JSON.stringify(database.dsn)}
+auth:
+  oidc:
+    enabled: true
+    issuer: ${provider.issuer}
+    client_id: portal
+    client_secret: ${randomBytes(16).toString('hex')}
+  api_keys:
+    enabled: true
+    keys:
+      - { key: root-key-0123456789, name: root, roles: [admin] }
+  browser_session:
+    enabled: true
+    signing_key: ${randomBytes(32).toString('base64')}
+oauth:
+  enabled: true
+  issuer: http://127.0.0.1:1
+  signing_key: ${randomBytes(32).toString('base64')}
+personas:
+  definitions:
+    admin: { roles: [admin] }
+admin:
+  enabled: true
+resources:
+  managed:
+    connection: main
+toolkits:
+  objstore:
+    main:
+      driver: filesystem
+      root: ${JSON.stringify(join(dir, 'objects'))}
+  sql:
+    local:
+      engine: duckdb
+`);
+  db = (await openDatabase(config, silentLogger()))!;
+  api = await startApiRole({ config, log: silentLogger(), db });
+  document = await (await fetch(`${api.url}/api/openapi.json`)).json();
+});
+
+afterAll(async () => {
+  await api?.stop();
+  await db?.end();
+  await database?.drop();
+  await provider?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+describe('the OpenAPI document of a fully configured api', () => {
+  it('declares the security schemes the deployment accepts', () => {
+    const schemes = document.components.securitySchemes;
+    expect(schemes).toMatchObject({
+      apiKey: { type: 'http', scheme: 'bearer' },
+      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      oauth2: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'http://127.0.0.1:1/oauth/authorize', tokenUrl: 'http://127.0.0.1:1/oauth/token' } } },
+      oidc: { type: 'openIdConnect', openIdConnectUrl: `${provider.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration` },
+      browserSession: { type: 'apiKey', in: 'cookie', name: 'mcp_session', description: expect.stringContaining('x-csrf-token') },
+    });
+  });
+
+  it('names the security of every operation: REST routes take every scheme, /mcp header credentials only, public routes none', () => {
+    const all = operations(document);
+    expect(all.filter(({ operation }) => !Array.isArray(operation.security)).map(({ path, method }) => `${method} ${path}`)).toEqual([]);
+    const schemesOf = (path: string, method: string) => (document.paths[path][method].security as Json[]).map((r) => Object.keys(r)[0]);
+    expect(schemesOf('/api/v1/resources', 'get')).toEqual(['apiKey', 'apiKeyHeader', 'oauth2', 'oidc', 'browserSession']);
+    expect(schemesOf('/api/v1/admin/secrets', 'get')).toEqual(['apiKey', 'apiKeyHeader', 'oauth2', 'oidc', 'browserSession']);
+    expect(schemesOf('/mcp', 'post')).toEqual(['apiKey', 'apiKeyHeader', 'oauth2', 'oidc']);
+    for (const [path, method] of [['/healthz', 'get'], ['/portal/auth/login', 'get'], ['/hooks/{source}', 'post'], ['/objstore/{connection}/{bucket}/{key}', 'get']] as const) {
+      expect(document.paths[path][method].security, `${method} ${path}`).toEqual([]);
+    }
+  });
+
+  it('gives every operation a unique camelCase operationId', () => {
+    const ids = operations(document).map(({ path, method, operation }) => ({ at: `${method} ${path}`, id: operation.operationId as unknown }));
+    expect(ids.length).toBeGreaterThan(60);
+    expect(ids.filter(({ id }) => typeof id !== 'string' || !/^[a-z][a-zA-Z0-9]*$/.test(id)).map(({ at }) => at)).toEqual([]);
+    const seen = ids.map(({ id }) => id);
+    expect(seen.filter((id, i) => seen.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it('templates the presigned object URLs with named parameters, the key taking the rest of the path', () => {
+    expect(Object.keys(document.paths).filter((path) => path.includes('*'))).toEqual([]);
+    const download = document.paths['/objstore/{connection}/{bucket}/{key}'];
+    expect(Object.keys(download).sort()).toEqual(['get', 'put']);
+    const params = (download.get.parameters as Json[]).filter((p) => p.in === 'path');
+    expect(params.map((p) => p.name).sort()).toEqual(['bucket', 'connection', 'key']);
+    expect(params.find((p) => p.name === 'key').schema.description).toMatch(/slashes/);
+  });
+
+  it('documents /mcp: POST, GET and DELETE with their content types, Mcp-Session-Id and the 401 challenge', () => {
+    const mcp = document.paths['/mcp'];
+    expect(Object.keys(mcp).sort()).toEqual(['delete', 'get', 'post']);
+    expect(Object.keys(mcp.post.requestBody.content)).toEqual(['application/json']);
+    expect(Object.keys(mcp.post.responses[200].content).sort()).toEqual(['application/json', 'text/event-stream']);
+    expect(mcp.post.responses[200].headers).toHaveProperty('Mcp-Session-Id');
+    expect(Object.keys(mcp.get.responses[200].content)).toEqual(['text/event-stream']);
+    for (const method of ['post', 'get', 'delete']) {
+      expect((mcp[method].parameters as Json[]).map((p) => p.name)).toContain('Mcp-Session-Id');
+      expect(mcp[method].responses[401].headers).toHaveProperty('WWW-Authenticate');
+    }
+  });
+
+  it('passes `redocly lint` with the recommended rules at 0 errors', async () => {
+    const file = join(dir, 'openapi.json');
+    await writeFile(file, JSON.stringify(document));
+    const problems = await redoclyLint(file);
+    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+    expect(errors).toEqual([]);
+  }, 180_000);
+});
+
+describe('the OpenAPI document of an api with API keys only', () => {
+  let keysOnly: RunningApi;
+  beforeAll(async () => {
+    keysOnly = await startTestApi({ config: testConfig(apiConfigYaml()) });
+  });
+  afterAll(async () => keysOnly?.stop());
+
+  it('declares and names only the API key schemes', async () => {
+    const doc = await (await fetch(`${keysOnly.url}/api/openapi.json`)).json();
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKey', 'apiKeyHeader']);
+    expect(doc.paths['/mcp'].post.security).toEqual([{ apiKey: [] }, { apiKeyHeader: [] }]);
+  });
+});
