@@ -19,7 +19,7 @@ import { jsonRpcCodes, jsonRpcError } from '../mcp/streamable/wire.js';
 import { AccessLogController } from './access-log.js';
 import { CallerInputError, refuseBadCallerInput } from './caller-input.js';
 import { applyBodyRules, arrivalOptions, type ArrivalLimits, type BodyRules } from './raw-body.js';
-import { keepDeclaredSecurity, publicOperation, type SecurityScheme } from './openapi.js';
+import { pathsWithDeclaredSecurity, publicOperation, schemaWithDeclaredSecurity, type SecurityRequirement, type SecurityScheme } from './openapi.js';
 
 export interface HttpOptions {
   log: Logger;
@@ -35,7 +35,7 @@ export interface HttpOptions {
   /** Serve /metrics on this app (false when `metrics.address` gives it its own listener). */
   serveMetrics: boolean;
   /** The OpenAPI document's security schemes and the paths no route schema describes (api/http/openapi.ts). */
-  openapi?: { securitySchemes: Record<string, SecurityScheme>; paths: Record<string, unknown> };
+  openapi?: { securitySchemes: Record<string, SecurityScheme>; paths: Parameters<typeof pathsWithDeclaredSecurity>[0] };
 }
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -68,6 +68,8 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const securitySchemes = opts.openapi?.securitySchemes ?? {};
+  const declared = new Set(Object.keys(securitySchemes));
   await app.register(swagger, {
     // The schemes and paths are plain OpenAPI 3.1 objects (api/http/openapi.ts, api/mcp/openapi.ts).
     openapi: {
@@ -75,11 +77,13 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
       info: { title: 'Agent data platform API', version: opts.version, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
       // Relative: the api at the origin that serves this document.
       servers: [{ url: '/', description: 'This api' }],
-      components: { securitySchemes: opts.openapi?.securitySchemes ?? {} },
-      paths: { ...opts.openapi?.paths },
+      components: { securitySchemes },
+      paths: pathsWithDeclaredSecurity(opts.openapi?.paths ?? {}, declared),
     } as FastifyDynamicSwaggerOptions['openapi'],
-    transform: jsonSchemaTransform,
-    transformObject: (document) => ('openapiObject' in document ? keepDeclaredSecurity(document.openapiObject) : document.swaggerObject),
+    transform: (input) => {
+      const { schema, url } = jsonSchemaTransform(input);
+      return { schema: schemaWithDeclaredSecurity(schema as { security?: SecurityRequirement[] }, declared), url };
+    },
   });
 
   // Cookies for the browser surfaces (portal sign-in, OAuth consent); parsed on every request.

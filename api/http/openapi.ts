@@ -5,13 +5,13 @@
  * platform's own OAuth server when `oauth.enabled`, the OIDC provider's tokens when
  * `auth.oidc.enabled`, the browser-session cookie when `auth.browser_session.enabled`. Routes name
  * every way they could accept (`restSecurity`, `headerSecurity`, or `publicOperation`); the document
- * keeps only the alternatives whose scheme this deployment declares.
+ * keeps only the alternatives whose schemes this deployment declares.
  */
 import type { PlatformConfig } from '../../shared/config/index.js';
 import { oauthIssuer } from '../../shared/oauth/index.js';
 import { csrfHeader } from './rest-auth.js';
 
-type SecurityRequirement = Record<string, string[]>;
+export type SecurityRequirement = Record<string, string[]>;
 export type SecurityScheme = Record<string, unknown>;
 
 const schemeNames = ['apiKey', 'apiKeyHeader', 'oauth2', 'oidc', 'browserSession'] as const;
@@ -62,17 +62,24 @@ export function securitySchemesOf(config: PlatformConfig): Partial<Record<Scheme
   return schemes;
 }
 
+/** The alternatives of `security` whose schemes are all declared. */
+export function declaredSecurity(security: SecurityRequirement[], declared: ReadonlySet<string>): SecurityRequirement[] {
+  return security.filter((alternative) => Object.keys(alternative).every((name) => declared.has(name)));
+}
+
+/** A route schema's `security`, kept to the declared schemes (@fastify/swagger reads every scheme it names). */
+export function schemaWithDeclaredSecurity<T extends { security?: SecurityRequirement[] }>(schema: T, declared: ReadonlySet<string>): T {
+  return schema.security?.length ? { ...schema, security: declaredSecurity(schema.security, declared) } : schema;
+}
+
 type Operations = Record<string, { security?: SecurityRequirement[] } | undefined>;
 
-/** Drops the security alternatives that name a scheme the document does not declare. */
-export function keepDeclaredSecurity<T extends { paths?: unknown; components?: unknown }>(document: T): T {
-  const schemes = (document.components as { securitySchemes?: object } | undefined)?.securitySchemes;
-  const declared = new Set(Object.keys(schemes ?? {}));
-  for (const item of Object.values((document.paths ?? {}) as Record<string, Operations | undefined>)) {
-    for (const operation of Object.values(item ?? {})) {
-      if (!operation?.security?.length) continue;
-      operation.security = operation.security.filter((alternative) => Object.keys(alternative).every((name) => declared.has(name)));
-    }
-  }
-  return document;
+/** Path items written by hand (api/mcp/openapi.ts), their operations' `security` kept to the declared schemes. */
+export function pathsWithDeclaredSecurity(paths: Record<string, Operations>, declared: ReadonlySet<string>): Record<string, Operations> {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      Object.fromEntries(Object.entries(item).map(([method, operation]) => [method, operation && schemaWithDeclaredSecurity(operation, declared)])),
+    ]),
+  );
 }
