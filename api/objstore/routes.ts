@@ -153,6 +153,12 @@ const presignedPathDoc = (input: Parameters<typeof jsonSchemaTransform>[0]) => {
         },
       },
       response: {
+        ...(input.route.method === 'PUT'
+          ? { 200: { description: 'Stored; ETag names the new content', type: 'null' } }
+          : {
+              200: { description: "The object's bytes, with its Content-Type, ETag and metadata headers", content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+              206: { description: 'The requested range (Range: bytes=…)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+            }),
         403: refusal('AccessDenied: the URL is tampered with, expired, signed for another method, or names an internal connection'),
         404: refusal('NoSuchKey or NoSuchBucket'),
         ...(input.route.method === 'PUT' ? { 413: refusal("EntityTooLarge: past the connection's max_put_size") } : {}),

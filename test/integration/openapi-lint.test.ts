@@ -3,11 +3,9 @@
  * from it): security schemes declared and named per operation, a unique camelCase operationId on
  * every operation, valid path templates (no `{*}`), /mcp documented, and the Redocly CLI's
  * `recommended` rules at 0 errors. The api is the production api role (cli/services.ts) with every
- * surface on: Postgres, managed resources on a filesystem store, scripts, admin, webhooks, the
- * OAuth server, OIDC (a local provider) and browser sessions.
+ * surface on (test/security/every-route-fixtures.ts); then one whose only credentials are API keys.
  */
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,18 +13,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, startApiRole, type RunningApiRole } from '../../cli/services.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { testConfig, type Json } from '../support/api.js';
-import { startLoginProvider, type LoginProvider } from '../support/login-provider.js';
+import { auditedApiYaml, testConfig, type Json } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { installTool } from '../support/tools.js';
+import { objstoreYaml } from './objstore-fixtures.js';
+import { startEveryRouteRig, type EveryRouteRig } from '../security/every-route-fixtures.js';
 
 const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
-let dir: string;
-let provider: LoginProvider;
-let database: Awaited<ReturnType<typeof createTestDatabase>>;
-let db: Db;
-let api: RunningApiRole;
+let rig: EveryRouteRig;
 let document: Json;
 
 function operations(doc: Json): Array<{ path: string; method: string; operation: Json }> {
@@ -48,72 +43,12 @@ async function redoclyLint(file: string): Promise<Array<{ ruleId: string; severi
   return JSON.parse(stdout).problems;
 }
 
-/** Every surface on; `headerKeysOnly` leaves out OIDC, the OAuth server and browser sessions. */
-function configYaml(headerKeysOnly = false): string {
-  const signIn = headerKeysOnly
-    ? ''
-    : `
-  oidc:
-    enabled: true
-    issuer: ${provider.issuer}
-    client_id: portal
-    client_secret: ${randomBytes(16).toString('hex')}
-  browser_session:
-    enabled: true
-    signing_key: ${randomBytes(32).toString('base64')}
-oauth:
-  enabled: true
-  issuer: http://127.0.0.1:1
-  signing_key: ${randomBytes(32).toString('base64')}`;
-  return `
-data_dir: ${JSON.stringify(dir)}
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
-database:
-  dsn: ${JSON.stringify(database.dsn)}
-auth:
-  api_keys:
-    enabled: true
-    keys:
-      - { key: root-key-0123456789, name: root, roles: [admin] }${signIn}
-personas:
-  definitions:
-    admin: { roles: [admin] }
-admin:
-  enabled: true
-resources:
-  managed:
-    connection: main
-toolkits:
-  objstore:
-    main:
-      driver: filesystem
-      root: ${JSON.stringify(join(dir, 'objects'))}
-  sql:
-    local:
-      engine: duckdb
-`;
-}
-
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'openapi-'));
-  provider = await startLoginProvider();
-  database = await createTestDatabase();
-  const config = testConfig(configYaml());
-  db = (await openDatabase(config, silentLogger()))!;
-  api = await startApiRole({ config, log: silentLogger(), db });
-  document = await (await fetch(`${api.url}/api/openapi.json`)).json();
+  rig = await startEveryRouteRig();
+  document = await (await fetch(`${rig.api.url}/api/openapi.json`)).json();
 });
 
-afterAll(async () => {
-  await api?.stop();
-  await db?.end();
-  await database?.drop();
-  await provider?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+afterAll(async () => rig?.stop());
 
 describe('the OpenAPI document of a fully configured api', () => {
   it('declares the security schemes the deployment accepts', () => {
@@ -122,7 +57,7 @@ describe('the OpenAPI document of a fully configured api', () => {
       apiKey: { type: 'http', scheme: 'bearer' },
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
       oauth2: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'http://127.0.0.1:1/oauth/authorize', tokenUrl: 'http://127.0.0.1:1/oauth/token' } } },
-      oidc: { type: 'openIdConnect', openIdConnectUrl: `${provider.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration` },
+      oidc: { type: 'openIdConnect', openIdConnectUrl: 'https://idp.every-route.test/.well-known/openid-configuration' },
       browserSession: { type: 'apiKey', in: 'cookie', name: 'mcp_session', description: expect.stringContaining('x-csrf-token') },
     });
   });
@@ -170,20 +105,41 @@ describe('the OpenAPI document of a fully configured api', () => {
   });
 
   it('passes `redocly lint` with the recommended rules at 0 errors', async () => {
-    const file = join(dir, 'openapi.json');
-    await writeFile(file, JSON.stringify(document));
-    const problems = await redoclyLint(file);
-    const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
-    expect(errors).toEqual([]);
+    const dir = await mkdtemp(join(tmpdir(), 'openapi-'));
+    try {
+      const file = join(dir, 'openapi.json');
+      await writeFile(file, JSON.stringify(document));
+      const problems = await redoclyLint(file);
+      const errors = problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} ${p.location[0]?.pointer}: ${p.message}`);
+      expect(errors).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }, 180_000);
 });
 
 describe('the OpenAPI document of an api with API keys only', () => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  let dataDir: string;
+  let db: Db;
   let keysOnly: RunningApiRole;
   beforeAll(async () => {
-    keysOnly = await startApiRole({ config: testConfig(configYaml(true)), log: silentLogger(), db });
+    database = await createTestDatabase();
+    dataDir = await mkdtemp(join(tmpdir(), 'openapi-keys-'));
+    const config = testConfig(`${auditedApiYaml({ dsn: database.dsn, dataDir, keys: [{ key: 'root-key-0123456789', name: 'root', roles: ['admin'] }] })}
+personas: { definitions: { admin: { roles: [admin] } } }
+admin: { enabled: true }
+resources: { managed: { connection: main } }
+${objstoreYaml({ main: ['driver: filesystem', `root: ${JSON.stringify(join(dataDir, 'objects'))}`] })}`);
+    db = (await openDatabase(config, silentLogger()))!;
+    keysOnly = await startApiRole({ config, log: silentLogger(), db });
   });
-  afterAll(async () => keysOnly?.stop());
+  afterAll(async () => {
+    await keysOnly?.stop();
+    await db?.end();
+    await database?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
 
   it('declares and names only the API key schemes', async () => {
     const doc = await (await fetch(`${keysOnly.url}/api/openapi.json`)).json();
