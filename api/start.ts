@@ -24,7 +24,9 @@ import { StreamRegistry } from './mcp/streamable/registry.js';
 import { DatabaseStreamArchive } from './mcp/streamable/archive.js';
 import { legacySseRoutes } from './mcp/legacy-sse.js';
 import { isLoopbackHost } from './mcp/http-rules.js';
-import { protectedResourceOf, protectedResourceRoutes } from './mcp/protected-resource.js';
+import { mcpEndpointPath, protectedResourceOf, protectedResourceRoutes } from './mcp/protected-resource.js';
+import { mcpPathItem } from './mcp/openapi.js';
+import { securitySchemesOf } from './http/openapi.js';
 import { createOAuthSetup, oauthIssuer, oauthRetention } from '../shared/oauth/index.js';
 import { oauthRoutes } from './oauth/routes.js';
 import { restAuthenticator, type RestAuthenticator } from './http/rest-auth.js';
@@ -136,6 +138,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     version: config.server.version,
     serveMetrics: !config.metrics.address,
     ...(tls ? { tls } : {}),
+    openapi: { securitySchemes: securitySchemesOf(config), paths: { [mcpEndpointPath]: mcpPathItem } },
   });
 
   const listen = parseListenAddress(config.server.address);

@@ -31,7 +31,7 @@
 #   Prints the Trino home; <home>/java-home names the JDK it runs on. The first install downloads
 #   about 820 MB and takes a minute or two.
 #
-# Usage: scripts/install-tools.sh [temporal] [minio] [conformance] [inspector] [trino] [node]   (default: temporal)
+# Usage: scripts/install-tools.sh [temporal] [minio] [conformance] [inspector] [redocly] [trino] [node]   (default: temporal)
 set -euo pipefail
 
 tools=("$@")
@@ -196,11 +196,19 @@ ensure_trino() {
   echo "$home"
 }
 
+# `redocly` is the Redocly CLI (test/integration/openapi-lint.test.ts lints /api/openapi.json with
+# it), installed like the inspector: $REDOCLY_PATH  ->  <cache>/bin/redocly  ->  npm install of the
+# pinned packages into <cache>/redocly with a Node 22 launcher at <cache>/bin/redocly.
+ensure_redocly() {
+  ensure_node22_tool redocly REDOCLY_PATH redocly node@22 @redocly/cli@2.77.0
+}
+
 for tool in "${tools[@]}"; do
   case "$tool" in
     conformance) ensure_node22_tool conformance CONFORMANCE_PATH conformance "${conformance_packages[@]}" ;;
     inspector) ensure_node22_tool inspector INSPECTOR_PATH mcp-inspector "${inspector_packages[@]}" ;;
     trino) ensure_trino ;;
+    redocly) ensure_redocly ;;
     node) ensure_node ;;
     *) ensure_binaries "$tool" ;;
   esac

@@ -13,6 +13,7 @@ import { BOT_CHECK_CONNECTION, botCheckSettingsSchema, botCheckSettingsSection }
 import type { SecretStore } from '../../shared/secrets/index.js';
 import type { PlatformSettings } from '../../shared/settings/index.js';
 import { sendAdminRefusal, type AdminAuthorizer } from './authorize.js';
+import { restSecurity } from '../http/openapi.js';
 
 export interface BotCheckSettingsRoutesOptions {
   settings: PlatformSettings;
@@ -47,6 +48,7 @@ export async function botCheckSettingsRoutes(app: App, opts: BotCheckSettingsRou
     '/',
     {
       schema: {
+        operationId: 'getBotCheckSettings', security: restSecurity,
         tags,
         summary: 'Read the bot-check settings (settings section bot_check)',
         description: 'Every field, with its default when never written. secret_name is the stored secret\'s name; its value is never returned.',
@@ -60,6 +62,7 @@ export async function botCheckSettingsRoutes(app: App, opts: BotCheckSettingsRou
     '/',
     {
       schema: {
+        operationId: 'updateBotCheckSettings', security: restSecurity,
         tags,
         summary: 'Replace the bot-check settings',
         description:

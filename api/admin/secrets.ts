@@ -10,6 +10,7 @@ import { z } from 'zod';
 import type { App } from '../http/app.js';
 import { SecretError, secretNameSchema, secretPutSchema, secretViewSchema, type SecretErrorCode, type SecretStore } from '../../shared/secrets/index.js';
 import { sendAdminRefusal, type AdminAuthorizer } from './authorize.js';
+import { restSecurity } from '../http/openapi.js';
 
 export interface SecretRoutesOptions {
   secrets: SecretStore;
@@ -48,7 +49,7 @@ export async function secretRoutes(app: App, opts: SecretRoutesOptions): Promise
 
   app.get(
     '/',
-    { schema: { tags, summary: 'List stored secrets: names and grants, never values', response: { 200: z.object({ secrets: z.array(secretViewSchema) }), ...errors } } },
+    { schema: { operationId: 'listSecrets', security: restSecurity, tags, summary: 'List stored secrets: names and grants, never values', response: { 200: z.object({ secrets: z.array(secretViewSchema) }), ...errors } } },
     async () => ({ secrets: await secrets.list() }),
   );
 
@@ -56,6 +57,7 @@ export async function secretRoutes(app: App, opts: SecretRoutesOptions): Promise
     '/:name',
     {
       schema: {
+        operationId: 'putSecret', security: restSecurity,
         tags,
         summary: 'Create or replace a stored secret',
         description:
@@ -76,6 +78,7 @@ export async function secretRoutes(app: App, opts: SecretRoutesOptions): Promise
     '/:name',
     {
       schema: {
+        operationId: 'deleteSecret', security: restSecurity,
         tags,
         summary: 'Delete a stored secret',
         description: 'Whatever names it (e.g. the bot-check settings\' secret_name) can no longer read it: a hosted bot check then answers 503.',

@@ -26,6 +26,7 @@ import {
   type WebhookSources,
   type WebhookWindows,
 } from '../../shared/webhooks/index.js';
+import { restSecurity } from '../http/openapi.js';
 
 export interface WebhookSourceStatusOptions {
   sources: WebhookSources;
@@ -133,7 +134,7 @@ export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOpt
 
   app.get(
     '/:name/status',
-    { schema: { tags, summary: "The figures of a webhook source's page", params: nameParams, response: { 200: statusSchema, ...errors } } },
+    { schema: { operationId: 'getWebhookSourceStatus', security: restSecurity, tags, summary: "The figures of a webhook source's page", params: nameParams, response: { 200: statusSchema, ...errors } } },
     async (request) => {
       const source = await sources.get(request.params.name);
       const nowMs = now();
@@ -174,6 +175,7 @@ export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOpt
     '/:name/windows/:window/retry',
     {
       schema: {
+        operationId: 'retryWebhookWindow', security: restSecurity,
         tags,
         summary: 'Compact a window again: a window owed a compaction (failing or not) stops waiting for its next try and its compaction starts at once',
         description:
@@ -200,6 +202,7 @@ export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOpt
     '/:name/windows/retry-failing',
     {
       schema: {
+        operationId: 'retryFailingWebhookWindows', security: restSecurity,
         tags,
         summary: 'Compact every failing window of a source again, starting each at once; answers those it retried (none: an empty list)',
         params: nameParams,

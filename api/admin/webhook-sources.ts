@@ -24,6 +24,7 @@ import {
 } from '../../shared/webhooks/index.js';
 import { sendAdminRefusal, type AdminAuthorizer } from './authorize.js';
 import { startJob, webhookSourceStatusRoutes, type WebhookSourceStatusOptions } from './webhook-source-status.js';
+import { restSecurity } from '../http/openapi.js';
 
 export interface WebhookSourceRoutesOptions extends WebhookSourceStatusOptions {
   sources: WebhookSources;
@@ -93,6 +94,7 @@ export async function webhookSourceRoutes(app: App, opts: WebhookSourceRoutesOpt
     {
       validatorCompiler: bodyParsedByService,
       schema: {
+        operationId: 'createWebhookSource', security: restSecurity,
         tags,
         summary: 'Create a webhook source and its table',
         description:
@@ -106,13 +108,13 @@ export async function webhookSourceRoutes(app: App, opts: WebhookSourceRoutesOpt
 
   app.get(
     '/',
-    { schema: { tags, summary: 'List webhook sources (never their secrets)', response: { 200: listSchema, 401: errorSchema, 403: errorSchema } } },
+    { schema: { operationId: 'listWebhookSources', security: restSecurity, tags, summary: 'List webhook sources (never their secrets)', response: { 200: listSchema, 401: errorSchema, 403: errorSchema } } },
     async () => ({ sources: await sources.list() }),
   );
 
   app.get(
     '/:name',
-    { schema: { tags, summary: 'Read a webhook source (never its secret: auth.secret_set says whether one is stored)', params: nameParams, response: { 200: webhookSourceViewSchema, ...errors } } },
+    { schema: { operationId: 'getWebhookSource', security: restSecurity, tags, summary: 'Read a webhook source (never its secret: auth.secret_set says whether one is stored)', params: nameParams, response: { 200: webhookSourceViewSchema, ...errors } } },
     async (request) => sources.get(request.params.name),
   );
 
@@ -121,6 +123,7 @@ export async function webhookSourceRoutes(app: App, opts: WebhookSourceRoutesOpt
     {
       validatorCompiler: bodyParsedByService,
       schema: {
+        operationId: 'updateWebhookSource', security: restSecurity,
         tags,
         summary: 'Replace the settings of a webhook source',
         description:
@@ -139,6 +142,7 @@ export async function webhookSourceRoutes(app: App, opts: WebhookSourceRoutesOpt
     '/:name',
     {
       schema: {
+        operationId: 'deleteWebhookSource', security: restSecurity,
         tags,
         summary: 'Delete a webhook source: it is marked as being removed and its removal starts',
         description:
@@ -161,6 +165,7 @@ export async function webhookSourceRoutes(app: App, opts: WebhookSourceRoutesOpt
     '/:name/rejections',
     {
       schema: {
+        operationId: 'listWebhookSourceRejections', security: restSecurity,
         tags,
         summary: `The last ${KEPT_REJECTIONS} rejected requests of a webhook source (time, outcome, reason; never the body)`,
         params: nameParams,

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import type { Counter } from 'prom-client';
 import type { App } from '../http/app.js';
 import type { BotCheck } from '../../shared/botcheck/index.js';
+import { publicOperation } from '../http/openapi.js';
 
 export interface BotCheckRoutesOptions {
   /** Absent until the endpoint bindings are composed: then only solver.js is served. */
@@ -60,7 +61,7 @@ export async function botCheckRoutes(app: App, opts: BotCheckRoutesOptions): Pro
 
   app.get(
     '/botcheck/solver.js',
-    { schema: { tags, summary: 'The browser script exposing PlatformBotCheck.answer(endpoint_name, {container}) and PlatformBotCheck.header' } },
+    { schema: { operationId: 'getBotCheckSolver', security: publicOperation, tags, summary: 'The browser script exposing PlatformBotCheck.answer(endpoint_name, {container}) and PlatformBotCheck.header' } },
     async (_request, reply) => reply.header('content-type', 'text/javascript; charset=utf-8').header('cache-control', 'public, max-age=300').send(solver),
   );
 
@@ -70,6 +71,7 @@ export async function botCheckRoutes(app: App, opts: BotCheckRoutesOptions): Pro
     '/botcheck/challenge',
     {
       schema: {
+        operationId: 'issueBotCheckChallenge', security: publicOperation,
         tags,
         summary: 'Issue a bot-check challenge for a public endpoint',
         description:

@@ -16,6 +16,7 @@ import type { App } from '../http/app.js';
 import type { HookAnswer, WebhookReceiver } from '../../shared/webhooks/index.js';
 import { BodyRefusal } from '../../shared/inbound/index.js';
 import { closeIfBodyPending, markAuthenticated, readBodyWithin } from '../http/raw-body.js';
+import { publicOperation } from '../http/openapi.js';
 
 export interface HookRoutesOptions {
   receiver: WebhookReceiver;
@@ -80,19 +81,21 @@ export async function hookRoutes(app: App, opts: HookRoutesOptions): Promise<voi
   const postSchema = { tags, body: z.unknown().optional().describe('JSON, or a form post with the JSON in field payload'), response: postResponses };
   app.post(
     '/hooks/:source',
-    { schema: { ...postSchema, description: 'Send events to a webhook source (hmac, header_token or basic authentication)', params: sourceParams } },
+    { schema: { operationId: 'sendWebhookEvents', security: publicOperation, ...postSchema, summary: 'Send events to a webhook source', description: 'Send events to a webhook source (hmac, header_token or basic authentication)', params: sourceParams } },
     receive,
   );
   app.post(
     '/hooks/:source/:secret',
-    { schema: { ...postSchema, description: 'Send events to a path_token source', params: sourceParams.extend({ secret: z.string().describe("The source's secret") }) } },
+    { schema: { operationId: 'sendWebhookEventsWithPathToken', security: publicOperation, ...postSchema, summary: 'Send events to a path_token webhook source', description: 'Send events to a path_token source', params: sourceParams.extend({ secret: z.string().describe("The source's secret") }) } },
     receive,
   );
   app.options(
     '/hooks/:source',
     {
       schema: {
+        operationId: 'handshakeWebhookSource', security: publicOperation,
         tags,
+        summary: 'CloudEvents webhook handshake',
         description: 'CloudEvents webhook handshake: 200 with WebHook-Allowed-Origin (and WebHook-Allowed-Rate) for cloudevents sources, 405 for others',
         params: sourceParams,
         response: { 400: refusal, 404: refusal, 405: refusal },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type RawServerDefault } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import swagger from '@fastify/swagger';
+import swagger, { type FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { fastifyCookie } from '@fastify/cookie';
 import { z } from 'zod';
 import {
@@ -19,6 +19,7 @@ import { jsonRpcCodes, jsonRpcError } from '../mcp/streamable/wire.js';
 import { AccessLogController } from './access-log.js';
 import { CallerInputError, refuseBadCallerInput } from './caller-input.js';
 import { applyBodyRules, arrivalOptions, type ArrivalLimits, type BodyRules } from './raw-body.js';
+import { pathsWithDeclaredSecurity, publicOperation, schemaWithDeclaredSecurity, type SecurityRequirement, type SecurityScheme } from './openapi.js';
 
 export interface HttpOptions {
   log: Logger;
@@ -33,6 +34,8 @@ export interface HttpOptions {
   tls?: { certFile: string; keyFile: string };
   /** Serve /metrics on this app (false when `metrics.address` gives it its own listener). */
   serveMetrics: boolean;
+  /** The OpenAPI document's security schemes and the paths no route schema describes (api/http/openapi.ts). */
+  openapi?: { securitySchemes: Record<string, SecurityScheme>; paths: Parameters<typeof pathsWithDeclaredSecurity>[0] };
 }
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
@@ -65,12 +68,22 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
+  const securitySchemes = opts.openapi?.securitySchemes ?? {};
+  const declared = new Set(Object.keys(securitySchemes));
   await app.register(swagger, {
+    // The schemes and paths are plain OpenAPI 3.1 objects (api/http/openapi.ts, api/mcp/openapi.ts).
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Agent data platform API', version: opts.version },
+      info: { title: 'Agent data platform API', version: opts.version, license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
+      // Relative: the api at the origin that serves this document.
+      servers: [{ url: '/', description: 'This api' }],
+      components: { securitySchemes },
+      paths: pathsWithDeclaredSecurity(opts.openapi?.paths ?? {}, declared),
+    } as FastifyDynamicSwaggerOptions['openapi'],
+    transform: (input) => {
+      const { schema, url } = jsonSchemaTransform(input);
+      return { schema: schemaWithDeclaredSecurity(schema as { security?: SecurityRequirement[] }, declared), url };
     },
-    transform: jsonSchemaTransform,
   });
 
   // Cookies for the browser surfaces (portal sign-in, OAuth consent); parsed on every request.
@@ -110,7 +123,7 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
 
   app.get(
     '/healthz',
-    { schema: { description: 'Liveness: the process answers', response: { 200: z.object({ status: z.literal('ok') }) } } },
+    { schema: { operationId: 'getHealth', summary: 'Liveness', description: 'Liveness: the process answers', security: publicOperation, response: { 200: z.object({ status: z.literal('ok') }) } } },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -118,7 +131,10 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
     '/readyz',
     {
       schema: {
+        operationId: 'getReadiness',
+        summary: 'Readiness',
         description: 'Readiness: dependencies reachable and not draining',
+        security: publicOperation,
         response: {
           200: z.object({ ready: z.boolean(), checks: z.record(z.string(), z.boolean()) }),
           503: z.object({ ready: z.boolean(), checks: z.record(z.string(), z.boolean()) }),

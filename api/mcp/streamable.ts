@@ -294,7 +294,7 @@ export async function streamableHttpRoutes(app: FastifyInstance, opts: Streamabl
   // A DELETE (or any request) may name `Content-Type: application/json` with no body at all.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', jsonBodyParser(app, { allowEmpty: true }));
-  app.options(path, (request, reply) => guard.preflight(request, reply));
+  app.options(path, { schema: { hide: true } }, (request, reply) => guard.preflight(request, reply));
   app.route({
     method: ['GET', 'POST', 'DELETE'],
     url: path,

@@ -11,7 +11,9 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { App } from '../http/app.js';
+import { publicOperation } from '../http/openapi.js';
 import { unsatisfiedRange, userContentHeaders } from '../http/user-content.js';
 import {
   ObjstoreError,
@@ -122,6 +124,49 @@ const querySchema = z
   })
   .catchall(z.string());
 
+/** One route per method, so each is its own operation (the document leaves HEAD routes out, as @fastify/swagger does by default). */
+const presignedOperations = [
+  ['GET', 'downloadPresignedObject', 'Download an object through a presigned URL'],
+  ['HEAD', 'headPresignedObject', "An object's headers through a presigned URL"],
+  ['PUT', 'uploadPresignedObject', 'Upload an object through a presigned URL'],
+] as const;
+
+/**
+ * The document names the wildcard's parts (parsePresignedRequest splits them): a `{*}` template is
+ * no valid OpenAPI path. The key is the rest of the path, slashes included.
+ */
+const presignedPathDoc = (input: Parameters<typeof jsonSchemaTransform>[0]) => {
+  const { schema } = jsonSchemaTransform(input);
+  const segment = (description: string) => ({ type: 'string', description });
+  const refusal = (description: string) => ({ description, type: 'object', properties: { error: { type: 'string' }, message: { type: 'string' } } });
+  return {
+    url: `${presignRoutePrefix}/{connection}/{bucket}/{key}`,
+    schema: {
+      ...schema,
+      params: {
+        type: 'object',
+        required: ['connection', 'bucket', 'key'],
+        properties: {
+          connection: segment('The objstore connection'),
+          bucket: segment('The bucket'),
+          key: segment('The object key; may contain unencoded slashes (the rest of the path)'),
+        },
+      },
+      response: {
+        ...(input.route.method === 'PUT'
+          ? { 200: { description: 'Stored; ETag names the new content', type: 'null' } }
+          : {
+              200: { description: "The object's bytes, with its Content-Type, ETag and metadata headers", content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+              206: { description: 'The requested range (Range: bytes=…)', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } },
+            }),
+        403: refusal('AccessDenied: the URL is tampered with, expired, signed for another method, or names an internal connection'),
+        404: refusal('NoSuchKey or NoSuchBucket'),
+        ...(input.route.method === 'PUT' ? { 413: refusal("EntityTooLarge: past the connection's max_put_size") } : {}),
+      },
+    },
+  };
+};
+
 export async function objstoreRoutes(app: App, opts: ObjstoreRoutesOptions): Promise<void> {
   // Uploads stream into the store: take every body unparsed (this plugin's scope only).
   app.removeAllContentTypeParsers();
@@ -133,71 +178,79 @@ export async function objstoreRoutes(app: App, opts: ObjstoreRoutesOptions): Pro
     return sendError(reply, new ObjstoreError('InvalidArgument', 'the Content-Type header is not a valid media type'), request);
   });
 
-  app.route({
-    method: ['GET', 'HEAD', 'PUT'],
-    url: `${presignRoutePrefix}/*`,
-    exposeHeadRoute: false,
-    schema: {
-      description:
-        'Download (GET, HEAD) or upload (PUT) one object of a filesystem object-store connection through a presigned URL ' +
-        'made by objstore_presign_url. 403 when the URL is tampered with, expired or used with another method.',
-      tags: ['objstore'],
-      querystring: querySchema,
-    },
-    handler: async (request, reply) => {
-      const parsed = parsePresignedRequest(request.raw.url ?? request.url);
-      if (!parsed) return denied(reply, 'malformed URL');
-      let connection: ToolConnection;
-      try {
-        connection = opts.connections.get(parsed.connection);
-      } catch {
-        return denied(reply, 'unknown connection');
-      }
-      const verdict = connection.verifyPresigned(parsed, request.method);
-      if (!verdict.ok) return denied(reply, verdict.reason);
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const parsed = parsePresignedRequest(request.raw.url ?? request.url);
+    if (!parsed) return denied(reply, 'malformed URL');
+    let connection: ToolConnection;
+    try {
+      connection = opts.connections.get(parsed.connection);
+    } catch {
+      return denied(reply, 'unknown connection');
+    }
+    const verdict = connection.verifyPresigned(parsed, request.method);
+    if (!verdict.ok) return denied(reply, verdict.reason);
 
-      const { bucket, key } = parsed;
-      const store = connection.store;
-      try {
-        connection.checkBucket(bucket);
-        await connection.ready();
-        if (request.method === 'PUT') {
-          connection.checkWritable();
-          const declared = Number(request.headers['content-length'] ?? Number.NaN);
-          if (connection.maxPutSize !== undefined && Number.isFinite(declared) && declared > connection.maxPutSize) {
-            throw new ObjstoreError('EntityTooLarge', `size limit exceeded: object size ${declared} bytes exceeds limit of ${connection.maxPutSize} bytes`);
-          }
-          const contentType = request.headers['content-type'];
-          const out = await store.putObject(bucket, key, uploadBody(request.raw), {
-            ...(typeof contentType === 'string' && contentType !== '' ? { contentType } : {}),
-            metadata: metadataFromHeaders(request.headers),
-            ...(connection.maxPutSize !== undefined ? { maxBytes: connection.maxPutSize } : {}),
-          });
-          return reply.code(200).header('etag', out.etag).send();
+    const { bucket, key } = parsed;
+    const store = connection.store;
+    try {
+      connection.checkBucket(bucket);
+      await connection.ready();
+      if (request.method === 'PUT') {
+        connection.checkWritable();
+        const declared = Number(request.headers['content-length'] ?? Number.NaN);
+        if (connection.maxPutSize !== undefined && Number.isFinite(declared) && declared > connection.maxPutSize) {
+          throw new ObjstoreError('EntityTooLarge', `size limit exceeded: object size ${declared} bytes exceeds limit of ${connection.maxPutSize} bytes`);
         }
-
-        const range = await parseRangeHeader(request.headers.range, async () => (await store.headObject(bucket, key)).size);
-        const res = await readRange(store, bucket, key, range, reply);
-        // Stored before write-time checks existed, a type no header may carry is served as bytes.
-        const contentType = isPrintableAscii(res.head.contentType) ? res.head.contentType : 'application/octet-stream';
-        void reply.headers({
-          'content-type': contentType,
-          'content-length': String(res.contentLength),
-          etag: res.head.etag,
-          'last-modified': res.head.lastModified.toUTCString(),
-          'accept-ranges': 'bytes',
-          ...metadataHeaders(res.head.metadata),
-          ...userContentHeaders(contentType, fileNameOf(key)),
+        const contentType = request.headers['content-type'];
+        const out = await store.putObject(bucket, key, uploadBody(request.raw), {
+          ...(typeof contentType === 'string' && contentType !== '' ? { contentType } : {}),
+          metadata: metadataFromHeaders(request.headers),
+          ...(connection.maxPutSize !== undefined ? { maxBytes: connection.maxPutSize } : {}),
         });
-        if (res.range) void reply.code(206).header('content-range', `bytes ${res.range.start}-${res.range.end}/${res.head.size}`);
-        if (request.method === 'HEAD') {
-          res.body.destroy();
-          return reply.send();
-        }
-        return reply.send(res.body);
-      } catch (err) {
-        return sendError(reply, err, request);
+        return reply.code(200).header('etag', out.etag).send();
       }
-    },
-  });
+
+      const range = await parseRangeHeader(request.headers.range, async () => (await store.headObject(bucket, key)).size);
+      const res = await readRange(store, bucket, key, range, reply);
+      // Stored before write-time checks existed, a type no header may carry is served as bytes.
+      const contentType = isPrintableAscii(res.head.contentType) ? res.head.contentType : 'application/octet-stream';
+      void reply.headers({
+        'content-type': contentType,
+        'content-length': String(res.contentLength),
+        etag: res.head.etag,
+        'last-modified': res.head.lastModified.toUTCString(),
+        'accept-ranges': 'bytes',
+        ...metadataHeaders(res.head.metadata),
+        ...userContentHeaders(contentType, fileNameOf(key)),
+      });
+      if (res.range) void reply.code(206).header('content-range', `bytes ${res.range.start}-${res.range.end}/${res.head.size}`);
+      if (request.method === 'HEAD') {
+        res.body.destroy();
+        return reply.send();
+      }
+      return reply.send(res.body);
+    } catch (err) {
+      return sendError(reply, err, request);
+    }
+  };
+
+  for (const [method, operationId, summary] of presignedOperations) {
+    app.route({
+      method,
+      url: `${presignRoutePrefix}/*`,
+      exposeHeadRoute: false,
+      schema: {
+        operationId,
+        summary,
+        description:
+          'One object of a filesystem object-store connection through a presigned URL made by objstore_presign_url. ' +
+          '403 when the URL is tampered with, expired or used with another method.',
+        tags: ['objstore'],
+        security: publicOperation,
+        querystring: querySchema,
+      },
+      config: { swaggerTransform: presignedPathDoc },
+      handler,
+    });
+  }
 }

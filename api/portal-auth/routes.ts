@@ -33,6 +33,7 @@ import {
   sessionPath,
   type SessionCookieSettings,
 } from './http-rules.js';
+import { publicOperation, restSecurity } from '../http/openapi.js';
 
 export interface PortalAuthOptions {
   sessions: BrowserSessions;
@@ -103,6 +104,7 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
     loginPath,
     {
       schema: {
+        operationId: 'startSignIn', security: publicOperation,
         tags,
         summary: 'Start browser sign-in',
         description:
@@ -137,6 +139,7 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
     callbackPath,
     {
       schema: {
+        operationId: 'finishSignIn', security: publicOperation,
         tags,
         summary: 'Finish browser sign-in',
         description:
@@ -190,6 +193,7 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
     logoutPath,
     {
       schema: {
+        operationId: 'signOut', security: publicOperation,
         tags,
         summary: 'Sign out',
         description: 'Clears the session cookie and redirects (302) to the identity provider’s end_session_endpoint, or to / when it has none.',
@@ -211,6 +215,7 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
     sessionPath,
     {
       schema: {
+        operationId: 'getPortalSession', security: restSecurity,
         tags,
         summary: 'The signed-in caller',
         description:

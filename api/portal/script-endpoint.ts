@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app.js';
 import { AUTH_MODES, BINDING_LIMITS, ENDPOINT_METHODS, RECENT_FAILURES, type EndpointStore } from '../../shared/endpoints/index.js';
 import type { ScriptActor } from '../../shared/scripts/index.js';
+import { restSecurity } from '../http/openapi.js';
 
 const tags = ['portal: scripts'];
 
@@ -77,6 +78,7 @@ export function endpointBindingRoutes(app: App, opts: { endpoints: EndpointStore
     '/:id/endpoint',
     {
       schema: {
+        operationId: 'getScriptEndpoint', security: restSecurity,
         tags,
         summary: "A script's endpoint binding and its recent failed requests (404 when unbound)",
         description: `The owner and administrators only (403). Failed requests: the newest ${RECENT_FAILURES} of the seven days kept, newest first.`,
@@ -90,6 +92,7 @@ export function endpointBindingRoutes(app: App, opts: { endpoints: EndpointStore
     '/:id/endpoint',
     {
       schema: {
+        operationId: 'putScriptEndpoint', security: restSecurity,
         tags,
         summary: "Bind a script's handle(req) to /endpoints/{endpoint}, or replace its binding (administrators)",
         description:
@@ -107,6 +110,7 @@ export function endpointBindingRoutes(app: App, opts: { endpoints: EndpointStore
     '/:id/endpoint',
     {
       schema: {
+        operationId: 'deleteScriptEndpoint', security: restSecurity,
         tags,
         summary: 'Unbind a script: its endpoint answers 404 and the name is free again (administrators)',
         description: 'Platform administrators only (403); 404 when the script is not bound. A bound script cannot be deleted until it is unbound. Answers the removed binding.',
@@ -121,6 +125,7 @@ export function endpointBindingRoutes(app: App, opts: { endpoints: EndpointStore
       `/:id/endpoint/${action}`,
       {
         schema: {
+          operationId: `${action}ScriptEndpoint`, security: restSecurity,
           tags,
           summary: action === 'enable' ? "Turn a script's endpoint on (administrators)" : "Turn a script's endpoint off: its requests answer 404 (administrators)",
           description: 'Platform administrators only (403). Asking for the state the endpoint is in changes nothing.',

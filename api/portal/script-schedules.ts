@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app.js';
 import { MIN_SCHEDULE_INTERVAL_MS, ScriptError, type ScriptActor, type ScriptSchedules } from '../../shared/scripts/index.js';
+import { restSecurity } from '../http/openapi.js';
 
 const tags = ['portal: scripts'];
 
@@ -49,6 +50,7 @@ export function scheduleRoutes(
       '/:id/runs/:runId/retry',
       {
         schema: {
+          operationId: 'retryScheduledScriptRun', security: restSecurity,
           tags,
           summary: 'Retry a failed scheduled run (administrators)',
           description:
@@ -66,7 +68,7 @@ export function scheduleRoutes(
   }
   app.get(
     '/:id/schedule',
-    { schema: { tags, summary: "A script's schedule (404 when it has none)", params: idParams, response: { 200: scheduleSchema, ...errors } } },
+    { schema: { operationId: 'getScriptSchedule', security: restSecurity, tags, summary: "A script's schedule (404 when it has none)", params: idParams, response: { 200: scheduleSchema, ...errors } } },
     async (request) => {
       const schedule = await schedules.get(request.params.id);
       if (!schedule) throw new ScriptError('not_found', `"${request.params.id}" has no schedule`);
@@ -77,6 +79,7 @@ export function scheduleRoutes(
     '/:id/schedule',
     {
       schema: {
+        operationId: 'putScriptSchedule', security: restSecurity,
         tags,
         summary: "Create or replace a script's schedule (cron or every, exactly one)",
         description: 'A library is not scheduled; a cron Temporal refuses is 400 invalid. The owner and administrators only (403).',
@@ -91,6 +94,7 @@ export function scheduleRoutes(
     '/:id/schedule',
     {
       schema: {
+        operationId: 'deleteScriptSchedule', security: restSecurity,
         tags,
         summary: "Remove a script's schedule (removed false when it had none)",
         params: idParams,
@@ -104,6 +108,7 @@ export function scheduleRoutes(
       `/:id/schedule/${action}`,
       {
         schema: {
+          operationId: `${action}ScriptSchedule`, security: restSecurity,
           tags,
           summary: action === 'pause' ? "Pause a script's schedule (kept, no runs until resumed)" : "Resume a script's paused schedule",
           params: idParams,

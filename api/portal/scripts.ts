@@ -30,6 +30,7 @@ import {
 import type { EndpointStore } from '../../shared/endpoints/index.js';
 import { endpointBindingRoutes } from './script-endpoint.js';
 import { scheduleRoutes } from './script-schedules.js';
+import { restSecurity } from '../http/openapi.js';
 
 export interface ScriptRoutesOptions {
   store: ScriptStore;
@@ -179,6 +180,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     '/',
     {
       schema: {
+        operationId: 'createScript', security: restSecurity,
         tags,
         summary: 'Create a script or library (version 1); the caller owns it',
         description: 'Checks the name, the syntax (400 with line:column), the kind, and that every import names an active or deprecated library.',
@@ -191,14 +193,14 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
 
   app.get(
     '/',
-    { schema: { tags, summary: "Every script's name, kind, state and owner, by name", response: { 200: z.object({ scripts: z.array(scriptSchema) }), 401: errorSchema, 403: errorSchema } } },
+    { schema: { operationId: 'listScripts', security: restSecurity, tags, summary: "Every script's name, kind, state and owner, by name", response: { 200: z.object({ scripts: z.array(scriptSchema) }), 401: errorSchema, 403: errorSchema } } },
     async (request) => ({ scripts: await store.list(actor(request)) }),
   );
 
   app.get(
     '/:id',
     {
-      schema: { tags, summary: 'A script with its versions, and a version\'s source when the caller may read it', params: idParams, querystring: getQuery, response: { 200: detailSchema, ...errors } },
+      schema: { operationId: 'getScript', security: restSecurity, tags, summary: 'A script with its versions, and a version\'s source when the caller may read it', params: idParams, querystring: getQuery, response: { 200: detailSchema, ...errors } },
     },
     async (request) => store.get(actor(request), request.params.id, request.query.version !== undefined ? { version: request.query.version } : {}),
   );
@@ -207,6 +209,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     '/:id',
     {
       schema: {
+        operationId: 'updateScript', security: restSecurity,
         tags,
         summary: 'Save a new version of the source',
         description:
@@ -226,6 +229,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
       `/:id/${action}`,
       {
         schema: {
+          operationId: `${action}Script`, security: restSecurity,
           tags,
           summary: `${action[0]!.toUpperCase()}${action.slice(1)} a script`,
           description: 'Transitions: docs/scripts.md, "States". Asking for the current state changes nothing; another transition not allowed is 409 state.',
@@ -241,6 +245,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     '/:id/supersede',
     {
       schema: {
+        operationId: 'supersedeScript', security: restSecurity,
         tags,
         summary: 'Mark a script superseded by another (an active script of the same kind, not itself)',
         params: idParams,
@@ -264,6 +269,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
       '/run',
       {
         schema: {
+          operationId: 'runInlineScript', security: restSecurity,
           tags,
           summary: 'Draft-run an unsaved source, as the caller with the caller\'s roles',
           description: runDescription,
@@ -277,6 +283,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
       '/:id/run',
       {
         schema: {
+          operationId: 'runScript', security: restSecurity,
           tags,
           summary: "Draft-run a script's current version, as principal script:<name> with its author's roles",
           description: `${runDescription} The owner and administrators only (403); a disabled, deprecated or superseded script does not run (409 state).`,
@@ -292,6 +299,7 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     '/:id',
     {
       schema: {
+        operationId: 'deleteScript', security: restSecurity,
         tags,
         summary: 'Delete a script and its versions',
         description: 'Refused (409) while it is bound to an endpoint, supersedes other scripts, or (a library) is imported by another script.',

@@ -9,6 +9,7 @@ import type { App } from '../http/app.js';
 import { MAX_RENAME_RESOURCES, normalizeFolderPath, type ResourceActor, type ResourceRequests } from '../../shared/resources/index.js';
 import { folderTarget } from './http-rules.js';
 import { errorResponses, errorSchema, folderBodySchema } from './schemas.js';
+import { restSecurity } from '../http/openapi.js';
 
 const renameBodySchema = folderBodySchema.extend({
   new_path: z.string().max(600).describe('The folder\'s new path in the same library (a new name, a new parent, or both); a folder path, without the library'),
@@ -34,6 +35,7 @@ export function registerFolderRenameRoute(app: App, requests: ResourceRequests |
     '/api/v1/resources/folders/rename',
     {
       schema: {
+        operationId: 'renameFolder', security: restSecurity,
         tags: ['resources'],
         summary: 'Rename or move a folder',
         description:

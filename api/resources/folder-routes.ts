@@ -9,6 +9,7 @@ import type { App } from '../http/app.js';
 import { folderActions, parseLibraryPath, ResourceError, type Library, type ResourceActor, type ResourceService } from '../../shared/resources/index.js';
 import { folderTarget, libraryText } from './http-rules.js';
 import { errorResponses, facetSchema, facetsQuerySchema, folderAnswerSchema, folderBodySchema, folderDescriptionSchema } from './schemas.js';
+import { restSecurity } from '../http/openapi.js';
 
 const tags = ['resources'];
 
@@ -22,6 +23,7 @@ export function registerFolderRoutes(app: App, service: ResourceService, actor: 
     '/api/v1/resources/facets',
     {
       schema: {
+        operationId: 'getResourceFacets', security: restSecurity,
         tags,
         summary: 'Folder counts',
         description:
@@ -48,6 +50,7 @@ export function registerFolderRoutes(app: App, service: ResourceService, actor: 
     '/api/v1/resources/folders',
     {
       schema: {
+        operationId: 'createFolder', security: restSecurity,
         tags,
         summary: 'Create an empty folder',
         description:
@@ -69,6 +72,7 @@ export function registerFolderRoutes(app: App, service: ResourceService, actor: 
     '/api/v1/resources/folders',
     {
       schema: {
+        operationId: 'deleteFolder', security: restSecurity,
         tags,
         summary: 'Delete an empty folder',
         description:
@@ -93,6 +97,7 @@ export function registerFolderRoutes(app: App, service: ResourceService, actor: 
     '/api/v1/resources/folders/description',
     {
       schema: {
+        operationId: 'setFolderDescription', security: restSecurity,
         tags,
         summary: 'Describe a folder',
         description:

@@ -52,6 +52,7 @@ import { registerFolderRoutes } from './folder-routes.js';
 import { registerSearchRoute, type SearchRouteOptions } from './search.js';
 import { registerThumbnailRoutes } from './thumbnail-routes.js';
 import { registerFolderRenameRoute } from './folder-rename-route.js';
+import { restSecurity } from '../http/openapi.js';
 
 export interface ResourceRoutesOptions {
   service: ResourceService;
@@ -167,6 +168,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     {
       validatorCompiler: bodyReadByHandler,
       schema: {
+        operationId: 'uploadResource', security: restSecurity,
         tags,
         summary: 'Upload a file',
         description:
@@ -238,6 +240,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     '/api/v1/resources',
     {
       schema: {
+        operationId: 'listResources', security: restSecurity,
         tags,
         summary: 'List files',
         description:
@@ -272,6 +275,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     '/api/v1/resources/:id',
     {
       schema: {
+        operationId: 'getResource', security: restSecurity,
         tags,
         summary: 'Read a resource\'s details',
         description: 'The resource\'s metadata and thumbnail state (no content; does not stamp last read). 404 when unknown or not readable by the caller.',
@@ -320,6 +324,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     url: '/api/v1/resources/:id/content',
     exposeHeadRoute: false,
     schema: {
+      operationId: 'downloadResourceContent', security: restSecurity,
       ...contentSchema,
       summary: 'Download the content',
       description:
@@ -348,6 +353,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     method: 'HEAD',
     url: '/api/v1/resources/:id/content',
     schema: {
+      operationId: 'headResourceContent', security: restSecurity,
       ...contentSchema,
       summary: 'Content headers',
       description: 'The download\'s headers without the bytes; not a read (does not stamp last read).',
@@ -363,6 +369,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     '/api/v1/resources/:id',
     {
       schema: {
+        operationId: 'updateResource', security: restSecurity,
         tags,
         summary: 'Edit details, move',
         description:
@@ -395,6 +402,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
         validatorCompiler: bodyReadByHandler,
         bodyLimit: Number.MAX_SAFE_INTEGER,
         schema: {
+          operationId: 'replaceResourceContent', security: restSecurity,
           tags,
           summary: 'Replace the content',
           description:
@@ -452,6 +460,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     '/api/v1/resources/:id',
     {
       schema: {
+        operationId: 'deleteResource', security: restSecurity,
         tags,
         summary: 'Delete a resource',
         description:
@@ -473,6 +482,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     '/api/v1/resources/:id/move-targets',
     {
       schema: {
+        operationId: 'listResourceMoveTargets', security: restSecurity,
         tags,
         summary: 'Move targets',
         description:
@@ -499,6 +509,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     '/api/v1/resources/:id/versions',
     {
       schema: {
+        operationId: 'listResourceVersions', security: restSecurity,
         tags,
         summary: 'Version history',
         description: 'Every kept version, newest first, each with its content_sha256 and change_summary (at most resources.managed.max_versions).',
@@ -513,6 +524,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     '/api/v1/resources/:id/versions/:version/restore',
     {
       schema: {
+        operationId: 'restoreResourceVersion', security: restSecurity,
         tags,
         summary: 'Restore a version',
         description: 'Writes a new head version with the exact bytes of version `version`, labelled with where it came from; history stays append-only.',
@@ -527,6 +539,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     '/api/v1/resources/:id/used-by',
     {
       schema: {
+        operationId: 'listResourceDependents', security: restSecurity,
         tags,
         summary: 'Used by',
         description: 'How many assets, prompts and registered tables point at the file.',
@@ -541,6 +554,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     '/api/v1/resources/:id/usage',
     {
       schema: {
+        operationId: 'getResourceUsage', security: restSecurity,
         tags,
         summary: 'Usage',
         description: 'Content reads over the last 30 and 90 days by door (agent resources/read, search fetch, portal download, portal_preview image tiles), the last read and the never-read flag, counted from the audit trail and so bounded by audit.retention_days. With audit.enabled false: `{recorded: false, message}`, not zeros.',
@@ -555,6 +569,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     '/api/v1/resources/:id/writers',
     {
       schema: {
+        operationId: 'listResourceWriters', security: restSecurity,
         tags,
         summary: 'Written by',
         description: 'Persons, agent sessions and managed scripts that created or modified the file, most recent first; each marked created or only modified.',

@@ -11,6 +11,7 @@ import type { Db } from '../../shared/db/index.js';
 import { readableLibraries, type ResourceActor } from '../../shared/resources/index.js';
 import { DEFAULT_SEARCH_LIMIT, hitUrl, MAX_QUERY_CHARS, MAX_SEARCH_LIMIT, searchResources, type Embedder } from '../../shared/search/index.js';
 import { errorResponses } from './schemas.js';
+import { restSecurity } from '../http/openapi.js';
 
 export interface SearchRouteOptions {
   db: Db;
@@ -52,6 +53,7 @@ export function registerSearchRoute(app: App, opts: SearchRouteOptions, actor: (
     '/api/v1/resources/search',
     {
       schema: {
+        operationId: 'searchResources', security: restSecurity,
         tags: ['resources'],
         summary: 'Search resources',
         description:

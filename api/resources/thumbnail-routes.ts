@@ -9,6 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../http/app.js';
 import type { ResourceActor, ResourceService } from '../../shared/resources/index.js';
 import { binarySchema, errorResponses, idParams, thumbnailQuerySchema, thumbnailSchema } from './schemas.js';
+import { restSecurity } from '../http/openapi.js';
 
 const tags = ['resources'];
 
@@ -17,6 +18,7 @@ export function registerThumbnailRoutes(app: App, service: ResourceService, acto
     '/api/v1/resources/:id/thumbnail',
     {
       schema: {
+        operationId: 'getResourceThumbnail', security: restSecurity,
         tags,
         summary: 'The thumbnail image',
         description:
@@ -53,6 +55,7 @@ export function registerThumbnailRoutes(app: App, service: ResourceService, acto
     '/api/v1/resources/:id/thumbnail/recapture',
     {
       schema: {
+        operationId: 'recaptureResourceThumbnail', security: restSecurity,
         tags,
         summary: 'Recapture or Try again',
         description:
