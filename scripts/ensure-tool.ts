@@ -8,7 +8,7 @@ const isTool = (name: string): name is ToolName => Object.hasOwn(toolSpecs, name
 
 for (const name of process.argv.slice(2)) {
   if (!isTool(name)) {
-    process.stderr.write(`install-tools: unknown tool '${name}' (expected ${Object.keys(toolSpecs).join(', ')}, conformance, trino or node)\n`);
+    process.stderr.write(`install-tools: unknown tool '${name}' (expected ${Object.keys(toolSpecs).join(', ')}, conformance, inspector, redocly, trino or node)\n`);
     process.exit(1);
   }
   try {
