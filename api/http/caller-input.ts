@@ -34,12 +34,13 @@ export function jsonBodyParser(app: FastifyInstance, opts: { allowEmpty: boolean
 export function refuseBadCallerInput(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', jsonBodyParser(app, { allowEmpty: false }));
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks, not async ones: they run on every request of the listener.
+  app.addHook('onRequest', (request, _reply, done) => {
     const place = nulInTarget(request.url);
-    if (place) throw new CallerInputError(`${place} holds a NUL character, which is not accepted`);
+    done(place ? new CallerInputError(`${place} holds a NUL character, which is not accepted`) : undefined);
   });
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const field = request.body === undefined ? undefined : nulField(request.body);
-    if (field) throw new CallerInputError(`${field === 'the body' ? field : `the field ${field}`} holds a NUL character, which is not accepted`);
+    done(field ? new CallerInputError(`${field === 'the body' ? field : `the field ${field}`} holds a NUL character, which is not accepted`) : undefined);
   });
 }

@@ -53,7 +53,11 @@ export function arrivalOptions(limits: ArrivalLimits): { requestTimeout: number;
 
 /** Applies `rules` to every request of `app`: register before its routes. */
 export function applyBodyRules(app: FastifyInstance, rules: BodyRules): void {
-  app.addHook('onRequest', async (request, reply) => {
+  // A callback hook, not an async one, and nothing for a request without a body (most GETs): this
+  // runs on every request of the listener.
+  app.addHook('onRequest', (request, reply, done) => {
+    const { headers } = request.raw;
+    if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return done();
     const state: RequestBody = { rules, startedAt: Date.now(), authenticated: false, taken: 0, response: reply.raw };
     requests.set(request.raw, state);
     // A parsed body is held until the exchange ends, however it ends.
@@ -61,6 +65,7 @@ export function applyBodyRules(app: FastifyInstance, rules: BodyRules): void {
       rules.budget.release(state.taken);
       state.taken = 0;
     });
+    done();
   });
   // Fastify's own text parser reads outside these rules (JSON and forms are parsed in caller-input.ts and api/oauth).
   app.removeContentTypeParser('text/plain');
