@@ -336,10 +336,18 @@ export function privatePathScrubber(prefixes: readonly string[]): (value: unknow
   const escaped = [...new Set(prefixes)].filter((p) => p.length > 1).sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   if (escaped.length === 0) return (value) => value;
   const pattern = new RegExp(`(?:${escaped.join('|')})[^'"\\s,;()\\[\\]{}]*`, 'g');
+  // Rows are built fresh for each result (duckdb-values.ts), so they are scrubbed in place: every
+  // row of every result passes here, and rebuilding each object cost an allocation per value.
   const scrub = (value: unknown): unknown => {
     if (typeof value === 'string') return value.replace(pattern, '<path>');
-    if (Array.isArray(value)) return value.map(scrub);
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)]));
+    if (value !== null && typeof value === 'object') {
+      const fields = value as Record<string, unknown>;
+      for (const key of Object.keys(fields)) {
+        const field = fields[key];
+        const scrubbed = scrub(field);
+        if (scrubbed !== field) fields[key] = scrubbed;
+      }
+    }
     return value;
   };
   return scrub;
