@@ -307,8 +307,11 @@ describe('DuckDB is one process per database file', () => {
 
   it('a second process cannot open a file another process holds, and the error says why', async () => {
     const file = join(dir, 'held.duckdb');
+    // The holder keeps its instance and connection reachable: an unreachable instance is
+    // collected, which closes the database and releases its lock (Node 22's collector did so
+    // within seconds, and the test then saw the file open).
     const script = `const { DuckDBInstance } = require('@duckdb/node-api');
-      DuckDBInstance.create(${JSON.stringify(file)}).then(async (i) => { await (await i.connect()).run('SELECT 1'); console.log('ready'); setInterval(() => {}, 1000); });`;
+      DuckDBInstance.create(${JSON.stringify(file)}).then(async (i) => { const c = await i.connect(); await c.run('SELECT 1'); globalThis.held = [i, c]; console.log('ready'); setInterval(() => {}, 1000); });`;
     child = spawn(process.execPath, ['-e', script], { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((resolve, reject) => {
       child!.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
