@@ -30,7 +30,11 @@ import { securitySchemesOf } from './http/openapi.js';
 import { createOAuthSetup, oauthIssuer, oauthRetention } from '../shared/oauth/index.js';
 import { oauthRoutes } from './oauth/routes.js';
 import { restAuthenticator, type RestAuthenticator } from './http/rest-auth.js';
-import { browserSignIn } from './portal-auth/index.js';
+import { browserSignIn, type DevSignIn } from './portal-auth/index.js';
+import { portalAppRoutes } from './portal/app-routes.js';
+import { logoOrigins } from './portal/app-rules.js';
+import { portalSettingsRoute } from './portal/settings-route.js';
+import { portalDistDir } from '../shared/toolchain/index.js';
 import { adminAuthorizer } from './admin/authorize.js';
 import { webhookSourceRoutes } from './admin/webhook-sources.js';
 import type { WebhookJobs, WebhookReceiver, WebhookRejections, WebhookRequestCounts, WebhookSources, WebhookWindows } from '../shared/webhooks/index.js';
@@ -50,6 +54,10 @@ export interface ApiDeps {
   routes?: (app: App, ctx: RouteContext) => Promise<unknown>;
   clock?: Clock;
   sleep?: (ms: number) => Promise<void>;
+  /** A browser sign-in other than the identity provider's (`platform dev`'s one-time link); the provider's wins when configured. */
+  signIn?: DevSignIn;
+  /** The portal's build served at /portal/ when `portal.enabled` (default portal/dist; tests may name another). */
+  portalDistDir?: string;
   /**
    * Inbound webhooks: sources administered under `{admin.path_prefix}/webhooks/sources` when
    * `admin.enabled`; the receiver serves /hooks/ when `webhooks.receiver.enabled`, on the api
@@ -198,7 +206,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions, admit });
 
   // The cookie authenticates REST routes only, never /mcp (whose guard reads header credentials).
-  const browser = browserSignIn(config, log.child({ component: 'browser-session' }));
+  const browser = browserSignIn(config, log.child({ component: 'browser-session' })) ?? deps.signIn;
   const authenticate = restAuthenticator({ authenticate: guard.authenticate, ...(browser ? { browser: browser.sessionOf } : {}) });
   if (browser) await browser.register(app, authenticate);
   if (config.admin.enabled && deps.webhooks) {
@@ -222,6 +230,11 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     continueHooksOnRead(app.server);
   }
   await deps.routes?.(app, { authenticate });
+  if (config.portal.enabled) {
+    const { portal } = config;
+    await app.register(portalSettingsRoute, { config, signIn: !browser ? 'none' : browser === deps.signIn ? 'link' : 'provider' });
+    await app.register(portalAppRoutes, { distDir: deps.portalDistDir ?? portalDistDir, imageOrigins: logoOrigins([portal.logo, portal.logo_light, portal.logo_dark]) });
+  }
 
   const sweeper = setInterval(() => {
     void streamSessions.sweep();

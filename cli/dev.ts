@@ -11,6 +11,8 @@ import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './ser
 import { openPlatformServices } from './platform-services.js';
 import { bindDevListenersToLoopback, checkDevListeners } from './dev-listeners.js';
 import type { Progress } from './progress.js';
+import { DevSignIn } from '../api/portal-auth/index.js';
+import { ensurePortalBuilt } from '../shared/toolchain/index.js';
 
 /** The role carried by the generated admin key; it maps to the `admin.persona` persona. */
 export const adminRole = 'admin';
@@ -46,6 +48,9 @@ async function prepareSampleData(config: PlatformConfig, log: Logger): Promise<v
 
 export interface DevPlatform {
   mcpUrl: string;
+  /** The portal, and a one-time link that signs the generated administrator in (absent with an identity provider). */
+  portalUrl?: string;
+  signInLink?: string;
   temporalUiUrl?: string;
   dataDir: string;
   /** The admin key, only on the start that created it. */
@@ -67,6 +72,11 @@ export async function startDev(loaded: LoadedConfig, log: Logger, progress: Prog
   withAdminPersona(config);
   // The generated admin key administers this platform (webhook sources, …) out of the box.
   config.admin.enabled = true;
+  // The portal is the platform's face: on the embedded default it is on (its database and storage are).
+  config.portal.enabled = true;
+  // Where its artifacts will live: a bucket of the embedded (or the only) object store.
+  config.portal.s3_bucket ??= 'portal';
+  await progress('building the portal', () => ensurePortalBuilt({ quiet: true }));
   const embeddedSql = Object.keys(config.toolkits.sql).length === 0;
   if (embeddedSql) config.toolkits.sql[EMBEDDED_SQL_CONNECTION] = embeddedSqlInstance(config.data_dir);
   const embeddedObjstore = Object.keys(config.toolkits.objstore).length === 0 ? embeddedObjstoreInstance(config.data_dir) : undefined;
@@ -104,10 +114,13 @@ export async function startDev(loaded: LoadedConfig, log: Logger, progress: Prog
     stack.push(() => services.close());
     const worker = await progress('starting the worker', () => startWorkerRole({ config, log, db, temporal, services }));
     stack.push(() => worker.shutdown());
-    const api = await progress('starting the api', () => startApiRole({ config, log, db, temporal, services }));
+    const signIn = config.auth.browser_session.enabled ? undefined : devSignIn(config);
+    const api = await progress('starting the api', () => startApiRole({ config, log, db, temporal, services, ...(signIn ? { signIn } : {}) }));
     stack.push(() => api.stop());
     return {
       mcpUrl: `${api.url}/mcp`,
+      ...(config.portal.enabled ? { portalUrl: `${api.url}/portal/` } : {}),
+      ...(config.portal.enabled && signIn ? { signInLink: `${api.url}${signIn.link(devAdministrator)}` } : {}),
       ...(devServer?.uiUrl ? { temporalUiUrl: devServer.uiUrl } : {}),
       dataDir: config.data_dir,
       ...(admin.created ? { adminKey: admin.key } : {}),
@@ -119,9 +132,21 @@ export async function startDev(loaded: LoadedConfig, log: Logger, progress: Prog
   }
 }
 
+/** Who the one-time link signs in: the generated administrator (the admin key's role). */
+const devAdministrator = { sub: 'admin', name: 'Administrator', roles: [adminRole] };
+
+/** The one-time sign-in of `platform dev` when no identity provider is configured (api/portal-auth/dev-sign-in.ts). */
+function devSignIn(config: PlatformConfig): DevSignIn {
+  const { cookie_name: name, secure, domain, ttl } = config.auth.browser_session;
+  // Plain HTTP on loopback: a Secure cookie would not come back over it.
+  return new DevSignIn({ cookie: { name, secure: secure && config.server.tls.enabled, domain }, ttlSeconds: Math.ceil(ttl / 1000) });
+}
+
 export function devBanner(dev: DevPlatform): string {
   const lines = [
     'platform is running',
+    ...(dev.portalUrl ? [`  portal         ${dev.portalUrl}`] : []),
+    ...(dev.signInLink ? [`  sign in        ${dev.signInLink}`, '                 (one-time link for the administrator, valid 15 minutes, this machine only; restart for a new one)'] : []),
     `  MCP endpoint   ${dev.mcpUrl}`,
     `  Temporal UI    ${dev.temporalUiUrl ?? '(external Temporal: see temporal.address)'}`,
     `  data dir       ${dev.dataDir}`,

@@ -17,6 +17,7 @@ import { unauthenticated, type RestAuthenticator } from '../api/http/rest-auth.j
 import { followResourceChanges, manageResourceTool, resourceActor, resourceConnectionName, type ResourceActor, type ResourceRequests, type ResourceService } from '../shared/resources/index.js';
 import type { CallerContext } from '../shared/identity/index.js';
 import { startApi, type RunningApi } from '../api/start.js';
+import type { DevSignIn } from '../api/portal-auth/index.js';
 import { startMetricsListener } from '../api/http/app.js';
 import { createMetrics } from '../shared/metrics/index.js';
 import { createPlatformWorker, resourceRequestClient, scriptScheduleClient, webhookJobs, type PlatformWorker } from '../worker/index.js';
@@ -70,6 +71,8 @@ export async function startApiRole(opts: {
   seedBuckets?: Record<string, readonly string[]>;
   /** The bot check of public endpoints (default: the deployment's, cli/botcheck.ts); none, their checked requests answer 503. */
   botCheck?: BotCheckGate;
+  /** `platform dev`'s one-time sign-in link (api/portal-auth/dev-sign-in.ts). */
+  signIn?: DevSignIn;
 }): Promise<RunningApiRole> {
   const { config, log, db, temporal } = opts;
   const readinessChecks: Record<string, () => Promise<boolean>> = {};
@@ -110,6 +113,7 @@ export async function startApiRole(opts: {
     log,
     metrics,
     surface,
+    ...(opts.signIn ? { signIn: opts.signIn } : {}),
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
     // Retries and deletions start their workflows at once through this api's Temporal client.

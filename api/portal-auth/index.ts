@@ -35,3 +35,5 @@ export function browserSignIn(config: PlatformConfig, log: Logger): BrowserSignI
     },
   };
 }
+
+export { DevSignIn, devIdentityIssuer, isLoopbackPeer, linkTtlSeconds, signInLinkPath, type DevSignInOptions } from './dev-sign-in.js';

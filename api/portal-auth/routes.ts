@@ -17,7 +17,8 @@ import type { PlatformConfig } from '../../shared/config/index.js';
 import { OidcRelyingParty, loginStateTtlSeconds, randomToken, type BrowserSessions, type RelyingPartySettings } from '../../shared/identity/index.js';
 import type { Logger } from '../../shared/logging/index.js';
 import type { App } from '../http/app.js';
-import { sendRestRefusal, unauthenticated, type RestAuthenticator } from '../http/rest-auth.js';
+import type { RestAuthenticator } from '../http/rest-auth.js';
+import { sessionRoutes } from './session-routes.js';
 import {
   callbackPath,
   callbackUrl,
@@ -25,15 +26,13 @@ import {
   loginCookieName,
   loginCookieOptions,
   loginPath,
-  logoutPath,
   maxCookieBytes,
   providerErrorCode,
   safeReturnPath,
   sessionCookieOptions,
-  sessionPath,
   type SessionCookieSettings,
 } from './http-rules.js';
-import { publicOperation, restSecurity } from '../http/openapi.js';
+import { publicOperation } from '../http/openapi.js';
 
 export interface PortalAuthOptions {
   sessions: BrowserSessions;
@@ -74,16 +73,6 @@ export function sessionCookieOf(name: string): (headers: Record<string, string |
 
 const errorSchema = z.object({ error: z.string(), message: z.string() });
 const tags = ['portal'];
-
-const sessionSchema = z.object({
-  subject: z.string().describe('Namespaced subject: oidc:<issuer>#<sub> for a browser session, the same identity as the person’s OIDC bearer token'),
-  name: z.string().optional(),
-  email: z.string().optional(),
-  roles: z.array(z.string()),
-  auth_type: z.string().describe('browser_session, or how else the caller authenticated (apikey, oidc, …)'),
-  csrf_token: z.string().optional().describe('Browser sessions only: send it as X-CSRF-Token on every POST, PUT, PATCH and DELETE'),
-  expires_at: z.string().optional().describe('Browser sessions only: when the session ends (RFC 3339); sign in again then'),
-});
 
 function sameText(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -189,54 +178,17 @@ export async function portalAuthRoutes(app: App, opts: PortalAuthOptions): Promi
     },
   );
 
-  app.get(
-    logoutPath,
-    {
-      schema: {
-        operationId: 'signOut', security: publicOperation,
-        tags,
-        summary: 'Sign out',
-        description: 'Clears the session cookie and redirects (302) to the identity provider’s end_session_endpoint, or to / when it has none.',
-      },
-    },
-    async (request, reply) => {
-      void reply.clearCookie(cookie.name, sessionCookieOptions(cookie, 0));
-      let location: string | undefined;
+  await app.register(sessionRoutes, {
+    sessions,
+    cookie,
+    authenticate: opts.authenticate,
+    async signedOutLocation() {
       try {
-        location = await opts.relyingParty.endSessionUrl({});
+        return await opts.relyingParty.endSessionUrl({});
       } catch (error) {
         log.warn({ err: error }, 'sign-out: the identity provider could not be discovered');
+        return undefined;
       }
-      return reply.redirect(location ?? '/', 302);
     },
-  );
-
-  app.get(
-    sessionPath,
-    {
-      schema: {
-        operationId: 'getPortalSession', security: restSecurity,
-        tags,
-        summary: 'The signed-in caller',
-        description:
-          'Who the caller is. For a browser session also its CSRF token (send it as X-CSRF-Token on every write) and when it ' +
-          'ends. 401 when not signed in.',
-        response: { 200: sessionSchema, 401: errorSchema },
-      },
-    },
-    async (request, reply) => {
-      const decision = await opts.authenticate(request);
-      if (!decision.ok) return sendRestRefusal(reply, decision);
-      const { caller, session } = decision;
-      if (caller.authType === 'anonymous') return sendRestRefusal(reply, unauthenticated('not signed in'));
-      return {
-        subject: caller.subject,
-        ...(caller.name !== undefined ? { name: caller.name } : {}),
-        ...(caller.email !== undefined ? { email: caller.email } : {}),
-        roles: caller.roles,
-        auth_type: caller.authType,
-        ...(session ? { csrf_token: sessions.csrfToken(session), expires_at: session.expiresAt.toISOString() } : {}),
-      };
-    },
-  );
+  });
 }

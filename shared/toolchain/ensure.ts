@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
-import { chmod, mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../logging/index.js';
@@ -22,6 +22,7 @@ import {
   type ToolName,
 } from './lookup.js';
 import { withProgress } from './progress.js';
+import { withFileLock } from './file-lock.js';
 
 export type ToolLog = Pick<Logger, 'info' | 'warn'>;
 
@@ -62,33 +63,6 @@ export async function ensureBinary(name: ToolName, opts: EnsureBinaryOptions = {
   return found.cachePath;
 }
 
-/** A lock older than this belongs to a build that died without cleaning up (a cold Temporal build takes minutes). */
-const staleLockMs = 60 * 60_000;
-const lockPollMs = 1_000;
-
-/** Whether a process with this pid exists (EPERM: it does, but belongs to another user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** True when the lock file's owner is gone or the lock is too old to be a live build. */
-async function lockIsStale(lockPath: string): Promise<boolean> {
-  try {
-    const [text, info] = await Promise.all([readFile(lockPath, 'utf8'), stat(lockPath)]);
-    const pid = Number.parseInt(text.trim(), 10);
-    if (Date.now() - info.mtimeMs > staleLockMs) return true;
-    return Number.isInteger(pid) && pid > 0 ? !processAlive(pid) : false;
-  } catch {
-    return false; // vanished or unreadable mid-write: let the next poll decide
-  }
-}
-
 interface Install {
   name: ToolName;
   cacheBin: string;
@@ -105,36 +79,11 @@ async function installWithLock(job: Install): Promise<void> {
   const { name, cacheBin, cachePath, deps, opts } = job;
   await mkdir(cacheBin, { recursive: true });
   const lockPath = join(cacheBin, `.${name}.lock`);
-  let announcedWait = false;
-  for (;;) {
-    if (deps.isExecutable(cachePath)) return;
-    let handle;
-    try {
-      handle = await open(lockPath, 'wx');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (await lockIsStale(lockPath)) {
-        await rm(lockPath, { force: true });
-        continue;
-      }
-      if (!announcedWait) {
-        opts.log?.info({ tool: name, lockPath }, 'waiting for another process to finish installing the tool');
-        announcedWait = true;
-      }
-      await new Promise((r) => setTimeout(r, lockPollMs));
-      continue;
-    }
-    try {
-      await handle.writeFile(`${process.pid}\n`);
-      await handle.close();
-      // Another process may have finished between our check and taking the lock.
-      if (deps.isExecutable(cachePath)) return;
-      await install(job);
-      return;
-    } finally {
-      await rm(lockPath, { force: true });
-    }
-  }
+  await withFileLock(lockPath, {
+    done: () => deps.isExecutable(cachePath),
+    run: () => install(job),
+    onWait: () => opts.log?.info({ tool: name, lockPath }, 'waiting for another process to finish installing the tool'),
+  });
 }
 
 /** The prebuilt binary where there is one and pip can fetch it, else `go install`; each reported while it lasts. */

@@ -135,6 +135,22 @@ describe('platform dev (npm start) on an empty data dir', () => {
     expect(JSON.stringify(orders.content)).toContain('20000');
     await client.close();
 
+    // The portal is served, and the printed one-time link signs the administrator in: once.
+    const base = mcpUrl!.replace('/mcp', '');
+    expect(banner).toContain(`portal         ${base}/portal/`);
+    const link = /sign in\s+(http\S+)/.exec(banner)?.[1];
+    expect(link).toMatch(new RegExp(`^${base}/portal/auth/link\\?token=[\\w-]{40,}$`));
+    const page = await fetch(`${base}/portal/resources`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const signedIn = await fetch(link!, { redirect: 'manual' });
+    expect(signedIn.status).toBe(302);
+    expect(signedIn.headers.get('location')).toBe('/portal/');
+    const cookie = signedIn.headers.getSetCookie().find((c) => c.startsWith('mcp_session='))!.split(';', 1)[0]!;
+    const session = await (await fetch(`${base}/api/v1/portal/session`, { headers: { cookie } })).json();
+    expect(session).toMatchObject({ name: 'Administrator', roles: ['admin'], auth_type: 'browser_session', csrf_token: expect.any(String) });
+    expect((await fetch(link!, { redirect: 'manual' })).status).toBe(400);
+
     const ready = await fetch(mcpUrl!.replace('/mcp', '/readyz'));
     expect(await ready.json()).toMatchObject({ ready: true, checks: { database: true, temporal: true } });
 

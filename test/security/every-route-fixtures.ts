@@ -122,6 +122,9 @@ oauth:
 webhooks:
   receiver:
     enabled: true
+portal:
+  enabled: true
+  s3_bucket: portal
 resources:
   managed:
     connection: main

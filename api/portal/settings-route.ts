@@ -1,0 +1,42 @@
+/**
+ * GET /api/v1/portal/settings: what the portal shows before anyone signs in — its brand
+ * (`portal.title`, `portal.logo`, `logo_light`, `logo_dark`) and how people sign in here. Public:
+ * nothing in it is a secret, and the page needs it to send a signed-out visitor the right way.
+ */
+import { z } from 'zod';
+import type { PlatformConfig } from '../../shared/config/index.js';
+import type { App } from '../http/app.js';
+import { publicOperation } from '../http/openapi.js';
+
+export type SignInKind = 'provider' | 'link' | 'none';
+
+const settingsSchema = z.object({
+  title: z.string().describe('portal.title: the sidebar and window title'),
+  logo: z.string().describe('portal.logo: logo URL for both themes; empty for none'),
+  logo_light: z.string().describe('portal.logo_light: overrides logo in the light theme'),
+  logo_dark: z.string().describe('portal.logo_dark: overrides logo in the dark theme'),
+  sign_in: z
+    .enum(['provider', 'link', 'none'])
+    .describe(
+      'provider: /portal/auth/login signs in through the identity provider (auth.oidc with auth.browser_session); link: `platform dev` ' +
+        'prints a one-time sign-in link on its terminal; none: browser sign-in is not configured (auth.browser_session.enabled)',
+    ),
+});
+
+export async function portalSettingsRoute(app: App, opts: { config: PlatformConfig; signIn: SignInKind }): Promise<void> {
+  const { portal } = opts.config;
+  const settings = { title: portal.title, logo: portal.logo, logo_light: portal.logo_light, logo_dark: portal.logo_dark, sign_in: opts.signIn };
+  app.get(
+    '/api/v1/portal/settings',
+    {
+      schema: {
+        operationId: 'getPortalSettings',
+        security: publicOperation,
+        tags: ['portal'],
+        summary: 'The portal’s brand and how people sign in',
+        response: { 200: settingsSchema },
+      },
+    },
+    async (_request, reply) => reply.header('cache-control', 'no-cache').send(settings),
+  );
+}
