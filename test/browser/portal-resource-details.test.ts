@@ -172,6 +172,39 @@ describe.skipIf(!haveChromium)('portal: the details page of one resource', () =>
     await context.close();
   });
 
+  it('Edit details by keyboard alone: Enter opens it, Delete removes a tag, Enter saves, Escape cancels; focus returns to Edit', async () => {
+    const file = (await rig.upload(people.alice, { path: 'notes', name: 'agenda.txt', content: 'Agenda.\n', tags: ['old', 'keep'] })) as Stored;
+    const { context, page, problems } = await openAs(people.alice, detailsAddress(file.id));
+    const edit = page.getByRole('button', { name: 'Edit details' });
+    await edit.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Edit details' });
+    await dialog.waitFor();
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe('agenda');
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('Team agenda');
+    // Tab on to the tags, Delete removes the focused one.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('row');
+    await page.keyboard.press('Delete');
+    await expect.poll(() => dialog.getByRole('grid', { name: 'Tags' }).getByRole('row').allTextContents()).toEqual(['keep']);
+    await dialog.getByRole('textbox', { name: 'Display name' }).focus();
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Edit details');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Team agenda');
+    expect((await getResource(people.alice, file.id)).tags).toEqual(['keep']);
+
+    await page.keyboard.press('Enter');
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Edit details');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('moves a file to another top-level folder the api offers; a collision is refused naming the colliding file', async () => {
     // Alice (a member of sales) may move her file into the sales persona's folder; Bob (its administrator) already filed one of the same name there.
     await rig.upload(people.bob, { library: 'persona:sales', path: 'playbooks', name: 'pitch.txt', content: 'Bob’s pitch.\n' });

@@ -5,7 +5,7 @@
  * the fields that changed; a refusal (a move onto an existing file names it) is the server's own
  * message, shown in the dialog, which stays open.
  */
-import { useEffect, useId, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   Button as AriaButton,
@@ -36,14 +36,15 @@ import { Field } from '../../ui/Field';
 import { searchSettings, targetLabel, type SearchSetting } from './labels';
 import { refreshAfterChange } from './queries';
 
-const PEOPLE = '\u0000people';
+/** The Top-level folder choice that opens the people search (no library text looks like it). */
+const PEOPLE = '(people)';
 const peoplePage = 50;
 
 type UpdateBody = NonNullable<paths['/api/v1/resources/{id}']['patch']['requestBody']>['content']['application/json'];
 
 export function EditDetailsDialog(props: { resource: Resource; isOpen: boolean; onOpenChange(open: boolean): void; onSaved(message: string): void }) {
   return (
-    <Dialog title="Edit details" isOpen={props.isOpen} onOpenChange={props.onOpenChange}>
+    <Dialog title="Edit details" isOpen={props.isOpen} onOpenChange={props.onOpenChange} wide>
       {props.isOpen ? <EditDetailsForm {...props} /> : null}
     </Dialog>
   );
@@ -100,28 +101,32 @@ function EditDetailsForm({ resource, onOpenChange, onSaved }: { resource: Resour
 
   return (
     <form className="edit-details" onSubmit={submit}>
-      <Field label="Display name" value={displayName} onChange={setDisplayName} isRequired maxLength={500} autoFocus />
-      <Field label="Description" value={description} onChange={setDescription} multiline />
-      <TagEditor tags={tags} onChange={setTags} newTag={newTag} onNewTagChange={setNewTag} onAdd={addTag} />
-      <RadioGroup className="field radio-field" value={searchSetting} onChange={(v) => setSearchSetting(v as SearchSetting)}>
-        <Label className="field-label">Search setting</Label>
-        <div className="radio-options">
-          {searchSettings.map((s) => (
-            <Radio key={s.value} value={s.value} className="radio">
-              <span className="radio-label">{s.label}</span> <span className="radio-description">{s.description}</span>
-            </Radio>
-          ))}
-        </div>
-      </RadioGroup>
-      {canMove ? (
-        <TopLevelChoice resource={resource} subject={subject} value={topLevel} onChange={setTopLevel} person={person} onPersonChange={setPerson} />
-      ) : null}
-      <Field
-        label="Folder"
-        value={folder}
-        onChange={setFolder}
-        description="Folder path inside the top-level folder, e.g. reports/2024: lowercase letters, digits and hyphens; empty for the top level."
-      />
+      <div className="edit-details-column">
+        <Field label="Display name" value={displayName} onChange={setDisplayName} isRequired maxLength={500} autoFocus />
+        <Field label="Description" value={description} onChange={setDescription} multiline />
+        <TagEditor tags={tags} onChange={setTags} newTag={newTag} onNewTagChange={setNewTag} onAdd={addTag} />
+      </div>
+      <div className="edit-details-column">
+        <RadioGroup className="field radio-field" value={searchSetting} onChange={(v) => setSearchSetting(v as SearchSetting)}>
+          <Label className="field-label">Search setting</Label>
+          <div className="radio-options">
+            {searchSettings.map((s) => (
+              <Radio key={s.value} value={s.value} className="radio">
+                <span className="radio-label">{s.label}</span> <span className="radio-description">{s.description}</span>
+              </Radio>
+            ))}
+          </div>
+        </RadioGroup>
+        {canMove ? (
+          <TopLevelChoice resource={resource} subject={subject} value={topLevel} onChange={setTopLevel} person={person} onPersonChange={setPerson} />
+        ) : null}
+        <Field
+          label="Folder"
+          value={folder}
+          onChange={setFolder}
+          description="Folder path inside the top-level folder, e.g. reports/2024: lowercase letters, digits and hyphens; empty for the top level."
+        />
+      </div>
       <ErrorMessage>{save.isError ? messageOf(save.error) : undefined}</ErrorMessage>
       <DialogActions>
         <Button slot="close">Cancel</Button>
@@ -134,7 +139,6 @@ function EditDetailsForm({ resource, onOpenChange, onSaved }: { resource: Resour
 }
 
 function TagEditor(props: { tags: string[]; onChange(tags: string[]): void; newTag: string; onNewTagChange(v: string): void; onAdd(): void }) {
-  const inputId = useId();
   function onKeyDown(event: KeyboardEvent) {
     if (event.key === 'Enter') {
       // Enter adds the tag (and does not submit the dialog).
@@ -158,7 +162,7 @@ function TagEditor(props: { tags: string[]; onChange(tags: string[]): void; newT
         </TagList>
       </TagGroup>
       <div className="tag-add">
-        <TextField className="tag-add-field" value={props.newTag} onChange={props.onNewTagChange} maxLength={100} onKeyDown={onKeyDown} id={inputId}>
+        <TextField className="tag-add-field" value={props.newTag} onChange={props.onNewTagChange} maxLength={100} onKeyDown={onKeyDown}>
           <Label className="visually-hidden">New tag</Label>
           <Input className="field-input" placeholder="New tag" />
         </TextField>
