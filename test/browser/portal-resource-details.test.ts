@@ -33,7 +33,9 @@ describe.skipIf(!haveChromium)('portal: the details page of one resource', () =>
   let summary: Stored;
 
   beforeAll(async () => {
-    rig = await startPortalRig({ extraYaml: 'audit: { enabled: true }\n' });
+    // Audit on (usage), and a DuckDB connection whose scratch schema holds registered tables. The
+    // rig's configuration ends inside its `toolkits:` block, so `sql:` indented joins it.
+    rig = await startPortalRig({ extraYaml: '  sql:\n    warehouse: { engine: duckdb }\naudit: { enabled: true }\n' });
     summary = (await rig.upload(people.alice, {
       path: 'reports/q1',
       name: 'Quarterly Summary.md',
@@ -398,8 +400,72 @@ describe.skipIf(!haveChromium)('portal: the details page of one resource', () =>
     await context.close();
   });
 
-  it('axe: no serious or critical violations on the page and in its dialogs, light and dark', async () => {
+  it('Query as a table: Register; a new upload leaves the table "registered at an older revision"; Register again moves it', async () => {
+    const orders = (await rig.upload(people.alice, { path: 'data', name: 'orders.csv', content: 'id,city\n1,Paris\n2,Oslo\n', type: 'text/csv' })) as Stored;
+    const { context, page, problems } = await openAs(people.alice, detailsAddress(orders.id));
+    const panel = page.getByRole('region', { name: 'Query as a table' });
+    await panel.getByText('Not registered as a table.').waitFor();
+    await panel.getByRole('button', { name: 'Register' }).click();
+    await panel.getByText('Registered at the current revision (version 1)').waitFor();
+    const answer = (await (await rig.restAs(people.alice))('GET', `/api/v1/resources/${orders.id}/tables`)).body as { tables: Array<{ table: string; status: string; version: number }> };
+    expect(answer.tables).toEqual([expect.objectContaining({ table: 'sales_orders', status: 'current', version: 1 })]);
+    expect(await panel.locator('.table-name code').textContent()).toBe('sales_orders');
+    expect(await panel.getByRole('status').filter({ hasText: /^sales_orders: / }).count()).toBe(1);
+    await expect.poll(() => page.locator('.used-by dt:text-is("Registered tables") + dd').textContent()).toBe('1');
+
+    await replaceContent(people.alice, orders.id, 'id,city\n1,Paris\n2,Oslo\n3,Rome\n', 'a third order', 'text/csv');
+    await page.reload();
+    await panel.getByText('Registered at an older revision: version 1 (the file is at version 2)').waitFor();
+    await panel.getByRole('button', { name: 'Register again' }).click();
+    await panel.getByText('Registered at the current revision (version 2)').waitFor();
+    expect(await panel.getByRole('button', { name: 'Register again' }).evaluate((b) => b === document.activeElement)).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+
+    // A member of sales who did not upload a persona file is offered no Register (the api would refuse it).
+    const leads = (await rig.upload(people.bob, { library: 'persona:sales', path: 'data', name: 'leads.csv', content: 'name\nAda\n', type: 'text/csv' })) as Stored;
+    const asAlice = await openAs(people.alice, detailsAddress(leads.id));
+    const alicePanel = asAlice.page.getByRole('region', { name: 'Query as a table' });
+    await alicePanel.getByText('Not registered as a table.').waitFor();
+    expect(await alicePanel.getByRole('button').count()).toBe(0);
+    expect(await alicePanel.textContent()).toContain('only its uploader');
+    expect((await (await rig.restAs(people.alice))('POST', `/api/v1/resources/${leads.id}/tables`, {})).status).toBe(403);
+    await asAlice.context.close();
+  });
+
+  it('Query as a table: a file with line breaks in cells is refused naming rows and columns; "Save a corrected copy and register" corrects it', async () => {
+    const notes = (await rig.upload(people.alice, { path: 'data', name: 'notes.csv', content: 'id,note,city\n1,"two\nlines",Paris\n2,fine,Oslo\n', type: 'text/csv' })) as Stored;
+    const { context, page, problems } = await openAs(people.alice, detailsAddress(notes.id));
+    const panel = page.getByRole('region', { name: 'Query as a table' });
+    await panel.getByRole('button', { name: 'Register' }).click();
+    const refusal = panel.getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/1 row .*line break.*\(column note\)/);
+    await panel.getByRole('button', { name: 'Save a corrected copy and register' }).click();
+    await panel.getByText('Registered at the current revision (version 2)').waitFor();
+    expect(await panel.getByText('Corrects the file').count()).toBeGreaterThan(0);
+    expect(await panel.getByRole('button', { name: 'Save a corrected copy and register' }).count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Register again');
+    const versions = page.getByRole('table', { name: 'Version history' }).locator('tbody tr');
+    await expect.poll(() => versions.count()).toBe(2);
+    expect(await versions.nth(0).textContent()).toContain('table-registration correction of version 1');
+    const content = await (await rig.restAs(people.alice))('GET', `/api/v1/resources/${notes.id}/content`);
+    expect(content.body).toBe('id,note,city\n1,two lines,Paris\n2,fine,Oslo\n');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('axe: no serious or critical violations on the page, its dialogs and its table panel, light and dark', async () => {
+    const table = (await rig.upload(people.alice, { path: 'data', name: 'cities.csv', content: 'city\nParis\n', type: 'text/csv' })) as Stored;
+    expect((await (await rig.restAs(people.alice))('POST', `/api/v1/resources/${table.id}/tables`, {})).status).toBe(200);
     for (const theme of ['light', 'dark'] as const) {
+      const withTable = await openAs(people.alice, detailsAddress(table.id), theme);
+      await withTable.page.getByRole('region', { name: 'Query as a table' }).getByText('Registered at the current revision (version 1)').waitFor();
+      await withTable.page.getByRole('region', { name: 'Usage' }).getByRole('table').waitFor();
+      expect(await seriousViolations(withTable.page), `${theme}: table panel`).toEqual([]);
+      expect(withTable.problems).toEqual([]);
+      await withTable.context.close();
+
       const { context, page, problems } = await openAs(people.alice, detailsAddress(summary.id), theme);
       await page.locator('.versions-table').waitFor();
       await page.getByRole('region', { name: 'Usage' }).getByRole('table').waitFor();

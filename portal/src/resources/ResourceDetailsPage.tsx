@@ -22,6 +22,7 @@ import { DeleteResource } from './details/DeleteResource';
 import { EditDetailsDialog } from './details/EditDetailsDialog';
 import { isPeopleLibrary, libraryLabel, searchSettingLabel } from './details/labels';
 import { useResource } from './details/queries';
+import { TablePanel } from './details/TablePanel';
 import { VersionHistory } from './details/VersionHistory';
 import './details/details.css';
 
@@ -177,6 +178,7 @@ function ResourceDetails({ resource: r, section }: { resource: Resource; section
               </dd>
             </dl>
           </section>
+          <TablePanel resource={r} />
         </div>
         <aside className="details-aside" aria-label="Preview and activity">
           <ThumbnailView resource={r} />
