@@ -220,8 +220,9 @@ describe.skipIf(!haveChromium)('portal: the details page of one resource', () =>
     let dialog = page.getByRole('dialog', { name: 'Edit details' });
     await dialog.getByRole('button', { name: /Top-level folder/ }).click();
     // Exactly the targets the api offers, besides where it is now.
-    expect(await page.getByRole('option').allTextContents()).toEqual(['My Resources (where it is now)', 'sales (persona)']);
-    await page.getByRole('option', { name: 'sales (persona)' }).click();
+    // Personas by their display names (GET /api/v1/resources/libraries).
+    await expect.poll(() => page.getByRole('option').allTextContents()).toEqual(['My Resources (where it is now)', 'Sales (persona)']);
+    await page.getByRole('option', { name: 'Sales (persona)' }).click();
     await dialog.getByRole('button', { name: 'Save' }).click();
     const refusal = dialog.getByRole('alert');
     await refusal.waitFor();
@@ -235,11 +236,11 @@ describe.skipIf(!haveChromium)('portal: the details page of one resource', () =>
     await page.getByRole('button', { name: 'Edit details' }).click();
     dialog = page.getByRole('dialog', { name: 'Edit details' });
     await dialog.getByRole('button', { name: /Top-level folder/ }).click();
-    await page.getByRole('option', { name: 'sales (persona)' }).click();
+    await page.getByRole('option', { name: 'Sales (persona)' }).click();
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'detached' });
-    await expect.poll(() => field(page, 'Folder').textContent()).toBe('sales / playbooks');
-    expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'sales' }).getAttribute('href')).toBe('/portal/resources/lib/persona:sales');
+    await expect.poll(() => field(page, 'Folder').textContent()).toBe('Sales / playbooks');
+    expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: 'Sales' }).getAttribute('href')).toBe('/portal/resources/lib/persona:sales');
     const moved = await getResource(people.alice, free.id);
     expect(moved).toMatchObject({ library: 'persona:sales', path: 'playbooks', uri: 'mcp://persona/sales/playbooks/close.txt' });
     // The mover is no longer the library's administrator, but stays the uploader: still offered Edit.
@@ -349,8 +350,9 @@ describe.skipIf(!haveChromium)('portal: the details page of one resource', () =>
     await page.getByRole('button', { name: 'Edit details' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit details' });
     await dialog.getByRole('button', { name: /Top-level folder/ }).click();
-    const offered = await page.getByRole('option').allTextContents();
-    expect(offered).toEqual(expect.arrayContaining(['My Resources', 'admin (persona)', 'sales (persona)', 'support (persona)', 'Global', 'A person’s library (People)…']));
+    await expect
+      .poll(() => page.getByRole('option').allTextContents())
+      .toEqual([`People: ${subjectOf(people.alice)} (where it is now)`, 'My Resources', 'Administrators (persona)', 'Sales (persona)', 'Support (persona)', 'Global', 'A person’s library (People)…']);
     await page.getByRole('option', { name: 'A person’s library (People)…' }).click();
     await dialog.getByRole('searchbox', { name: 'Find a person' }).fill('bob');
     const bobOption = dialog.getByRole('option', { name: subjectOf(people.bob) });

@@ -21,7 +21,7 @@ import { CopyValue } from './details/CopyValue';
 import { DeleteResource } from './details/DeleteResource';
 import { EditDetailsDialog } from './details/EditDetailsDialog';
 import { isPeopleLibrary, libraryLabel, searchSettingLabel } from './details/labels';
-import { useResource } from './details/queries';
+import { useLibraryNames, useResource } from './details/queries';
 import { TablePanel } from './details/TablePanel';
 import { VersionHistory } from './details/VersionHistory';
 import './details/details.css';
@@ -58,12 +58,13 @@ export function ResourceDetailsPage({ section }: { section: Section }) {
 
 function Breadcrumb({ section, resource }: { section: Section; resource?: Resource }) {
   const { subject } = useSession();
+  const names = useLibraryNames();
   const crumbs: Array<{ label: string; to?: string }> = [];
   if (section === 'admin') crumbs.push({ label: 'Administration' });
   crumbs.push({ label: 'Resources', to: '/resources' });
   if (resource) {
     if (isPeopleLibrary(resource.library, subject)) crumbs.push({ label: 'People' });
-    crumbs.push({ label: libraryLabel(resource.library, subject), to: folderAddress({ library: resource.library, path: '' }) });
+    crumbs.push({ label: libraryLabel(resource.library, subject, names), to: folderAddress({ library: resource.library, path: '' }) });
     const parts = resource.path ? resource.path.split('/') : [];
     parts.forEach((name, i) => crumbs.push({ label: name, to: folderAddress({ library: resource.library, path: parts.slice(0, i + 1).join('/') }) }));
   }
@@ -85,6 +86,7 @@ function Breadcrumb({ section, resource }: { section: Section; resource?: Resour
 
 function ResourceDetails({ resource: r, section }: { resource: Resource; section: Section }) {
   const { subject } = useSession();
+  const names = useLibraryNames();
   const settings = usePortalSettings();
   const [editing, setEditing] = useState(false);
   const [said, setSaid] = useState('');
@@ -92,7 +94,7 @@ function ResourceDetails({ resource: r, section }: { resource: Resource; section
   useEffect(() => {
     document.title = brand ? `${r.display_name} · ${brand}` : r.display_name;
   }, [r.display_name, brand]);
-  const folderLabel = [libraryLabel(r.library, subject), ...(r.path ? r.path.split('/') : [])].join(' / ');
+  const folderLabel = [libraryLabel(r.library, subject, names), ...(r.path ? r.path.split('/') : [])].join(' / ');
 
   return (
     <article className="resource-details" data-section={section}>

@@ -34,7 +34,7 @@ import { Dialog, DialogActions } from '../../ui/Dialog';
 import { ErrorMessage } from '../../ui/Alert';
 import { Field } from '../../ui/Field';
 import { searchSettings, targetLabel, type SearchSetting } from './labels';
-import { refreshAfterChange } from './queries';
+import { refreshAfterChange, useLibraryNames, useMoveTargets } from './queries';
 
 /** The Top-level folder choice that opens the people search (no library text looks like it). */
 const PEOPLE = '(people)';
@@ -181,12 +181,16 @@ function TopLevelChoice(props: {
   onPersonChange(p: string | undefined): void;
 }) {
   const { resource, subject } = props;
+  const names = useLibraryNames();
+  // The libraries GET …/move-targets offers (allowed_actions.move_targets says the same until it answers).
+  const targets = useMoveTargets(resource.id);
+  const libraries = targets.data ?? resource.allowed_actions.move_targets;
   const options = useMemo(() => {
-    const list = [{ id: resource.library, label: `${targetLabel(resource.library, subject)} (where it is now)` }];
-    for (const library of resource.allowed_actions.move_targets) list.push({ id: library, label: targetLabel(library, subject) });
+    const list = [{ id: resource.library, label: `${targetLabel(resource.library, subject, names)} (where it is now)` }];
+    for (const library of libraries) list.push({ id: library, label: targetLabel(library, subject, names) });
     if (resource.allowed_actions.move_to_people) list.push({ id: PEOPLE, label: 'A person’s library (People)…' });
     return list;
-  }, [resource, subject]);
+  }, [resource, subject, names, libraries]);
   return (
     <>
       <Select className="field select-field" value={props.value} onChange={(v) => v !== null && props.onChange(String(v))}>

@@ -1,10 +1,18 @@
 /** How the details page names libraries, search settings, doors and writers (never the word "scope"). */
 import type { Resource } from '../../api/types';
 
-/** A library's top-level folder name: My Resources (one's own), a persona's name, Global, or a person's subject under People. */
-export function libraryLabel(library: string, subject: string): string {
+/** Names of top-level folders as the api gives them (GET /api/v1/resources/libraries), by library text. */
+export type LibraryNames = ReadonlyMap<string, string>;
+
+/**
+ * A library's top-level folder name: My Resources (one's own), a persona's display name (as the
+ * api names it; else the persona's name), Global, or a person's subject under People.
+ */
+export function libraryLabel(library: string, subject: string, names?: LibraryNames): string {
   if (library === `person:${subject}`) return 'My Resources';
   if (library === 'global') return 'Global';
+  const named = names?.get(library);
+  if (named) return named;
   if (library.startsWith('persona:')) return library.slice('persona:'.length);
   if (library.startsWith('person:')) return library.slice('person:'.length);
   return library;
@@ -16,10 +24,10 @@ export function isPeopleLibrary(library: string, subject: string): boolean {
 }
 
 /** The label of a move target in the Top-level folder choice. */
-export function targetLabel(library: string, subject: string): string {
-  if (isPeopleLibrary(library, subject)) return `People: ${libraryLabel(library, subject)}`;
-  if (library.startsWith('persona:')) return `${libraryLabel(library, subject)} (persona)`;
-  return libraryLabel(library, subject);
+export function targetLabel(library: string, subject: string, names?: LibraryNames): string {
+  if (isPeopleLibrary(library, subject)) return `People: ${libraryLabel(library, subject, names)}`;
+  if (library.startsWith('persona:')) return `${libraryLabel(library, subject, names)} (persona)`;
+  return libraryLabel(library, subject, names);
 }
 
 export type SearchSetting = Resource['search_setting'];
