@@ -274,35 +274,32 @@ describe.skipIf(!haveChromium)('portal: the details page of one resource', () =>
     await asBob.context.close();
   });
 
-  it('Delete asks first, shows a refusal in the server’s words, and once deleted goes to the folder', async () => {
-    const doomed = (await rig.upload(people.alice, { path: 'scratch', name: 'doomed.txt', content: 'bye\n' })) as Stored;
-    const { context, page, problems } = await openAs(people.alice, detailsAddress(doomed.id));
+  it('Delete asks first; a refusal (a registered table holds the file) is the server’s message, with Delete anyway; deleted, the page goes to the folder', async () => {
+    const held = (await rig.upload(people.alice, { path: 'scratch', name: 'held.csv', content: 'n\n1\n', type: 'text/csv' })) as Stored;
+    const alice = await rig.restAs(people.alice);
+    expect((await alice('POST', `/api/v1/resources/${held.id}/tables`, {})).status).toBe(200);
+    const { context, page, problems } = await openAs(people.alice, detailsAddress(held.id));
     await page.getByRole('button', { name: 'Delete' }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Delete “doomed”?' });
+    const confirm = page.getByRole('alertdialog', { name: 'Delete “held”?' });
     await confirm.waitFor();
     // Cancel keeps it.
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await confirm.waitFor({ state: 'detached' });
-    expect((await getResource(people.alice, doomed.id)).id).toBe(doomed.id);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Delete');
+    expect((await getResource(people.alice, held.id)).id).toBe(held.id);
 
-    // Deleted elsewhere meanwhile: the server's refusal is shown.
     await page.getByRole('button', { name: 'Delete' }).click();
-    const alice = await rig.restAs(people.alice);
-    expect((await alice('DELETE', `/api/v1/resources/${doomed.id}`)).status).toBe(204);
-    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
     await confirm.getByRole('alert').waitFor();
-    expect(await confirm.getByRole('alert').textContent()).toMatch(/not found|no resource/i);
-    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect(await confirm.getByRole('alert').textContent()).toBe('"held.csv" is used by 0 assets, 0 prompts and 1 registered table; delete with force to delete it anyway');
+    expect((await getResource(people.alice, held.id)).id).toBe(held.id);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Delete anyway');
+    await confirm.getByRole('button', { name: 'Delete anyway' }).click();
+    await page.waitForURL(`${rig.url}/portal/resources/lib/person:${encodeURIComponent(subjectOf(people.alice))}/scratch`);
+    expect((await alice('GET', `/api/v1/resources/${held.id}`)).status).toBe(404);
+    expect(((await alice('GET', `/api/v1/resources/${held.id}/tables`)).status)).toBe(404);
+    expect(problems).toEqual([]);
     await context.close();
-
-    const kept = (await rig.upload(people.alice, { path: 'scratch', name: 'gone-soon.txt', content: 'soon\n' })) as Stored;
-    const second = await openAs(people.alice, detailsAddress(kept.id));
-    await second.page.getByRole('button', { name: 'Delete' }).click();
-    await second.page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
-    await second.page.waitForURL(`${rig.url}/portal/resources/lib/person:${encodeURIComponent(subjectOf(people.alice))}/scratch`);
-    expect((await alice('GET', `/api/v1/resources/${kept.id}`)).status).toBe(404);
-    expect([...problems, ...second.problems]).toEqual([]);
-    await second.context.close();
   });
 
   it('Usage counts a portal download by its door, with the last read; without audit it says usage is not recorded', async () => {
