@@ -302,7 +302,7 @@ describe.skipIf(!haveChromium)('portal: the details page of one resource', () =>
     await context.close();
   });
 
-  it('Usage counts a portal download by its door, with the last read; without audit it says usage is not recorded', async () => {
+  it('Usage counts a portal download by its door, with the last read; “Never read” on the api’s flag; without audit it says usage is not recorded', async () => {
     const file = (await rig.upload(people.alice, { path: 'usage', name: 'read-me.txt', content: 'Read me.\n' })) as Stored;
     const { context, page, problems } = await openAs(people.alice, detailsAddress(file.id));
     const usage = page.getByRole('region', { name: 'Usage' });
@@ -315,6 +315,15 @@ describe.skipIf(!haveChromium)('portal: the details page of one resource', () =>
     expect(await usage.getByRole('row', { name: /Agents/ }).getByRole('cell').allTextContents()).toEqual(['0', '0']);
     expect(await usage.textContent()).toContain('Last read');
     expect(await usage.locator('time').count()).toBe(1);
+
+    // A file at least 30 days old with no read on record: the api's never_read flag.
+    const zeros = { resources_read: 0, search_fetch: 0, portal_download: 0, portal_preview: 0 };
+    await page.route(`**/api/v1/resources/${file.id}/usage`, (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ recorded: true, last_read_at: null, never_read: true, last_30_days: zeros, last_90_days: zeros, retention_days: 90 }) }),
+    );
+    await page.reload();
+    await usage.getByText('Never read').waitFor();
+    await page.unroute(`**/api/v1/resources/${file.id}/usage`);
 
     // With audit off the api answers {recorded: false, message}; the page says so instead of zeros.
     await page.route(`**/api/v1/resources/${file.id}/usage`, (route) =>
