@@ -42,7 +42,7 @@ export function CodeView(props: CodeViewProps) {
     import('./codemirror').then(
       (cm) => {
         if (cancelled || !hostRef.current) return;
-        const { text, language, readOnly, label, autoFocus, handleRef } = latest.current;
+        const { text, language, readOnly, label, handleRef } = latest.current;
         const view = cm.mountCodeView({
           host: hostRef.current,
           text,
@@ -55,7 +55,6 @@ export function CodeView(props: CodeViewProps) {
         handle.current = view;
         if (handleRef) handleRef.current = view;
         setState({ ready: true });
-        if (autoFocus) view.focus();
       },
       (error: unknown) => {
         if (!cancelled) setState({ ready: false, error: `The editor did not load: ${messageOf(error)}` });
@@ -70,6 +69,10 @@ export function CodeView(props: CodeViewProps) {
   }, []);
 
   useEffect(() => handle.current?.setDark(theme === 'dark'), [theme]);
+  // Focus once the view is shown (the host is hidden until then, and a hidden element takes no focus).
+  useEffect(() => {
+    if (state.ready && latest.current.autoFocus) handle.current?.focus();
+  }, [state.ready]);
 
   return (
     <div className="code-view" data-ready={state.ready || undefined} aria-busy={!state.ready}>

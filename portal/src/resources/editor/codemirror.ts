@@ -87,7 +87,8 @@ const pageTheme = EditorView.theme({
 
 /** Heights: the preview pane's read-only view grows to its bound; the editor fills its dialog. */
 const readOnlySize = EditorView.theme({ '&': { maxHeight: '55vh' }, '.cm-scroller': { overflow: 'auto' } });
-const editorSize = EditorView.theme({ '&': { height: 'min(62vh, 680px)' }, '.cm-scroller': { overflow: 'auto' } });
+// The dialog is at most 90vh: its title, notes, status and buttons take about 330 px of it.
+const editorSize = EditorView.theme({ '&': { height: 'clamp(180px, calc(90vh - 330px), 680px)' }, '.cm-scroller': { overflow: 'auto' } });
 
 export function mountCodeView(options: CodeViewOptions): CodeViewHandle {
   const root = options.host.shadowRoot ?? options.host.attachShadow({ mode: 'open' });
