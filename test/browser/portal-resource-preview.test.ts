@@ -169,6 +169,34 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
     await context.close();
   });
 
+  it('thumbnail stale: the old tile keeps showing, marked as updating, until the new one lands', async () => {
+    const { context, page } = await rig.open(people.alice);
+    const problems = watchPageProblems(page);
+    // A stale tile lasts only as long as a draw (about a second here): the api's answers are shown
+    // as they are while a new version's draw runs — the tile of version 1, the head at version 2.
+    let stale = true;
+    await page.route(`**/api/v1/resources/${ids['notes.md']}`, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as Json;
+      if (stale) Object.assign(body, { version: 2, thumbnail: { ...(body.thumbnail as Json), state: 'stale' } });
+      await route.fulfill({ response, json: body });
+    });
+    await page.goto(ownFolder(people.alice, 'preview'));
+    await select(page, 'notes');
+    const pane = page.getByRole('complementary', { name: 'Preview' });
+    await pane.getByRole('img', { name: 'Thumbnail of notes' }).waitFor();
+    await expect.poll(() => pane.getByRole('status').first().textContent()).toBe('Updating: this shows version 1; version 2 is being drawn.');
+    expect(await pane.getByText('Updating', { exact: true }).count()).toBe(1);
+    expect(await pane.getByRole('button', { name: /Recapture|Try again/ }).count()).toBe(0);
+    // The resource is polled while stale: the drawn answer replaces the badge with no reload.
+    stale = false;
+    await expect.poll(() => pane.getByRole('status').first().textContent(), { timeout: 15_000 }).toMatch(/^Drawn from version 1/);
+    expect(await pane.getByText('Updating', { exact: true }).count()).toBe(0);
+    await pane.getByRole('button', { name: 'Recapture' }).waitFor();
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('thumbnail failed: the recorded reason and variant, and Try again', async () => {
     const { context, page } = await rig.open(people.alice);
     await page.goto(ownFolder(people.alice, 'preview'));
