@@ -25,7 +25,8 @@ export function EditSourceButton({ resource }: { resource: Resource }) {
           <Pencil aria-hidden size={16} /> Edit source
         </Button>
       ) : null}
-      <SourceEditorDialog resource={resource} isOpen={open} onClose={() => setOpen(false)} />
+      {/* Mounted only while open: its navigation guard (a router blocker; the router consults one) exists only then. */}
+      {open ? <SourceEditorDialog resource={resource} isOpen onClose={() => setOpen(false)} /> : null}
     </>
   );
 }
