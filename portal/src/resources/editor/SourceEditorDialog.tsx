@@ -1,10 +1,10 @@
 /**
  * The source editor: the file's text in an editable CodeMirror view (loaded on demand), in a wide
  * dialog. Save — the button, or Ctrl/Cmd-S anywhere in the dialog — writes the text as a new
- * version (PUT /api/v1/resources/{id}/content, the raw bytes under the file's own content type,
- * change summary "edited in the portal") and says which version it became. Before writing it asks
- * for the head version: when someone else wrote a newer one since the text was loaded, it says so
- * and saves only when asked again (or reloads their version). Closing with unsaved changes — Close,
+ * version (PUT /api/v1/resources/{id}/source, which labels it "edited in the portal") and says which
+ * version it became. The write names the version the text was loaded from: when someone else wrote
+ * a newer one since, the api refuses it (409, nothing stored) and the dialog says so, saving only
+ * when asked again (or reloading their version). Closing with unsaved changes — Close,
  * Escape, a click outside, Back, leaving the page — asks first.
  */
 import { useEffect, useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
@@ -19,9 +19,6 @@ import { ErrorMessage, StatusMessage } from '../../ui/Alert';
 import { contentKind, type EditorLanguage } from '../preview/content-kind';
 import { fetchResource, fetchTextContent, resourceKey, textContentKey, useTextContent } from '../preview/queries';
 import { CodeView, type CodeViewHandle } from './CodeView';
-
-/** The change summary of a version saved here (spec document 2: "edited in the portal"). */
-export const EDIT_SUMMARY = 'edited in the portal';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform || navigator.userAgent);
 const saveKeys = isMac ? '⌘S' : 'Ctrl+S';
@@ -134,22 +131,21 @@ function SourceEditor(props: { resource: Resource; handleRef: MutableRefObject<C
     setError(undefined);
     setStatus('Saving…');
     try {
-      if (!options.overwrite) {
-        const head = await fetchResource(resource.id);
-        if (head.version !== loaded.version) {
-          setConflict(head);
-          setStatus('');
-          return;
-        }
+      // The api writes only over the version this text was loaded from (409 otherwise, nothing
+      // stored); "Save anyway" writes over the head the conflict showed.
+      const base = options.overwrite && conflict ? conflict.version : loaded.version;
+      const answer = await api.PUT('/api/v1/resources/{id}/source', {
+        params: { path: { id: resource.id }, query: { base_version: base } },
+        body: text,
+        bodySerializer: (body) => body as string,
+        headers: { 'content-type': 'text/plain; charset=utf-8' },
+      });
+      if (answer.response.status === 409) {
+        setConflict(await fetchResource(resource.id));
+        setStatus('');
+        return;
       }
-      const saved = unwrap(
-        await api.PUT('/api/v1/resources/{id}/content', {
-          params: { path: { id: resource.id }, query: { change_summary: EDIT_SUMMARY } },
-          body: text,
-          bodySerializer: (body) => body as string,
-          headers: { 'content-type': resource.content_type },
-        }),
-      );
+      const saved = unwrap(answer);
       setConflict(undefined);
       setLoaded((current) => ({ saved: text, version: saved.version, generation: current?.generation ?? 0 }));
       setDirty(view.text() !== text);
