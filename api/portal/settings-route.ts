@@ -1,12 +1,15 @@
 /**
  * GET /api/v1/portal/settings: what the portal shows before anyone signs in — its brand
- * (`portal.title`, `portal.logo`, `logo_light`, `logo_dark`) and how people sign in here. Public:
- * nothing in it is a secret, and the page needs it to send a signed-out visitor the right way.
+ * (`portal.title`, `portal.logo`, `logo_light`, `logo_dark`), how people sign in here, and the
+ * bounds its pages apply as the api does (the inline preview bound: the bytes `fetch` answers
+ * inline, spec document 2 "Limits"). Public: nothing in it is a secret, and the page needs it to
+ * send a signed-out visitor the right way.
  */
 import { z } from 'zod';
 import type { PlatformConfig } from '../../shared/config/index.js';
 import type { App } from '../http/app.js';
 import { publicOperation } from '../http/openapi.js';
+import { FETCH_INLINE_BYTES } from '../../shared/search/index.js';
 
 export type SignInKind = 'provider' | 'link' | 'none';
 
@@ -21,11 +24,18 @@ const settingsSchema = z.object({
       'provider: /portal/auth/login signs in through the identity provider (auth.oidc with auth.browser_session); link: `platform dev` ' +
         'prints a one-time sign-in link on its terminal; none: browser sign-in is not configured (auth.browser_session.enabled)',
     ),
+  inline_preview_bytes: z
+    .number()
+    .int()
+    .describe(
+      'The inline preview bound (spec document 2, Limits: fetch returns bytes inline up to 1 MB): a text file up to this size is ' +
+        'shown in the preview pane and opens in the source editor; a larger one is offered as a download',
+    ),
 });
 
 export async function portalSettingsRoute(app: App, opts: { config: PlatformConfig; signIn: SignInKind }): Promise<void> {
   const { portal } = opts.config;
-  const settings = { title: portal.title, logo: portal.logo, logo_light: portal.logo_light, logo_dark: portal.logo_dark, sign_in: opts.signIn };
+  const settings = { title: portal.title, logo: portal.logo, logo_light: portal.logo_light, logo_dark: portal.logo_dark, sign_in: opts.signIn, inline_preview_bytes: FETCH_INLINE_BYTES };
   app.get(
     '/api/v1/portal/settings',
     {

@@ -14,26 +14,11 @@ import type { ResourceActor, ResourceView } from '../resources/index.js';
 /** Where the table stands against the file: at its current version, an older one, or not yet at any (its first correction runs). */
 export type PanelTableStatus = 'current' | 'older' | 'correcting';
 
-export interface PanelTable {
-  /** The table name agents query (`sql_query` on `connection`). */
-  table: string;
-  /** The fully qualified name. */
-  relation: string;
-  connection: string;
-  /** The version the table reads (null while its first correction runs). */
-  version: number | null;
+/** A registration as the panel shows it: manage_table's view without the file it is of, and where it stands against that file. */
+export interface PanelTable extends Omit<TableView, 'resource'> {
   /** The file's current version. */
   head_version: number;
   status: PanelTableStatus;
-  follow: boolean;
-  pinned: boolean;
-  /** Corrects the file: later uploads with the same problems are corrected as new versions. */
-  corrects: boolean;
-  correcting: boolean;
-  /** Where it stands, in words (as manage_table list says it). */
-  state: string;
-  registered_by: string;
-  registered_at: string;
 }
 
 export interface PanelConnection {

@@ -43,6 +43,12 @@ auth:
     enabled: true
     signing_key: ${randomBytes(32).toString('base64')}
     secure: false
+# The portal itself (it needs a database and object storage configured; this test reaches neither).
+database: { dsn: "postgresql://postgres@127.0.0.1:5432/unused" }
+toolkits:
+  objstore:
+    local: { driver: filesystem, root: /tmp/unused-portal-objects }
+portal: { enabled: true, s3_bucket: portal, title: "Grace's Portal" }
 `);
     api = await startTestApi({ config });
     await provider.addClient({ clientId: 'portal', clientSecret, redirectUris: [`${api.url}/portal/auth/callback`] });
@@ -76,6 +82,21 @@ auth:
     });
     const cookies = await context.cookies(api.url);
     expect(cookies.find((c) => c.name === 'mcp_session')).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    await context.close();
+  });
+
+  it('sends a signed-out visitor of a portal address to sign in, and back to that address once signed in', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const asked = '/portal/resources/lib/global/templates?sort=size';
+    await page.goto(`${api.url}${asked}`);
+    await page.waitForURL((url) => url.origin === provider.issuer);
+    await page.getByLabel('Username').fill(grace.username);
+    await page.getByLabel('Password').fill(grace.password);
+    await Promise.all([page.waitForURL(`${api.url}${asked}`), page.getByRole('button', { name: 'Sign in' }).click()]);
+    // Signed in: the portal's sidebar names the person and the brand.
+    await expect.poll(() => page.getByRole('navigation', { name: 'Portal' }).innerText()).toContain('Grace Hopper');
+    expect(await page.title()).toBe("Grace's Portal");
     await context.close();
   });
 });

@@ -109,6 +109,9 @@ export async function startTestApi(opts: {
   metrics?: Metrics;
   /** Webhook sources and their receiver (cli/webhooks.ts createWebhookServices). */
   webhooks?: ApiDeps['webhooks'];
+  /** `platform dev`'s one-time sign-in, and where the portal's build is (api/start.ts). */
+  signIn?: ApiDeps['signIn'];
+  portalDistDir?: string;
 }): Promise<RunningApi> {
   const log = opts.log ?? silentLogger();
   return startApi({
@@ -120,6 +123,8 @@ export async function startTestApi(opts: {
     ...(opts.db ? { db: opts.db, storedApiKeys: databaseApiKeys(opts.db) } : {}),
     ...(opts.sleep ? { sleep: opts.sleep } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.signIn ? { signIn: opts.signIn } : {}),
+    ...(opts.portalDistDir ? { portalDistDir: opts.portalDistDir } : {}),
   });
 }
 

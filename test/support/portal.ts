@@ -18,6 +18,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DevSignIn, devIdentityIssuer } from '../../api/portal-auth/index.js';
 import { openDatabase, startApiRole, startWorkerRole, type RunningApiRole, type WorkerRole } from '../../cli/services.js';
+import type { PlatformConfig } from '../../shared/config/index.js';
 import type { Db } from '../../shared/db/index.js';
 import type { SessionUser } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
@@ -53,6 +54,7 @@ export type RestAs = (method: string, path: string, body?: unknown, headers?: Re
 
 export interface PortalRig {
   url: string;
+  config: PlatformConfig;
   db: Db;
   api: RunningApiRole;
   signIn: DevSignIn;
@@ -130,6 +132,7 @@ ${opts.extraYaml ?? ''}
 
   return {
     url: api.url,
+    config,
     db,
     api,
     signIn,

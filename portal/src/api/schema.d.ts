@@ -6649,6 +6649,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description The inline preview bound (spec document 2, Limits: fetch returns bytes inline up to 1 MB): a text file up to this size is shown in the preview pane and opens in the source editor; a larger one is offered as a download */
+                        inline_preview_bytes: number;
                         /** @description portal.logo: logo URL for both themes; empty for none */
                         logo: string;
                         /** @description portal.logo_dark: overrides logo in the dark theme */

@@ -1,0 +1,124 @@
+/**
+ * Benchmark (a script, not a test) of the portal in Chromium against the real api (PORTAL.md,
+ * "Budgets"; issue 36, "Tests and figures"):
+ *  1. initial JavaScript, gzipped: the entry script of portal/dist/index.html and every chunk it
+ *     preloads (budget ≤ 250 KB); the editor and viewers load on demand and are not counted;
+ *  2. a folder of 10,000 files (BENCH_FILES), warm api: time from navigation start to the first
+ *     rows of the listing being visible, over BENCH_ROUNDS navigations (p50 budget ≤ 300 ms; p99
+ *     printed), and the same for the api's first page alone (GET /api/v1/resources) as the baseline
+ *     the page cannot beat;
+ *  3. scrolling the listing to its end: the most rows the DOM held at once (budget: a few hundred)
+ *     and whether the last file was reached.
+ * The files are filed through the resource service itself (seeding is not what is measured), as
+ * `application/octet-stream` with indexing off, so no background job competes with the page.
+ *
+ *   npm run bench:portal
+ *   BENCH_FILES=10000 BENCH_ROUNDS=20 npx tsx test/bench/portal.ts
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
+import { vouchedCaller } from '../../shared/identity/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { createObjstoreConnections } from '../../shared/objstore/index.js';
+import { createResourceService, resourceActor } from '../../shared/resources/index.js';
+import { portalDistDir } from '../../shared/toolchain/index.js';
+import { ensurePortalBuilt } from '../../shared/toolchain/index.js';
+import { devIdentityIssuer } from '../../api/portal-auth/index.js';
+import { people, startPortalRig } from '../support/portal.js';
+
+const files = Number(process.env.BENCH_FILES ?? 10_000);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
+const budgets = { initialKb: 250, firstRowsMs: 300, domRows: 400 };
+
+function percentile(samples: number[], p: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** The entry script and the chunks index.html preloads, gzipped (level 9, as the api serves them). */
+function initialJavaScript(): { files: string[]; gzipBytes: number } {
+  const html = readFileSync(join(portalDistDir, 'index.html'), 'utf8');
+  const scripts = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="\/portal\/([^"]+\.js)"/g)].map((m) => m[1]!);
+  const gzipBytes = scripts.reduce((sum, name) => sum + gzipSync(readFileSync(join(portalDistDir, name)), { level: 9 }).length, 0);
+  return { files: scripts, gzipBytes };
+}
+
+async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < items.length) await work(items[next++]!);
+  }));
+}
+
+await ensurePortalBuilt({ quiet: true });
+const initial = initialJavaScript();
+console.log(`initial JavaScript: ${(initial.gzipBytes / 1024).toFixed(1)} KB gzipped (${initial.files.join(', ')}); budget ≤ ${budgets.initialKb} KB`);
+
+const rig = await startPortalRig({ extraYaml: 'resources:\n  index:\n    - { index: not_indexed }\n' });
+try {
+  const service = createResourceService({ config: rig.config, db: rig.db, objstore: createObjstoreConnections(rig.config, { env: {} }), log: silentLogger() });
+  const owner = people.admin;
+  const actor = resourceActor(vouchedCaller({ issuer: devIdentityIssuer, ...owner }, 'browser_session'), { config: rig.config, origin: 'person' });
+  const seedStart = Date.now();
+  await pool(Array.from({ length: files }, (_, n) => n), 16, async (n) => {
+    await service.create(actor, {
+      library: { kind: 'global' },
+      path: 'bench/big',
+      file_name: `file-${String(n).padStart(5, '0')}.bin`,
+      content_type: 'application/octet-stream',
+      if_exists: 'fail',
+      origin: 'portal',
+      body: Readable.from([Buffer.from(`bytes of file ${n}\n`)]),
+    });
+  });
+  console.log(`seeded ${files} files in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+
+  const rest = await rig.restAs(owner);
+  const apiTimes: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    const answer = await rest('GET', '/api/v1/resources?path=global/bench/big&direct=true&sort=name&limit=100');
+    if (answer.status !== 200) throw new Error(`list answered ${answer.status}`);
+    apiTimes.push(performance.now() - started);
+  }
+
+  const { context, page } = await rig.open(owner, { width: 1280, height: 800 });
+  const address = `${rig.url}/portal/resources/lib/global/bench/big`;
+  const rowSelector = '[aria-label="Files"] [role="row"], [aria-label="Files"] [role="option"]';
+  await page.goto(address);
+  await page.waitForSelector(rowSelector);
+  const pageTimes: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    await page.goto(address);
+    await page.waitForSelector(`${rowSelector} >> text=file-00000`);
+    pageTimes.push(await page.evaluate(() => performance.now()));
+  }
+  console.log(
+    `first rows of a ${files}-file folder after navigation: p50 ${percentile(pageTimes, 50).toFixed(0)} ms, p99 ${percentile(pageTimes, 99).toFixed(0)} ms ` +
+      `(budget p50 ≤ ${budgets.firstRowsMs} ms); the api's first page alone: p50 ${percentile(apiTimes, 50).toFixed(1)} ms, p99 ${percentile(apiTimes, 99).toFixed(1)} ms`,
+  );
+
+  // Scroll to the end, page by page as a person would, counting the rows the DOM holds.
+  const scrolled = await page.evaluate(async ({ selector, last }) => {
+    const rows = () => document.querySelectorAll(selector).length;
+    const first = document.querySelector(selector) as HTMLElement;
+    let box: HTMLElement | null = first.parentElement;
+    while (box && !(box.scrollHeight > box.clientHeight && getComputedStyle(box).overflowY !== 'visible')) box = box.parentElement;
+    if (!box) throw new Error('no scrolling container around the rows');
+    let most = rows();
+    const deadline = Date.now() + 300_000;
+    while (Date.now() < deadline) {
+      box.scrollTop += box.clientHeight;
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 16)));
+      most = Math.max(most, rows());
+      if ([...document.querySelectorAll(selector)].some((row) => row.textContent?.includes(last))) return { most, reached: true };
+    }
+    return { most, reached: false };
+  }, { selector: rowSelector, last: `file-${String(files - 1).padStart(5, '0')}` });
+  console.log(`scrolling to the end: at most ${scrolled.most} rows in the DOM at once (budget ≤ ${budgets.domRows}); last file ${scrolled.reached ? 'reached' : 'NOT reached'}`);
+  await context.close();
+} finally {
+  await rig.stop();
+}
