@@ -338,11 +338,14 @@ describe.skipIf(!haveChromium)('portal: the details page of one resource', () =>
 
   it('the administrator section: an administrator sees the file and may move it to a person; others get what the api answers', async () => {
     const file = (await rig.upload(people.alice, { path: 'handover', name: 'handover.md', content: '# Handover\n', type: 'text/markdown' })) as Stored;
+    // Bob has a file of his own, so the platform has seen him: a person files can move to.
+    await rig.upload(people.bob, { path: 'inbox', name: 'hello.txt', content: 'hi\n' });
     const { context, page, problems } = await openAs(people.admin, detailsAddress(file.id, 'admin'));
     await page.getByRole('heading', { name: 'handover', level: 1 }).waitFor();
     expect(await page.getByText('Administrator section').count()).toBe(1);
     const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });
     expect(await crumbs.getByRole('listitem').allTextContents()).toEqual(['Administration', 'Resources', 'People', subjectOf(people.alice), 'handover', 'handover.md']);
+    expect(await field(page, 'Folder').textContent()).toBe(`People / ${subjectOf(people.alice)} / handover`);
     // Reload and Back on the admin address.
     await page.reload();
     await page.getByRole('heading', { name: 'handover', level: 1 }).waitFor();

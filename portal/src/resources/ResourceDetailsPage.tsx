@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { Download, Pencil } from 'lucide-react';
+import { Download, SlidersHorizontal } from 'lucide-react';
 import { messageOf } from '../api/client';
 import type { Resource } from '../api/types';
 import { useSession } from '../app/session';
@@ -94,7 +94,7 @@ function ResourceDetails({ resource: r, section }: { resource: Resource; section
   useEffect(() => {
     document.title = brand ? `${r.display_name} · ${brand}` : r.display_name;
   }, [r.display_name, brand]);
-  const folderLabel = [libraryLabel(r.library, subject, names), ...(r.path ? r.path.split('/') : [])].join(' / ');
+  const folderLabel = [...(isPeopleLibrary(r.library, subject) ? ['People'] : []), libraryLabel(r.library, subject, names), ...(r.path ? r.path.split('/') : [])].join(' / ');
 
   return (
     <article className="resource-details" data-section={section}>
@@ -111,7 +111,7 @@ function ResourceDetails({ resource: r, section }: { resource: Resource; section
           </a>
           {r.allowed_actions.change ? (
             <Button onPress={() => setEditing(true)}>
-              <Pencil aria-hidden size={16} /> Edit details
+              <SlidersHorizontal aria-hidden size={16} /> Edit details
             </Button>
           ) : null}
           <EditSourceButton resource={r} />
