@@ -188,10 +188,9 @@ export function ListingGrid(props: {
     if (hasMore && lastShown >= rows.length - 40) loadMore();
   }, [hasMore, lastShown, rows.length, loadMore]);
 
+  /** Focus goes onto the focused row at the next layout: after a keyboard move, or when the page asks. */
   const pendingFocus = useRef(false);
-  useEffect(() => {
-    if (props.focusRequest > 0) pendingFocus.current = true;
-  }, [props.focusRequest]);
+  const answeredRequest = useRef(props.focusRequest);
 
   /** Scrolls so row `index` is in view below the sticky header. */
   const ensureVisible = (index: number) => {
@@ -203,8 +202,9 @@ export function ListingGrid(props: {
   };
 
   useLayoutEffect(() => {
-    if (!pendingFocus.current || focusedIndex < 0) return;
+    if ((!pendingFocus.current && answeredRequest.current === props.focusRequest) || focusedIndex < 0) return;
     pendingFocus.current = false;
+    answeredRequest.current = props.focusRequest;
     ensureVisible(focusedIndex);
     const el = scrollRef.current?.querySelector<HTMLElement>(`[data-index="${focusedIndex}"]`);
     el?.focus({ preventScroll: true });

@@ -9,7 +9,7 @@
  */
 import { createContext, useContext, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { Button, Tree, TreeItem, TreeItemContent, type Key } from 'react-aria-components';
+import { Button, Tree, TreeItem, TreeItemContent, TreeLoadMoreItem, type Key } from 'react-aria-components';
 import { ChevronRight, Folder, FolderOpen, Globe, User, Users } from 'lucide-react';
 import { messageOf } from '../../api/client';
 import { formatRelative } from '../../ui/format';
@@ -82,6 +82,18 @@ function RowContent(props: { name: string; kind: TopFolder['kind'] | 'folder'; c
   );
 }
 
+/**
+ * Stands for children not read yet, so the row is expandable (aria-expanded, Right opens): the
+ * Tree knows a row has children by the children in its collection. Shown while they load.
+ */
+function Placeholder({ loading }: { loading: boolean }) {
+  return (
+    <TreeLoadMoreItem isLoading={loading} className="tree-loading">
+      <span className="tree-loading-text">Loading…</span>
+    </TreeLoadMoreItem>
+  );
+}
+
 /** A folder row and, once it is expanded, its subfolders (read from the facets route then). */
 function FolderItem(props: { folder: FolderRef; name: string; kind: TopFolder['kind'] | 'folder'; count: number; lastChanged: string | null; hasChildren: boolean }) {
   const key = treeKey(props.folder);
@@ -92,19 +104,21 @@ function FolderItem(props: { folder: FolderRef; name: string; kind: TopFolder['k
   return (
     <TreeItem id={key} textValue={props.name} hasChildItems={children ? children.length > 0 : props.hasChildren}>
       <RowContent name={props.name} kind={props.kind} count={self?.count ?? props.count} lastChanged={self ? self.last_changed_at : props.lastChanged} />
-      {expanded && children
-        ? children.map((c) => (
-            <FolderItem
-              key={treeKey(c.folder)}
-              folder={c.folder}
-              name={folderName(c.folder.path)}
-              kind="folder"
-              count={c.facet.count}
-              lastChanged={c.facet.last_changed_at}
-              hasChildren={c.hasChildren}
-            />
-          ))
-        : null}
+      {children ? (
+        children.map((c) => (
+          <FolderItem
+            key={treeKey(c.folder)}
+            folder={c.folder}
+            name={folderName(c.folder.path)}
+            kind="folder"
+            count={c.facet.count}
+            lastChanged={c.facet.last_changed_at}
+            hasChildren={c.hasChildren}
+          />
+        ))
+      ) : props.hasChildren ? (
+        <Placeholder loading={expanded} />
+      ) : null}
     </TreeItem>
   );
 }
@@ -115,11 +129,13 @@ function PeopleItem({ folder, ownSubject }: { folder: Extract<TopFolder, { kind:
   return (
     <TreeItem id={peopleKey} textValue={folder.name} hasChildItems={folder.people > 0}>
       <RowContent name={folder.name} kind="people" count={folder.count} lastChanged={folder.last_changed_at} extra={`${folder.people} ${folder.people === 1 ? 'person' : 'people'}`} />
-      {expanded && people.folders
-        ? people.folders.map((p: LibraryFolder) => (
-            <FolderItem key={treeKey(p.folder)} folder={p.folder} name={p.name} kind="person" count={p.count} lastChanged={p.last_changed_at} hasChildren />
-          ))
-        : null}
+      {people.folders ? (
+        people.folders.map((p: LibraryFolder) => (
+          <FolderItem key={treeKey(p.folder)} folder={p.folder} name={p.name} kind="person" count={p.count} lastChanged={p.last_changed_at} hasChildren />
+        ))
+      ) : folder.people > 0 ? (
+        <Placeholder loading={expanded} />
+      ) : null}
     </TreeItem>
   );
 }
@@ -140,7 +156,19 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
   };
 
   return (
-    <nav className="folder-tree" aria-label="Folder tree">
+    <nav
+      className="folder-tree"
+      aria-label="Folder tree"
+      onKeyDownCapture={(e) => {
+        // Enter opens the focused folder. (The Tree performs its action on Enter only while nothing
+        // is selected; the open folder is its selection, so the key is handled here.)
+        const row = e.target as HTMLElement;
+        if (e.key !== 'Enter' || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || row.getAttribute('role') !== 'row' || !row.dataset.key) return;
+        e.preventDefault();
+        e.stopPropagation();
+        open(row.dataset.key);
+      }}
+    >
       {props.topError ? (
         <p className="error-message" role="alert">
           {messageOf(props.topError)}
