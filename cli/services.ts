@@ -121,7 +121,7 @@ export async function startApiRole(opts: {
     routes: async (app, ctx) => {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
-      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate, requests), ...(services.tables ? { tables: tableHooks(services.tables) } : {}), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
+      if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate, requests), ...(services.tables ? { tables: tableHooks(services.tables), tableRegistration: services.tables } : {}), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }

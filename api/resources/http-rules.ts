@@ -14,6 +14,7 @@ import {
   type ResourceActor,
   type ResourceErrorCode,
 } from '../../shared/resources/index.js';
+import type { TableError, TableErrorCode } from '../../shared/tables/index.js';
 
 /** ResourceError code → HTTP status (the binding table of issue 6). */
 export const statusByResourceCode: Record<ResourceErrorCode, number> = {
@@ -25,6 +26,25 @@ export const statusByResourceCode: Record<ResourceErrorCode, number> = {
   unsupported: 415,
   upstream: 502,
 };
+
+/**
+ * TableError code (shared/tables, manage_table's refusals) → HTTP status: `refused` (the file
+ * fails the checks) is 422, the file's own answer; `unavailable` (no scratch catalog, an engine
+ * that cannot take it) 503.
+ */
+export const statusByTableCode: Record<TableErrorCode, number> = {
+  invalid: 400,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  refused: 422,
+  unavailable: 503,
+};
+
+/** The REST error body of a TableError, in the same shape as a ResourceError's. */
+export function tableErrorBody(err: TableError): { status: number; body: Record<string, unknown> } {
+  return { status: statusByTableCode[err.code] ?? 500, body: { ...(err.details ?? {}), error: err.code, message: err.message } };
+}
 
 /** The REST error body of a ResourceError: `{error: code, message, ...details}`. */
 export function resourceErrorBody(err: ResourceError): { status: number; body: Record<string, unknown> } {

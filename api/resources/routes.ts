@@ -13,7 +13,8 @@ import { hasZodFastifySchemaValidationErrors, validatorCompiler } from 'fastify-
 import type { App } from '../http/app.js';
 import { userContentHeaders } from '../http/user-content.js';
 import { sendRestRefusal, type RestRefusal } from '../http/rest-auth.js';
-import { MAX_TAGS, ResourceError, type ResourceActor, type ResourceRequests, type ResourceService, type ResourceView, type TableHooks, type UploadTableReport } from '../../shared/resources/index.js';
+import { EDITED_IN_PORTAL, INLINE_PREVIEW_BYTES, MAX_TAGS, ResourceError, saveSource, type ResourceActor, type ResourceRequests, type ResourceService, type ResourceView, type TableHooks, type UploadTableReport } from '../../shared/resources/index.js';
+import { TableError, type TableDeps } from '../../shared/tables/index.js';
 import {
   declaredType,
   etagOf,
@@ -22,6 +23,7 @@ import {
   requestTypeProblem,
   resourceErrorBody,
   servedContentType,
+  tableErrorBody,
 } from './http-rules.js';
 import {
   binarySchema,
@@ -39,6 +41,9 @@ import {
   replacedSchema,
   resourceSchema,
   restoreParams,
+  sourceBodySchema,
+  sourceQuerySchema,
+  sourceSavedSchema,
   updateBodySchema,
   uploadBodySchema,
   uploadFieldsSchema,
@@ -47,11 +52,13 @@ import {
   versionsSchema,
   writersSchema,
 } from './schemas.js';
-import { readRawBody, readUploadForm, type StreamedUpload } from './upload-body.js';
+import { readRawBody, readSmallBody, readUploadForm, type StreamedUpload } from './upload-body.js';
 import { registerFolderRoutes } from './folder-routes.js';
 import { registerSearchRoute, type SearchRouteOptions } from './search.js';
 import { registerThumbnailRoutes } from './thumbnail-routes.js';
 import { registerFolderRenameRoute } from './folder-rename-route.js';
+import { registerLibraryRoutes } from './library-routes.js';
+import { registerTableRoutes } from './table-routes.js';
 import { restSecurity } from '../http/openapi.js';
 
 export interface ResourceRoutesOptions {
@@ -66,6 +73,8 @@ export interface ResourceRoutesOptions {
   requests?: ResourceRequests;
   /** Registered tables (shared/tables): a new version moves the tables that correct the file; the reply's `tables` says what happened. */
   tables?: Pick<TableHooks, 'afterUpload'>;
+  /** Table registration (shared/tables) for the "Query as a table" routes; without it they answer 503. */
+  tableRegistration?: TableDeps;
 }
 
 const tags = ['resources'];
@@ -142,6 +151,11 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ResourceError) {
       const { status, body } = resourceErrorBody(error);
+      return reply.code(status).send(body);
+    }
+    if (error instanceof TableError) {
+      const { status, body } = tableErrorBody(error);
+      if (status >= 500) request.log.warn({ err: error }, 'table registration unavailable');
       return reply.code(status).send(body);
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -268,6 +282,8 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
   if (opts.search) registerSearchRoute(app, opts.search, actor);
   registerThumbnailRoutes(app, service, actor);
   registerFolderRenameRoute(app, opts.requests, actor);
+  registerLibraryRoutes(app, service, actor);
+  registerTableRoutes(app, opts.tableRegistration, actor);
 
   // ---- by id ------------------------------------------------------------------------------------
 
@@ -452,6 +468,42 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
           }),
         );
         return withTables(who, replaced);
+      },
+    );
+
+    scope.put(
+      '/api/v1/resources/:id/source',
+      {
+        validatorCompiler: bodyReadByHandler,
+        bodyLimit: Number.MAX_SAFE_INTEGER,
+        schema: {
+          operationId: 'saveResourceSource', security: restSecurity,
+          tags,
+          summary: 'Save from the source editor',
+          description:
+            `The source editor's Save: the body is the editor's text (UTF-8, at most ${INLINE_PREVIEW_BYTES} bytes; any Content-Type, ` +
+            'e.g. text/plain) and becomes the next version; file name, type, id and URI stay. The server labels the version ' +
+            `with the change summary "${EDITED_IN_PORTAL}" (a client cannot set another; Replace content is PUT …/content). Allowed on a ` +
+            'text-family file within the inline preview limit to whoever may change it (`allowed_actions.edit_source`): 403 without ' +
+            'the change rule; 400 for a file outside the text family or text that is not UTF-8; 413 for a file or text over the ' +
+            'limit; 409 when the file\'s head is not `base_version` (someone saved meanwhile; nothing stored).',
+          consumes: ['text/plain', 'application/octet-stream'],
+          params: idParams,
+          querystring: sourceQuerySchema,
+          body: sourceBodySchema,
+          response: { 200: sourceSavedSchema, ...errorResponses(400, 403, 404, 409, 413) },
+        },
+      },
+      async (request) => {
+        const who = actor(request);
+        const declared = declaredLength(request);
+        const tooLarge = (bytes?: number) =>
+          new ResourceError('too_large', `the text${bytes !== undefined ? ` of ${bytes} bytes` : ''} is larger than the inline preview limit of ${INLINE_PREVIEW_BYTES} bytes`, {
+            limit_bytes: INLINE_PREVIEW_BYTES,
+          });
+        if (declared !== undefined && declared > INLINE_PREVIEW_BYTES) throw tooLarge(declared);
+        const text = await readSmallBody(request, INLINE_PREVIEW_BYTES, () => tooLarge());
+        return withTables(who, await saveSource(service, who, request.params.id, { text, base_version: request.query.base_version }));
       },
     );
   });

@@ -4,7 +4,7 @@
  * so the OpenAPI document stays the truth about the API; error bodies stay open for details.
  */
 import { z } from 'zod';
-import { MAX_FACET_DEPTH, MAX_LIST_LIMIT, MAX_PEOPLE_LIMIT, MAX_TAG_CHARS, MAX_TAGS } from '../../shared/resources/index.js';
+import { EDITED_IN_PORTAL, INLINE_PREVIEW_BYTES, MAX_FACET_DEPTH, MAX_LIST_LIMIT, MAX_PEOPLE_LIMIT, MAX_TAG_CHARS, MAX_TAGS } from '../../shared/resources/index.js';
 
 /** The tag limits the service applies (names.ts), so the document states the rule the service keeps. */
 const tagListSchema = z.array(z.string().max(MAX_TAG_CHARS)).max(MAX_TAGS);
@@ -45,7 +45,10 @@ export const resourceActionsSchema = z
     move_targets: z.array(z.string()).describe('Libraries the file may be moved into: own, personas, global (never its current one)'),
     move_to_people: z.boolean().describe('Also person:<subject> of people the platform has seen (platform administrators): GET /api/v1/resources/{id}/move-targets lists them'),
     recapture: z.boolean().describe('Recapture the thumbnail'),
-    register: z.boolean().describe('Register as a query table'),
+    register: z.boolean().describe('Register as a query table (GET /api/v1/resources/{id}/tables says whether the file can be one)'),
+    edit_source: z
+      .boolean()
+      .describe(`Open in the source editor and save (PUT /api/v1/resources/{id}/source): change, on a text-family file within the inline preview limit (${INLINE_PREVIEW_BYTES} bytes)`),
   })
   .describe("The caller's allowed actions, by the rules the routes enforce: a control is offered exactly where the request would be accepted");
 
@@ -305,6 +308,127 @@ export const deleteQuerySchema = z.object({
 });
 
 export const restoreParams = idParams.extend({ version: z.coerce.number().int().min(1).describe('The version whose bytes become the new head') });
+
+// ---- top-level folders (GET /api/v1/resources/libraries, …/libraries/people) --------------------
+
+const libraryFolderFields = {
+  name: z.string().describe('What the file manager shows: My Resources, the persona\'s display name (else its name), Global; a person\'s email (else subject)'),
+  library: z.string().describe('Library text: person:<subject>, persona:<name> or global'),
+  path: z.string().describe('The library as `path` of the listing and facets routes take it (percent-encoded where needed)'),
+  description: z.string().describe("The persona's description from the configuration; '' for the others"),
+  count: z.number().int().describe('Files beneath, at every depth'),
+  direct_count: z.number().int().describe("Files filed at the top level itself (the portal's \"N files at the top level\" row)"),
+  last_changed_at: z.string().nullable().describe('Last file written into, removed from or moved out of anything beneath; null when nothing ever was'),
+  allowed_actions: folderActionsSchema,
+};
+
+export const topLevelFolderSchema = z
+  .discriminatedUnion('kind', [
+    z.object({ kind: z.literal('personal').describe('My Resources: the caller\'s own library'), ...libraryFolderFields }),
+    z.object({ kind: z.literal('persona').describe('A persona\'s folder'), persona: z.string().describe('The persona\'s name'), ...libraryFolderFields }),
+    z.object({ kind: z.literal('global').describe('Global'), ...libraryFolderFields }),
+    z.object({
+      kind: z.literal('people').describe('People (platform administrators): GET /api/v1/resources/libraries/people lists its folders when opened'),
+      name: z.string(),
+      people: z.number().int().describe('People whose personal library holds a file or a folder (the caller aside)'),
+      count: z.number().int().describe('Files in their libraries, at every depth'),
+      last_changed_at: z.string().nullable(),
+    }),
+  ])
+  .describe('A top-level folder of the file manager');
+
+export const topLevelFoldersSchema = z.object({
+  folders: z.array(topLevelFolderSchema).describe('In the order the file manager shows them: My Resources, the personas, Global, then People for platform administrators'),
+});
+
+export const personFolderSchema = z
+  .object({ kind: z.literal('person'), subject: z.string().describe("The owner's subject"), ...libraryFolderFields })
+  .describe("A person's library under People");
+
+export const peopleQuerySchema = z.object({
+  q: z.string().max(300).optional().describe('Only people whose subject contains this text (case-insensitive)'),
+  cursor: z.string().max(2000).optional().describe('next_cursor of the previous page'),
+  limit: z.coerce.number().int().min(1).max(MAX_PEOPLE_LIMIT).optional().describe(`People per page (1-${MAX_PEOPLE_LIMIT}, default 100)`),
+});
+
+export const peopleSchema = z.object({
+  items: z.array(personFolderSchema).describe('By subject'),
+  next_cursor: z.string().nullable().describe('Cursor of the next page; null on the last'),
+});
+
+// ---- Query as a table (GET/POST /api/v1/resources/{id}/tables) ------------------------------------
+
+export const panelTableSchema = z
+  .object({
+    table: z.string().describe('The table name agents query (sql_query on `connection`)'),
+    relation: z.string().describe('The fully qualified name'),
+    connection: z.string(),
+    version: z.number().int().nullable().describe('The version the table reads; null while its first correction runs'),
+    head_version: z.number().int().describe("The file's current version"),
+    status: z
+      .enum(['current', 'older', 'correcting'])
+      .describe('current: registered at the current version; older: at an older version (`version` says which; register again to move it); correcting: its first correction still runs'),
+    follow: z.boolean().describe('Follows new versions written by exports and extractions'),
+    pinned: z.boolean().describe('Stays at its version until registered again'),
+    corrects: z.boolean().describe('Corrects the file: a later upload with the same problems is corrected as a new version above it'),
+    correcting: z.boolean().describe('A correction runs in the registerTable workflow'),
+    state: z.string().describe('Where it stands, in words'),
+    registered_by: z.string(),
+    registered_at: z.string(),
+  })
+  .describe('A table registered over the file');
+
+export const tablePanelSchema = z
+  .object({
+    format: z.enum(['csv', 'tsv', 'ndjson']).nullable().describe('How the file reads as a table; null: not a CSV, TSV or NDJSON file'),
+    tables: z.array(panelTableSchema).describe('Its registered tables, by connection and name; empty: none'),
+    connections: z
+      .array(z.object({ name: z.string(), display_name: z.string(), default: z.boolean().describe('Used when a registration names no connection') }))
+      .describe('SQL connections with a scratch catalog, where a table can be registered (default first)'),
+    default_table_name: z.string().nullable().describe('The name a registration without table_name gives this caller (the persona prefix added)'),
+    register: z
+      .object({ allowed: z.boolean(), reason: z.string().nullable().describe('Why not, when not allowed') })
+      .describe('Whether POST would be accepted now: authority (allowed_actions.register), a table format and a connection'),
+  })
+  .describe('The "Query as a table" panel of a file');
+
+export const registerTableBodySchema = z
+  .strictObject({
+    connection: z.string().min(1).max(200).optional().describe('The SQL connection (one of the panel\'s connections); absent: the default'),
+    table_name: z.string().min(1).max(200).optional().describe('Default: a slug of the file name; the persona is always added as a prefix'),
+    follow: z.boolean().optional().describe('Follow new versions written by exports and extractions (default true)'),
+    correct: z
+      .boolean()
+      .optional()
+      .describe('Save a corrected copy and register: when the file has line breaks in cells, carriage-return-only line ends or non-UTF-8 text, write a corrected version and register that (the table then corrects the file). Registering again without it turns correction off'),
+  })
+  .describe('Register the file as a table, as manage_table register does');
+
+export const registeredTableSchema = z.object({
+  table: panelTableSchema,
+  change: z.string().describe('What registering did, in words'),
+  corrected: z.object({ version: z.number().int(), reference: z.string() }).optional().describe('The corrected copy written and registered'),
+  workflow_id: z.string().optional().describe('A large correction runs in this workflow (202); the table moves when it is done'),
+});
+
+export const tableRefusalSchema = errorSchema
+  .extend({
+    rows: z.number().int().describe('Rows with a line break inside a cell (NDJSON: records over several lines)'),
+    columns: z.array(z.string()).describe('The columns those line breaks are in'),
+    cr_only_lines: z.number().int().describe('Lines ending in a carriage return only'),
+    invalid_utf8_bytes: z.number().int().describe('Bytes that are not UTF-8'),
+  })
+  .describe('refused: the file fails the checks; the message says how many rows and which columns, and that correct: true saves a corrected copy');
+
+// ---- source editor (PUT /api/v1/resources/{id}/source) ----------------------------------------------
+
+export const sourceQuerySchema = z.object({
+  base_version: z.coerce.number().int().min(1).describe('The version the editor opened; a file with a newer head is refused (409)'),
+});
+
+export const sourceBodySchema = binarySchema(`The editor's text, UTF-8, at most ${INLINE_PREVIEW_BYTES} bytes; the file keeps its content type`);
+
+export const sourceSavedSchema = replacedSchema.describe(`The resource with its new head version, whose change_summary is "${EDITED_IN_PORTAL}"`);
 
 /** Error answers a route may give, keyed by status, for the OpenAPI document. */
 export function errorResponses(...statuses: number[]): Record<number, typeof errorSchema> {

@@ -256,3 +256,34 @@ export function readRawBody(request: FastifyRequest, maxBytes: number): Streamed
     },
   };
 }
+
+/**
+ * A small raw body read whole (the source editor's text): at most `maxBytes`, else `tooLarge()` is
+ * the refusal once the limit passes; the rest of the body is read and dropped (the request is
+ * never destroyed), so the client finishes sending and reads the refusal.
+ */
+export function readSmallBody(request: FastifyRequest, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    const raw = request.raw;
+    raw.on('data', (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size > maxBytes) {
+        refused = true;
+        chunks.length = 0;
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    raw.on('end', () => {
+      if (!refused) resolve(Buffer.concat(chunks, size));
+    });
+    raw.on('error', (err) => {
+      if (!refused) reject(err);
+    });
+  });
+}

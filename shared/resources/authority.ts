@@ -17,6 +17,7 @@
  * |                   | between libraries (spec: "Agents cannot move resources between libraries")        |
  * | recapture         | whoever may change the file, and anyone who may add to its library                |
  * | register          | uploader, administrator, or administrator of the owning persona: the change rule  |
+ * | (edit_source)     | change, on a text-family file within the inline preview limit (source-rules.ts)   |
  *
  * The allowed actions every answer carries (`resourceActions`, `folderActions`) are computed from
  * these same rows, so a control is offered exactly where the service would accept the request.
@@ -24,6 +25,7 @@
  * persona-admin:<name> for a persona library, a platform administrator for every library.
  */
 import { formatLibrary, sameLibrary } from './library.js';
+import { sourceEditable, type SourceFile } from './source-rules.js';
 import type { FolderActions, Library, LibraryText, ResourceActions, ResourceActor } from './types.js';
 
 export type ResourceAction = 'read' | 'dereference' | 'list' | 'add' | 'change' | 'describe_folder' | 'move_to' | 'recapture' | 'register';
@@ -32,6 +34,8 @@ export interface AuthorityTarget {
   library: Library;
   /** The resource's uploader, for `change`. */
   uploader?: string;
+  /** The file's type, name and size, for `edit_source` (the source editor's text-family and size rule). */
+  file?: SourceFile;
 }
 
 /** Whether the actor is an agent session or a managed script (not a person at the portal). */
@@ -140,6 +144,7 @@ export function resourceActions(actor: ResourceActor, target: AuthorityTarget): 
     move_to_people: mayMoveToPeople(actor, target),
     recapture: may(actor, 'recapture', target),
     register: may(actor, 'register', target),
+    edit_source: change && target.file !== undefined && sourceEditable(target.file),
   };
 }
 

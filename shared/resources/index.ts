@@ -24,6 +24,9 @@ export {
   type AuthorityTarget,
 } from './authority.js';
 export { DEFAULT_PEOPLE_LIMIT, MAX_PEOPLE_LIMIT } from './move-targets.js';
+export { MY_RESOURCES, GLOBAL, PEOPLE } from './top-level.js';
+export { INLINE_PREVIEW_BYTES, EDITED_IN_PORTAL, isTextFamily, sourceEditable, sourceProblem, type SourceFile } from './source-rules.js';
+export { saveSource, type SaveSourceInput } from './source.js';
 export {
   folderPathProblem,
   normalizeFolderPath,

@@ -86,7 +86,11 @@ export function toView(row: ResourceRow, actor: ResourceActor): ResourceView {
     reference: referenceOf(row.id),
     uri: rowUri(row),
     search_setting: row.search_setting,
-    allowed_actions: resourceActions(actor, { library: rowLibrary(row), uploader: row.uploader }),
+    allowed_actions: resourceActions(actor, {
+      library: rowLibrary(row),
+      uploader: row.uploader,
+      file: { content_type: row.content_type, file_name: row.file_name, size: Number(row.size) },
+    }),
   };
   if (actor.platformAdmin) view.last_read_at = row.last_read_at ? row.last_read_at.toISOString() : null;
   return view;

@@ -20,6 +20,7 @@ import { createResourceListing } from './listing.js';
 import { createMoveTargets } from './move-targets.js';
 import { createResourceReads } from './reads.js';
 import { createResourceThumbnails } from './thumbnails/service.js';
+import { createTopLevelFolders } from './top-level.js';
 import type { ResourceService } from './types.js';
 import { createResourceWrites } from './writes.js';
 
@@ -36,6 +37,7 @@ export function createResourceService(deps: ResourceServiceDeps): ResourceServic
     ...createFolderWrites(context),
     ...createFolderRename(context),
     ...createMoveTargets(context),
+    ...createTopLevelFolders(context),
     thumbnails: createResourceThumbnails(context),
     onChange: context.onChange,
     changeOrigin: context.changeOrigin,

@@ -77,6 +77,8 @@ export interface ResourceActions {
   recapture: boolean;
   /** Register as a query table. */
   register: boolean;
+  /** Open in the source editor and save (change, on a text-family file within the inline preview limit: source.ts). */
+  edit_source: boolean;
 }
 
 /** What the caller may do in a folder ('' path: a library's top-level folder). */
@@ -232,6 +234,55 @@ export interface FacetsQuery {
   depth?: number;
 }
 
+/** What every top-level folder that is a library shows (top-level.ts), with counts as facets give them for its root. */
+export interface LibraryFolderFields {
+  /** What the portal shows: My Resources, the persona's display name (else its name), Global; a person's email (else subject). */
+  name: string;
+  library: LibraryText;
+  /** The library as listing and facet paths write it (`<library text>`, percent-encoded). */
+  path: string;
+  /** The persona's description from the configuration (persona folders); '' otherwise. */
+  description: string;
+  /** Files beneath, at every depth. */
+  count: number;
+  /** Files filed at the top level itself (not in a folder). */
+  direct_count: number;
+  last_changed_at: string | null;
+  allowed_actions: FolderActions;
+}
+
+/** My Resources (`personal`), a persona's folder, or Global. */
+export type LibraryFolderView =
+  | (LibraryFolderFields & { kind: 'personal' | 'global' })
+  | (LibraryFolderFields & { kind: 'persona'; /** The persona's name. */ persona: string });
+
+/** People (platform administrators): one folder per person whose resources exist, listed by `people`. */
+export interface PeopleFolderView {
+  kind: 'people';
+  name: string;
+  /** People whose personal library holds a file or a folder (the caller aside). */
+  people: number;
+  /** Files beneath, in all of their libraries. */
+  count: number;
+  last_changed_at: string | null;
+}
+
+export type TopLevelFolderView = LibraryFolderView | PeopleFolderView;
+
+/** A person's library under People. */
+export interface PersonFolderView extends LibraryFolderFields {
+  kind: 'person';
+  /** The owner's subject (`library` is person:<subject>). */
+  subject: string;
+}
+
+export interface PeopleQuery {
+  /** Only people whose subject contains this text (case-insensitive). */
+  q?: string;
+  cursor?: string;
+  limit?: number;
+}
+
 /** Usage counted from the audit trail (docs/audit.md), or, with audit off, that none is recorded. */
 export type UsageView = RecordedUsage | UnrecordedUsage;
 
@@ -319,6 +370,13 @@ export interface ResourceService {
    */
   listReadable(actor: ResourceActor, query?: { cursor?: string; limit?: number }): Promise<ListPage<ResourceView>>;
   facets(actor: ResourceActor, query?: FacetsQuery): Promise<FolderFacet[]>;
+  /**
+   * The file manager's top-level folders in the order it shows them: My Resources, the personas
+   * (every persona for a platform administrator), Global, and People for a platform administrator.
+   */
+  topLevelFolders(actor: ResourceActor): Promise<TopLevelFolderView[]>;
+  /** People (platform administrators only): the personal libraries of people whose resources exist, by subject, paged. */
+  people(actor: ResourceActor, query?: PeopleQuery): Promise<ListPage<PersonFolderView>>;
   update(actor: ResourceActor, id: string, input: UpdateInput): Promise<ResourceView>;
   /**
    * Where the caller may move the resource: libraries offered (the rule of `update`'s move), and

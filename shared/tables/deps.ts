@@ -18,7 +18,7 @@ export interface TableDeps {
   db: Db;
   resources: ResourceService;
   /** The SQL connections tables are registered on (their scratch catalogs). */
-  sql: Pick<SqlToolkit, 'connection'>;
+  sql: Pick<SqlToolkit, 'connection' | 'connections' | 'defaultConnection'>;
   /** The platform's storage: the managed-resources connection and bucket (the scratch catalogs read it). */
   storage: ScratchStorage;
   /** Starts the registerTable jobs recorded in the outbox at once (this process's dispatcher); without it a sweeper does. */

@@ -10,6 +10,7 @@ export { registeredTables, stopCorrecting } from './records.js';
 export { tableHooks } from './hooks.js';
 export { followNewVersion, afterUpload, reconcileTables, refusedNews, tableWorkflowId, type ReconcileMode, type ReconcileOptions, type TableNews } from './follow.js';
 export { registerTable, unregisterTable, listTables, tableReferences, type RegisterInput, type RegisterResult, type TableView, type ListInput, type UnregisterInput } from './register.js';
+export { tablePanel, tableConnections, registerFromPanel, type TablePanel, type PanelTable, type PanelTableStatus, type PanelConnection, type PortalRegisterInput, type PortalRegisterResult } from './panel.js';
 export { manageTableTool, type ManageTableToolOptions } from './tool.js';
-export { isFileRefusal, TableError, tableFormat, defaultTableName, tablePrefix, prefixedTableName, refusalMessage, type ScanReport, type TableFormat } from './rules.js';
+export { isFileRefusal, TableError, tableFormat, defaultTableName, tablePrefix, prefixedTableName, refusalMessage, type ScanReport, type TableErrorCode, type TableFormat } from './rules.js';
 export { scanTable, correctedStream } from './scan.js';

@@ -51,7 +51,7 @@ export interface RegisterResult {
   workflow_id?: string;
 }
 
-function libraryOf(view: ResourceView, actor: ResourceActor): TableLibrary {
+export function libraryOf(view: ResourceView, actor: ResourceActor): TableLibrary {
   const library = parseLibrary(view.library, actor.subject);
   return library.kind === 'persona' ? { kind: 'persona', name: library.name } : library.kind === 'global' ? { kind: 'global' } : { kind: 'person' };
 }

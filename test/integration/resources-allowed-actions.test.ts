@@ -40,11 +40,13 @@ interface ResourceActions {
   move_to_people: boolean;
   recapture: boolean;
   register: boolean;
+  edit_source: boolean;
 }
 
-const none: ResourceActions = { read: false, change: false, delete: false, move_targets: [], move_to_people: false, recapture: false, register: false };
+const none: ResourceActions = { read: false, change: false, delete: false, move_targets: [], move_to_people: false, recapture: false, register: false, edit_source: false };
 const readOnly: ResourceActions = { ...none, read: true };
-const all = (move_targets: string[]): ResourceActions => ({ read: true, change: true, delete: true, move_targets, move_to_people: false, recapture: true, register: true });
+// The files are text within the inline preview limit: whoever may change one may also save it from the source editor.
+const all = (move_targets: string[]): ResourceActions => ({ read: true, change: true, delete: true, move_targets, move_to_people: false, recapture: true, register: true, edit_source: true });
 const admin = (move_targets: string[]): ResourceActions => ({ ...all(move_targets), move_to_people: true });
 
 /** The authority table of spec document 2, spelled out per caller and file. */
@@ -111,6 +113,12 @@ describe('allowed actions on a resource', () => {
     expect(details.status === 200).toBe(offered.read);
     expect(accepted(await json(who, 'GET', `/api/v1/resources/${id}/content`))).toBe(offered.read);
     expect(accepted(await json(who, 'PATCH', `/api/v1/resources/${id}`, { description: 'edited' }))).toBe(offered.change);
+    const saved = await send(`${api.url}/api/v1/resources/${id}/source?base_version=1`, {
+      method: 'PUT',
+      headers: { ...as(who), 'content-type': 'text/plain; charset=utf-8' },
+      body: 'edited text',
+    });
+    expect(accepted(saved)).toBe(offered.edit_source);
     const replaced = await send(`${api.url}/api/v1/resources/${id}/content`, {
       method: 'PUT',
       headers: { ...as(who), 'content-type': 'text/plain' },

@@ -654,6 +654,14 @@ describe.each(['s3', 'filesystem'] as const)('resources REST routes on the %s dr
         '/api/v1/resources/{id}/used-by': ['get'],
         '/api/v1/resources/{id}/usage': ['get'],
         '/api/v1/resources/{id}/writers': ['get'],
+        '/api/v1/resources/{id}/move-targets': ['get'],
+        '/api/v1/resources/{id}/thumbnail': ['get'],
+        '/api/v1/resources/{id}/thumbnail/recapture': ['post'],
+        // The file manager's (issue 36): top-level folders, People, the source editor, Query as a table.
+        '/api/v1/resources/libraries': ['get'],
+        '/api/v1/resources/libraries/people': ['get'],
+        '/api/v1/resources/{id}/source': ['put'],
+        '/api/v1/resources/{id}/tables': ['get', 'post'],
       };
       for (const [path, methods] of Object.entries(expected)) {
         expect(Object.keys(paths[path] ?? {}).sort(), path).toEqual(methods);

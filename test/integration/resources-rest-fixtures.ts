@@ -2,7 +2,7 @@
  * Set-up of the managed-resources REST tests: the api's HTTP app with only the resource routes,
  * over the real ResourceService on a fresh Postgres database and a real object store (MinIO or
  * the filesystem driver), on a random loopback port. Callers are named by `x-test-subject` and
- * `x-test-roles` headers, read ONLY by this helper's actorOf; the api wires the authentication chain.
+ * `x-test-roles` headers (and `x-test-email`), read ONLY by this helper's actorOf; the api wires the authentication chain.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -26,6 +26,7 @@ import { objstoreYaml, startBackend, type Backend, type Driver } from './objstor
 export interface Who {
   subject: string;
   roles: string[];
+  email?: string;
 }
 
 export const alice: Who = { subject: 'alice', roles: ['analyst'] };
@@ -37,7 +38,7 @@ export const salesAdmin: Who = { subject: 'sally', roles: ['sales', 'persona-adm
 export const root: Who = { subject: 'root', roles: ['admin'] };
 
 export function as(who: Who): Record<string, string> {
-  return { 'x-test-subject': who.subject, 'x-test-roles': who.roles.join(',') };
+  return { 'x-test-subject': who.subject, 'x-test-roles': who.roles.join(','), ...(who.email ? { 'x-test-email': who.email } : {}) };
 }
 
 export interface ResourceRestApi {
@@ -88,6 +89,8 @@ personas:
     analyst:
       roles: [analyst]
     sales:
+      display_name: Sales team
+      description: The sales team's files
       roles: [sales]
     admin:
       roles: [admin]
@@ -120,7 +123,8 @@ personas:
         .split(',')
         .map((r) => r.trim())
         .filter(Boolean);
-      const caller: CallerContext = { subject, roles, authType: 'apikey' };
+      const email = request.headers['x-test-email'];
+      const caller: CallerContext = { subject, roles, authType: 'apikey', ...(typeof email === 'string' && email !== '' ? { email } : {}) };
       return { ok: true, actor: resourceActor(caller, { config, origin: 'person' }) };
     },
   });

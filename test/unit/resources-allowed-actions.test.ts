@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { agentOf, caller as c, config, person } from './resources-actors.js';
-import { folderActions, moveCandidates, resourceActions, resourceActor, type Library } from '../../shared/resources/index.js';
+import { folderActions, INLINE_PREVIEW_BYTES, moveCandidates, resourceActions, resourceActor, type Library } from '../../shared/resources/index.js';
 
 const own = (subject: string): Library => ({ kind: 'person', subject });
 const sales: Library = { kind: 'persona', name: 'sales' };
@@ -13,7 +13,7 @@ const sales: Library = { kind: 'persona', name: 'sales' };
 describe('resourceActions', () => {
   it('offers an agent every change to its own file but no move to another library', () => {
     const actions = resourceActions(agentOf('alice', ['sales']), { library: own('alice'), uploader: 'alice' });
-    expect(actions).toEqual({ read: true, change: true, delete: true, move_targets: [], move_to_people: false, recapture: true, register: true });
+    expect(actions).toEqual({ read: true, change: true, delete: true, move_targets: [], move_to_people: false, recapture: true, register: true, edit_source: false });
     // The same caller at the portal may move it into its persona.
     expect(resourceActions(person('alice', ['sales']), { library: own('alice'), uploader: 'alice' }).move_targets).toEqual(['persona:sales']);
   });
@@ -39,7 +39,37 @@ describe('resourceActions', () => {
       move_to_people: false,
       recapture: true,
       register: true,
+      edit_source: false,
     });
+  });
+
+  it('offers the source editor on a text-family file within the inline preview limit to whoever may change it (spec: Save in the source editor)', () => {
+    const alice = person('alice');
+    const file = (content_type: string, file_name: string, size = 10) => ({ library: own('alice'), uploader: 'alice', file: { content_type, file_name, size } });
+    for (const [type, name] of [
+      ['text/plain', 'notes.txt'],
+      ['text/markdown', 'README.md'],
+      ['text/csv', 'rows.csv'],
+      ['application/json', 'a.json'],
+      ['application/octet-stream', 'query.sql'],
+      ['application/x-yaml', 'conf.yaml'],
+      ['image/svg+xml', 'logo.svg'],
+      ['application/ld+json', 'ld.json'],
+    ]) {
+      expect(resourceActions(alice, file(type!, name!)).edit_source, `${type} ${name}`).toBe(true);
+    }
+    for (const [type, name] of [
+      ['image/png', 'a.png'],
+      ['application/pdf', 'a.pdf'],
+      ['application/zip', 'a.zip'],
+      ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'a.docx'],
+    ]) {
+      expect(resourceActions(alice, file(type!, name!)).edit_source, `${type} ${name}`).toBe(false);
+    }
+    expect(resourceActions(alice, file('text/plain', 'big.txt', INLINE_PREVIEW_BYTES)).edit_source).toBe(true);
+    expect(resourceActions(alice, file('text/plain', 'big.txt', INLINE_PREVIEW_BYTES + 1)).edit_source).toBe(false);
+    // Without the change rule, never.
+    expect(resourceActions(person('sam', ['sales']), { library: sales, uploader: 'sally', file: { content_type: 'text/plain', file_name: 'a.txt', size: 1 } }).edit_source).toBe(false);
   });
 
   it('never offers an anonymous caller a library of its own', () => {
