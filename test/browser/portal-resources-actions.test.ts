@@ -237,7 +237,7 @@ describe.skipIf(!haveChromium)('portal Resources: folder and file actions', () =
     await expectFocusedRow(page, 'logo');
     // Bob administers the sales persona: there he may add folders; alice, a member, may not.
     await page.goto('/portal/resources/lib/persona:sales');
-    await poll(() => page.getByRole('heading', { level: 2 }).innerText()).toBe('sales');
+    await poll(() => page.getByRole('heading', { level: 2 }).innerText()).toBe('Sales');
     expect(await page.getByRole('button', { name: 'New folder' }).count()).toBe(0);
     expect(problems).toEqual([]);
     await context.close();

@@ -53,15 +53,15 @@ describe.skipIf(!haveChromium)('portal Resources: browsing', () => {
     return rows.evaluateAll((els) => els.map((e) => (e.querySelector('.tree-name')?.textContent ?? '').trim()));
   }
 
-  it('a member sees My Resources, the personas she belongs to and Global — no People, never the word "scope"', async () => {
+  it('a member sees My Resources, the personas she belongs to (by display name) and Global — no People, never the word "scope"', async () => {
     const { page, context } = await rig.open(people.alice);
     const problems = watchPageProblems(page);
     await page.goto('/portal/resources');
-    await poll(() => topLevelTreeNames(page)).toEqual(['My Resources', 'sales', 'Global']);
-    await poll(() => listedNames(page)).toEqual(['My Resources', 'sales', 'Global']);
+    await poll(() => topLevelTreeNames(page)).toEqual(['My Resources', 'Sales', 'Global']);
+    await poll(() => listedNames(page)).toEqual(['My Resources', 'Sales', 'Global']);
     expect(await page.locator('body').innerText()).not.toMatch(/scope/i);
     // Her persona's folder: she is a member, not its administrator, so she may not add folders there.
-    await listingRows(page).filter({ hasText: 'sales' }).dblclick();
+    await listingRows(page).filter({ hasText: 'Sales' }).dblclick();
     await page.waitForURL('**/portal/resources/lib/persona:sales');
     await poll(() => listedNames(page)).toEqual(['templates']);
     expect(await page.getByRole('button', { name: 'New folder' }).count()).toBe(0);
@@ -72,7 +72,7 @@ describe.skipIf(!haveChromium)('portal Resources: browsing', () => {
   it('a persona administrator sees the persona’s folder and may add folders to it', async () => {
     const { page, context } = await rig.open(people.bob);
     await page.goto('/portal/resources');
-    await poll(() => topLevelTreeNames(page)).toEqual(['My Resources', 'sales', 'Global']);
+    await poll(() => topLevelTreeNames(page)).toEqual(['My Resources', 'Sales', 'Global']);
     await page.goto('/portal/resources/lib/persona:sales');
     await poll(() => listedNames(page)).toEqual(['templates']);
     await page.getByRole('button', { name: 'New folder' }).waitFor();
@@ -87,11 +87,13 @@ describe.skipIf(!haveChromium)('portal Resources: browsing', () => {
       if (r.url().includes('/api/v1/resources')) peopleRequests.push(r.url());
     });
     await page.goto('/portal/resources');
-    await poll(() => topLevelTreeNames(page)).toEqual(['My Resources', 'admin', 'sales', 'support', 'Global', 'People']);
+    await poll(() => topLevelTreeNames(page)).toEqual(['My Resources', 'Administrators', 'Sales', 'Support', 'Global', 'People']);
     const peopleRow = treeRow(page, 'People');
     expect(await peopleRow.getAttribute('aria-expanded')).toBe('false');
+    expect(peopleRequests.filter((u) => u.includes('/libraries/people'))).toEqual([]);
     await peopleRow.getByRole('button', { name: 'Expand People' }).click();
     await treeRow(page, subjectOf(people.alice)).waitFor();
+    expect(peopleRequests.filter((u) => u.includes('/libraries/people')).length).toBeGreaterThan(0);
     await treeRow(page, subjectOf(people.carol)).waitFor();
     // The People folder in the listing: one folder per person whose resources exist.
     await page.goto('/portal/resources/lib/people');
@@ -264,7 +266,7 @@ describe.skipIf(!haveChromium)('portal Resources: browsing', () => {
     await poll(title).toBe('Global');
 
     const addresses: Array<[string, string, string[]]> = [
-      ['/portal/resources', 'Resources', ['My Resources', 'admin', 'sales', 'support', 'Global', 'People']],
+      ['/portal/resources', 'Resources', ['My Resources', 'Administrators', 'Sales', 'Support', 'Global', 'People']],
       ['/portal/resources/lib/global/brand/print', 'print', ['cmyk']],
       ['/portal/resources/lib/persona:sales/templates', 'templates', ['deck']],
       [personAddress(people.admin), 'My Resources', []],

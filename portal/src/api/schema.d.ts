@@ -602,6 +602,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/resources/{id}/source": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Save from the source editor
+         * @description The source editor's Save: the body is the editor's text (UTF-8, at most 1048576 bytes; any Content-Type, e.g. text/plain) and becomes the next version; file name, type, id and URI stay. The server labels the version with the change summary "edited in the portal" (a client cannot set another; Replace content is PUT …/content). Allowed on a text-family file within the inline preview limit to whoever may change it (`allowed_actions.edit_source`): 403 without the change rule; 400 for a file outside the text family or text that is not UTF-8; 413 for a file or text over the limit; 409 when the file's head is not `base_version` (someone saved meanwhile; nothing stored).
+         */
+        put: operations["saveResourceSource"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resources/{id}/tables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Registered tables (Query as a table)
+         * @description The tables registered over the file, each with the name agents query, the version it reads against the file's (`status`: current, older — `version` says which, register again to move it — or correcting), whether it corrects the file, follows new versions or is pinned; the SQL connections it could be registered on, the name a registration would give, and whether the caller may register it now (and if not, why). The by-id rule: 404 when the file is unknown or not readable by the caller.
+         */
+        get: operations["getResourceTables"];
+        put?: never;
+        /**
+         * Register as a table
+         * @description Registers the file (CSV, TSV or NDJSON) as a table in a SQL connection's scratch catalog, as manage_table register does: the persona is always the name's prefix; the uploader, an administrator of the file's library (persona-admin of its persona) or a platform administrator may (403 otherwise). The file is checked first: a line break inside a cell, lines ending in a carriage return only or non-UTF-8 text refuse it (422 `refused`, saying how many rows and which columns) unless `correct` is true ("Save a corrected copy and register": a corrected version is written with a change summary and registered, the table then corrects the file). 200 registered (again: moved to the current version); 202 when a large correction runs in a workflow (`workflow_id`). 400 for a file that is no table or a connection without a scratch catalog; 409 when another file holds the name (naming it when the caller may open it) or the file changed during a correction; 503 when no connection can hold tables.
+         */
+        post: operations["registerResourceTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/resources/{id}/thumbnail": {
         parameters: {
             query?: never;
@@ -820,6 +864,46 @@ export interface paths {
          * @description Renames a folder, or nests it under another folder of the same library, with every file and folder beneath it at every depth, in one transaction; each file keeps its id and reference and its old address stays an alias. Body `{library, path, new_path}` (or path as <library>/<folder path>). Answers the moved files. Refused with nothing moved: 400 when new_path is inside the folder or a path would break the folder rule; 403 when the caller may not add to the library or change a file beneath (naming it); 404 for an unknown folder; 409 when a destination address is taken (naming it) or more than 500 files are beneath (stating how many), or another rename of the folder is under way; 503 when this api has no Temporal client. Asking again with the same request answers the same result.
          */
         post: operations["renameFolder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resources/libraries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Top-level folders
+         * @description The root of the file manager, in the order it shows it: My Resources (`kind` personal, the caller's own library), one folder per persona the caller belongs to or administers (`persona`; every persona for a platform administrator, with or without files; named by the persona's display_name), Global, and for a platform administrator People (`people`), whose folders GET /api/v1/resources/libraries/people lists when it is opened. Each library carries exact counts (`count` beneath, `direct_count` at its top level), when anything beneath last changed, and the caller's folder actions; open one with the listing and facets routes by its `path`.
+         */
+        get: operations["listTopLevelFolders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/resources/libraries/people": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Folders under People
+         * @description One folder per person whose resources exist (a file or a folder in their personal library), the caller aside, by subject: each with its counts, last change and folder actions, named by the email their writes recorded (else the subject). Filtered by `q`, paged by `cursor`. Platform administrators only (403 otherwise).
+         */
+        get: operations["listPeopleFolders"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6617,6 +6701,8 @@ export interface operations {
                                 change: boolean;
                                 /** @description Delete (references still need force on manage_resource) */
                                 delete: boolean;
+                                /** @description Open in the source editor and save (PUT /api/v1/resources/{id}/source): change, on a text-family file within the inline preview limit (1048576 bytes) */
+                                edit_source: boolean;
                                 /** @description Libraries the file may be moved into: own, personas, global (never its current one) */
                                 move_targets: string[];
                                 /** @description Also person:<subject> of people the platform has seen (platform administrators): GET /api/v1/resources/{id}/move-targets lists them */
@@ -6625,7 +6711,7 @@ export interface operations {
                                 read: boolean;
                                 /** @description Recapture the thumbnail */
                                 recapture: boolean;
-                                /** @description Register as a query table */
+                                /** @description Register as a query table (GET /api/v1/resources/{id}/tables says whether the file can be one) */
                                 register: boolean;
                             };
                             /** @description SHA-256 of the head version (null for a legacy file with no recorded hash) */
@@ -6816,6 +6902,8 @@ export interface operations {
                             change: boolean;
                             /** @description Delete (references still need force on manage_resource) */
                             delete: boolean;
+                            /** @description Open in the source editor and save (PUT /api/v1/resources/{id}/source): change, on a text-family file within the inline preview limit (1048576 bytes) */
+                            edit_source: boolean;
                             /** @description Libraries the file may be moved into: own, personas, global (never its current one) */
                             move_targets: string[];
                             /** @description Also person:<subject> of people the platform has seen (platform administrators): GET /api/v1/resources/{id}/move-targets lists them */
@@ -6824,7 +6912,7 @@ export interface operations {
                             read: boolean;
                             /** @description Recapture the thumbnail */
                             recapture: boolean;
-                            /** @description Register as a query table */
+                            /** @description Register as a query table (GET /api/v1/resources/{id}/tables says whether the file can be one) */
                             register: boolean;
                         };
                         /** @description SHA-256 of the head version (null for a legacy file with no recorded hash) */
@@ -6915,6 +7003,8 @@ export interface operations {
                             change: boolean;
                             /** @description Delete (references still need force on manage_resource) */
                             delete: boolean;
+                            /** @description Open in the source editor and save (PUT /api/v1/resources/{id}/source): change, on a text-family file within the inline preview limit (1048576 bytes) */
+                            edit_source: boolean;
                             /** @description Libraries the file may be moved into: own, personas, global (never its current one) */
                             move_targets: string[];
                             /** @description Also person:<subject> of people the platform has seen (platform administrators): GET /api/v1/resources/{id}/move-targets lists them */
@@ -6923,7 +7013,7 @@ export interface operations {
                             read: boolean;
                             /** @description Recapture the thumbnail */
                             recapture: boolean;
-                            /** @description Register as a query table */
+                            /** @description Register as a query table (GET /api/v1/resources/{id}/tables says whether the file can be one) */
                             register: boolean;
                         };
                         /** @description SHA-256 of the head version (null for a legacy file with no recorded hash) */
@@ -7124,6 +7214,8 @@ export interface operations {
                             change: boolean;
                             /** @description Delete (references still need force on manage_resource) */
                             delete: boolean;
+                            /** @description Open in the source editor and save (PUT /api/v1/resources/{id}/source): change, on a text-family file within the inline preview limit (1048576 bytes) */
+                            edit_source: boolean;
                             /** @description Libraries the file may be moved into: own, personas, global (never its current one) */
                             move_targets: string[];
                             /** @description Also person:<subject> of people the platform has seen (platform administrators): GET /api/v1/resources/{id}/move-targets lists them */
@@ -7132,7 +7224,7 @@ export interface operations {
                             read: boolean;
                             /** @description Recapture the thumbnail */
                             recapture: boolean;
-                            /** @description Register as a query table */
+                            /** @description Register as a query table (GET /api/v1/resources/{id}/tables says whether the file can be one) */
                             register: boolean;
                         };
                         /** @description SHA-256 of the head version (null for a legacy file with no recorded hash) */
@@ -7375,6 +7467,8 @@ export interface operations {
                             change: boolean;
                             /** @description Delete (references still need force on manage_resource) */
                             delete: boolean;
+                            /** @description Open in the source editor and save (PUT /api/v1/resources/{id}/source): change, on a text-family file within the inline preview limit (1048576 bytes) */
+                            edit_source: boolean;
                             /** @description Libraries the file may be moved into: own, personas, global (never its current one) */
                             move_targets: string[];
                             /** @description Also person:<subject> of people the platform has seen (platform administrators): GET /api/v1/resources/{id}/move-targets lists them */
@@ -7383,7 +7477,7 @@ export interface operations {
                             read: boolean;
                             /** @description Recapture the thumbnail */
                             recapture: boolean;
-                            /** @description Register as a query table */
+                            /** @description Register as a query table (GET /api/v1/resources/{id}/tables says whether the file can be one) */
                             register: boolean;
                         };
                         /** @description SHA-256 of the head version (null for a legacy file with no recorded hash) */
@@ -7654,6 +7748,8 @@ export interface operations {
                             change: boolean;
                             /** @description Delete (references still need force on manage_resource) */
                             delete: boolean;
+                            /** @description Open in the source editor and save (PUT /api/v1/resources/{id}/source): change, on a text-family file within the inline preview limit (1048576 bytes) */
+                            edit_source: boolean;
                             /** @description Libraries the file may be moved into: own, personas, global (never its current one) */
                             move_targets: string[];
                             /** @description Also person:<subject> of people the platform has seen (platform administrators): GET /api/v1/resources/{id}/move-targets lists them */
@@ -7662,7 +7758,7 @@ export interface operations {
                             read: boolean;
                             /** @description Recapture the thumbnail */
                             recapture: boolean;
-                            /** @description Register as a query table */
+                            /** @description Register as a query table (GET /api/v1/resources/{id}/tables says whether the file can be one) */
                             register: boolean;
                         };
                         /** @description SHA-256 of the head version (null for a legacy file with no recorded hash) */
@@ -7918,6 +8014,599 @@ export interface operations {
             };
             /** @description Error; some refusals add details (for example the counts of what still points at a file) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    saveResourceSource: {
+        parameters: {
+            query: {
+                /** @description The version the editor opened; a file with a newer head is refused (409) */
+                base_version: number;
+            };
+            header?: never;
+            path: {
+                /** @description Resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The editor's text, UTF-8, at most 1048576 bytes; the file keeps its content type */
+        requestBody: {
+            content: {
+                "application/octet-stream": string;
+                "text/plain": string;
+            };
+        };
+        responses: {
+            /** @description The resource with its new head version, whose change_summary is "edited in the portal" */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The caller's allowed actions, by the rules the routes enforce: a control is offered exactly where the request would be accepted */
+                        allowed_actions: {
+                            /** @description Edit details, move to another folder, replace content, restore a version */
+                            change: boolean;
+                            /** @description Delete (references still need force on manage_resource) */
+                            delete: boolean;
+                            /** @description Open in the source editor and save (PUT /api/v1/resources/{id}/source): change, on a text-family file within the inline preview limit (1048576 bytes) */
+                            edit_source: boolean;
+                            /** @description Libraries the file may be moved into: own, personas, global (never its current one) */
+                            move_targets: string[];
+                            /** @description Also person:<subject> of people the platform has seen (platform administrators): GET /api/v1/resources/{id}/move-targets lists them */
+                            move_to_people: boolean;
+                            /** @description Details, download, versions, usage */
+                            read: boolean;
+                            /** @description Recapture the thumbnail */
+                            recapture: boolean;
+                            /** @description Register as a query table (GET /api/v1/resources/{id}/tables says whether the file can be one) */
+                            register: boolean;
+                        };
+                        /** @description SHA-256 of the head version (null for a legacy file with no recorded hash) */
+                        content_sha256: string | null;
+                        content_type: string;
+                        created_at: string;
+                        description: string;
+                        display_name: string;
+                        file_name: string;
+                        /** @description Stable id (UUIDv7), unchanged by replace, move and rename */
+                        id: string;
+                        /** @description Last content read (platform administrators only) */
+                        last_read_at?: string | null;
+                        /** @description person:<subject>, persona:<name> or global */
+                        library: string;
+                        /** @description Folder path inside the library; '' at the library root */
+                        path: string;
+                        /** @description mcp:resource:<id> */
+                        reference: string;
+                        /**
+                         * @description Search setting
+                         * @enum {string}
+                         */
+                        search_setting: "default" | "contents" | "details_only" | "not_indexed";
+                        /** @description Bytes of the head version */
+                        size: number;
+                        /** @description Registered tables that correct the file: moved to the upload, or to a corrected copy written above it (docs/resources.md, "Table registration") */
+                        tables?: {
+                            /** @description The corrected copy written above the upload */
+                            corrected?: {
+                                reference: string;
+                                version: number;
+                            };
+                            table_changes: {
+                                change: string;
+                                table: string;
+                            }[];
+                        };
+                        tags: string[];
+                        /** @description Thumbnail state (GET by id only) */
+                        thumbnail?: {
+                            drawn_at?: string;
+                            /** @description The file version the tile was drawn from, and its moment */
+                            drawn_from?: {
+                                at: string;
+                                version: number;
+                            };
+                            /** @description state failed: why, and which variant */
+                            failure?: {
+                                reason: string;
+                                /** @enum {string} */
+                                variant: "light" | "dark" | "image";
+                            };
+                            /** @enum {string} */
+                            icon_reason?: "family" | "too_large";
+                            /**
+                             * @description icon: never drawn (family or bound); stale: the old tile shows until the new one lands
+                             * @enum {string}
+                             */
+                            state: "icon" | "none" | "drawing" | "drawn" | "failed" | "stale";
+                            /** @description Variants GET …/thumbnail serves now: light and dark for documents, image for the others */
+                            variants: ("light" | "dark" | "image")[];
+                        };
+                        updated_at: string;
+                        uploader: string;
+                        /** @description Canonical mcp:// URI */
+                        uri: string;
+                        /** @description Head version number */
+                        version: number;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getResourceTables: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The "Query as a table" panel of a file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description SQL connections with a scratch catalog, where a table can be registered (default first) */
+                        connections: {
+                            /** @description Used when a registration names no connection */
+                            default: boolean;
+                            display_name: string;
+                            name: string;
+                        }[];
+                        /** @description The name a registration without table_name gives this caller (the persona prefix added) */
+                        default_table_name: string | null;
+                        /** @description How the file reads as a table; null: not a CSV, TSV or NDJSON file */
+                        format: ("csv" | "tsv" | "ndjson") | null;
+                        /** @description Whether POST would be accepted now: authority (allowed_actions.register), a table format and a connection */
+                        register: {
+                            allowed: boolean;
+                            /** @description Why not, when not allowed */
+                            reason: string | null;
+                        };
+                        /** @description Its registered tables, by connection and name; empty: none */
+                        tables: {
+                            connection: string;
+                            /** @description A correction runs in the registerTable workflow */
+                            correcting: boolean;
+                            /** @description Corrects the file: a later upload with the same problems is corrected as a new version above it */
+                            corrects: boolean;
+                            /** @description Follows new versions written by exports and extractions */
+                            follow: boolean;
+                            /** @description The file's current version */
+                            head_version: number;
+                            /** @description Stays at its version until registered again */
+                            pinned: boolean;
+                            registered_at: string;
+                            registered_by: string;
+                            /** @description The fully qualified name */
+                            relation: string;
+                            /** @description Where it stands, in words */
+                            state: string;
+                            /**
+                             * @description current: registered at the current version; older: at an older version (`version` says which; register again to move it); correcting: its first correction still runs
+                             * @enum {string}
+                             */
+                            status: "current" | "older" | "correcting";
+                            /** @description The table name agents query (sql_query on `connection`) */
+                            table: string;
+                            /** @description The version the table reads; null while its first correction runs */
+                            version: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    registerResourceTable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Resource id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Register the file as a table, as manage_table register does */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The SQL connection (one of the panel's connections); absent: the default */
+                    connection?: string;
+                    /** @description Save a corrected copy and register: when the file has line breaks in cells, carriage-return-only line ends or non-UTF-8 text, write a corrected version and register that (the table then corrects the file). Registering again without it turns correction off */
+                    correct?: boolean;
+                    /** @description Follow new versions written by exports and extractions (default true) */
+                    follow?: boolean;
+                    /** @description Default: a slug of the file name; the persona is always added as a prefix */
+                    table_name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What registering did, in words */
+                        change: string;
+                        /** @description The corrected copy written and registered */
+                        corrected?: {
+                            reference: string;
+                            version: number;
+                        };
+                        /** @description A table registered over the file */
+                        table: {
+                            connection: string;
+                            /** @description A correction runs in the registerTable workflow */
+                            correcting: boolean;
+                            /** @description Corrects the file: a later upload with the same problems is corrected as a new version above it */
+                            corrects: boolean;
+                            /** @description Follows new versions written by exports and extractions */
+                            follow: boolean;
+                            /** @description The file's current version */
+                            head_version: number;
+                            /** @description Stays at its version until registered again */
+                            pinned: boolean;
+                            registered_at: string;
+                            registered_by: string;
+                            /** @description The fully qualified name */
+                            relation: string;
+                            /** @description Where it stands, in words */
+                            state: string;
+                            /**
+                             * @description current: registered at the current version; older: at an older version (`version` says which; register again to move it); correcting: its first correction still runs
+                             * @enum {string}
+                             */
+                            status: "current" | "older" | "correcting";
+                            /** @description The table name agents query (sql_query on `connection`) */
+                            table: string;
+                            /** @description The version the table reads; null while its first correction runs */
+                            version: number | null;
+                        };
+                        /** @description A large correction runs in this workflow (202); the table moves when it is done */
+                        workflow_id?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What registering did, in words */
+                        change: string;
+                        /** @description The corrected copy written and registered */
+                        corrected?: {
+                            reference: string;
+                            version: number;
+                        };
+                        /** @description A table registered over the file */
+                        table: {
+                            connection: string;
+                            /** @description A correction runs in the registerTable workflow */
+                            correcting: boolean;
+                            /** @description Corrects the file: a later upload with the same problems is corrected as a new version above it */
+                            corrects: boolean;
+                            /** @description Follows new versions written by exports and extractions */
+                            follow: boolean;
+                            /** @description The file's current version */
+                            head_version: number;
+                            /** @description Stays at its version until registered again */
+                            pinned: boolean;
+                            registered_at: string;
+                            registered_by: string;
+                            /** @description The fully qualified name */
+                            relation: string;
+                            /** @description Where it stands, in words */
+                            state: string;
+                            /**
+                             * @description current: registered at the current version; older: at an older version (`version` says which; register again to move it); correcting: its first correction still runs
+                             * @enum {string}
+                             */
+                            status: "current" | "older" | "correcting";
+                            /** @description The table name agents query (sql_query on `connection`) */
+                            table: string;
+                            /** @description The version the table reads; null while its first correction runs */
+                            version: number | null;
+                        };
+                        /** @description A large correction runs in this workflow (202); the table moves when it is done */
+                        workflow_id?: string;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description refused: the file fails the checks; the message says how many rows and which columns, and that correct: true saves a corrected copy */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The columns those line breaks are in */
+                        columns: string[];
+                        /** @description Lines ending in a carriage return only */
+                        cr_only_lines: number;
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description Bytes that are not UTF-8 */
+                        invalid_utf8_bytes: number;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                        /** @description Rows with a line break inside a cell (NDJSON: records over several lines) */
+                        rows: number;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8418,6 +9107,8 @@ export interface operations {
                             change: boolean;
                             /** @description Delete (references still need force on manage_resource) */
                             delete: boolean;
+                            /** @description Open in the source editor and save (PUT /api/v1/resources/{id}/source): change, on a text-family file within the inline preview limit (1048576 bytes) */
+                            edit_source: boolean;
                             /** @description Libraries the file may be moved into: own, personas, global (never its current one) */
                             move_targets: string[];
                             /** @description Also person:<subject> of people the platform has seen (platform administrators): GET /api/v1/resources/{id}/move-targets lists them */
@@ -8426,7 +9117,7 @@ export interface operations {
                             read: boolean;
                             /** @description Recapture the thumbnail */
                             recapture: boolean;
-                            /** @description Register as a query table */
+                            /** @description Register as a query table (GET /api/v1/resources/{id}/tables says whether the file can be one) */
                             register: boolean;
                         };
                         /** @description SHA-256 of the head version (null for a legacy file with no recorded hash) */
@@ -9180,6 +9871,262 @@ export interface operations {
             };
             /** @description Error; some refusals add details (for example the counts of what still points at a file) */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listTopLevelFolders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description In the order the file manager shows them: My Resources, the personas, Global, then People for platform administrators */
+                        folders: ({
+                            /** @description The caller's allowed actions in the folder, by the rules the routes enforce */
+                            allowed_actions: {
+                                /** @description Add here: upload into it, create a folder in it */
+                                add: boolean;
+                                /** @description Delete it when empty (not a top-level folder) */
+                                delete: boolean;
+                                /** @description Describe it (not a top-level folder) */
+                                describe: boolean;
+                                /** @description List its files */
+                                list: boolean;
+                            };
+                            /** @description Files beneath, at every depth */
+                            count: number;
+                            /** @description The persona's description from the configuration; '' for the others */
+                            description: string;
+                            /** @description Files filed at the top level itself (the portal's "N files at the top level" row) */
+                            direct_count: number;
+                            /**
+                             * @description My Resources: the caller's own library
+                             * @enum {string}
+                             */
+                            kind: "personal";
+                            /** @description Last file written into, removed from or moved out of anything beneath; null when nothing ever was */
+                            last_changed_at: string | null;
+                            /** @description Library text: person:<subject>, persona:<name> or global */
+                            library: string;
+                            /** @description What the file manager shows: My Resources, the persona's display name (else its name), Global; a person's email (else subject) */
+                            name: string;
+                            /** @description The library as `path` of the listing and facets routes take it (percent-encoded where needed) */
+                            path: string;
+                        } | {
+                            /** @description The caller's allowed actions in the folder, by the rules the routes enforce */
+                            allowed_actions: {
+                                /** @description Add here: upload into it, create a folder in it */
+                                add: boolean;
+                                /** @description Delete it when empty (not a top-level folder) */
+                                delete: boolean;
+                                /** @description Describe it (not a top-level folder) */
+                                describe: boolean;
+                                /** @description List its files */
+                                list: boolean;
+                            };
+                            /** @description Files beneath, at every depth */
+                            count: number;
+                            /** @description The persona's description from the configuration; '' for the others */
+                            description: string;
+                            /** @description Files filed at the top level itself (the portal's "N files at the top level" row) */
+                            direct_count: number;
+                            /**
+                             * @description A persona's folder
+                             * @enum {string}
+                             */
+                            kind: "persona";
+                            /** @description Last file written into, removed from or moved out of anything beneath; null when nothing ever was */
+                            last_changed_at: string | null;
+                            /** @description Library text: person:<subject>, persona:<name> or global */
+                            library: string;
+                            /** @description What the file manager shows: My Resources, the persona's display name (else its name), Global; a person's email (else subject) */
+                            name: string;
+                            /** @description The library as `path` of the listing and facets routes take it (percent-encoded where needed) */
+                            path: string;
+                            /** @description The persona's name */
+                            persona: string;
+                        } | {
+                            /** @description The caller's allowed actions in the folder, by the rules the routes enforce */
+                            allowed_actions: {
+                                /** @description Add here: upload into it, create a folder in it */
+                                add: boolean;
+                                /** @description Delete it when empty (not a top-level folder) */
+                                delete: boolean;
+                                /** @description Describe it (not a top-level folder) */
+                                describe: boolean;
+                                /** @description List its files */
+                                list: boolean;
+                            };
+                            /** @description Files beneath, at every depth */
+                            count: number;
+                            /** @description The persona's description from the configuration; '' for the others */
+                            description: string;
+                            /** @description Files filed at the top level itself (the portal's "N files at the top level" row) */
+                            direct_count: number;
+                            /**
+                             * @description Global
+                             * @enum {string}
+                             */
+                            kind: "global";
+                            /** @description Last file written into, removed from or moved out of anything beneath; null when nothing ever was */
+                            last_changed_at: string | null;
+                            /** @description Library text: person:<subject>, persona:<name> or global */
+                            library: string;
+                            /** @description What the file manager shows: My Resources, the persona's display name (else its name), Global; a person's email (else subject) */
+                            name: string;
+                            /** @description The library as `path` of the listing and facets routes take it (percent-encoded where needed) */
+                            path: string;
+                        } | {
+                            /** @description Files in their libraries, at every depth */
+                            count: number;
+                            /**
+                             * @description People (platform administrators): GET /api/v1/resources/libraries/people lists its folders when opened
+                             * @enum {string}
+                             */
+                            kind: "people";
+                            last_changed_at: string | null;
+                            name: string;
+                            /** @description People whose personal library holds a file or a folder (the caller aside) */
+                            people: number;
+                        })[];
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listPeopleFolders: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description People per page (1-1000, default 100) */
+                limit?: number;
+                /** @description Only people whose subject contains this text (case-insensitive) */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description By subject */
+                        items: {
+                            /** @description The caller's allowed actions in the folder, by the rules the routes enforce */
+                            allowed_actions: {
+                                /** @description Add here: upload into it, create a folder in it */
+                                add: boolean;
+                                /** @description Delete it when empty (not a top-level folder) */
+                                delete: boolean;
+                                /** @description Describe it (not a top-level folder) */
+                                describe: boolean;
+                                /** @description List its files */
+                                list: boolean;
+                            };
+                            /** @description Files beneath, at every depth */
+                            count: number;
+                            /** @description The persona's description from the configuration; '' for the others */
+                            description: string;
+                            /** @description Files filed at the top level itself (the portal's "N files at the top level" row) */
+                            direct_count: number;
+                            /** @enum {string} */
+                            kind: "person";
+                            /** @description Last file written into, removed from or moved out of anything beneath; null when nothing ever was */
+                            last_changed_at: string | null;
+                            /** @description Library text: person:<subject>, persona:<name> or global */
+                            library: string;
+                            /** @description What the file manager shows: My Resources, the persona's display name (else its name), Global; a person's email (else subject) */
+                            name: string;
+                            /** @description The library as `path` of the listing and facets routes take it (percent-encoded where needed) */
+                            path: string;
+                            /** @description The owner's subject */
+                            subject: string;
+                        }[];
+                        /** @description Cursor of the next page; null on the last */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Stable error code: not_found, forbidden, conflict, invalid, too_large, unsupported, unauthorized, invalid_request, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule broken or the colliding file */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; some refusals add details (for example the counts of what still points at a file) */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -16,7 +16,7 @@ export function ResourcesPage() {
   const splat = useParams()['*'];
   const location = useMemo(() => parseResourcesLocation(splat), [splat]);
   const session = useSession();
-  const top = useTopFolders(session.subject);
+  const top = useTopFolders();
   const [selectedId, setSelectedId] = useState<string | undefined>();
   return (
     <div className="file-manager">

@@ -115,7 +115,8 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
   const isLibraryRoot = folder?.path === '';
   const filesAll = isLibraryRoot && params.get('files') === 'all';
   const contents = useFolderContents(folder);
-  const people = usePeopleFolders(ownSubject, location.kind === 'people' || location.kind === 'folder');
+  const isOtherPerson = !!folder && folder.library.startsWith('person:') && folder.library !== `person:${ownSubject}`;
+  const people = usePeopleFolders(location.kind === 'people' || isOtherPerson);
   const listFiles = folder !== undefined && (!isLibraryRoot || filesAll);
   const files = useFileList(listFiles ? apiFolderPath(folder) : undefined, !filesAll, sort);
   const self = contents.data?.self;
@@ -129,7 +130,6 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
     },
     [top, people.folders],
   );
-  const isOtherPerson = !!folder && folder.library.startsWith('person:') && folder.library !== `person:${ownSubject}`;
 
   const withSort = useCallback((to: string) => (sort === 'name' ? to : `${to}${to.includes('?') ? '&' : '?'}sort=${sort}`), [sort]);
 

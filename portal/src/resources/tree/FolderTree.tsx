@@ -123,9 +123,9 @@ function FolderItem(props: { folder: FolderRef; name: string; kind: TopFolder['k
   );
 }
 
-function PeopleItem({ folder, ownSubject }: { folder: Extract<TopFolder, { kind: 'people' }>; ownSubject: string }) {
+function PeopleItem({ folder }: { folder: Extract<TopFolder, { kind: 'people' }> }) {
   const expanded = useContext(ExpandedContext).has(peopleKey);
-  const people = usePeopleFolders(ownSubject, expanded);
+  const people = usePeopleFolders(expanded);
   return (
     <TreeItem id={peopleKey} textValue={folder.name} hasChildItems={folder.people > 0}>
       <RowContent name={folder.name} kind="people" count={folder.count} lastChanged={folder.last_changed_at} extra={`${folder.people} ${folder.people === 1 ? 'person' : 'people'}`} />
@@ -192,7 +192,7 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
         >
           {(props.top ?? []).map((f) =>
             f.kind === 'people' ? (
-              <PeopleItem key={peopleKey} folder={f} ownSubject={ownSubject} />
+              <PeopleItem key={peopleKey} folder={f} />
             ) : (
               <FolderItem key={treeKey(f.folder)} folder={f.folder} name={f.name} kind={f.kind} count={f.count} lastChanged={f.last_changed_at} hasChildren />
             ),

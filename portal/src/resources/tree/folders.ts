@@ -10,9 +10,10 @@
  * Every query key starts with 'folders' so one invalidation refreshes the tree and the listing
  * after an action.
  */
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, unwrap } from '../../api/client';
-import type { FolderFacet } from '../../api/types';
+import type { Answer, FolderFacet } from '../../api/types';
 import { apiFolderPath, type FolderRef } from '../address';
 
 export type FolderActions = FolderFacet['allowed_actions'];
@@ -48,20 +49,17 @@ export function facetFolder(facet: Pick<FolderFacet, 'library' | 'path'>): Folde
   return { library: facet.library, path: slash < 0 ? '' : facet.path.slice(slash + 1) };
 }
 
-function latest(a: string | null, b: string | null): string | null {
-  if (!a) return b;
-  if (!b) return a;
-  return a > b ? a : b;
-}
-
 async function fetchFacets(path: string | undefined, depth: number) {
   return unwrap(await api.GET('/api/v1/resources/facets', { params: { query: { ...(path ? { path } : {}), depth } } })).folders;
 }
 
-function libraryFolder(f: FolderFacet, kind: LibraryFolder['kind'], name: string): LibraryFolder {
+type TopLevelAnswer = Answer<'listTopLevelFolders'>['folders'][number];
+type PersonAnswer = Answer<'listPeopleFolders'>['items'][number];
+
+function libraryFolder(f: Exclude<TopLevelAnswer, { kind: 'people' }> | PersonAnswer): LibraryFolder {
   return {
-    kind,
-    name,
+    kind: f.kind,
+    name: f.name,
     folder: { library: f.library, path: '' },
     count: f.count,
     direct_count: f.direct_count,
@@ -71,59 +69,41 @@ function libraryFolder(f: FolderFacet, kind: LibraryFolder['kind'], name: string
   };
 }
 
-interface Libraries {
-  top: TopFolder[];
-  people: LibraryFolder[];
+/**
+ * The top-level folders (GET /api/v1/resources/libraries), in the order the api gives them: My
+ * Resources, the personas by display name, Global, and People for a platform administrator.
+ */
+export function useTopFolders() {
+  const q = useQuery({
+    queryKey: ['folders', 'libraries'],
+    queryFn: async () =>
+      unwrap(await api.GET('/api/v1/resources/libraries')).folders.map(
+        (f): TopFolder => (f.kind === 'people' ? { kind: 'people', name: f.name, people: f.people, count: f.count, last_changed_at: f.last_changed_at } : libraryFolder(f)),
+      ),
+    staleTime: 30_000,
+  });
+  return { folders: q.data, isPending: q.isPending, error: q.error };
 }
 
 /**
- * The libraries at the root of the facets route (depth 1): the caller's own, the personas, Global,
- * and for a platform administrator every person with files (People). Persona folders carry the
- * persona's name until the api names them otherwise.
+ * The folders under People (GET /api/v1/resources/libraries/people, platform administrators):
+ * one per person whose resources exist, read when People opens, every page of them.
  */
-async function fetchLibraries(ownSubject: string): Promise<Libraries> {
-  const facets = await fetchFacets(undefined, 1);
-  const own = `person:${ownSubject}`;
-  const top: TopFolder[] = [];
-  const personas: LibraryFolder[] = [];
-  const people: LibraryFolder[] = [];
-  let global: LibraryFolder | undefined;
-  for (const f of facets) {
-    if (f.library === own) top.push(libraryFolder(f, 'personal', 'My Resources'));
-    else if (f.library === 'global') global = libraryFolder(f, 'global', 'Global');
-    else if (f.library.startsWith('persona:')) personas.push(libraryFolder(f, 'persona', f.library.slice('persona:'.length)));
-    else if (f.library.startsWith('person:')) people.push(libraryFolder(f, 'person', f.library.slice('person:'.length)));
-  }
-  personas.sort((a, b) => a.name.localeCompare(b.name));
-  people.sort((a, b) => a.name.localeCompare(b.name));
-  top.push(...personas);
-  if (global) top.push(global);
-  if (people.length > 0) {
-    top.push({
-      kind: 'people',
-      name: 'People',
-      people: people.length,
-      count: people.reduce((n, p) => n + p.count, 0),
-      last_changed_at: people.reduce<string | null>((at, p) => latest(at, p.last_changed_at), null),
-    });
-  }
-  return { top, people };
-}
-
-function useLibraries(ownSubject: string) {
-  return useQuery({ queryKey: ['folders', 'libraries', ownSubject], queryFn: () => fetchLibraries(ownSubject), staleTime: 30_000 });
-}
-
-/** The top-level folders, in the order the file manager shows them. */
-export function useTopFolders(ownSubject: string) {
-  const q = useLibraries(ownSubject);
-  return { folders: q.data?.top, isPending: q.isPending, error: q.error };
-}
-
-/** The folders under People (platform administrators): one per person whose resources exist. */
-export function usePeopleFolders(ownSubject: string, enabled = true) {
-  const q = useLibraries(ownSubject);
-  return { folders: enabled ? q.data?.people : undefined, isPending: q.isPending, error: q.error };
+export function usePeopleFolders(enabled = true) {
+  const q = useInfiniteQuery({
+    queryKey: ['folders', 'people'],
+    enabled,
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last: Answer<'listPeopleFolders'>) => last.next_cursor ?? undefined,
+    queryFn: async ({ pageParam }) =>
+      unwrap(await api.GET('/api/v1/resources/libraries/people', { params: { query: { limit: 1000, ...(pageParam ? { cursor: pageParam } : {}) } } })),
+  });
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const folders = useMemo(() => q.data?.pages.flatMap((p) => p.items).map(libraryFolder), [q.data]);
+  return { folders: enabled ? folders : undefined, isPending: q.isPending, error: q.error };
 }
 
 /** A folder's own entry and its subfolders, each knowing whether it has subfolders of its own. */
