@@ -248,9 +248,10 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
       queryClient.invalidateQueries({ queryKey: ['list'] }),
       queryClient.invalidateQueries({ queryKey: ['resource'] }),
     ]);
+  /** Closes the dialog; focus then goes to the row (after the dialog's own focus restoration, which runs in the next frame). */
   const closeDialog = (focusKey?: string) => {
     setDialog(null);
-    if (focusKey !== undefined) requestAnimationFrame(() => focusRow(focusKey));
+    if (focusKey !== undefined) requestAnimationFrame(() => setTimeout(() => focusRow(focusKey)));
   };
 
   const run = (id: string, row: Row) => {

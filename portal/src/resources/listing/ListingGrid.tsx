@@ -14,7 +14,8 @@
 import { useEffect, useLayoutEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp, File, FileText, Folder, Globe, Image, User, Users } from 'lucide-react';
-import { formatBytes, formatTime } from '../../ui/format';
+import { formatBytes } from '../../ui/format';
+import { fullMoment, shortMoment } from './when';
 import { filesLabel } from '../tree/FolderTree';
 import type { Row, Sort } from './rows';
 
@@ -101,8 +102,8 @@ function cells(row: Row, lastRead: boolean) {
           <span className="cell-text">{row.name}</span>
           {row.description ? <span className="cell-sub">{row.description}</span> : null}
         </div>
-        <div role="gridcell" className="cell">
-          {formatTime(row.lastChanged)}
+        <div role="gridcell" className="cell" title={fullMoment(row.lastChanged)}>
+          {shortMoment(row.lastChanged)}
         </div>
         <div role="gridcell" className="cell cell-size">
           {filesLabel(row.count)}
@@ -119,15 +120,15 @@ function cells(row: Row, lastRead: boolean) {
         <span className="cell-text">{r.display_name}</span>
         {r.display_name !== r.file_name ? <span className="cell-sub">{r.file_name}</span> : null}
       </div>
-      <div role="gridcell" className="cell">
-        {formatTime(r.updated_at)}
+      <div role="gridcell" className="cell" title={fullMoment(r.updated_at)}>
+        {shortMoment(r.updated_at)}
       </div>
       <div role="gridcell" className="cell cell-size">
         {formatBytes(r.size)}
       </div>
       {lastRead ? (
-        <div role="gridcell" className="cell">
-          {r.last_read_at ? formatTime(r.last_read_at) : 'never'}
+        <div role="gridcell" className="cell" title={fullMoment(r.last_read_at)}>
+          {r.last_read_at ? shortMoment(r.last_read_at) : 'never'}
         </div>
       ) : null}
     </>

@@ -34,10 +34,11 @@ export function RowMenu(props: { menu: MenuState | null; onAction(id: string): v
         onOpenChange={(open) => {
           if (!open) props.onClose();
         }}
-        placement={atPoint ? 'bottom start' : 'bottom start'}
+        placement="bottom start"
         offset={atPoint ? 0 : -8}
         crossOffset={atPoint ? 0 : 24}
         className="context-menu-popover"
+        aria-label={menu?.label ?? 'Actions'}
       >
         {menu ? (
           <Menu
