@@ -54,10 +54,12 @@ describe.skipIf(!haveChromium)('portal Resources: folder and file actions', () =
   async function choose(page: Page, item: string) {
     await page.getByRole('menuitem', { name: item }).click();
   }
-  /** Types a folder into the Move to combo box and closes its list of suggestions, if open. */
+  /** Types a folder into the Move to combo box and leaves it with Tab (its suggestions close, the text stays). */
   async function typeDestination(page: Page, combo: ReturnType<Page['getByRole']>, path: string) {
     await combo.fill(path);
-    if (await page.getByRole('listbox').isVisible()) await page.keyboard.press('Escape');
+    await page.keyboard.press('Tab');
+    await poll(() => page.getByRole('listbox').count()).toBe(0);
+    expect(await combo.inputValue()).toBe(path);
   }
   const menuItems = (page: Page) => page.getByRole('menu').getByRole('menuitem').evaluateAll((items) => items.map((i) => i.querySelector('[slot="label"]')?.textContent));
 
