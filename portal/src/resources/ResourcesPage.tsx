@@ -1,24 +1,28 @@
 /**
  * The Resources file manager (spec document 2, "Portal"): folder tree, listing of the open folder,
- * and the preview pane (hidden below 1280 px). The open folder is the address; the selection is
- * the page's state.
+ * and the preview pane (hidden below 1280 px). The open location is the address (reload, links and
+ * Back work); the selection is the page's state.
  */
+import { useMemo, useState } from 'react';
 import { useParams } from 'react-router';
-import { parseFolderSplat, type FolderRef } from './address';
-import { FolderTree } from './tree/FolderTree';
+import { useSession } from '../app/session';
+import { parseResourcesLocation } from './address';
 import { FolderListing } from './listing/FolderListing';
 import { PreviewPane } from './preview/PreviewPane';
-import { useState } from 'react';
+import { FolderTree } from './tree/FolderTree';
+import { useTopFolders } from './tree/folders';
 
 export function ResourcesPage() {
   const splat = useParams()['*'];
-  const folder: FolderRef | undefined = splat === undefined ? undefined : parseFolderSplat(splat);
+  const location = useMemo(() => parseResourcesLocation(splat), [splat]);
+  const session = useSession();
+  const top = useTopFolders();
   const [selectedId, setSelectedId] = useState<string | undefined>();
   return (
     <div className="file-manager">
       <h1 className="visually-hidden">Resources</h1>
-      <FolderTree open={folder} />
-      <FolderListing folder={folder} invalidAddress={splat !== undefined && !folder} selectedId={selectedId} onSelect={setSelectedId} />
+      <FolderTree location={location} top={top.folders} topError={top.error} ownSubject={session.subject} />
+      <FolderListing location={location} top={top.folders} ownSubject={session.subject} onSelect={setSelectedId} />
       <PreviewPane resourceId={selectedId} />
     </div>
   );

@@ -42,9 +42,14 @@ export function resourceAddress(id: string, section: 'resources' | 'admin' = 're
   return `${section === 'admin' ? '/admin' : ''}/resources/${encodeURIComponent(id)}`;
 }
 
-/** `<library>/<folder path>` as the list and facets routes take it. */
+/**
+ * `<library>/<folder path>` as the list and facets routes take it: a subject or persona name is
+ * percent-encoded there (it may hold `/`), as the api writes facet paths.
+ */
 export function apiFolderPath(folder: FolderRef): string {
-  return folder.path ? `${folder.library}/${folder.path}` : folder.library;
+  const colon = folder.library.indexOf(':');
+  const library = colon < 0 ? folder.library : `${folder.library.slice(0, colon)}:${encodeURIComponent(folder.library.slice(colon + 1))}`;
+  return folder.path ? `${library}/${folder.path}` : library;
 }
 
 /** The folder above, or undefined at a library's root. */
@@ -52,4 +57,33 @@ export function parentFolder(folder: FolderRef): FolderRef | undefined {
   if (folder.path === '') return undefined;
   const parts = folder.path.split('/');
   return { library: folder.library, path: parts.slice(0, -1).join('/') };
+}
+
+/** What a file manager address opens: the top-level folders, People (administrators), or a folder. */
+export type ResourcesLocation = { kind: 'root' } | { kind: 'people' } | { kind: 'folder'; folder: FolderRef } | { kind: 'invalid' };
+
+/** `/resources/lib/people`: the People folder, one folder per person (platform administrators). */
+export const peopleAddress = '/resources/lib/people';
+
+/** The location a `/resources` or `/resources/lib/*` address names (splat undefined: `/resources`). */
+export function parseResourcesLocation(splat: string | undefined): ResourcesLocation {
+  if (splat === undefined || splat.replace(/\/+$/, '') === '') return { kind: 'root' };
+  if (splat.replace(/\/+$/, '') === 'people') return { kind: 'people' };
+  const folder = parseFolderSplat(splat);
+  return folder ? { kind: 'folder', folder } : { kind: 'invalid' };
+}
+
+/** A folder's key as the tree, the listing and the api name it: `<library>/<folder path>`. */
+export function folderKey(folder: FolderRef): string {
+  return apiFolderPath(folder);
+}
+
+/** The last name of a folder path ('' at a library root). */
+export function folderName(path: string): string {
+  return path.split('/').pop() ?? '';
+}
+
+/** A folder path joined under a parent ('' = the library root). */
+export function joinFolderPath(parent: string, name: string): string {
+  return parent ? `${parent}/${name}` : name;
 }
