@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, people, seriousViolations, startPortalRig, subjectOf, watchPageProblems, type PortalRig } from '../support/portal.js';
-import { expectFocusedRow, focusedRowName, listedNames, listing, listingRows, personAddress, poll, tabInto, treeRow, uploadMany } from './portal-resources-support.js';
+import { expectFocusedRow, focusedRowName, listedNames, listing, listingRows, listingSection, personAddress, poll, tabInto, treeRow, uploadMany } from './portal-resources-support.js';
 
 const overLimit = 501;
 
@@ -89,7 +89,7 @@ describe.skipIf(!haveChromium)('portal Resources: folder and file actions', () =
     await poll(() => listedNames(page)).toEqual(['memo']);
     await expectFocusedRow(page, 'memo');
     expect((await rest('GET', `/api/v1/resources/${reportId}`)).body.path).toBe('act/moved');
-    await poll(() => page.getByRole('status').innerText()).toContain('Moved Quarterly report to act/moved');
+    await poll(() => listingSection(page).getByRole('status').innerText()).toContain('Moved Quarterly report to act/moved');
     // The tree shows the new folder, with its count.
     await treeRow(page, 'moved').waitFor();
     expect(await treeRow(page, 'moved').innerText()).toContain('1 file');
@@ -240,7 +240,7 @@ describe.skipIf(!haveChromium)('portal Resources: folder and file actions', () =
     await expectFocusedRow(page, 'logo');
     await page.keyboard.press('Delete');
     await page.keyboard.press('F2');
-    await poll(() => page.getByRole('status').innerText()).toContain('not offered');
+    await poll(() => listingSection(page).getByRole('status').innerText()).toContain('not offered');
     expect(await page.getByRole('dialog').count()).toBe(0);
     expect(await page.getByRole('alertdialog').count()).toBe(0);
     await expectFocusedRow(page, 'logo');

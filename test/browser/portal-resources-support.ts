@@ -50,6 +50,11 @@ export function listing(page: Page): Locator {
 }
 
 /** The listing's data rows (the header row left out). */
+/** The listing's section (its heading, toolbar, grid and status line), apart from the preview pane beside it. */
+export function listingSection(page: Page): Locator {
+  return page.locator('section.listing');
+}
+
 export function listingRows(page: Page): Locator {
   return page.getByRole('grid').getByRole('row').filter({ hasNot: page.getByRole('columnheader') });
 }

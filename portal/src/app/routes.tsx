@@ -7,11 +7,15 @@
  *   /portal/resources/<id>                     one resource
  *   /portal/admin/resources/<id>               one resource, administrator section
  */
+import { lazy } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Shell } from './Shell';
 import { RouteError, NotFound } from './errors';
 import { ResourcesPage } from '../resources/ResourcesPage';
-import { ResourceDetailsPage } from '../resources/ResourceDetailsPage';
+
+// Pages other than the file manager load when first visited (PORTAL.md: the initial route's
+// JavaScript stays within its budget); the shell's Suspense shows "Loading…" meanwhile.
+const ResourceDetailsPage = lazy(() => import('../resources/ResourceDetailsPage').then((m) => ({ default: m.ResourceDetailsPage })));
 
 export const router = createBrowserRouter(
   [

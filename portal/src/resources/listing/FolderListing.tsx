@@ -15,7 +15,7 @@
  * and focus goes back to a row: the same one, the renamed or new one, or after a delete or a move
  * away, the next.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { FileText, FolderPlus } from 'lucide-react';
@@ -24,11 +24,15 @@ import type { Answer } from '../../api/types';
 import { ErrorMessage } from '../../ui/Alert';
 import { Button } from '../../ui/Button';
 import { apiFolderPath, folderAddress, folderName, parentFolder, peopleAddress, resourceAddress, type FolderRef, type ResourcesLocation } from '../address';
-import { DeleteFileDialog, DeleteFolderDialog } from '../dialogs/DeleteDialog';
-import { DescribeFolderDialog } from '../dialogs/DescribeFolderDialog';
-import { MoveDialog } from '../dialogs/MoveDialog';
-import { NewFolderDialog } from '../dialogs/NewFolderDialog';
-import { RenameFileDialog, RenameFolderDialog } from '../dialogs/RenameDialog';
+import {
+  DeleteFileDialog,
+  DeleteFolderDialog,
+  DescribeFolderDialog,
+  MoveDialog,
+  NewFolderDialog,
+  RenameFileDialog,
+  RenameFolderDialog,
+} from '../dialogs/lazy';
 import { filesLabel, treeKey } from '../tree/FolderTree';
 import { useFolderContents, usePeopleFolders, type LibraryFolder, type TopFolder } from '../tree/folders';
 import { emptyGrid, ListingGrid, type GridState } from './ListingGrid';
@@ -533,7 +537,7 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
           if (row) run(id, row);
         }}
       />
-      {dialogs()}
+      <Suspense fallback={null}>{dialogs()}</Suspense>
     </section>
   );
 }

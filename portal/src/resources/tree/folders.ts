@@ -151,7 +151,8 @@ export function useLibraryFolderPaths(library: string | undefined, enabled = tru
     enabled: enabled && library !== undefined,
     queryFn: async () => {
       const facets = unwrap(await api.GET('/api/v1/resources/facets', { params: { query: { path: apiFolderPath({ library: library!, path: '' }) } } })).folders;
-      return facets.map((f) => facetFolder(f).path).sort();
+      // Folders beneath the library's top level, once each (the facets answer the library's own entry too).
+      return [...new Set(facets.map((f) => facetFolder(f).path).filter((p) => p !== ''))].sort();
     },
   });
 }
