@@ -86,7 +86,7 @@ try {
 
   const { context, page } = await rig.open(owner, { width: 1280, height: 800 });
   const address = `${rig.url}/portal/resources/lib/global/bench/big`;
-  const rowSelector = '[aria-label="Files"] [role="row"], [aria-label="Files"] [role="option"]';
+  const rowSelector = '[role="grid"] [role="row"][aria-rowindex]';
   await page.goto(address);
   await page.waitForSelector(rowSelector);
   const pageTimes: number[] = [];
