@@ -7,7 +7,7 @@
 export const assetsPrefix = 'assets/';
 
 /** Addresses under /portal/ that belong to other routes (sign-in, the public viewer), never the app. */
-export const reservedPrefixes = ['auth/'];
+export const reservedPrefixes = ['auth/', 'view/', 'view-brand/'];
 
 /** A year, immutable: hashed names change whenever their bytes do. */
 export const immutableCache = 'public, max-age=31536000, immutable';

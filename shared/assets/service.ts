@@ -39,6 +39,7 @@ import {
   normaliseTags,
   referenceCandidates,
   tokenDigest,
+  type AssetContentType,
 } from './rules.js';
 import {
   AssetError,
@@ -73,8 +74,6 @@ export interface AssetServiceDeps {
   clock?: () => Date;
   /** The base of portal links (portal.public_base_url, else the api's own URL once it listens). */
   publicBaseUrl?: () => string | undefined;
-  /** Writes the tool-call audit rows still queued, so a save's provenance sees the calls made just before it. */
-  flushAudit?: () => Promise<void>;
 }
 
 interface AssetRow {
@@ -84,7 +83,7 @@ interface AssetRow {
   name: string;
   description: string;
   tags: string[];
-  content_type: string;
+  content_type: AssetContentType;
   size: string | number;
   content_sha256: string;
   head_version: number;
@@ -98,7 +97,7 @@ interface AssetRow {
 interface VersionRow {
   asset_id: string;
   version: number;
-  content_type: string;
+  content_type: AssetContentType;
   size: string | number;
   content_sha256: string;
   object_bucket: string;
@@ -325,7 +324,6 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
     const sessionId = actor.writer.sessionId;
     if (!auditActive(config) || sessionId === 'stdio') return { sessionId, calls: [] };
     try {
-      await deps.flushAudit?.();
       const res = await db.query<{ id: string; tool: string; occurred_at: Date; outcome: string }>(
         `SELECT id, tool, occurred_at, outcome FROM audit_log WHERE session_id = $1 AND occurred_at <= $2 ORDER BY occurred_at DESC, id DESC LIMIT $3`,
         [sessionId, clock(), MAX_PROVENANCE_CALLS],
@@ -406,7 +404,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
   }
 
   interface NewVersion {
-    type: string;
+    type: AssetContentType;
     bytes: Buffer;
     sha256: string;
     changeSummary: string | null;
@@ -716,10 +714,12 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
 
   const anonymous: AssetActor = { subject: '', personas: [], adminOfPersonas: [], platformAdmin: false, writer: { kind: 'person', subject: '' } };
 
-  async function openShare(token: string, viewer: AssetActor | undefined): Promise<ShareOpening> {
+  async function openShare(token: string, viewer: AssetActor | undefined, opts: { countView?: boolean } = {}): Promise<ShareOpening> {
     const found = await shareFor(token, viewer);
     if (found === 'sign_in') return { state: 'sign_in' };
     const now = clock();
+    const readOnly = { read: true, change: false, delete: false, share: false };
+    if (opts.countView === false) return { state: 'open', share: toShareView(found.share, now), asset: { ...toView(viewer ?? anonymous, found.asset), allowed_actions: readOnly } };
     const counted = await db.query<ShareRow>(`UPDATE asset_shares SET view_count = view_count + 1, last_viewed_at = $2 WHERE id = $1 RETURNING *`, [found.share.id, now]);
     if (auditActive(config)) {
       const entry: AuditEntry = {
@@ -735,7 +735,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
       await insertAuditRows(db, [auditRow(entry, now.getTime())]);
     }
     // The viewer acts on nothing: its view of the asset allows nothing.
-    return { state: 'open', share: toShareView(counted.rows[0] ?? found.share, now), asset: { ...toView(viewer ?? anonymous, found.asset), allowed_actions: { read: true, change: false, delete: false, share: false } } };
+    return { state: 'open', share: toShareView(counted.rows[0] ?? found.share, now), asset: { ...toView(viewer ?? anonymous, found.asset), allowed_actions: readOnly } };
   }
 
   async function openSharedContent(token: string, viewer: AssetActor | undefined): Promise<AssetContent> {

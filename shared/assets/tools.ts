@@ -23,6 +23,8 @@ export interface AssetToolOptions {
   actorOf(caller: CallerContext, sessionId?: string): ResourceActor;
   /** Content get inlines, at most (default 1 MB, as search `fetch`). */
   readInlineBytes?: number;
+  /** Writes the tool-call audit rows still queued, so a save's provenance sees the session's calls made just before it. */
+  flushAudit?: () => Promise<void>;
 }
 
 function errorResult(code: string, message: string, details?: Record<string, unknown>): CallToolResult {
@@ -89,6 +91,7 @@ export function saveArtifactTool(service: AssetService, opts: AssetToolOptions):
     async handler(args, ctx) {
       const actor = opts.actorOf(ctx.caller, ctx.sessionId);
       try {
+        await opts.flushAudit?.();
         const result = await service.save(actor, {
           content: bytesOf(args, true)!,
           content_type: args.content_type,
@@ -212,6 +215,7 @@ export function manageAssetTool(service: AssetService, opts: AssetToolOptions): 
             const content = bytesOf(args, false);
             if (content) {
               const current = await service.get(actor, id());
+              await opts.flushAudit?.();
               const result = await service.save(actor, {
                 asset_id: current.id,
                 content,

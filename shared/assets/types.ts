@@ -7,6 +7,7 @@
  */
 import type { Readable } from 'node:stream';
 import type { ResourceActor } from '../resources/index.js';
+import type { AssetContentType } from './rules.js';
 
 export type AssetActor = ResourceActor;
 
@@ -39,7 +40,7 @@ export interface AssetView {
   name: string;
   description: string;
   tags: string[];
-  content_type: string;
+  content_type: AssetContentType;
   size: number;
   content_sha256: string;
   version: number;
@@ -79,7 +80,7 @@ export interface ProvenanceCall {
 
 export interface AssetVersionView {
   version: number;
-  content_type: string;
+  content_type: AssetContentType;
   size: number;
   content_sha256: string;
   author: string;
@@ -198,7 +199,7 @@ export interface AssetService {
    * The share a viewer token names, for `viewer` (undefined: nobody signed in). Unknown, revoked
    * and expired tokens, and a private share opened by someone else, all throw the same not_found.
    */
-  openShare(token: string, viewer: AssetActor | undefined): Promise<ShareOpening>;
+  openShare(token: string, viewer: AssetActor | undefined, opts?: { countView?: boolean }): Promise<ShareOpening>;
   /** The shared asset's head bytes, under the same rule as openShare (a private share's sign-in is not_found here). */
   openSharedContent(token: string, viewer: AssetActor | undefined): Promise<AssetContent>;
 }
