@@ -6,12 +6,20 @@
  *   /portal/resources/lib/<library>/<path>     a folder: global, person:<id>, persona:<name>
  *   /portal/resources/<id>                     one resource
  *   /portal/admin/resources/<id>               one resource, administrator section
+ *   /portal/assets, /portal/assets/shared      My assets, Shared with me
+ *   /portal/assets/<id>                        one asset (save_artifact's portal_url)
  */
+import { lazy } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Shell } from './Shell';
 import { RouteError, NotFound } from './errors';
 import { ResourcesPage } from '../resources/ResourcesPage';
 import { ResourceDetailsPage } from '../resources/ResourceDetailsPage';
+
+// Assets and shares (issue 38), loaded when first opened.
+const MyAssetsPage = lazy(() => import('../assets/AssetsPage').then((m) => ({ default: m.MyAssetsPage })));
+const SharedAssetsPage = lazy(() => import('../assets/AssetsPage').then((m) => ({ default: m.SharedAssetsPage })));
+const AssetDetailsPage = lazy(() => import('../assets/AssetDetailsPage').then((m) => ({ default: m.AssetDetailsPage })));
 
 export const router = createBrowserRouter(
   [
@@ -25,6 +33,9 @@ export const router = createBrowserRouter(
         { path: 'resources/lib/*', element: <ResourcesPage /> },
         { path: 'resources/:id', element: <ResourceDetailsPage section="resources" /> },
         { path: 'admin/resources/:id', element: <ResourceDetailsPage section="admin" /> },
+        { path: 'assets', element: <MyAssetsPage /> },
+        { path: 'assets/shared', element: <SharedAssetsPage /> },
+        { path: 'assets/:id', element: <AssetDetailsPage /> },
         { path: '*', element: <NotFound /> },
       ],
     },
