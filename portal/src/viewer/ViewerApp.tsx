@@ -174,7 +174,7 @@ export function ViewerApp() {
           </p>
           {share.expires_at ? <Expiry at={share.expires_at} /> : null}
           {share.notice ? (
-            <aside className="viewer-notice" aria-label="Notice">
+            <aside className="viewer-notice" role="note" aria-label="Notice">
               {share.notice}
             </aside>
           ) : null}
