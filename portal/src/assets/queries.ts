@@ -1,5 +1,5 @@
 /** The assets pages' reads and writes (the REST routes under /api/v1/portal/assets), through the typed client. */
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../api/client';
 import type { Answer } from '../api/types';
 
@@ -20,6 +20,8 @@ export function useAssetList(scope: Scope, query: string) {
     queryFn: async ({ pageParam }) =>
       unwrap(await api.GET('/api/v1/portal/assets', { params: { query: { scope, ...(query ? { query } : {}), limit: 50, ...(pageParam ? { cursor: pageParam } : {}) } } })),
     getNextPageParam: (last) => last.next_cursor ?? undefined,
+    // While a new search loads, the last answer stays on the page (no empty flash).
+    placeholderData: keepPreviousData,
   });
 }
 
