@@ -21,8 +21,6 @@ beforeAll(async () => {
 });
 afterAll(async () => rig?.stop());
 
-const tokenOf = (path: string) => path.split('/').pop()!;
-
 async function share(body: Record<string, unknown>) {
   const created = await rig.rest('alice', 'POST', `/api/v1/portal/assets/${assetId}/shares`, body);
   expect(created.status, JSON.stringify(created.body)).toBe(201);
