@@ -429,7 +429,8 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
         object.bucket,
         object.key,
         actor.subject,
-        actor.writer.kind === 'agent_session' ? 'agent' : 'person',
+        // An agent's session or a managed script's run is an agent's save; a person's is theirs.
+        actor.writer.kind === 'person' ? 'person' : 'agent',
         v.changeSummary,
         v.restoredFrom,
         v.sessionId,
