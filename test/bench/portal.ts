@@ -23,6 +23,7 @@ import { vouchedCaller } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections } from '../../shared/objstore/index.js';
 import { createResourceService, resourceActor } from '../../shared/resources/index.js';
+import { createAssetService } from '../../shared/assets/index.js';
 import { portalDistDir } from '../../shared/toolchain/index.js';
 import { ensurePortalBuilt } from '../../shared/toolchain/index.js';
 import { devIdentityIssuer } from '../../api/portal-auth/index.js';
@@ -122,6 +123,25 @@ try {
   }, { selector: rowSelector, last: `file-${String(files - 1).padStart(5, '0')}` });
   console.log(`scrolling to the end: at most ${scrolled.most} rows in the DOM at once (budget ≤ ${budgets.domRows}); last file ${scrolled.reached ? 'reached' : 'NOT reached'}`);
   await context.close();
+
+  // The public viewer on a cold cache (a fresh browser context each time): first contentful paint
+  // and the shared markdown shown, for a stranger opening a public link.
+  const assets = createAssetService({ config: rig.config, db: rig.db, objstore: createObjstoreConnections(rig.config, { env: {} }), log: silentLogger() });
+  const saved = await assets.save(actor, { name: 'Bench memo', content: Buffer.from('# Bench memo\n\nA shared document.\n'), content_type: 'text/markdown' });
+  const shared = await assets.createShare(actor, saved.asset.id, {});
+  const paints: number[] = [];
+  const shown: number[] = [];
+  for (let i = 0; i < Math.min(rounds, 10); i++) {
+    const cold = await rig.open(undefined);
+    await cold.page.goto(`${rig.url}${shared.path}`);
+    await cold.page.getByRole('heading', { name: 'Bench memo', level: 2 }).or(cold.page.locator('.asset-markdown h1')).first().waitFor();
+    shown.push(await cold.page.evaluate(() => performance.now()));
+    paints.push(await cold.page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN));
+    await cold.context.close();
+  }
+  console.log(
+    `public viewer, cold cache: first contentful paint p50 ${percentile(paints, 50).toFixed(0)} ms, the shared document shown p50 ${percentile(shown, 50).toFixed(0)} ms (p99 ${percentile(shown, 99).toFixed(0)} ms)`,
+  );
 } finally {
   await rig.stop();
 }
