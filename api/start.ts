@@ -34,6 +34,12 @@ import { browserSignIn, type DevSignIn } from './portal-auth/index.js';
 import { portalAppRoutes } from './portal/app-routes.js';
 import { logoOrigins } from './portal/app-rules.js';
 import { portalSettingsRoute } from './portal/settings-route.js';
+import { assetRoutes } from './portal/assets.js';
+import { loadImplementorLogo, viewerRoutes } from './portal/viewer.js';
+import { loadJsxRuntimePage, VIEWER_PAGE } from './portal/asset-frame.js';
+import type { AssetService } from '../shared/assets/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { portalDistDir } from '../shared/toolchain/index.js';
 import { adminAuthorizer } from './admin/authorize.js';
 import { webhookSourceRoutes } from './admin/webhook-sources.js';
@@ -58,6 +64,8 @@ export interface ApiDeps {
   signIn?: DevSignIn;
   /** The portal's build served at /portal/ when `portal.enabled` (default portal/dist; tests may name another). */
   portalDistDir?: string;
+  /** Assets and shares (issue 38): their REST routes and the public viewer, served when `portal.enabled`. */
+  assets?: AssetService;
   /**
    * Inbound webhooks: sources administered under `{admin.path_prefix}/webhooks/sources` when
    * `admin.enabled`; the receiver serves /hooks/ when `webhooks.receiver.enabled`, on the api
@@ -232,8 +240,25 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   await deps.routes?.(app, { authenticate });
   if (config.portal.enabled) {
     const { portal } = config;
-    await app.register(portalSettingsRoute, { config, signIn: !browser ? 'none' : browser === deps.signIn ? 'link' : 'provider' });
-    await app.register(portalAppRoutes, { distDir: deps.portalDistDir ?? portalDistDir, imageOrigins: logoOrigins([portal.logo, portal.logo_light, portal.logo_dark]) });
+    const signInKind = !browser ? 'none' : browser === deps.signIn ? 'link' : 'provider';
+    const distDir = deps.portalDistDir ?? portalDistDir;
+    await app.register(portalSettingsRoute, { config, signIn: signInKind });
+    await app.register(portalAppRoutes, { distDir, imageOrigins: logoOrigins([portal.logo, portal.logo_light, portal.logo_dark]) });
+    if (deps.assets) {
+      const jsxRuntimePage = loadJsxRuntimePage(distDir);
+      await app.register(assetRoutes, { service: deps.assets, config, authenticate, ...(jsxRuntimePage ? { jsxRuntimePage } : {}) });
+      // The implementor logo is fetched once, here (spec document 1: at start-up, at most 1 MB).
+      const logo = await loadImplementorLogo(portal.implementor.logo, log.child({ component: 'portal-viewer' }));
+      await app.register(viewerRoutes, {
+        service: deps.assets,
+        config,
+        authenticate,
+        signIn: signInKind,
+        viewerPage: readFileSync(join(distDir, VIEWER_PAGE), 'utf8'),
+        ...(jsxRuntimePage ? { jsxRuntimePage } : {}),
+        ...(logo ? { logo } : {}),
+      });
+    }
   }
 
   const sweeper = setInterval(() => {

@@ -14,6 +14,7 @@ import { openEmbeddings, type Embedder } from '../shared/search/index.js';
 import { platformScratchStorage } from '../shared/sql/scratch/index.js';
 import { tableReferences, type TableDeps } from '../shared/tables/index.js';
 import { buildToolkits, type Toolkits } from './toolkits.js';
+import { assetReferences, createAssetService, type AssetService } from '../shared/assets/index.js';
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
 
 /**
@@ -38,6 +39,8 @@ export interface PlatformServices {
   embedder?: Embedder;
   /** Table registration (manage_table, the upload and follow hooks, registerTable's activity): needs managed resources. */
   tables?: TableDeps;
+  /** Assets and their shares (issue 38): `portal.enabled`, the platform database and an object store. */
+  assets?: AssetService;
   /** Managed scripts and libraries; needs the platform database. */
   scripts?: ScriptStore;
   /** Scripts' endpoint bindings; needs the platform database. A public one is bound as the bot-check settings allow. */
@@ -91,7 +94,19 @@ export async function openPlatformServices(opts: {
             objstore: toolkits.objstore,
             log: log.child({ component: 'resources' }),
             ...(resourceJobs ? { jobs: resourceJobs } : {}),
-            ...(tableStorage ? { references: [tableReferences({ db, sql: toolkits.sql, storage: tableStorage })] } : {}),
+            // Registered tables and assets hold a delete up (and assets name themselves under Used by).
+            references: [...(tableStorage ? [tableReferences({ db, sql: toolkits.sql, storage: tableStorage })] : []), assetReferences(db)],
+          })
+        : undefined;
+    const assets =
+      db && config.portal.enabled && Object.keys(config.toolkits.objstore).length > 0
+        ? createAssetService({
+            config,
+            db,
+            objstore: toolkits.objstore,
+            ...(resources ? { resources } : {}),
+            log: log.child({ component: 'assets' }),
+            publicBaseUrl: () => publicUrl.current || undefined,
           })
         : undefined;
     const tables: TableDeps | undefined =
@@ -112,6 +127,7 @@ export async function openPlatformServices(opts: {
       ...(webhooks ? { webhooks } : {}),
       ...(embedder ? { embedder } : {}),
       ...(tables ? { tables } : {}),
+      ...(assets ? { assets } : {}),
       ...(db ? { scripts: new ScriptStore({ db, config }), endpoints: endpointStore(db, config) } : {}),
       sandbox,
       publicUrl,

@@ -30,6 +30,7 @@ import { createBotCheckServices, registerBotCheckRoutes } from './botcheck.js';
 import { endpointRoutes } from '../api/endpoints/routes.js';
 import { endpointAuditLog, endpointMetrics, EndpointRecords, type BotCheckGate } from '../shared/endpoints/index.js';
 import { toolkitEnrichment } from './toolkits.js';
+import { manageAssetTool, saveArtifactTool } from '../shared/assets/index.js';
 
 /**
  * The platform database: pool sized by config, migrations applied (under the advisory lock) before
@@ -99,6 +100,7 @@ export async function startApiRole(opts: {
     log,
     services,
     middlewares: [auditCalls, toolMetricsMiddleware(metrics)],
+    flushAudit: () => audit.flush(),
     ...(refusals ? { onRefused: refusals } : {}),
     ...(db ? { db } : {}),
     ...(schedules ? { schedules } : {}),
@@ -114,6 +116,7 @@ export async function startApiRole(opts: {
     metrics,
     surface,
     ...(opts.signIn ? { signIn: opts.signIn } : {}),
+    ...(services.assets ? { assets: services.assets } : {}),
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
     // Retries and deletions start their workflows at once through this api's Temporal client.
@@ -178,6 +181,8 @@ function buildPlatformSurface(opts: {
   services: PlatformServices;
   db?: Db;
   middlewares: Parameters<typeof buildMcpSurface>[0]['middlewares'];
+  /** Writes the queued tool-call audit rows (an artifact's provenance reads its session's calls). */
+  flushAudit?: () => Promise<void>;
   onRefused?: Parameters<typeof buildMcpSurface>[0]['onRefused'];
   schedules?: ScriptSchedules;
   resourceChanges?: Parameters<typeof buildMcpSurface>[0]['resourceChanges'];
@@ -213,6 +218,12 @@ function buildPlatformSurface(opts: {
       ...(resources ? [manageResourceTool(resources, { config, actorOf: agentActor(config), ...(opts.requests ? { requests: opts.requests } : {}), ...(tables ? { tables } : {}) })] : []),
       ...(resources ? toolkits.exportTools({ resources, actorOf: agentActor(config), ...followTables }) : []),
       ...(services.tables ? [manageTableTool(services.tables, { config, actorOf: agentActor(config) })] : []),
+      ...(services.assets
+        ? [
+            saveArtifactTool(services.assets, { actorOf: agentActor(config), ...(opts.flushAudit ? { flushAudit: opts.flushAudit } : {}) }),
+            manageAssetTool(services.assets, { actorOf: agentActor(config), ...(opts.flushAudit ? { flushAudit: opts.flushAudit } : {}) }),
+          ]
+        : []),
       ...(resources && db
         ? [
             searchTool({
@@ -316,6 +327,7 @@ function workerScripts(opts: { config: PlatformConfig; log: Logger; db: Db; temp
     services,
     db,
     middlewares: [auditCalls, toolMetricsMiddleware(services.metrics)],
+    flushAudit: () => audit.flush(),
     ...(refusals ? { onRefused: refusals } : {}),
     requests: resourceRequests(config, opts.temporal),
   });

@@ -13,6 +13,10 @@ import mime from 'mime-types';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../http/app.js';
 import { assetsPrefix, immutableCache, portalContentSecurityPolicy, portalFileFor, revalidateCache } from './app-rules.js';
+import { JSX_FRAME_PAGE, VIEWER_PAGE } from './asset-frame.js';
+
+/** Built pages with routes of their own (the public viewer, the JSX frame): never served as files of the app. */
+const ownPages = new Set([VIEWER_PAGE, JSX_FRAME_PAGE]);
 
 interface BuiltFile {
   body: Buffer;
@@ -80,6 +84,8 @@ export async function portalAppRoutes(app: App, opts: PortalAppOptions): Promise
       .header('etag', file.etag)
       .header('vary', 'accept-encoding')
       .type(file.type);
+    // Hashed files are public code: the sandboxed frame of a JSX asset (an opaque origin) loads its runtime from here.
+    if (file.cache === immutableCache) void reply.header('access-control-allow-origin', '*');
     if (request.headers['if-none-match'] === file.etag) return reply.code(304).send();
     if (file.gzip && acceptsGzip(request)) return reply.header('content-encoding', 'gzip').send(file.gzip);
     return reply.send(file.body);
@@ -91,7 +97,7 @@ export async function portalAppRoutes(app: App, opts: PortalAppOptions): Promise
   app.get('/portal', { schema }, (request, reply) => send(request, reply, index));
   app.get('/portal/*', { schema }, (request, reply) => {
     const rest = (request.params as { '*': string })['*'];
-    const answer = portalFileFor(rest, (name) => files.has(name));
+    const answer = portalFileFor(rest, (name) => files.has(name) && !ownPages.has(name));
     if (answer.kind === 'file') return send(request, reply, files.get(answer.name)!);
     if (answer.kind === 'missing') return reply.code(404).type('text/plain; charset=utf-8').header('cache-control', revalidateCache).send('not found');
     return send(request, reply, index);

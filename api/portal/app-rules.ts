@@ -7,7 +7,7 @@
 export const assetsPrefix = 'assets/';
 
 /** Addresses under /portal/ that belong to other routes (sign-in, the public viewer), never the app. */
-export const reservedPrefixes = ['auth/'];
+export const reservedPrefixes = ['auth/', 'view/', 'view-brand/'];
 
 /** A year, immutable: hashed names change whenever their bytes do. */
 export const immutableCache = 'public, max-age=31536000, immutable';
@@ -18,13 +18,14 @@ export type PortalFileAnswer = { kind: 'file'; name: string } | { kind: 'app' } 
 
 /**
  * What `/portal/<rest>` answers: a file of the build when there is one by that name, 404 for a
- * missing hashed file (an old page asking for a build that is gone must not get HTML as script),
- * else the app's index.html, whose router shows the address (every portal address falls back).
+ * missing hashed file (an old page asking for a build that is gone must not get HTML as script;
+ * a name under assets/ without an extension is an address of the app's asset pages), else the app's index.html, whose router shows the address (every portal address falls back).
  */
 export function portalFileFor(rest: string, has: (name: string) => boolean): PortalFileAnswer {
   const name = rest.replace(/^\/+/, '');
   if (name !== '' && name !== 'index.html' && has(name)) return { kind: 'file', name };
-  if (name.startsWith(assetsPrefix)) return { kind: 'missing' };
+  // A build file's name has an extension; /portal/assets/<id> and /portal/assets/shared are the app's asset pages.
+  if (name.startsWith(assetsPrefix) && /\.[A-Za-z0-9]+$/.test(name)) return { kind: 'missing' };
   return { kind: 'app' };
 }
 

@@ -594,7 +594,9 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
         operationId: 'listResourceDependents', security: restSecurity,
         tags,
         summary: 'Used by',
-        description: 'How many assets, prompts and registered tables point at the file.',
+        description:
+          'How many assets, prompts and registered tables point at the file; the referencing assets the caller may open by name ' +
+          '(with whether each carries a public share link), the others counted only (`assets_not_shown`), and whether any carries a public link.',
         params: idParams,
         response: { 200: usedBySchema, ...errorResponses(403, 404) },
       },

@@ -165,8 +165,23 @@ export const usageSchema = z
   .describe('Content reads over the last 30 and 90 days by door, from the audit trail; or, with audit off, that usage is not recorded');
 
 export const usedBySchema = z
-  .object({ assets: z.number().int(), prompts: z.number().int(), tables: z.number().int() })
-  .describe('How many assets, prompts and registered tables point at the file');
+  .object({
+    assets: z.number().int().describe('Assets whose content references the file (all of them, named or not)'),
+    prompts: z.number().int(),
+    tables: z.number().int(),
+    referencing_assets: z
+      .array(
+        z.object({
+          id: z.string().describe('Asset id (its portal page is /portal/assets/<id>)'),
+          name: z.string(),
+          public_link: z.boolean().describe('The asset carries a live public share link'),
+        }),
+      )
+      .describe('The referencing assets the caller may open (theirs, shared with them privately, or every one for a platform administrator), newest first'),
+    assets_not_shown: z.number().int().describe('Referencing assets the caller may not open: counted, never named'),
+    public_link: z.boolean().describe('Some referencing asset, named or not, carries a live public share link'),
+  })
+  .describe('What points at the file: counts of assets, prompts and registered tables, and the referencing assets the caller may open');
 
 export const writerSchema = z
   .object({

@@ -50,6 +50,8 @@ export const platformToolNames: readonly string[] = [
   'manage_resource',
   'manage_table',
   'manage_script',
+  'save_artifact',
+  'manage_asset',
   'search',
   'fetch',
 ];

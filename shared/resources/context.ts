@@ -23,6 +23,7 @@ import {
   type Library,
   type ReferenceCounter,
   type ReferenceCounts,
+  type ReferencingAssets,
   type ResourceActor,
   type ResourceChangeEvent,
   type ResourceChangeKind,
@@ -222,6 +223,19 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     return sumCounts(await Promise.all(references.map((r) => r.count(id))));
   }
 
+  /** The referencing assets as `actor` sees them (none without an assets counter). */
+  async function referencingAssets(id: string, actor: ResourceActor): Promise<ReferencingAssets> {
+    const parts = await Promise.all(references.map((r) => r.referencingAssets?.(id, actor)));
+    const total: ReferencingAssets = { named: [], hidden: 0, public_link: false };
+    for (const p of parts) {
+      if (!p) continue;
+      total.named.push(...p.named);
+      total.hidden += p.hidden;
+      total.public_link ||= p.public_link;
+    }
+    return total;
+  }
+
   // ---------------------------------------------------------------- inside a write transaction: library locks, records, versions
 
   async function lockLibrary(client: Client, library: Library, mode: 'shared' | 'exclusive'): Promise<void> {
@@ -332,6 +346,7 @@ export function createResourceContext(deps: ResourceServiceDeps) {
     rowByAddress,
     visibleRow,
     countReferences,
+    referencingAssets,
     lockLibrary,
     recordFolders,
     recordWriter,

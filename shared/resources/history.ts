@@ -2,10 +2,10 @@
 import { usageFromAuditTrail } from './audit-trail.js';
 import type { ResourceContext } from './context.js';
 import { toVersionView, toWriterView, type VersionRow, type WriterRow } from './rows.js';
-import type { ReferenceCounts, ResourceActor, ResourceService, UsageView, VersionView, WriterView } from './types.js';
+import type { ResourceActor, ResourceService, UsageView, UsedBy, VersionView, WriterView } from './types.js';
 
 export function createResourceHistory(context: ResourceContext): Pick<ResourceService, 'versions' | 'usage' | 'usedBy' | 'writers'> {
-  const { config, db, clock, visibleRow, countReferences } = context;
+  const { config, db, clock, visibleRow, countReferences, referencingAssets } = context;
 
   async function versions(actor: ResourceActor, id: string): Promise<VersionView[]> {
     await visibleRow(actor, id);
@@ -18,9 +18,11 @@ export function createResourceHistory(context: ResourceContext): Pick<ResourceSe
     return usageFromAuditTrail(db, config, { id: row.id, createdAt: row.created_at }, clock());
   }
 
-  async function usedBy(actor: ResourceActor, id: string): Promise<ReferenceCounts> {
+  /** The counts of what points at the file; the referencing assets the caller may open by name, the others counted only. */
+  async function usedBy(actor: ResourceActor, id: string): Promise<UsedBy> {
     await visibleRow(actor, id);
-    return countReferences(id);
+    const [counts, assets] = await Promise.all([countReferences(id), referencingAssets(id, actor)]);
+    return { ...counts, referencing_assets: assets.named, assets_not_shown: assets.hidden, public_link: assets.public_link };
   }
 
   async function writers(actor: ResourceActor, id: string): Promise<WriterView[]> {

@@ -324,12 +324,41 @@ export interface WriterView {
   last_written_at: string;
 }
 
+/** One asset pointing at a resource, as Used by names it to a caller who may open it. */
+export interface ReferencingAsset {
+  id: string;
+  name: string;
+  /** The asset carries a live public share link. */
+  public_link: boolean;
+}
+
+/** The assets pointing at a resource, as one caller sees them (spec document 2, "Asset reference"). */
+export interface ReferencingAssets {
+  /** Those the caller may open, named. */
+  named: ReferencingAsset[];
+  /** Those the caller may not open: counted, never named. */
+  hidden: number;
+  /** Some referencing asset (named or not) carries a live public share link. */
+  public_link: boolean;
+}
+
+/** Used by: the counts of what points at the file, and the referencing assets the caller may open. */
+export interface UsedBy extends ReferenceCounts {
+  referencing_assets: ReferencingAsset[];
+  /** Referencing assets the caller may not open (counted in `assets`, not named). */
+  assets_not_shown: number;
+  /** Some referencing asset carries a live public share link. */
+  public_link: boolean;
+}
+
 /**
  * Something that can point at a resource (assets, prompts, registered tables). Delete asks every
  * registered counter; a non-zero total refuses the delete unless forced.
  */
 export interface ReferenceCounter {
   count(resourceId: string): Promise<Partial<ReferenceCounts>>;
+  /** The assets among the references, as `actor` may see them (the assets' counter only). */
+  referencingAssets?(resourceId: string, actor: ResourceActor): Promise<ReferencingAssets>;
   /** Called after a forced delete of a referenced resource (e.g. drop tables over it). */
   released?(resourceId: string): Promise<void>;
 }
@@ -394,7 +423,7 @@ export interface ResourceService {
   versions(actor: ResourceActor, id: string): Promise<VersionView[]>;
   restore(actor: ResourceActor, id: string, version: number): Promise<ResourceView>;
   usage(actor: ResourceActor, id: string): Promise<UsageView>;
-  usedBy(actor: ResourceActor, id: string): Promise<ReferenceCounts>;
+  usedBy(actor: ResourceActor, id: string): Promise<UsedBy>;
   /** Written by: persons, agent sessions and scripts that created or modified the file, most recent first. */
   writers(actor: ResourceActor, id: string): Promise<WriterView[]>;
   createFolder(actor: ResourceActor, library: Library, path: string): Promise<void>;

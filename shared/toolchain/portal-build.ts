@@ -21,7 +21,7 @@ const lockStamp = join(portalDir, 'node_modules', '.platform-lock-hash');
 const sourceStamp = join(portalDistDir, '.platform-source-hash');
 
 /** Everything a build is made from: its package lock, configuration and sources. */
-const buildInputs = ['package-lock.json', 'index.html', 'vite.config.ts', 'tsconfig.json', 'src'];
+const buildInputs = ['package-lock.json', 'index.html', 'view.html', 'jsx-frame.html', 'vite.config.ts', 'tsconfig.json', 'src'];
 
 function filesUnder(path: string): string[] {
   if (!existsSync(path)) return [];

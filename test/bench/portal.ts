@@ -23,6 +23,7 @@ import { vouchedCaller } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections } from '../../shared/objstore/index.js';
 import { createResourceService, resourceActor } from '../../shared/resources/index.js';
+import { createAssetService } from '../../shared/assets/index.js';
 import { portalDistDir } from '../../shared/toolchain/index.js';
 import { ensurePortalBuilt } from '../../shared/toolchain/index.js';
 import { devIdentityIssuer } from '../../api/portal-auth/index.js';
@@ -38,8 +39,8 @@ function percentile(samples: number[], p: number): number {
 }
 
 /** The entry script and the chunks index.html preloads, gzipped (level 9, as the api serves them). */
-function initialJavaScript(): { files: string[]; gzipBytes: number } {
-  const html = readFileSync(join(portalDistDir, 'index.html'), 'utf8');
+function initialJavaScript(page = 'index.html'): { files: string[]; gzipBytes: number } {
+  const html = readFileSync(join(portalDistDir, page), 'utf8');
   const scripts = [...html.matchAll(/<(?:script[^>]*\bsrc|link[^>]*rel="modulepreload"[^>]*\bhref)="\/portal\/([^"]+\.js)"/g)].map((m) => m[1]!);
   const gzipBytes = scripts.reduce((sum, name) => sum + gzipSync(readFileSync(join(portalDistDir, name)), { level: 9 }).length, 0);
   return { files: scripts, gzipBytes };
@@ -55,6 +56,9 @@ async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promi
 await ensurePortalBuilt({ quiet: true });
 const initial = initialJavaScript();
 console.log(`initial JavaScript: ${(initial.gzipBytes / 1024).toFixed(1)} KB gzipped (${initial.files.join(', ')}); budget ≤ ${budgets.initialKb} KB`);
+// The public viewer's own entry (portal/view.html, issue 38): what a cold cache loads before its first paint.
+const viewer = initialJavaScript('view.html');
+console.log(`public viewer JavaScript (cold cache, before first paint): ${(viewer.gzipBytes / 1024).toFixed(1)} KB gzipped (${viewer.files.join(', ')}); budget ≤ 100 KB`);
 
 const rig = await startPortalRig({ extraYaml: 'resources:\n  index:\n    - { index: not_indexed }\n' });
 try {
@@ -119,6 +123,25 @@ try {
   }, { selector: rowSelector, last: `file-${String(files - 1).padStart(5, '0')}` });
   console.log(`scrolling to the end: at most ${scrolled.most} rows in the DOM at once (budget ≤ ${budgets.domRows}); last file ${scrolled.reached ? 'reached' : 'NOT reached'}`);
   await context.close();
+
+  // The public viewer on a cold cache (a fresh browser context each time): first contentful paint
+  // and the shared markdown shown, for a stranger opening a public link.
+  const assets = createAssetService({ config: rig.config, db: rig.db, objstore: createObjstoreConnections(rig.config, { env: {} }), log: silentLogger() });
+  const saved = await assets.save(actor, { name: 'Bench memo', content: Buffer.from('# Bench memo\n\nA shared document.\n'), content_type: 'text/markdown' });
+  const shared = await assets.createShare(actor, saved.asset.id, {});
+  const paints: number[] = [];
+  const shown: number[] = [];
+  for (let i = 0; i < Math.min(rounds, 10); i++) {
+    const cold = await rig.open(undefined);
+    await cold.page.goto(`${rig.url}${shared.path}`);
+    await cold.page.getByRole('heading', { name: 'Bench memo', level: 2 }).or(cold.page.locator('.asset-markdown h1')).first().waitFor();
+    shown.push(await cold.page.evaluate(() => performance.now()));
+    paints.push(await cold.page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN));
+    await cold.context.close();
+  }
+  console.log(
+    `public viewer, cold cache: first contentful paint p50 ${percentile(paints, 50).toFixed(0)} ms, the shared document shown p50 ${percentile(shown, 50).toFixed(0)} ms (p99 ${percentile(shown, 99).toFixed(0)} ms)`,
+  );
 } finally {
   await rig.stop();
 }

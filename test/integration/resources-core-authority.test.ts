@@ -173,7 +173,7 @@ describe.each(['s3', 'filesystem'] as const)('authority (%s)', (driver) => {
   it('delete while assets, prompts or tables point at the file: refused with counts unless force', async () => {
     const doc = await put(alice());
     counts.set(doc.id, { assets: 2, prompts: 1, tables: 0 });
-    expect(await env.service.usedBy(alice(), doc.id)).toEqual({ assets: 2, prompts: 1, tables: 0 });
+    expect(await env.service.usedBy(alice(), doc.id)).toEqual({ assets: 2, prompts: 1, tables: 0, referencing_assets: [], assets_not_shown: 0, public_link: false });
     const err = await refused(env.service.delete(alice(), doc.id, { force: false }), 'conflict');
     expect(err.message).toMatch(/used by 2 assets, 1 prompt and 0 registered tables/);
     expect(err.details).toMatchObject({ references: { assets: 2, prompts: 1, tables: 0 } });

@@ -554,7 +554,7 @@ describe.each(['s3', 'filesystem'] as const)('resources REST routes on the %s dr
     it('GET used-by and writers', async () => {
       const usedBy = await call(alice, 'GET', byId('/used-by'));
       expect(usedBy.status).toBe(200);
-      expect(usedBy.json).toEqual({ assets: 0, prompts: 0, tables: 0 });
+      expect(usedBy.json).toEqual({ assets: 0, prompts: 0, tables: 0, referencing_assets: [], assets_not_shown: 0, public_link: false });
       const writers = await call(alice, 'GET', byId('/writers'));
       expect(writers.status).toBe(200);
       expect(writers.json.items).toEqual([expect.objectContaining({ kind: 'person', id: 'alice', created: true })]);
@@ -589,7 +589,7 @@ describe.each(['s3', 'filesystem'] as const)('resources REST routes on the %s dr
       const deck = await created(salesAdmin, { library: 'persona:sales', name: 'pitch.txt', data: 'pitch' });
       expectError(await call(salesMember, 'DELETE', `/api/v1/resources/${deck.id}`), 403, 'forbidden');
       pointers.set(deck.id, { prompts: 2, tables: 1 });
-      expect((await call(salesAdmin, 'GET', `/api/v1/resources/${deck.id}/used-by`)).json).toEqual({ assets: 0, prompts: 2, tables: 1 });
+      expect((await call(salesAdmin, 'GET', `/api/v1/resources/${deck.id}/used-by`)).json).toEqual({ assets: 0, prompts: 2, tables: 1, referencing_assets: [], assets_not_shown: 0, public_link: false });
       const refused = await call(salesAdmin, 'DELETE', `/api/v1/resources/${deck.id}`);
       expectError(refused, 409, 'conflict', /pitch\.txt.*2 prompts.*1 registered table/);
       expect(refused.json.references).toEqual({ assets: 0, prompts: 2, tables: 1 });

@@ -77,7 +77,7 @@ personas:
 admin: { enabled: true, persona: admin }
 `;
 
-export async function startPortalRig(opts: { extraYaml?: string; personasYaml?: string } = {}): Promise<PortalRig> {
+export async function startPortalRig(opts: { extraYaml?: string; personasYaml?: string; /** More keys of `portal:` (flow style), e.g. `implementor: { name: Acme }`. */ portalYaml?: string } = {}): Promise<PortalRig> {
   const dir = await mkdtemp(join(tmpdir(), 'portal-rig-'));
   const temporal: TestTemporal = await startTestTemporal();
   const database = await createTestDatabase();
@@ -86,7 +86,7 @@ data_dir: ${JSON.stringify(dir)}
 server: { address: "127.0.0.1:0", transport: http, shutdown: { pre_shutdown_delay: 0s, grace_period: 5s } }
 database: { dsn: ${JSON.stringify(database.dsn)} }
 temporal: { address: ${JSON.stringify(temporal.address)}, namespace: default, task_queue: portal-${randomBytes(4).toString('hex')} }
-portal: { enabled: true, s3_bucket: portal, title: "Test Portal" }
+portal: { enabled: true, s3_bucket: portal, title: "Test Portal"${opts.portalYaml ? `, ${opts.portalYaml}` : ''} }
 ${opts.personasYaml ?? defaultPersonas}
 toolkits:
   objstore:

@@ -182,6 +182,178 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portal/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List assets
+         * @description scope `mine` (default): the caller's assets; `shared_with_me`: assets a live private share names the caller in (by subject or email); `all`: every asset (platform administrators only, else 403). `query`: words matched against name, description and tags. Newest first, paged by cursor.
+         */
+        get: operations["listAssets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/assets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read an asset's details
+         * @description Details, the resources the current version points at (as the caller may see them; deleted ones as missing) and its provenance. 404 unless the caller may read it.
+         */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete
+         * @description Deletes the asset, every version and every share (their links stop working). The owner and platform administrators.
+         */
+        delete: operations["deleteAsset"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit details
+         * @description Name, description, tags (the list replaces the current one). The owner and platform administrators.
+         */
+        patch: operations["updateAsset"];
+        trace?: never;
+    };
+    "/api/v1/portal/assets/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the content
+         * @description The current version's bytes (or `version`'s), with the headers of user content: nosniff, `Content-Security-Policy: default-src 'none'; sandbox`, and Content-Disposition (inline only for PNG and plain text). Never rendered as a page of this origin.
+         */
+        get: operations["downloadAssetContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/assets/{id}/frame": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sandboxed preview of an HTML or JSX asset
+         * @description An HTML document for `<iframe sandbox="allow-scripts">`: the HTML asset itself, or a JSX asset compiled and rendered by the portal's JSX runtime. Its CSP sandboxes it onto an opaque origin and forbids every request (no fetch, no images but data:, no frames, no forms); only this origin may frame it. 400 for other types (the portal shows those itself).
+         */
+        get: operations["getAssetFrame"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/assets/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List shares
+         * @description Every share of the asset, newest first, with its state (active, expired, revoked); never the links. The owner and platform administrators.
+         */
+        get: operations["listAssetShares"];
+        put?: never;
+        /**
+         * Create a share
+         * @description A public link (no target) or a private share (`shared_with_user_id` and/or `shared_with_email`: only that person, signed in, opens it). The answer is the only place the link appears: the platform keeps only its SHA-256. The owner and platform administrators.
+         */
+        post: operations["createAssetShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/assets/{id}/shares/{shareId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a share
+         * @description The link stops working at once (it answers the same 404 as an unknown one). The owner and platform administrators.
+         */
+        delete: operations["revokeAssetShare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/assets/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Versions
+         * @description The kept versions, newest first (each save is a version; the latest 20 are kept).
+         */
+        get: operations["listAssetVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/assets/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version
+         * @description Saves the content of a kept version as the next version ("restored from version N"). The owner and platform administrators.
+         */
+        post: operations["restoreAssetVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/portal/scripts": {
         parameters: {
             query?: never;
@@ -506,6 +678,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portal/view/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What a share link shows
+         * @description Public (a browser session, when present, is the signed-in person). A public share: the asset, the notice (the share's own, the built-in confidentiality notice, or none) and its expiry (null when hidden or none). A private share: `sign_in` for a signed-out visitor, the asset for the person it names (and its owner). Unknown, revoked and expired links, and a private share opened by anyone else, answer the same 404. Counts a view.
+         */
+        get: operations["viewSharedAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/view/{token}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The shared asset's bytes
+         * @description Under the same rule as the view; with the headers of user content (nosniff, a sandboxing CSP, attachment unless PNG or plain text). Does not count a view.
+         */
+        get: operations["downloadSharedAssetContent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/resources": {
         parameters: {
             query?: never;
@@ -715,7 +927,7 @@ export interface paths {
         };
         /**
          * Used by
-         * @description How many assets, prompts and registered tables point at the file.
+         * @description How many assets, prompts and registered tables point at the file; the referencing assets the caller may open by name (with whether each carries a public share link), the others counted only (`assets_not_shown`), and whether any carries a public link.
          */
         get: operations["listResourceDependents"];
         put?: never;
@@ -3351,6 +3563,1070 @@ export interface operations {
                     "application/json": {
                         error: string;
                         message: string;
+                    };
+                };
+            };
+        };
+    };
+    listAssets: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                /** @description Default 50 */
+                limit?: number;
+                query?: string;
+                scope?: "mine" | "shared_with_me" | "all";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description What the caller may do, by the rules the routes enforce */
+                            allowed_actions: {
+                                /** @description Edit details, save a version, restore: the owner and platform administrators */
+                                change: boolean;
+                                delete: boolean;
+                                /** @description Details, content, versions */
+                                read: boolean;
+                                /** @description Create, list and revoke shares: the owner and platform administrators */
+                                share: boolean;
+                            };
+                            content_sha256: string;
+                            /** @enum {string} */
+                            content_type: "text/markdown" | "text/html" | "text/jsx" | "image/svg+xml" | "text/csv" | "application/json" | "text/plain" | "image/png";
+                            created_at: string;
+                            description: string;
+                            id: string;
+                            name: string;
+                            owner: {
+                                email?: string;
+                                subject: string;
+                            };
+                            /** @description The asset's portal page, when a base URL is known */
+                            portal_url?: string;
+                            shares: {
+                                active: number;
+                                /** @description A live public link exists */
+                                public_link: boolean;
+                            };
+                            size: number;
+                            tags: string[];
+                            updated_at: string;
+                            /** @description The current version */
+                            version: number;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Asset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the caller may do, by the rules the routes enforce */
+                        allowed_actions: {
+                            /** @description Edit details, save a version, restore: the owner and platform administrators */
+                            change: boolean;
+                            delete: boolean;
+                            /** @description Details, content, versions */
+                            read: boolean;
+                            /** @description Create, list and revoke shares: the owner and platform administrators */
+                            share: boolean;
+                        };
+                        content_sha256: string;
+                        /** @enum {string} */
+                        content_type: "text/markdown" | "text/html" | "text/jsx" | "image/svg+xml" | "text/csv" | "application/json" | "text/plain" | "image/png";
+                        created_at: string;
+                        description: string;
+                        id: string;
+                        name: string;
+                        owner: {
+                            email?: string;
+                            subject: string;
+                        };
+                        /** @description The asset's portal page, when a base URL is known */
+                        portal_url?: string;
+                        /** @description Who and what produced the current version */
+                        provenance: {
+                            author: string;
+                            /** @description Tool calls of that session on record before the save, oldest first */
+                            calls: {
+                                at: string;
+                                id: string;
+                                outcome: string;
+                                tool: string;
+                            }[];
+                            /** @enum {string} */
+                            origin: "agent" | "person";
+                            /** @description The MCP session that saved the version */
+                            session_id: string | null;
+                            /** @description What the agent said it drew on */
+                            sources: string[];
+                        };
+                        /** @description Resources the current version points at */
+                        references: {
+                            /** @description The resource was deleted (with force): the asset reports the file as missing */
+                            missing: boolean;
+                            name?: string;
+                            /** @description The caller may open the resource (its page: /portal/resources/<id>); name and uri only then */
+                            readable: boolean;
+                            /** @description mcp:resource:<id> */
+                            reference: string;
+                            resource_id: string;
+                            uri?: string;
+                        }[];
+                        shares: {
+                            active: number;
+                            /** @description A live public link exists */
+                            public_link: boolean;
+                        };
+                        size: number;
+                        tags: string[];
+                        updated_at: string;
+                        /** @description The current version */
+                        version: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Asset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updateAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Asset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string;
+                    name?: string;
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Asset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the caller may do, by the rules the routes enforce */
+                        allowed_actions: {
+                            /** @description Edit details, save a version, restore: the owner and platform administrators */
+                            change: boolean;
+                            delete: boolean;
+                            /** @description Details, content, versions */
+                            read: boolean;
+                            /** @description Create, list and revoke shares: the owner and platform administrators */
+                            share: boolean;
+                        };
+                        content_sha256: string;
+                        /** @enum {string} */
+                        content_type: "text/markdown" | "text/html" | "text/jsx" | "image/svg+xml" | "text/csv" | "application/json" | "text/plain" | "image/png";
+                        created_at: string;
+                        description: string;
+                        id: string;
+                        name: string;
+                        owner: {
+                            email?: string;
+                            subject: string;
+                        };
+                        /** @description The asset's portal page, when a base URL is known */
+                        portal_url?: string;
+                        shares: {
+                            active: number;
+                            /** @description A live public link exists */
+                            public_link: boolean;
+                        };
+                        size: number;
+                        tags: string[];
+                        updated_at: string;
+                        /** @description The current version */
+                        version: number;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    downloadAssetContent: {
+        parameters: {
+            query?: {
+                /** @description A kept version instead of the current one */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Asset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getAssetFrame: {
+        parameters: {
+            query?: {
+                /** @description The page's theme, for a JSX component that follows it */
+                theme?: "light" | "dark";
+                /** @description A kept version instead of the current one */
+                version?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Asset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The frame document */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listAssetShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Asset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            asset_id: string;
+                            created_at: string;
+                            created_by: string;
+                            expires_at: string | null;
+                            hide_expiration: boolean;
+                            id: string;
+                            last_viewed_at: string | null;
+                            /** @description null: the built-in confidentiality notice; "": no notice */
+                            notice_text: string | null;
+                            /** @description A public link: anyone holding it may open it, signed in or not */
+                            public: boolean;
+                            revoked_at: string | null;
+                            shared_with_email: string | null;
+                            shared_with_user_id: string | null;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                            view_count: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createAssetShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Asset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Share creation body (spec document 1) */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Duration string (e.g. 24h, 7d, 1h30m); none: until revoked */
+                    expires_in?: string;
+                    /** @description Hide the expiration countdown in the public viewer */
+                    hide_expiration?: boolean;
+                    /** @description Omit or null gives the built-in confidentiality notice; "" hides the notice; at most 500 characters */
+                    notice_text?: string | null;
+                    /** @description Target address for a private share */
+                    shared_with_email?: string;
+                    /** @description Target user id (subject) for a private share */
+                    shared_with_user_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description /portal/view/<token> */
+                        path: string;
+                        /** @description Share (its link is shown only when it is created) */
+                        share: {
+                            asset_id: string;
+                            created_at: string;
+                            created_by: string;
+                            expires_at: string | null;
+                            hide_expiration: boolean;
+                            id: string;
+                            last_viewed_at: string | null;
+                            /** @description null: the built-in confidentiality notice; "": no notice */
+                            notice_text: string | null;
+                            /** @description A public link: anyone holding it may open it, signed in or not */
+                            public: boolean;
+                            revoked_at: string | null;
+                            shared_with_email: string | null;
+                            shared_with_user_id: string | null;
+                            /** @enum {string} */
+                            state: "active" | "expired" | "revoked";
+                            view_count: number;
+                        };
+                        /** @description The link's secret: shown once */
+                        token: string;
+                        /** @description The full link, when a base URL is known (portal.public_base_url) */
+                        url?: string;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    revokeAssetShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Asset id */
+                id: string;
+                shareId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Share (its link is shown only when it is created) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset_id: string;
+                        created_at: string;
+                        created_by: string;
+                        expires_at: string | null;
+                        hide_expiration: boolean;
+                        id: string;
+                        last_viewed_at: string | null;
+                        /** @description null: the built-in confidentiality notice; "": no notice */
+                        notice_text: string | null;
+                        /** @description A public link: anyone holding it may open it, signed in or not */
+                        public: boolean;
+                        revoked_at: string | null;
+                        shared_with_email: string | null;
+                        shared_with_user_id: string | null;
+                        /** @enum {string} */
+                        state: "active" | "expired" | "revoked";
+                        view_count: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listAssetVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Asset id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            author: string;
+                            calls_recorded: number;
+                            change_summary: string | null;
+                            content_sha256: string;
+                            content_type: string;
+                            created_at: string;
+                            /** @enum {string} */
+                            origin: "agent" | "person";
+                            restored_from: number | null;
+                            session_id: string | null;
+                            size: number;
+                            version: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    restoreAssetVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Asset id */
+                id: string;
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Asset */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the caller may do, by the rules the routes enforce */
+                        allowed_actions: {
+                            /** @description Edit details, save a version, restore: the owner and platform administrators */
+                            change: boolean;
+                            delete: boolean;
+                            /** @description Details, content, versions */
+                            read: boolean;
+                            /** @description Create, list and revoke shares: the owner and platform administrators */
+                            share: boolean;
+                        };
+                        content_sha256: string;
+                        /** @enum {string} */
+                        content_type: "text/markdown" | "text/html" | "text/jsx" | "image/svg+xml" | "text/csv" | "application/json" | "text/plain" | "image/png";
+                        created_at: string;
+                        description: string;
+                        id: string;
+                        name: string;
+                        owner: {
+                            email?: string;
+                            subject: string;
+                        };
+                        /** @description The asset's portal page, when a base URL is known */
+                        portal_url?: string;
+                        shares: {
+                            active: number;
+                            /** @description A live public link exists */
+                            public_link: boolean;
+                        };
+                        size: number;
+                        tags: string[];
+                        updated_at: string;
+                        /** @description The current version */
+                        version: number;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -6669,6 +7945,123 @@ export interface operations {
             };
         };
     };
+    viewSharedAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: {
+                            content_type: string;
+                            description: string;
+                            name: string;
+                            size: number;
+                            updated_at: string;
+                            version: number;
+                        };
+                        /** @description The implementor brand of the viewer header */
+                        brand: {
+                            /** @description Where the sanitised implementor logo is served, when one is configured and was read at start-up */
+                            logo: string | null;
+                            /** @description portal.implementor.name */
+                            name: string;
+                            /** @description portal.implementor.url */
+                            url: string;
+                        };
+                        share: {
+                            /** @description When the link stops working; null when it never does or hide_expiration hides it */
+                            expires_at: string | null;
+                            /** @description The notice to show: the share's own, the built-in confidentiality notice, or null for none */
+                            notice: string | null;
+                            private: boolean;
+                        };
+                        /** @enum {string} */
+                        state: "open";
+                    } | {
+                        /** @description The implementor brand of the viewer header */
+                        brand: {
+                            /** @description Where the sanitised implementor logo is served, when one is configured and was read at start-up */
+                            logo: string | null;
+                            /** @description portal.implementor.name */
+                            name: string;
+                            /** @description portal.implementor.url */
+                            url: string;
+                        };
+                        /**
+                         * @description How people sign in here (as GET /api/v1/portal/settings says)
+                         * @enum {string}
+                         */
+                        sign_in: "provider" | "link" | "none";
+                        /** @description provider: the sign-in address that returns here */
+                        sign_in_url: string | null;
+                        /**
+                         * @description A private share: the person it names signs in to open it
+                         * @enum {string}
+                         */
+                        state: "sign_in";
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    downloadSharedAssetContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bytes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     listResources: {
         parameters: {
             query?: {
@@ -8933,15 +10326,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description How many assets, prompts and registered tables point at the file */
+            /** @description What points at the file: counts of assets, prompts and registered tables, and the referencing assets the caller may open */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description Assets whose content references the file (all of them, named or not) */
                         assets: number;
+                        /** @description Referencing assets the caller may not open: counted, never named */
+                        assets_not_shown: number;
                         prompts: number;
+                        /** @description Some referencing asset, named or not, carries a live public share link */
+                        public_link: boolean;
+                        /** @description The referencing assets the caller may open (theirs, shared with them privately, or every one for a platform administrator), newest first */
+                        referencing_assets: {
+                            /** @description Asset id (its portal page is /portal/assets/<id>) */
+                            id: string;
+                            name: string;
+                            /** @description The asset carries a live public share link */
+                            public_link: boolean;
+                        }[];
                         tables: number;
                     };
                 };

@@ -4,7 +4,7 @@
 import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { Button } from 'react-aria-components';
-import { FolderOpen, LogOut, Monitor, Moon, Sun } from 'lucide-react';
+import { FolderOpen, LogOut, Monitor, Moon, Sparkles, Sun } from 'lucide-react';
 import { SignInGate, useSession } from './session';
 import { usePortalSettings } from './settings';
 import { nextPreference, useTheme, type ThemePreference } from './theme';
@@ -60,6 +60,11 @@ export function Shell() {
             <li>
               <NavLink to="/resources" className="section-link">
                 <FolderOpen aria-hidden size={16} /> Resources
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/assets" className="section-link">
+                <Sparkles aria-hidden size={16} /> Assets
               </NavLink>
             </li>
           </ul>

@@ -6,6 +6,8 @@
  *   /portal/resources/lib/<library>/<path>     a folder: global, person:<id>, persona:<name>
  *   /portal/resources/<id>                     one resource
  *   /portal/admin/resources/<id>               one resource, administrator section
+ *   /portal/assets, /portal/assets/shared      My assets, Shared with me
+ *   /portal/assets/<id>                        one asset (save_artifact's portal_url)
  */
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
@@ -16,6 +18,11 @@ import { ResourcesPage } from '../resources/ResourcesPage';
 // Pages other than the file manager load when first visited (PORTAL.md: the initial route's
 // JavaScript stays within its budget); the shell's Suspense shows "Loading…" meanwhile.
 const ResourceDetailsPage = lazy(() => import('../resources/ResourceDetailsPage').then((m) => ({ default: m.ResourceDetailsPage })));
+
+// Assets and shares (issue 38), loaded when first opened.
+const MyAssetsPage = lazy(() => import('../assets/AssetsPage').then((m) => ({ default: m.MyAssetsPage })));
+const SharedAssetsPage = lazy(() => import('../assets/AssetsPage').then((m) => ({ default: m.SharedAssetsPage })));
+const AssetDetailsPage = lazy(() => import('../assets/AssetDetailsPage').then((m) => ({ default: m.AssetDetailsPage })));
 
 export const router = createBrowserRouter(
   [
@@ -29,6 +36,9 @@ export const router = createBrowserRouter(
         { path: 'resources/lib/*', element: <ResourcesPage /> },
         { path: 'resources/:id', element: <ResourceDetailsPage section="resources" /> },
         { path: 'admin/resources/:id', element: <ResourceDetailsPage section="admin" /> },
+        { path: 'assets', element: <MyAssetsPage /> },
+        { path: 'assets/shared', element: <SharedAssetsPage /> },
+        { path: 'assets/:id', element: <AssetDetailsPage /> },
         { path: '*', element: <NotFound /> },
       ],
     },
