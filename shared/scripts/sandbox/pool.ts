@@ -39,8 +39,16 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const threads = new Set<SandboxWorker>();
   /** Idle threads beyond keepIdle, and when each ends. */
   const retiring = new Map<SandboxWorker, NodeJS.Timeout>();
-  /** While runs are in flight: starts their deadlines' watch, takes runs back from threads computing past stallMs (SandboxWorker.watch). */
+  /**
+   * While runs are in flight: sees them start, takes runs back from threads computing past
+   * stallMs, and stops a thread whose run overstayed its deadline (SandboxWorker.watch). One timer
+   * for every run; it keeps the process alive while runs are in flight, as a run's own timer would.
+   */
   let sweep: NodeJS.Timeout | undefined;
+  const sweepThreads = () => {
+    const now = Date.now();
+    for (const worker of threads) worker.watch(now, stallMs);
+  };
   let closed = false;
 
   const start = (): SandboxWorker => {
@@ -110,23 +118,19 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
     async run(run: SandboxRun): Promise<SandboxOutcome> {
       const started = performance.now();
-      const elapsed = () => performance.now() - started;
       if (closed) return { status: 'error', error: 'the sandbox is closed', console: '', durationMs: 0 };
       const admitted = admission.admit(run);
-      if (!admitted.ok) return { status: 'busy', error: admitted.error, console: '', durationMs: elapsed() };
-      sweep ??= setInterval(() => {
-        const now = Date.now();
-        for (const worker of threads) worker.watch(now, stallMs);
-      }, stallMs).unref();
+      if (!admitted.ok) return { status: 'busy', error: admitted.error, console: '', durationMs: performance.now() - started };
+      sweep ??= setInterval(sweepThreads, stallMs);
       try {
         let argsJson: string;
         try {
           argsJson = JSON.stringify(run.args);
         } catch (err) {
           // A value too deep or too large to copy in (RangeError) is the caller's error, not the sandbox's.
-          return { status: 'error', error: `the run's arguments could not be copied in: ${(err as Error).message}`, console: '', durationMs: elapsed() };
+          return { status: 'error', error: `the run's arguments could not be copied in: ${(err as Error).message}`, console: '', durationMs: performance.now() - started };
         }
-        return toOutcome(await place(run, argsJson), elapsed());
+        return toOutcome(await place(run, argsJson), performance.now() - started);
       } finally {
         admitted.release();
         if (admission.running === 0) {
