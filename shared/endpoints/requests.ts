@@ -122,6 +122,8 @@ interface TargetFacts {
   principal: ScriptCaller;
   /** The script as records name it. */
   script: { id: string; name: string; version: number };
+  /** The library versions its runs import: the version's pins. */
+  imports: { scriptId: string; version: number };
 }
 
 function factsOf(target: EndpointTarget): TargetFacts {
@@ -136,8 +138,12 @@ function factsOf(target: EndpointTarget): TargetFacts {
     checkedMethods: binding.methods.some((m) => m !== 'GET'),
     principal: Object.freeze(principal),
     script: { id: script.id, name: script.name, version: script.version },
+    imports: { scriptId: script.id, version: script.version },
   };
 }
+
+/** The body of a request without one (zero bytes: nothing in it to change). */
+const noBody = new Uint8Array(0);
 
 function header(headers: Headers, name: string): string | undefined {
   const value = headers[name];
@@ -276,10 +282,13 @@ export class EndpointRequests {
       }
     }
 
-    const declared = Number(header(headers, 'content-length'));
+    const length = header(headers, 'content-length');
+    const declared = Number(length);
     let body: Uint8Array | undefined;
     try {
-      body = Number.isFinite(declared) && declared > binding.maxBodyBytes ? undefined : await request.readBody(binding.maxBodyBytes, caller !== null);
+      // Neither header: no body (HTTP/1.1's rule), and no wait for one (most GETs).
+      if (length === undefined && headers['transfer-encoding'] === undefined) body = noBody;
+      else body = Number.isFinite(declared) && declared > binding.maxBodyBytes ? undefined : await request.readBody(binding.maxBodyBytes, caller !== null);
     } catch (error) {
       if (error instanceof BodyRefusal) return bodyRefused(error);
       throw error;
@@ -336,9 +345,9 @@ export class EndpointRequests {
       entry: 'handle',
       args: [req],
       sessionId,
-      imports: { scriptId: script.id, version: script.version },
+      imports: facts.imports,
       // A signed-in caller's handlers count against its run slots; anonymous callers are told apart by no one.
-      ...(progress.caller ? { countsAgainst: progress.caller.subject } : {}),
+      countsAgainst: progress.caller?.subject,
       memoryBytes: binding.maxMemoryBytes,
       deadlineMs: binding.timeoutSeconds * 1000,
     });

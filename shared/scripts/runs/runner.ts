@@ -54,7 +54,7 @@ export interface ExecuteSpec {
   /** The library versions it imports: a saved version's pins (never a later version), or the current ones for an unsaved source. */
   imports: RunImports;
   /** The subject whose run slots this run takes (scripts.max_runs_per_caller); absent: no one's. */
-  countsAgainst?: string;
+  countsAgainst?: string | undefined;
   memoryBytes?: number;
   deadlineMs?: number;
 }

@@ -93,20 +93,6 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     retiring.set(worker, timer);
   };
 
-  /** Runs `run` on a thread, placing it again each time it comes back `moved` (a started one may be replayed once). */
-  const place = async (run: SandboxRun, argsJson: string): Promise<RunDone> => {
-    for (let mayReplay = true; ; ) {
-      if (closed) return { type: 'done', status: 'error', error: 'the sandbox was closed', console: '' };
-      const worker = pick();
-      clearTimeout(retiring.get(worker));
-      retiring.delete(worker);
-      const placed = await worker.execute(run, argsJson, settings, mayReplay);
-      settle(worker);
-      if (placed.type === 'done') return placed;
-      if (placed.started) mayReplay = false;
-    }
-  };
-
   return {
     get running() {
       return admission.running;
@@ -130,7 +116,17 @@ export function createSandbox(options: SandboxOptions): Sandbox {
           // A value too deep or too large to copy in (RangeError) is the caller's error, not the sandbox's.
           return { status: 'error', error: `the run's arguments could not be copied in: ${(err as Error).message}`, console: '', durationMs: performance.now() - started };
         }
-        return toOutcome(await place(run, argsJson), performance.now() - started);
+        // On a thread; placed again each time it comes back `moved` (a started one may be replayed once).
+        for (let mayReplay = true; ; ) {
+          if (closed) return { status: 'error', error: 'the sandbox was closed', console: '', durationMs: performance.now() - started };
+          const worker = pick();
+          clearTimeout(retiring.get(worker));
+          retiring.delete(worker);
+          const placed = await worker.execute(run, argsJson, settings, mayReplay);
+          settle(worker);
+          if (placed.type === 'done') return toOutcome(placed, performance.now() - started);
+          if (placed.started) mayReplay = false;
+        }
       } finally {
         admitted.release();
         if (admission.running === 0) {

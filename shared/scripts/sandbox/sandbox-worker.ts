@@ -39,7 +39,8 @@ class ThreadRun {
   calledHost = false;
   /** When the thread is terminated if the run is still on it (Date.now() ms; checked by `watch`). */
   overstayAt: number;
-  resolve: (placed: Placed) => void = () => undefined;
+  /** Settles the promise `execute` answered (set as the promise is made). */
+  resolve!: (placed: Placed) => void;
 
   constructor(
     readonly run: SandboxRun,
