@@ -42,7 +42,7 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   /**
    * While runs are in flight: sees them start, takes runs back from threads computing past
    * stallMs, and stops a thread whose run overstayed its deadline (SandboxWorker.watch). One timer
-   * for every run; it keeps the process alive while runs are in flight, as a run's own timer would.
+   * for every run, held (not unref'd) while runs are in flight, as each run's own timer was.
    */
   let sweep: NodeJS.Timeout | undefined;
   const sweepThreads = () => {
