@@ -67,6 +67,8 @@ export class SandboxWorker {
   #isReady = false;
   #alive = true;
   readonly #runs = new Map<number, ThreadRun>();
+  /** Runs here that asked the api's thread for anything (ThreadRun.asked), counted as they ask and end. */
+  #asking = 0;
   readonly #state: ThreadState;
   /** Claim cells not in use. */
   readonly #freeSlots: number[];
@@ -112,9 +114,7 @@ export class SandboxWorker {
    * yet holds the thread), and holds no run under way across a wait (the thread would return it).
    */
   accepts(now: number, stallMs: number): boolean {
-    if (!this.#alive || this.#state.computingFor(now) > stallMs) return false;
-    for (const run of this.#runs.values()) if (run.asked) return false;
-    return true;
+    return this.#alive && this.#asking === 0 && this.#state.computingFor(now) <= stallMs;
   }
 
   /**
@@ -189,6 +189,7 @@ export class SandboxWorker {
 
   #finish(current: ThreadRun, done: Placed): void {
     if (!this.#runs.delete(current.runId)) return;
+    if (current.asked) this.#asking--;
     this.#state.free(current.slot);
     this.#freeSlots.push(current.slot);
     current.resolve(done);
@@ -226,6 +227,7 @@ export class SandboxWorker {
     const current = this.#runs.get(message.runId);
     if (!current) return;
     const { run } = current;
+    if (!current.asked) this.#asking++;
     current.asked = true;
     if (message.type === 'host') current.calledHost = true;
     try {
