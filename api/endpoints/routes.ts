@@ -63,7 +63,10 @@ export async function endpointRoutes(app: App, opts: EndpointRoutesOptions): Pro
       rawQuery: query,
       headers: request.headers,
       rawHeaders: request.raw.rawHeaders,
-      ownOrigin: configuredOrigin ?? publicBaseOf(undefined, request),
+      // Worked out only when asked (a browser session's request): parsing a URL per request is not free.
+      get ownOrigin() {
+        return configuredOrigin ?? publicBaseOf(undefined, request);
+      },
       remoteIp: request.ip,
       readBody: (limit, authenticated) => {
         if (authenticated) markAuthenticated(request.raw);
@@ -80,8 +83,9 @@ export async function endpointRoutes(app: App, opts: EndpointRoutesOptions): Pro
   });
 
   // Every request under /endpoints/, refusals included, by the route template only.
-  app.addHook('onResponse', async (_request, reply) => {
+  app.addHook('onResponse', (_request, reply, done) => {
     opts.metrics.httpDuration.observe({ route: ENDPOINT_ROUTE }, reply.elapsedTime / 1000);
+    done();
   });
 
   const schema = { hide: true };

@@ -89,8 +89,10 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
   // Cookies for the browser surfaces (portal sign-in, OAuth consent); parsed on every request.
   await app.register(fastifyCookie);
 
-  app.addHook('onRequest', async (request, reply) => {
+  // Callback hooks, not async ones, here and below: they run on every request of the listener.
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
   if (opts.bodies) applyBodyRules(app, opts.bodies);
   refuseBadCallerInput(app);
@@ -161,10 +163,11 @@ function listenerOptions(arrival: ArrivalLimits | undefined, tls: HttpOptions['t
 
 /** HTTP request series, labelled by route template (never the caller's path). */
 export function countRequests(app: App, metrics: Metrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.httpRequests.inc({ method: request.method, route, status: String(reply.statusCode) });
     metrics.httpDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    done();
   });
 }
 

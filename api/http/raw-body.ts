@@ -97,6 +97,8 @@ export function closeAfterAnswer(raw: IncomingMessage): void {
  * when an unauthenticated body does not fit the budget or is not in by the read timeout.
  */
 export function readBodyWithin(raw: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  // Neither header: the request has no body (HTTP/1.1's rule, and Node's parser's), so nothing to read (most GETs).
+  if (raw.headers['content-length'] === undefined && raw.headers['transfer-encoding'] === undefined) return Promise.resolve(noBody);
   const declared = Number(raw.headers['content-length']);
   const known = Number.isFinite(declared) && raw.headers['content-length'] !== undefined;
   if (known && declared > limit) return Promise.resolve(undefined);
@@ -159,6 +161,9 @@ export function readBodyWithin(raw: IncomingMessage, limit: number): Promise<Uin
     raw.on('data', onData).on('end', onEnd).on('error', onError).on('aborted', onAborted);
   });
 }
+
+/** The body of a request without one (zero bytes: nothing in it to change). */
+const noBody = new Uint8Array(0);
 
 type Done = (error: Error | null, value?: unknown) => void;
 

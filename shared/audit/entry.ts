@@ -17,6 +17,11 @@ export interface AuditEntry {
   tool: string;
   /** The call's arguments as received. The writer redacts them; callers need not. */
   parameters?: unknown;
+  /**
+   * Instead of `parameters`: their JSON as redactParameters made it (a caller recording many
+   * alike keeps the parts they share); held to the same size limit.
+   */
+  parametersJson?: string;
   /** The tool's content arguments (ToolDefinition.contentArguments): stored as size and SHA-256 only. */
   contentArguments?: readonly string[];
   durationMs: number;
@@ -53,7 +58,10 @@ function text(s: string | undefined, max = 1024): string | null {
 
 /** Redacted, size-capped JSON of the parameters; always a JSON object or array or scalar, never empty. */
 export function parametersJson(parameters: unknown, contentArguments?: readonly string[]): string {
-  const json = JSON.stringify(redactParameters(parameters, contentArguments ? { contentArguments } : {}) ?? {});
+  return withinParametersLimit(JSON.stringify(redactParameters(parameters, contentArguments ? { contentArguments } : {}) ?? {}));
+}
+
+function withinParametersLimit(json: string): string {
   const bytes = Buffer.byteLength(json, 'utf8');
   if (bytes <= MAX_PARAMETERS_BYTES) return json;
   return JSON.stringify({ '[truncated]': `parameters were ${bytes} bytes, over the ${MAX_PARAMETERS_BYTES}-byte limit` });
@@ -75,7 +83,7 @@ export function auditRow(entry: AuditEntry, fallbackTime: number): AuditRow {
     text(entry.authType) ?? '',
     text(entry.persona),
     text(entry.tool) ?? '',
-    parametersJson(entry.parameters, entry.contentArguments),
+    entry.parametersJson !== undefined ? withinParametersLimit(entry.parametersJson) : parametersJson(entry.parameters, entry.contentArguments),
     duration,
     entry.outcome,
     text(entry.errorText, MAX_STRING_CHARS),

@@ -38,20 +38,26 @@ const types: Record<(typeof columns)[number], string> = {
 /** Rows per statement: a batch is one JSON document, kept to a size the writer's memory bound expects. */
 export const MAX_ROWS_PER_INSERT = 1000;
 
+/** A text column's JSON: the string quoted and escaped, or null. */
+const text = (value: string | null): string => (value === null ? 'null' : JSON.stringify(value));
+
 /**
  * The batch as one JSON array of row objects. `parameters` is already JSON text (parametersJson)
- * and goes in as the value it is; every other field is a string, number or null.
+ * and goes in as the value it is; every other field is a string, number or null. Each row is one
+ * template (a map and join per field cost a third of building a row on the api's thread).
  */
 function rowsDocument(rows: readonly AuditRow[]): string {
-  const objects = rows.map((row) => {
-    const fields = row.map((value, i) => {
-      const column = columns[i]!;
-      const json = column === 'parameters' ? (value as string) : JSON.stringify(value instanceof Date ? value.toISOString() : value);
-      return `"${column}":${json}`;
-    });
-    return `{${fields.join(',')}}`;
-  });
-  return `[${objects.join(',')}]`;
+  let document = '[';
+  for (let i = 0; i < rows.length; i++) {
+    const [id, occurredAt, subject, email, authType, persona, tool, parameters, durationMs, outcome, errorText, sessionId, resourceId] = rows[i]!;
+    if (i > 0) document += ',';
+    // An ISO timestamp and an integer need no escaping.
+    document +=
+      `{"id":${text(id)},"occurred_at":"${occurredAt.toISOString()}","subject":${text(subject)},"email":${text(email)},"auth_type":${text(authType)},` +
+      `"persona":${text(persona)},"tool":${text(tool)},"parameters":${parameters},"duration_ms":${JSON.stringify(durationMs)},"outcome":${text(outcome)},` +
+      `"error_text":${text(errorText)},"session_id":${text(sessionId)},"resource_id":${text(resourceId)}}`;
+  }
+  return `${document}]`;
 }
 
 // One statement text for every batch size: each connection prepares it once, and the batch is a

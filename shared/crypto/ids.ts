@@ -29,7 +29,7 @@ function random16(): Uint8Array {
  */
 export function uuidv7(atMs?: number): string {
   const random = random16();
-  if (atMs !== undefined) return v7({ random, msecs: atMs });
+  if (atMs !== undefined) return text(v7({ random, msecs: atMs }, bytes));
   const now = Date.now();
   if (now > clock.msecs) {
     clock.msecs = now;
@@ -39,5 +39,14 @@ export function uuidv7(atMs?: number): string {
     clock.seq = (clock.seq + 1) | 0;
     if (clock.seq === 0) clock.msecs += 1;
   }
-  return v7({ random, msecs: clock.msecs, seq: clock.seq });
+  return text(v7({ random, msecs: clock.msecs, seq: clock.seq }, bytes));
+}
+
+/** The id's bytes, laid out by the package into one buffer and written as text here. */
+const bytes = Buffer.alloc(16);
+
+/** 8-4-4-4-12 lower-case hex: one hex string cut five ways (the package joins 16 pieces and 4 dashes, one string each). */
+function text(id: Uint8Array): string {
+  const hex = (id as Buffer).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

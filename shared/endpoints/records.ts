@@ -8,7 +8,7 @@
  * 503, 504 the platform answered after the binding resolved) is also kept seven days in
  * endpoint_failures with the script's error. No script run row is written.
  */
-import { createAuditLog, noopAuditLog, type AuditEntry, type AuditLog, type AuditOutcome } from '../audit/index.js';
+import { createAuditLog, noopAuditLog, redactParameters, type AuditEntry, type AuditLog, type AuditOutcome } from '../audit/index.js';
 import { auditActive, type PlatformConfig } from '../config/index.js';
 import type { Db } from '../db/index.js';
 import { anonymousCaller, type CallerContext } from '../identity/index.js';
@@ -42,6 +42,41 @@ export interface EndpointRequestRecord {
   error?: string;
 }
 
+/**
+ * What every request to one endpoint and script version records alike: the head of the
+ * parameters' redacted JSON (cut before its closing brace), and the tails of anonymous requests
+ * by method and status. Redaction treats each top-level key apart, so head and tail joined are
+ * what redacting the whole would give.
+ */
+interface SharedParameters {
+  endpoint: string;
+  script: { id: string; name: string; version: number };
+  head: string;
+  anonymousTails: Map<string, string>;
+}
+
+/** By the record's script object (an endpoint hands in one per target); checked against the record before use. */
+const sharedParameters = new WeakMap<object, SharedParameters>();
+const maxAnonymousTails = 64;
+
+/** The audit parameters of a request (docs/endpoints.md, "Identity and records") as redacted JSON. */
+function endpointParametersJson(record: EndpointRequestRecord): string {
+  const { script } = record;
+  let shared = sharedParameters.get(script);
+  if (!shared || shared.endpoint !== record.endpoint || shared.script.id !== script.id || shared.script.name !== script.name || shared.script.version !== script.version) {
+    const head = JSON.stringify(redactParameters({ source: ENDPOINT_AUDIT_SOURCE, event_kind: ENDPOINT_REQUEST_EVENT, endpoint: record.endpoint, script: script.name, script_id: script.id, version: script.version }));
+    shared = { endpoint: record.endpoint, script: { id: script.id, name: script.name, version: script.version }, head: head.slice(0, -1), anonymousTails: new Map() };
+    sharedParameters.set(script, shared);
+  }
+  const key = record.caller ? undefined : `${record.method} ${record.status} ${record.authMode}`;
+  let tail = key === undefined ? undefined : shared.anonymousTails.get(key);
+  if (tail === undefined) {
+    tail = JSON.stringify(redactParameters({ method: record.method, status: record.status, auth_mode: record.authMode, caller: record.caller ? callerView(record.caller) : null })).slice(1);
+    if (key !== undefined && shared.anonymousTails.size < maxAnonymousTails) shared.anonymousTails.set(key, tail);
+  }
+  return tail === '}' ? `${shared.head}}` : `${shared.head},${tail}`;
+}
+
 export function endpointRequestEntry(record: EndpointRequestRecord): AuditEntry {
   const caller = record.caller ?? anonymousCaller;
   return {
@@ -50,18 +85,7 @@ export function endpointRequestEntry(record: EndpointRequestRecord): AuditEntry 
     ...(caller.email !== undefined ? { email: caller.email } : {}),
     authType: caller.authType,
     tool: endpointAuditTool(record.endpoint),
-    parameters: {
-      source: ENDPOINT_AUDIT_SOURCE,
-      event_kind: ENDPOINT_REQUEST_EVENT,
-      endpoint: record.endpoint,
-      script: record.script.name,
-      script_id: record.script.id,
-      version: record.script.version,
-      method: record.method,
-      status: record.status,
-      auth_mode: record.authMode,
-      caller: record.caller ? callerView(record.caller) : null,
-    },
+    parametersJson: endpointParametersJson(record),
     durationMs: record.durationMs,
     outcome: record.outcome,
     ...(record.error !== undefined ? { errorText: record.error } : {}),

@@ -120,9 +120,10 @@ export function handlerRequest(arrived: ArrivedRequest): HandlerRequestResult {
       method: arrived.method,
       path: arrived.path,
       params: arrived.params,
-      query: firstValues(new URLSearchParams(arrived.rawQuery)),
+      query: arrived.rawQuery === '' ? {} : firstValues(new URLSearchParams(arrived.rawQuery)),
       headers,
-      body: { base64: Buffer.from(arrived.body).toString('base64') },
+      // A view of the bytes, not a copy of them.
+      body: { base64: arrived.body.length === 0 ? '' : Buffer.from(arrived.body.buffer, arrived.body.byteOffset, arrived.body.byteLength).toString('base64') },
       json,
       form,
       caller: arrived.caller ? callerView(arrived.caller) : null,

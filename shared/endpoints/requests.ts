@@ -35,7 +35,7 @@ import type { BotCheck, BotCheckVerdict } from '../botcheck/index.js';
 import type { Db } from '../db/index.js';
 import type { CallerContext } from '../identity/index.js';
 import type { Logger } from '../logging/index.js';
-import { runs, scriptPrincipal, type ScriptRunner } from '../scripts/index.js';
+import { runs, scriptPrincipal, type ScriptCaller, type ScriptRunner } from '../scripts/index.js';
 import { BodyRefusal } from '../inbound/index.js';
 import { bodyRefused, refusal, type EndpointAnswer, type RefusalCode } from './answers.js';
 import { answeredMethods, corsHeaders, isPreflight, preflightAnswer } from './cors.js';
@@ -111,6 +111,40 @@ interface Progress {
   error?: string;
 }
 
+/** What every request to one target works out the same way: worked out once per target (a target is replaced when its rows change). */
+interface TargetFacts {
+  /** The methods answered (HEAD with GET), and as an Allow header. */
+  methods: string[];
+  allow: string;
+  /** The endpoint also answers methods that need the bot check (open reads leave them half of rate_limit). */
+  checkedMethods: boolean;
+  /** script:<name> with its version's author's roles; frozen, so the runner may keep its authority key. */
+  principal: ScriptCaller;
+  /** The script as records name it. */
+  script: { id: string; name: string; version: number };
+  /** The library versions its runs import: the version's pins. */
+  imports: { scriptId: string; version: number };
+}
+
+function factsOf(target: EndpointTarget): TargetFacts {
+  const { binding, script } = target;
+  const methods = answeredMethods(binding);
+  const principal = scriptPrincipal({ id: script.id, name: script.name }, script.authorRoles);
+  Object.freeze(principal.roles);
+  Object.freeze(principal.script);
+  return {
+    methods,
+    allow: methods.join(', '),
+    checkedMethods: binding.methods.some((m) => m !== 'GET'),
+    principal: Object.freeze(principal),
+    script: { id: script.id, name: script.name, version: script.version },
+    imports: { scriptId: script.id, version: script.version },
+  };
+}
+
+/** The body of a request without one (zero bytes: nothing in it to change). */
+const noBody = new Uint8Array(0);
+
 function header(headers: Headers, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -118,6 +152,8 @@ function header(headers: Headers, name: string): string | undefined {
 
 /** The answer's headers with the CORS ones; a Vary the handler set keeps its names beside Origin. */
 function withCors(headers: Record<string, string>, cors: Record<string, string>): Record<string, string> {
+  // No CORS of the endpoint's and no Vary of the handler's (most answers): nothing to merge.
+  if (headers.vary === undefined && cors.vary === undefined && cors['access-control-allow-origin'] === undefined) return headers;
   const names = new Map<string, string>();
   for (const name of [headers.vary, cors.vary].flatMap((v) => (v === undefined ? [] : v.split(',')))) {
     const trimmed = name.trim();
@@ -137,6 +173,7 @@ export class EndpointRequests {
   readonly #slots: HandlerSlots;
   readonly #clock: () => number;
   readonly #targets: EndpointTargetReader;
+  readonly #facts = new WeakMap<EndpointTarget, TargetFacts>();
 
   constructor(deps: EndpointRequestsDeps) {
     this.#deps = deps;
@@ -158,13 +195,15 @@ export class EndpointRequests {
       return bare(refusal('unavailable', { 'retry-after': '5' }));
     }
     if (!target) return bare(refusal('not_found'));
-    const { binding, script } = target;
+    const { binding } = target;
+    let facts = this.#facts.get(target);
+    if (!facts) this.#facts.set(target, (facts = factsOf(target)));
     const progress: Progress = { caller: null, ran: false, failed: false };
     // Node's randomUUID draws from a cached pool (a v7 id drew fresh random bytes per request).
     const sessionId = `endpoint:${binding.endpoint}:${randomUUID()}`;
     let answer: EndpointAnswer;
     try {
-      answer = await this.#serve(request, target, sessionId, progress);
+      answer = await this.#serve(request, target, facts, sessionId, progress);
     } catch (error) {
       this.#deps.log.error({ err: { message: (error as Error).message }, endpoint: binding.endpoint }, 'endpoint request failed');
       answer = this.#failure(progress, 'handler_failed', (error as Error).message);
@@ -173,7 +212,7 @@ export class EndpointRequests {
     this.#deps.records.request(
       {
         endpoint: binding.endpoint,
-        script: { id: script.id, name: script.name, version: script.version },
+        script: facts.script,
         method: request.method,
         status: answer.status,
         authMode: binding.authMode,
@@ -190,11 +229,12 @@ export class EndpointRequests {
       this.#deps.metrics.requests.inc({ endpoint: binding.endpoint, status_class: statusClass(answer.status) });
       this.#deps.metrics.duration.observe({ endpoint: binding.endpoint }, durationMs / 1000);
     }
-    // A disabled endpoint answers like an unknown one: no CORS of its own.
-    return { ...answer, headers: protectiveHeaders(binding.enabled ? withCors(answer.headers, corsHeaders(binding, header(request.headers, 'origin'))) : answer.headers) };
+    // A disabled endpoint answers like an unknown one: no CORS of its own. (Every answer here is a fresh object.)
+    answer.headers = protectiveHeaders(binding.enabled ? withCors(answer.headers, corsHeaders(binding, header(request.headers, 'origin'))) : answer.headers);
+    return answer;
   }
 
-  async #serve(request: EndpointRequest, target: EndpointTarget, sessionId: string, progress: Progress): Promise<EndpointAnswer> {
+  async #serve(request: EndpointRequest, target: EndpointTarget, facts: TargetFacts, sessionId: string, progress: Progress): Promise<EndpointAnswer> {
     const { binding, script } = target;
     const { method, headers } = request;
     // Recorded (the endpoint is known), answered as an unknown name is.
@@ -206,38 +246,17 @@ export class EndpointRequests {
       const preflight = preflightAnswer(binding, origin);
       return preflight.ok ? { status: 204, headers: preflight.headers, body: Buffer.alloc(0) } : refusal('origin_not_allowed');
     }
-    const methods = answeredMethods(binding);
-    if (!methods.includes(method)) return refusal('method_not_allowed', { allow: methods.join(', ') });
+    if (!facts.methods.includes(method)) return refusal('method_not_allowed', { allow: facts.allow });
     if (!runs(script.state)) return this.#failure(progress, 'unavailable', `the script "${script.name}" is ${script.state}: only active scripts answer`);
-    // A refusal by authentication or the bot check, counted against its client network.
-    const refused = (answer: EndpointAnswer): EndpointAnswer => {
-      const network = this.#limits.refusal(binding.endpoint, request.remoteIp, binding.rateLimit, this.#clock());
-      return network.ok ? answer : this.#rateLimited(network.retryAfterSeconds);
-    };
     const presented = header(headers, 'x-bot-check');
-    // 403 for a missing or refused answer; 503 (a failed request, not the caller's refusal) when the check could not be made.
-    const botCheckRefused = (verdict: BotCheckRefusal): EndpointAnswer =>
-      verdict.status === 503
-        ? this.#failure(progress, 'bot_check_unavailable', `bot check: ${verdict.reason}`, { 'retry-after': '5' })
-        : refused(refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused'));
-    // A public request is admitted as its answer is spent: past rate_limit the answer is kept for a
-    // retry; a refused spend gives the rate_limit token back.
-    const spendAnswer = async (spend: () => Promise<BotCheckVerdict>): Promise<EndpointAnswer | undefined> => {
-      const limited = this.#pastRateLimit(binding);
-      if (limited) return limited;
-      const spent = await spend();
-      if (spent.ok) return undefined;
-      this.#limits.giveBack(binding.endpoint);
-      return botCheckRefused(spent);
-    };
 
     let caller: CallerContext | null = null;
     let spend: (() => Promise<BotCheckVerdict>) | undefined;
     if (binding.authMode === 'signed_in') {
       const auth = await this.#deps.authenticate({ method, headers });
-      if (!auth.ok) return refused(refusal(auth.error, auth.status === 401 ? { 'www-authenticate': 'Bearer' } : {}));
-      if (auth.caller.authType === 'anonymous') return refused(refusal('unauthorized', { 'www-authenticate': 'Bearer' }));
-      if (auth.viaSession && origin !== undefined && origin !== request.ownOrigin) return refused(refusal('cross_origin_session'));
+      if (!auth.ok) return this.#refused(binding, request, refusal(auth.error, auth.status === 401 ? { 'www-authenticate': 'Bearer' } : {}));
+      if (auth.caller.authType === 'anonymous') return this.#refused(binding, request, refusal('unauthorized', { 'www-authenticate': 'Bearer' }));
+      if (auth.viaSession && origin !== undefined && origin !== request.ownOrigin) return this.#refused(binding, request, refusal('cross_origin_session'));
       caller = progress.caller = auth.caller;
       // The caller's own limit first: a caller past it spends nothing of the endpoint's.
       const callerRate = this.#limits.caller(binding.endpoint, caller.subject, binding.callerRateLimit, this.#clock());
@@ -247,26 +266,29 @@ export class EndpointRequests {
     } else if (binding.openReads && (method === 'GET' || method === 'HEAD')) {
       // Open reads prove nothing: where the endpoint also answers checked methods, they leave half
       // of rate_limit to requests that pass the bot check, so a flood of reads cannot lock those out.
-      const limited = this.#pastRateLimit(binding, binding.methods.some((m) => m !== 'GET') ? Math.floor(binding.rateLimit / 2) : 0);
+      const limited = this.#pastRateLimit(binding, facts.checkedMethods ? Math.floor(binding.rateLimit / 2) : 0);
       if (limited) return limited;
     } else {
       const check = this.#deps.botCheck
         ? await this.#deps.botCheck.check({ endpoint: binding.endpoint, header: presented, ...(request.remoteIp ? { remoteIp: request.remoteIp } : {}) })
         : ({ ok: false, status: 503, reason: 'no bot check is configured on this replica' } as const);
-      if (!check.ok) return botCheckRefused(check);
+      if (!check.ok) return this.#botCheckRefused(binding, request, presented, progress, check);
       // A network past its refusals spends its answer before its body is read: its replays and
       // refused hosted tokens cost it neither a body nor a handler slot.
       if (!this.#limits.pastRefusals(binding.endpoint, request.remoteIp, binding.rateLimit, this.#clock())) spend = check.spend;
       else {
-        const notSpent = await spendAnswer(check.spend);
+        const notSpent = await this.#spendAnswer(binding, request, presented, progress, check.spend);
         if (notSpent) return notSpent;
       }
     }
 
-    const declared = Number(header(headers, 'content-length'));
+    const length = header(headers, 'content-length');
+    const declared = Number(length);
     let body: Uint8Array | undefined;
     try {
-      body = Number.isFinite(declared) && declared > binding.maxBodyBytes ? undefined : await request.readBody(binding.maxBodyBytes, caller !== null);
+      // Neither header: no body (HTTP/1.1's rule), and no wait for one (most GETs).
+      if (length === undefined && headers['transfer-encoding'] === undefined) body = noBody;
+      else body = Number.isFinite(declared) && declared > binding.maxBodyBytes ? undefined : await request.readBody(binding.maxBodyBytes, caller !== null);
     } catch (error) {
       if (error instanceof BodyRefusal) return bodyRefused(error);
       throw error;
@@ -279,27 +301,53 @@ export class EndpointRequests {
     try {
       if (spend) {
         // Spent only now: a request refused for its body or a slot leaves its answer and the budget alone.
-        const notSpent = await spendAnswer(spend);
+        const notSpent = await this.#spendAnswer(binding, request, presented, progress, spend);
         if (notSpent) return notSpent;
       }
-      return await this.#run(target, built.req, sessionId, progress);
+      return await this.#run(target, facts, built.req, sessionId, progress);
     } finally {
       this.#slots.release();
     }
   }
 
-  async #run(target: EndpointTarget, req: HandlerRequest, sessionId: string, progress: Progress): Promise<EndpointAnswer> {
+  /** A refusal by authentication or the bot check, counted against its client network (past its bucket: 429). */
+  #refused(binding: EndpointBinding, request: EndpointRequest, answer: EndpointAnswer): EndpointAnswer {
+    const network = this.#limits.refusal(binding.endpoint, request.remoteIp, binding.rateLimit, this.#clock());
+    return network.ok ? answer : this.#rateLimited(network.retryAfterSeconds);
+  }
+
+  /** 403 for a missing or refused answer; 503 (a failed request, not the caller's refusal) when the check could not be made. */
+  #botCheckRefused(binding: EndpointBinding, request: EndpointRequest, presented: string | undefined, progress: Progress, verdict: BotCheckRefusal): EndpointAnswer {
+    return verdict.status === 503
+      ? this.#failure(progress, 'bot_check_unavailable', `bot check: ${verdict.reason}`, { 'retry-after': '5' })
+      : this.#refused(binding, request, refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused'));
+  }
+
+  /**
+   * A public request is admitted as its answer is spent: past rate_limit the answer is kept for a
+   * retry; a refused spend gives the rate_limit token back. Undefined when spent.
+   */
+  async #spendAnswer(binding: EndpointBinding, request: EndpointRequest, presented: string | undefined, progress: Progress, spend: () => Promise<BotCheckVerdict>): Promise<EndpointAnswer | undefined> {
+    const limited = this.#pastRateLimit(binding);
+    if (limited) return limited;
+    const spent = await spend();
+    if (spent.ok) return undefined;
+    this.#limits.giveBack(binding.endpoint);
+    return this.#botCheckRefused(binding, request, presented, progress, spent);
+  }
+
+  async #run(target: EndpointTarget, facts: TargetFacts, req: HandlerRequest, sessionId: string, progress: Progress): Promise<EndpointAnswer> {
     const { binding, script } = target;
     progress.ran = true;
     const outcome = await this.#deps.runner.execute({
       source: script.source,
-      principal: scriptPrincipal({ id: script.id, name: script.name }, script.authorRoles),
+      principal: facts.principal,
       entry: 'handle',
       args: [req],
       sessionId,
-      imports: { scriptId: script.id, version: script.version },
+      imports: facts.imports,
       // A signed-in caller's handlers count against its run slots; anonymous callers are told apart by no one.
-      ...(progress.caller ? { countsAgainst: progress.caller.subject } : {}),
+      countsAgainst: progress.caller?.subject,
       memoryBytes: binding.maxMemoryBytes,
       deadlineMs: binding.timeoutSeconds * 1000,
     });

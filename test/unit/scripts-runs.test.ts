@@ -1,6 +1,7 @@
 /** The pure rules of script runs: the fetch allow-list, the console excerpt kept on a run's row, and the principal. */
 import { describe, expect, it } from 'vitest';
 import { consoleExcerpt, fetchRefusal, runningScript, scriptPrincipal } from '../../shared/scripts/index.js';
+import { PLATFORM_HOST_NAMES, PlatformHost, platformHost, type ToolCaller } from '../../shared/scripts/runs/index.js';
 
 describe('fetchRefusal', () => {
   const allow = ['api.example.com', '127.0.0.1:8080', '[::1]:*'];
@@ -42,5 +43,33 @@ describe('scriptPrincipal', () => {
     expect(caller).toMatchObject({ subject: 'script:nightly', roles: ['staff'], authType: 'script' });
     expect(runningScript(caller)).toEqual({ id: 'id-1', name: 'nightly' });
     expect(runningScript({ subject: 'apikey:a', roles: [], authType: 'apikey' })).toBeUndefined();
+  });
+});
+
+describe('PlatformHost', () => {
+  const policy = { allowHosts: [], timeoutMs: 1000, maxResponseBytes: 1024 };
+  it('names, before making anything, exactly the functions platformHost makes, for handlers and main() runs alike', () => {
+    const client: ToolCaller = { callTool: async () => ({ content: [] }) };
+    for (const entry of ['handle', 'main'] as const) {
+      const host = new PlatformHost(client, policy, entry);
+      expect([...host.names]).toEqual(Object.keys(platformHost(client, policy, entry)));
+      expect([...host.names]).toEqual([...PLATFORM_HOST_NAMES]);
+    }
+  });
+  it('makes the functions on first use, once, and touches the session only when one is called', async () => {
+    let calls = 0;
+    const client: ToolCaller = {
+      callTool: async (params) => {
+        calls++;
+        return { content: [{ type: 'text', text: `called ${params.name}` }] };
+      },
+    };
+    const host = new PlatformHost(client, policy, 'handle');
+    expect(calls).toBe(0);
+    const functions = host.functions();
+    expect(host.functions()).toBe(functions);
+    expect(await functions.call('platform_info', {})).toBe('called platform_info');
+    expect(calls).toBe(1);
+    await expect(functions.export({}, {})).rejects.toThrow(/not available inside a handler/);
   });
 });

@@ -24,11 +24,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { LazyHost } from '../sandbox/index.js';
 import type { EntryPoint } from '../types.js';
 import { fetchInit, scriptFetch, type FetchPolicy } from './fetch.js';
 import { EXPORT_TOOL, PUBLISH_DATA_TOOL } from './run-tools.js';
 
-export type HostFunctions = Record<string, (...args: unknown[]) => Promise<unknown>>;
+/** The names of `platform`'s functions, in platformHost's order. */
+export const PLATFORM_HOST_NAMES = ['call', 'sql', 'read_resource', 'write_resource', 'fetch', 'export', 'publish_data'] as const;
+
+export type HostFunctions = Record<(typeof PLATFORM_HOST_NAMES)[number], (...args: unknown[]) => Promise<unknown>>;
 
 /** What the host functions need of the run's MCP session: its tool calls. */
 export type ToolCaller = Pick<Client, 'callTool'>;
@@ -101,4 +105,25 @@ export function platformHost(client: ToolCaller, fetchPolicy: FetchPolicy, entry
       ? async (spec, rows) => callTool(client, PUBLISH_DATA_TOOL, { ...parse(plainObject, spec, 'platform.publish_data'), rows: parse(z.array(plainObject), rows, 'platform.publish_data rows') })
       : mainOnly('publish_data'),
   };
+}
+
+/** The `platform` functions of one run, made when its script first calls one (most handlers call none). */
+export class PlatformHost extends LazyHost {
+  #functions: HostFunctions | undefined;
+
+  constructor(
+    private readonly client: ToolCaller,
+    private readonly fetchPolicy: FetchPolicy,
+    private readonly entry: EntryPoint,
+  ) {
+    super();
+  }
+
+  get names(): readonly string[] {
+    return PLATFORM_HOST_NAMES;
+  }
+
+  functions(): HostFunctions {
+    return (this.#functions ??= platformHost(this.client, this.fetchPolicy, this.entry));
+  }
 }

@@ -16,10 +16,11 @@ import { analyzeSource } from '../source.js';
 import { runs } from '../states.js';
 import type { ScriptStore } from '../store.js';
 import { ScriptError, type EntryPoint, type ResolvedLibrary, type RunImports } from '../types.js';
-import { platformHost } from './host.js';
+import type { FetchPolicy } from './fetch.js';
+import { PlatformHost } from './host.js';
 import { scriptPrincipal } from './principal.js';
 import { recordScriptRun, type RunStarter, type RunTrigger } from './records.js';
-import { lazyPlatformSession, type McpServerFor } from './session.js';
+import { LazyPlatformSession, type McpServerFor } from './session.js';
 
 export interface ScriptRunnerOptions {
   db: Db;
@@ -53,7 +54,7 @@ export interface ExecuteSpec {
   /** The library versions it imports: a saved version's pins (never a later version), or the current ones for an unsaved source. */
   imports: RunImports;
   /** The subject whose run slots this run takes (scripts.max_runs_per_caller); absent: no one's. */
-  countsAgainst?: string;
+  countsAgainst?: string | undefined;
   memoryBytes?: number;
   deadlineMs?: number;
 }
@@ -75,9 +76,12 @@ function requireMain(entryPoints: readonly EntryPoint[], what: string): void {
 
 export class ScriptRunner {
   private readonly clock: () => number;
+  private readonly fetchPolicy: FetchPolicy;
 
   constructor(private readonly opts: ScriptRunnerOptions) {
     this.clock = opts.clock ?? Date.now;
+    const { fetch } = opts.config.scripts;
+    this.fetchPolicy = { allowHosts: fetch.allow_hosts, timeoutMs: fetch.timeout, maxResponseBytes: fetch.max_response_bytes };
   }
 
   /** A draft run of the current version of the script `ref` (id or name): its owner and administrators; active scripts only. */
@@ -136,7 +140,9 @@ export class ScriptRunner {
    */
   async execute(spec: ExecuteSpec): Promise<SandboxOutcome> {
     const { config, sandbox, store, serverFor } = this.opts;
-    const session = lazyPlatformSession(serverFor, spec.principal, spec.sessionId, spec.entry);
+    // The session and the platform functions are made on the script's first platform call.
+    const session = new LazyPlatformSession(serverFor, spec.principal, spec.sessionId, spec.entry);
+    const { imports } = spec;
     try {
       return await sandbox.run({
         source: spec.source,
@@ -145,17 +151,13 @@ export class ScriptRunner {
         memoryBytes: spec.memoryBytes ?? config.scripts.run_memory_bytes,
         deadlineMs: spec.deadlineMs ?? config.scripts.run_deadline,
         consoleLimitBytes: config.scripts.console_limit_bytes,
-        ...(spec.countsAgainst !== undefined ? { principal: spec.countsAgainst } : {}),
+        principal: spec.countsAgainst,
         authority: authorityOf(spec.principal),
-        resolveLibrary: (name) => resolveLibrarySource(spec.imports === 'current' ? store.resolveLibrary(name) : store.resolvePinned(spec.imports, name)),
-        host: platformHost(
-          session.client,
-          { allowHosts: config.scripts.fetch.allow_hosts, timeoutMs: config.scripts.fetch.timeout, maxResponseBytes: config.scripts.fetch.max_response_bytes },
-          spec.entry,
-        ),
+        resolveLibrary: (name) => resolveLibrarySource(imports === 'current' ? store.resolveLibrary(name) : store.resolvePinned(imports, name)),
+        host: new PlatformHost(session, this.fetchPolicy, spec.entry),
       });
     } finally {
-      await session.close();
+      if (session.opened) await session.close();
     }
   }
 
@@ -203,7 +205,17 @@ async function resolveLibrarySource(resolving: Promise<ResolvedLibrary>): Promis
   }
 }
 
+/** Authorities of frozen principals (an endpoint hands in one such principal for every request of a version). */
+const authorities = new WeakMap<CallerContext, string>();
+
 /** A principal and its roles as one key: runs with equal keys act with the same authority. */
 function authorityOf(principal: CallerContext): string {
-  return JSON.stringify([principal.subject, [...principal.roles].sort()]);
+  // Only a principal that cannot change may keep its key.
+  const frozen = Object.isFrozen(principal) && Object.isFrozen(principal.roles);
+  let authority = frozen ? authorities.get(principal) : undefined;
+  if (authority === undefined) {
+    authority = JSON.stringify([principal.subject, [...principal.roles].sort()]);
+    if (frozen) authorities.set(principal, authority);
+  }
+  return authority;
 }

@@ -54,18 +54,34 @@ export async function openPlatformSession(serverFor: McpServerFor, caller: Calle
  * handlers) pays nothing for it. A session that could not open fails that call (the script sees
  * the error). close() closes it when it was opened.
  */
+export class LazyPlatformSession implements Pick<Client, 'callTool'> {
+  #opened: Promise<PlatformSession> | undefined;
+
+  constructor(
+    private readonly serverFor: McpServerFor,
+    private readonly caller: CallerContext,
+    private readonly sessionId: string,
+    private readonly entry: EntryPoint,
+  ) {}
+
+  /** Whether a call opened (or is opening) the session. */
+  get opened(): boolean {
+    return this.#opened !== undefined;
+  }
+
+  async callTool(...args: Parameters<Client['callTool']>): ReturnType<Client['callTool']> {
+    this.#opened ??= openPlatformSession(this.serverFor, this.caller, this.sessionId, this.entry);
+    return (await this.#opened).client.callTool(...args);
+  }
+
+  async close(): Promise<void> {
+    const session = await this.#opened?.catch(() => undefined);
+    await session?.close();
+  }
+}
+
+/** LazyPlatformSession as a client and its close(). */
 export function lazyPlatformSession(serverFor: McpServerFor, caller: CallerContext, sessionId: string, entry: EntryPoint): { client: Pick<Client, 'callTool'>; close(): Promise<void> } {
-  let opened: Promise<PlatformSession> | undefined;
-  return {
-    client: {
-      async callTool(...args: Parameters<Client['callTool']>) {
-        opened ??= openPlatformSession(serverFor, caller, sessionId, entry);
-        return (await opened).client.callTool(...args);
-      },
-    },
-    async close() {
-      const session = await opened?.catch(() => undefined);
-      await session?.close();
-    },
-  };
+  const session = new LazyPlatformSession(serverFor, caller, sessionId, entry);
+  return { client: session, close: () => session.close() };
 }

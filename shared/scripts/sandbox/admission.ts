@@ -17,6 +17,24 @@ export interface AdmissionLimits {
 
 export type Admission = { ok: true; release: () => void } | { ok: false; error: string };
 
+/** An admitted run's hold on its slots, given back once. */
+class Admitted {
+  readonly ok = true;
+  #released = false;
+
+  constructor(
+    private readonly counts: RunAdmission,
+    private readonly handler: boolean,
+    private readonly principal: string | undefined,
+  ) {}
+
+  release(): void {
+    if (this.#released) return;
+    this.#released = true;
+    this.counts.releaseOne(this.handler, this.principal);
+  }
+}
+
 export class RunAdmission {
   readonly #limits: AdmissionLimits;
   /** Slots only handlers may take, and the most runs other than handlers at once (what they leave). */
@@ -51,19 +69,16 @@ export class RunAdmission {
     this.#running++;
     if (!handler) this.#others++;
     if (run.principal !== undefined) this.#byPrincipal.set(run.principal, mine + 1);
-    let released = false;
-    return {
-      ok: true,
-      release: () => {
-        if (released) return;
-        released = true;
-        this.#running--;
-        if (!handler) this.#others--;
-        if (run.principal === undefined) return;
-        const left = (this.#byPrincipal.get(run.principal) ?? 1) - 1;
-        if (left === 0) this.#byPrincipal.delete(run.principal);
-        else this.#byPrincipal.set(run.principal, left);
-      },
-    };
+    return new Admitted(this, handler, run.principal);
+  }
+
+  /** Gives back what `admit` took for one run (Admitted.release, exactly once). */
+  releaseOne(handler: boolean, principal: string | undefined): void {
+    this.#running--;
+    if (!handler) this.#others--;
+    if (principal === undefined) return;
+    const left = (this.#byPrincipal.get(principal) ?? 1) - 1;
+    if (left === 0) this.#byPrincipal.delete(principal);
+    else this.#byPrincipal.set(principal, left);
   }
 }

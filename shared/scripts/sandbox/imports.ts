@@ -27,6 +27,11 @@ const scannedMax = 64;
 
 /** The module names a source imports, in order of appearance; a syntax error names the module. */
 export function importedNames(source: string, moduleName: string): string[] {
+  return [...scannedImports(source, moduleName)];
+}
+
+/** importedNames without the copy (the cached array: never to be changed). */
+function scannedImports(source: string, moduleName: string): readonly string[] {
   let names = scanned.get(source);
   if (names === undefined) {
     names = scanImports(source);
@@ -36,7 +41,7 @@ export function importedNames(source: string, moduleName: string): string[] {
   }
   scanned.set(source, names);
   if (!Array.isArray(names)) throw new ImportError(`SyntaxError in ${moduleName}: ${names.syntaxError}`);
-  return [...names];
+  return names;
 }
 
 function scanImports(source: string): string[] | { syntaxError: string } {
@@ -59,27 +64,35 @@ function scanImports(source: string): string[] | { syntaxError: string } {
   return [...new Set(names)];
 }
 
-/**
- * Every library the script reaches, by name, with its source. Fails on a name that is not a
- * library name, a library `resolve` does not know, a syntax error, or an import cycle. A script
- * that imports nothing is answered at once (no promise): the common handler's run stays synchronous.
- */
-export function collectLibraries(source: string, resolve: (name: string) => Promise<string | undefined>): Map<string, string> | Promise<Map<string, string>> {
-  const names = importedNames(source, scriptModuleName);
-  return names.length === 0 ? new Map() : collectImported(source, names, resolve);
+/** Where libraries come from: a library's source by name, or undefined when there is none. */
+export interface LibrarySource {
+  library(name: string): Promise<string | undefined>;
 }
 
-async function collectImported(source: string, names: string[], resolve: (name: string) => Promise<string | undefined>): Promise<Map<string, string>> {
+/** What a script that imports nothing reaches (shared: never changed). */
+const noLibraries: ReadonlyMap<string, string> = new Map();
+
+/**
+ * Every library the script reaches, by name, with its source. Fails on a name that is not a
+ * library name, a library `from` does not know, a syntax error, or an import cycle. A script
+ * that imports nothing is answered at once (no promise): the common handler's run stays synchronous.
+ */
+export function collectLibraries(source: string, from: LibrarySource): ReadonlyMap<string, string> | Promise<ReadonlyMap<string, string>> {
+  const names = scannedImports(source, scriptModuleName);
+  return names.length === 0 ? noLibraries : collectImported(source, names, from);
+}
+
+async function collectImported(source: string, names: readonly string[], from: LibrarySource): Promise<Map<string, string>> {
   const libraries = new Map<string, string>();
   const done = new Set<string>();
-  const visit = async (moduleName: string, moduleSource: string, path: string[], imported = importedNames(moduleSource, moduleName)): Promise<void> => {
+  const visit = async (moduleName: string, moduleSource: string, path: string[], imported = scannedImports(moduleSource, moduleName)): Promise<void> => {
     for (const name of imported) {
       if (!isLibraryName(name)) throw new ImportError(`${moduleName} imports '${name}': scripts import libraries by name (no paths, URLs or node modules)`);
       if (path.includes(name)) throw new ImportError(`import cycle: ${[...path, name].join(' -> ')}`);
       if (done.has(name)) continue;
       let librarySource = libraries.get(name);
       if (librarySource === undefined) {
-        librarySource = await resolve(name);
+        librarySource = await from.library(name);
         if (librarySource === undefined) throw new ImportError(`${moduleName} imports unknown library '${name}'`);
         libraries.set(name, librarySource);
       }

@@ -1,3 +1,3 @@
 export { createSandbox } from './pool.js';
 export { isLibraryName, importedNames } from './imports.js';
-export { defaultConsoleLimitBytes, type Sandbox, type SandboxOptions, type SandboxOutcome, type SandboxRun } from './types.js';
+export { defaultConsoleLimitBytes, LazyHost, type HostFunction, type Sandbox, type SandboxOptions, type SandboxOutcome, type SandboxRun } from './types.js';

@@ -28,7 +28,7 @@ export interface RunIo {
 export interface InstanceSettings {
   source: string;
   /** Every library the source reaches, by name. */
-  libraries: Map<string, string>;
+  libraries: ReadonlyMap<string, string>;
   memoryBytes: number;
   maxStackBytes: number;
   hostNames: string[];
@@ -40,8 +40,9 @@ export interface InstanceSettings {
 export interface ThreadHooks {
   /** At each of the interpreter's interruption checks. */
   interruptCheck(): void;
-  /** Runs `fn` — script work, synchronous — with the thread marked computing meanwhile (thread-state.ts). */
-  computing<T>(fn: () => T): T;
+  /** Marks the thread computing (script work, synchronous) until the matching `leave` (thread-state.ts). */
+  enter(): void;
+  leave(): void;
 }
 
 /** One call of the entry. */
@@ -51,8 +52,8 @@ export interface InstanceCall {
   deadlineAt: number;
   consoleLimitBytes: number;
   io: RunIo;
-  /** A promise resolved at the deadline (shared with the library waits before the call), made when first asked for. */
-  untilDeadline: () => Promise<'deadline'>;
+  /** Resolves at the deadline (shared with the library waits before the call); its timer is made when first asked for. */
+  deadline: { reached(): Promise<'deadline'> };
 }
 
 /**
@@ -140,7 +141,8 @@ const prelude = `(function (write, hostCall, hostNamesJson, toBase64, fromBase64
     const handle = entry === 'handle';
     if (handle) {
       const req = args[0];
-      if (req !== null && typeof req === 'object' && isWireBytes(req.body)) req.body = new Uint8ArrayOf(fromBase64(req.body.base64));
+      // An empty body (every GET) needs no call out of the interpreter.
+      if (req !== null && typeof req === 'object' && isWireBytes(req.body)) req.body = req.body.base64 === '' ? new Uint8ArrayOf(0) : new Uint8ArrayOf(fromBase64(req.body.base64));
       for (let i = 0; i < args.length; i++) deepFreeze(args[i]);
     }
     const answer = handle ? answerText : toText;
@@ -174,11 +176,22 @@ function describeError(dumped: unknown): string {
 const isOutOfMemory = (dumped: unknown) => dumped === null || /out of memory/i.test(describeError(dumped));
 
 /** The call in progress: where its console goes, its host calls, its deadline. */
-interface ActiveCall extends InstanceCall {
-  captured: ConsoleCapture;
-  interrupted: boolean;
+class ActiveCall {
+  /** Made on the first console line: most handlers write none. */
+  captured: ConsoleCapture | undefined;
+  interrupted = false;
   /** Wakes `settle` when a host call is answered. */
-  wake: () => void;
+  wake: (() => void) | undefined;
+
+  constructor(readonly call: InstanceCall) {}
+
+  write(level: string, text: string): void {
+    (this.captured ??= new ConsoleCapture(this.call.consoleLimitBytes)).write(level, text);
+  }
+
+  done(fields: Omit<RunDone, 'type' | 'console'>): RunDone {
+    return { type: 'done', ...fields, console: this.captured?.text() ?? '' };
+  }
 }
 
 export class ScriptInstance {
@@ -192,6 +205,8 @@ export class ScriptInstance {
   #call: ActiveCall | undefined;
   /** The module's namespace and the prelude's invoker, once evaluated (on the first call). */
   #loaded: { namespace: QuickJSHandle; invoke: QuickJSHandle } | undefined;
+  /** The entry names as QuickJS strings, made once per instance. */
+  readonly #entries = new Map<string, QuickJSHandle>();
 
   constructor(quickjs: QuickJSWASMModule, settings: InstanceSettings, thread: ThreadHooks) {
     this.settings = settings;
@@ -202,7 +217,7 @@ export class ScriptInstance {
     runtime.setInterruptHandler(() => {
       thread.interruptCheck();
       const call = this.#call;
-      return call ? (call.interrupted = Date.now() >= call.deadlineAt) : false;
+      return call ? (call.interrupted = Date.now() >= call.call.deadlineAt) : false;
     });
     runtime.setModuleLoader(
       (name) => settings.libraries.get(name) ?? { error: new Error(`unknown library '${name}' (dynamic imports need a literal library name)`) },
@@ -217,30 +232,34 @@ export class ScriptInstance {
    * answers synchronously: the thread's next run then finds this run's engine free again.
    */
   call(call: InstanceCall): CallEnd | Promise<CallEnd> {
-    return this.#thread.computing(() => this.#start(call));
+    this.#thread.enter();
+    try {
+      return this.#start(call);
+    } finally {
+      this.#thread.leave();
+    }
   }
 
   #start(call: InstanceCall): CallEnd | Promise<CallEnd> {
-    const active: ActiveCall = { ...call, captured: new ConsoleCapture(call.consoleLimitBytes), interrupted: false, wake: () => undefined };
+    const active = new ActiveCall(call);
     this.#call = active;
-    const done = (fields: Omit<RunDone, 'type' | 'console'>): RunDone => ({ type: 'done', ...fields, console: active.captured.text() });
     let outcome: RunDone | Promise<RunDone>;
     try {
-      outcome = this.#loaded ? this.#invoke(active, done) : this.#loadAndInvoke(active, done);
+      outcome = this.#loaded ? this.#invoke(active) : this.#loadAndInvoke(active);
     } catch (err) {
-      outcome = this.#caught(active, err, done);
+      outcome = this.#caught(active, err);
     }
-    if (outcome instanceof Promise) return outcome.then((o) => this.#end(o), (err: unknown) => this.#end(this.#caught(active, err, done)));
+    if (outcome instanceof Promise) return outcome.then((o) => this.#end(o), (err: unknown) => this.#end(this.#caught(active, err)));
     return this.#end(outcome);
   }
 
   /** What a call that threw (a QuickJS exception handle, an engine error, a stop) ends as. */
-  #caught(active: ActiveCall, err: unknown, done: (fields: Omit<RunDone, 'type' | 'console'>) => RunDone): RunDone {
-    if (err instanceof RunStop) return done({ status: err.status, error: err.message });
-    if (!(err instanceof Error)) return this.#failure(active, err as QuickJSHandle, done);
-    if (active.interrupted) return done({ status: 'timeout', error: timeoutMessage });
-    if (/out of memory/.test(err.message)) return done({ status: 'memory', error: `the run reached its memory ceiling of ${this.settings.memoryBytes} bytes` });
-    return done({ status: 'error', error: err.message });
+  #caught(active: ActiveCall, err: unknown): RunDone {
+    if (err instanceof RunStop) return active.done({ status: err.status, error: err.message });
+    if (!(err instanceof Error)) return this.#failure(active, err as QuickJSHandle);
+    if (active.interrupted) return active.done({ status: 'timeout', error: timeoutMessage });
+    if (/out of memory/.test(err.message)) return active.done({ status: 'memory', error: `the run reached its memory ceiling of ${this.settings.memoryBytes} bytes` });
+    return active.done({ status: 'error', error: err.message });
   }
 
   #end(outcome: RunDone): CallEnd {
@@ -260,6 +279,8 @@ export class ScriptInstance {
     try {
       for (const deferred of this.#pending) deferred.dispose();
       this.#pending.clear();
+      for (const handle of this.#entries.values()) handle.dispose();
+      this.#entries.clear();
       for (const handle of this.#owned.reverse()) if (handle.alive) handle.dispose();
       this.#context.dispose();
       this.#runtime.dispose();
@@ -270,55 +291,66 @@ export class ScriptInstance {
   }
 
   /** An instance's first call: the prelude and the module evaluated, then the entry called. */
-  async #loadAndInvoke(active: ActiveCall, done: (fields: Omit<RunDone, 'type' | 'console'>) => RunDone): Promise<RunDone> {
+  async #loadAndInvoke(active: ActiveCall): Promise<RunDone> {
     const invoke = this.#runPrelude();
     const evaluated = this.#context.evalCode(this.settings.source, scriptModuleName, { type: 'module' });
-    if (evaluated.error) return this.#failure(active, evaluated.error, done);
+    if (evaluated.error) return this.#failure(active, evaluated.error);
     const promise = this.#own(evaluated.value);
     const settled = await this.#settle(active, promise);
     this.#loaded = { namespace: settled === promise ? promise : this.#own(settled), invoke };
     // Past an await: the thread's loop is back in this run's script.
-    return this.#thread.computing(() => this.#invoke(active, done));
+    this.#thread.enter();
+    try {
+      return this.#invoke(active);
+    } finally {
+      this.#thread.leave();
+    }
   }
 
   /** Calls the entry of the evaluated module: synchronously when it settles without waiting on the host. */
-  #invoke(active: ActiveCall, done: (fields: Omit<RunDone, 'type' | 'console'>) => RunDone): RunDone | Promise<RunDone> {
+  #invoke(active: ActiveCall): RunDone | Promise<RunDone> {
     const context = this.#context;
     const loaded = this.#loaded!;
-    const entry = context.newString(active.entry);
-    const args = context.newString(active.argsJson);
-    const call = context.callFunction(loaded.invoke, context.undefined, loaded.namespace, entry, args);
-    entry.dispose();
+    const { entry } = active.call;
+    let entryHandle = this.#entries.get(entry);
+    if (!entryHandle) this.#entries.set(entry, (entryHandle = context.newString(entry)));
+    const args = context.newString(active.call.argsJson);
+    const call = context.callFunction(loaded.invoke, context.undefined, loaded.namespace, entryHandle, args);
     args.dispose();
-    if (call.error) return this.#failure(active, call.error, done);
-    // A warm instance outlives the call: every handle of the call goes with it.
-    const answer = (result: QuickJSHandle): RunDone => {
-      try {
-        return done({ status: 'ok', resultJson: context.getString(result) });
-      } finally {
-        if (result !== call.value) result.dispose();
-        call.value.dispose();
-      }
-    };
+    if (call.error) return this.#failure(active, call.error);
+    const value = call.value;
     let settled: QuickJSHandle | undefined;
     try {
-      settled = this.#settleNow(active, call.value);
+      settled = this.#settleNow(active, value);
     } catch (err) {
-      call.value.dispose();
+      value.dispose();
       throw err;
     }
-    if (settled) return answer(settled);
-    return this.#settle(active, call.value, true).then(answer, (err: unknown) => {
-      call.value.dispose();
-      throw err;
-    });
+    if (settled) return this.#answer(active, value, settled);
+    return this.#settle(active, value, true).then(
+      (result) => this.#answer(active, value, result),
+      (err: unknown) => {
+        value.dispose();
+        throw err;
+      },
+    );
+  }
+
+  /** The entry's answer text; a warm instance outlives the call, so every handle of the call goes with it. */
+  #answer(active: ActiveCall, value: QuickJSHandle, result: QuickJSHandle): RunDone {
+    try {
+      return active.done({ status: 'ok', resultJson: this.#context.getString(result) });
+    } finally {
+      if (result !== value) result.dispose();
+      value.dispose();
+    }
   }
 
   /** Builds `console` and `platform`; answers the invoker. */
   #runPrelude(): QuickJSHandle {
     const context = this.#context;
     const write = this.#own(context.newFunction('write', (level, text) => {
-      this.#call?.captured.write(context.getString(level), context.getString(text));
+      this.#call?.write(context.getString(level), context.getString(text));
     }));
     const hostCall = this.#own(context.newFunction('hostCall', (nameHandle, argsHandle) => this.#hostCall(context.getString(nameHandle), context.getString(argsHandle))));
     const preludeFn = context.evalCode(prelude, 'prelude', { type: 'global' });
@@ -341,11 +373,11 @@ export class ScriptInstance {
       this.#pending.delete(deferred);
       apply();
       deferred.dispose();
-      call.wake();
+      call.wake?.();
     };
     if (!call) settleWith(() => undefined);
     else
-      call.io.host(name, argsJson).then(
+      call.call.io.host(name, argsJson).then(
         (json) => settleWith(() => context.newString(json).consume((h) => deferred.resolve(h))),
         (err: unknown) => settleWith(() => context.newError(err instanceof Error ? err.message : String(err)).consume((h) => deferred.reject(h))),
       );
@@ -353,35 +385,44 @@ export class ScriptInstance {
   }
 
   /** An exception handle as the run's end: memory, timeout or the script's error. */
-  #failure(active: ActiveCall, errorHandle: QuickJSHandle, done: (fields: Omit<RunDone, 'type' | 'console'>) => RunDone): RunDone {
+  #failure(active: ActiveCall, errorHandle: QuickJSHandle): RunDone {
     const dumped: unknown = this.#context.dump(errorHandle);
     errorHandle.dispose();
-    if (active.interrupted) return done({ status: 'timeout', error: timeoutMessage });
-    if (isOutOfMemory(dumped)) return done({ status: 'memory', error: `the run reached its memory ceiling of ${this.settings.memoryBytes} bytes` });
-    return done({ status: 'error', error: describeError(dumped) });
+    if (active.interrupted) return active.done({ status: 'timeout', error: timeoutMessage });
+    if (isOutOfMemory(dumped)) return active.done({ status: 'memory', error: `the run reached its memory ceiling of ${this.settings.memoryBytes} bytes` });
+    return active.done({ status: 'error', error: describeError(dumped) });
   }
 
   /** Drives the job queue until `promise` settles, waiting for host replies in between; answers the value (a new handle unless `promise` was no promise). */
   async #settle(active: ActiveCall, promise: QuickJSHandle, justChecked = false): Promise<QuickJSHandle> {
     for (let check = !justChecked; ; check = true) {
       if (check) {
-        const settled = this.#thread.computing(() => this.#settleNow(active, promise));
+        this.#thread.enter();
+        let settled: QuickJSHandle | undefined;
+        try {
+          settled = this.#settleNow(active, promise);
+        } finally {
+          this.#thread.leave();
+        }
         if (settled) return settled;
       }
       const woken = new Promise<void>((resolve) => (active.wake = resolve));
-      await Promise.race([woken, active.untilDeadline()]);
+      await Promise.race([woken, active.call.deadline.reached()]);
     }
   }
 
   /** Runs the jobs queued now; answers `promise`'s value if that settled it, undefined while it waits on the host. */
   #settleNow(active: ActiveCall, promise: QuickJSHandle): QuickJSHandle | undefined {
-    const jobs = this.#runtime.executePendingJobs();
-    if (jobs.error) throw jobs.error;
-    jobs.dispose();
+    // Asked first: running an empty queue still allocates in the engine.
+    if (this.#runtime.hasPendingJob()) {
+      const jobs = this.#runtime.executePendingJobs();
+      if (jobs.error) throw jobs.error;
+      jobs.dispose();
+    }
     const state = this.#context.getPromiseState(promise);
     if (state.type === 'fulfilled') return state.notAPromise ? promise : state.value;
     if (state.type === 'rejected') throw state.error;
-    if (Date.now() >= active.deadlineAt) throw new RunStop('timeout', timeoutMessage);
+    if (Date.now() >= active.call.deadlineAt) throw new RunStop('timeout', timeoutMessage);
     if (this.#pending.size === 0) throw new Error('the script awaits a promise that nothing will settle');
     return undefined;
   }

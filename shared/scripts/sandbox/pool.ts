@@ -39,8 +39,16 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   const threads = new Set<SandboxWorker>();
   /** Idle threads beyond keepIdle, and when each ends. */
   const retiring = new Map<SandboxWorker, NodeJS.Timeout>();
-  /** While runs are in flight: starts their deadlines' watch, takes runs back from threads computing past stallMs (SandboxWorker.watch). */
+  /**
+   * While runs are in flight: sees them start, takes runs back from threads computing past
+   * stallMs, and stops a thread whose run overstayed its deadline (SandboxWorker.watch). One timer
+   * for every run, held (not unref'd) while runs are in flight, as each run's own timer was.
+   */
   let sweep: NodeJS.Timeout | undefined;
+  const sweepThreads = () => {
+    const now = Date.now();
+    for (const worker of threads) worker.watch(now, stallMs);
+  };
   let closed = false;
 
   const start = (): SandboxWorker => {
@@ -85,20 +93,6 @@ export function createSandbox(options: SandboxOptions): Sandbox {
     retiring.set(worker, timer);
   };
 
-  /** Runs `run` on a thread, placing it again each time it comes back `moved` (a started one may be replayed once). */
-  const place = async (run: SandboxRun, argsJson: string): Promise<RunDone> => {
-    for (let mayReplay = true; ; ) {
-      if (closed) return { type: 'done', status: 'error', error: 'the sandbox was closed', console: '' };
-      const worker = pick();
-      clearTimeout(retiring.get(worker));
-      retiring.delete(worker);
-      const placed = await worker.execute(run, argsJson, settings, mayReplay);
-      settle(worker);
-      if (placed.type === 'done') return placed;
-      if (placed.started) mayReplay = false;
-    }
-  };
-
   return {
     get running() {
       return admission.running;
@@ -110,23 +104,29 @@ export function createSandbox(options: SandboxOptions): Sandbox {
 
     async run(run: SandboxRun): Promise<SandboxOutcome> {
       const started = performance.now();
-      const elapsed = () => performance.now() - started;
       if (closed) return { status: 'error', error: 'the sandbox is closed', console: '', durationMs: 0 };
       const admitted = admission.admit(run);
-      if (!admitted.ok) return { status: 'busy', error: admitted.error, console: '', durationMs: elapsed() };
-      sweep ??= setInterval(() => {
-        const now = Date.now();
-        for (const worker of threads) worker.watch(now, stallMs);
-      }, stallMs).unref();
+      if (!admitted.ok) return { status: 'busy', error: admitted.error, console: '', durationMs: performance.now() - started };
+      sweep ??= setInterval(sweepThreads, stallMs);
       try {
         let argsJson: string;
         try {
           argsJson = JSON.stringify(run.args);
         } catch (err) {
           // A value too deep or too large to copy in (RangeError) is the caller's error, not the sandbox's.
-          return { status: 'error', error: `the run's arguments could not be copied in: ${(err as Error).message}`, console: '', durationMs: elapsed() };
+          return { status: 'error', error: `the run's arguments could not be copied in: ${(err as Error).message}`, console: '', durationMs: performance.now() - started };
         }
-        return toOutcome(await place(run, argsJson), elapsed());
+        // On a thread; placed again each time it comes back `moved` (a started one may be replayed once).
+        for (let mayReplay = true; ; ) {
+          if (closed) return { status: 'error', error: 'the sandbox was closed', console: '', durationMs: performance.now() - started };
+          const worker = pick();
+          clearTimeout(retiring.get(worker));
+          retiring.delete(worker);
+          const placed = await worker.execute(run, argsJson, settings, mayReplay);
+          settle(worker);
+          if (placed.type === 'done') return toOutcome(placed, performance.now() - started);
+          if (placed.started) mayReplay = false;
+        }
       } finally {
         admitted.release();
         if (admission.running === 0) {

@@ -31,11 +31,11 @@ export class WarmSlot {
     return this.#instance?.settings.source === source;
   }
 
-  /** The kept instance if it was built from `settings`; any other one is freed. */
-  take(settings: InstanceSettings): ScriptInstance | undefined {
+  /** The kept instance if it was built from these settings; any other one is freed. */
+  take(request: InstanceRequest, libraries: ReadonlyMap<string, string>): ScriptInstance | undefined {
     const instance = this.#instance;
     this.#instance = undefined;
-    if (instance && sameSettings(instance.settings, settings)) return instance;
+    if (instance && sameSettings(instance.settings, request, libraries)) return instance;
     this.#free(instance);
     return undefined;
   }
@@ -55,11 +55,15 @@ export class WarmSlot {
   }
 }
 
-function sameSettings(a: InstanceSettings, b: InstanceSettings): boolean {
+/** What of a run request decides its instance (InstanceSettings, libraries apart). */
+type InstanceRequest = Pick<RunRequest, 'source' | 'memoryBytes' | 'maxStackBytes' | 'hostNames' | 'authority'>;
+
+function sameSettings(a: InstanceSettings, b: InstanceRequest, libraries: ReadonlyMap<string, string>): boolean {
   if (a.source !== b.source || a.authority !== b.authority || a.memoryBytes !== b.memoryBytes || a.maxStackBytes !== b.maxStackBytes) return false;
-  if (a.hostNames.length !== b.hostNames.length || a.hostNames.some((name, i) => name !== b.hostNames[i])) return false;
-  if (a.libraries.size !== b.libraries.size) return false;
-  for (const [name, source] of a.libraries) if (b.libraries.get(name) !== source) return false;
+  if (a.hostNames.length !== b.hostNames.length) return false;
+  for (let i = 0; i < a.hostNames.length; i++) if (a.hostNames[i] !== b.hostNames[i]) return false;
+  if (a.libraries.size !== libraries.size) return false;
+  for (const [name, source] of a.libraries) if (libraries.get(name) !== source) return false;
   return true;
 }
 
@@ -76,7 +80,7 @@ class Deadline {
   #timer: NodeJS.Timeout | undefined;
   #reached: Promise<'deadline'> | undefined;
 
-  constructor(private readonly at: number) {}
+  constructor(readonly at: number) {}
 
   reached(): Promise<'deadline'> {
     this.#reached ??= new Promise<'deadline'>((resolve) => {
@@ -93,57 +97,66 @@ class Deadline {
 }
 
 /**
- * Runs `request` in `quickjs`. Never throws for anything the script does; `engineHealthy` false
- * means the module instance is spent (the worker replaces it, and the warm slot with it). A warm
- * handler that imports nothing and settles without the host ends synchronously (no promise).
+ * Runs `request` in `quickjs`, its deadline at `deadlineAt`. Never throws for anything the script
+ * does; `engineHealthy` false means the module instance is spent (the worker replaces it, and the
+ * warm slot with it). A warm handler that imports nothing and settles without the host ends
+ * synchronously (no promise).
  */
-export function runInQuickJS(
-  quickjs: QuickJSWASMModule,
-  request: RunRequest & { deadlineAt: number },
-  io: RunIo,
-  warm: WarmSlot,
-  thread: ThreadHooks,
-): RunEnd | Promise<RunEnd> {
+export function runInQuickJS(quickjs: QuickJSWASMModule, request: RunRequest, deadlineAt: number, io: RunIo, warm: WarmSlot, thread: ThreadHooks): RunEnd | Promise<RunEnd> {
   // The deadline also covers waiting: for libraries, and for host calls while the script awaits them.
-  const deadline = new Deadline(request.deadlineAt);
-  const refused = (err: unknown): RunEnd => {
-    if (err instanceof ImportError) return { done: bare(request, { status: 'error', error: err.message }), engineHealthy: true };
-    throw err;
-  };
-  const call = (libraries: Map<string, string>): RunEnd | Promise<RunEnd> => {
-    const settings: InstanceSettings = { source: request.source, libraries, memoryBytes: request.memoryBytes, maxStackBytes: request.maxStackBytes, hostNames: request.hostNames, authority: request.authority };
-    const reuse = request.entry === 'handle';
-    const instance = (reuse ? warm.take(settings) : undefined) ?? new ScriptInstance(quickjs, settings, thread);
-    const ended = instance.call({ entry: request.entry, argsJson: request.argsJson, deadlineAt: request.deadlineAt, consoleLimitBytes: request.consoleLimitBytes, io, untilDeadline: () => deadline.reached() });
-    const settle = (end: CallEnd): RunEnd => {
-      if (!end.engineHealthy) {
-        warm.drop();
-        return { done: end.done, engineHealthy: false };
-      }
-      if (reuse && end.reusable) {
-        warm.keep(instance);
-        return { done: end.done, engineHealthy: true };
-      }
-      return { done: end.done, engineHealthy: instance.dispose() };
-    };
-    return ended instanceof Promise ? ended.then(settle) : settle(ended);
-  };
+  const deadline = new Deadline(deadlineAt);
   let ended: RunEnd | Promise<RunEnd>;
   try {
-    const collected = collectLibraries(request.source, (name) => io.library(name));
+    const collected = collectLibraries(request.source, io);
     ended =
       collected instanceof Promise
         ? Promise.race([collected, deadline.reached()]).then(
-            (libraries) => (libraries === 'deadline' ? { done: bare(request, { status: 'timeout', error: 'the run passed its deadline' }), engineHealthy: true } : call(libraries)),
-            refused,
+            (libraries) =>
+              libraries === 'deadline'
+                ? { done: bare(request, { status: 'timeout', error: 'the run passed its deadline' }), engineHealthy: true }
+                : callEntry(quickjs, request, deadline, libraries, io, warm, thread),
+            (err: unknown) => refused(request, err),
           )
-        : call(collected);
+        : callEntry(quickjs, request, deadline, collected, io, warm, thread);
   } catch (err) {
-    ended = refused(err);
+    ended = refused(request, err);
   }
   if (ended instanceof Promise) return ended.finally(() => deadline.clear());
   deadline.clear();
   return ended;
+}
+
+/** A library refused (unknown, not a library name, a cycle): the run's error. */
+function refused(request: RunRequest, err: unknown): RunEnd {
+  if (err instanceof ImportError) return { done: bare(request, { status: 'error', error: err.message }), engineHealthy: true };
+  throw err;
+}
+
+/** The entry called in the engine's warm instance when it fits (handlers), else in a new one. */
+function callEntry(quickjs: QuickJSWASMModule, request: RunRequest, deadline: Deadline, libraries: ReadonlyMap<string, string>, io: RunIo, warm: WarmSlot, thread: ThreadHooks): RunEnd | Promise<RunEnd> {
+  const reuse = request.entry === 'handle';
+  const instance =
+    (reuse ? warm.take(request, libraries) : undefined) ??
+    new ScriptInstance(
+      quickjs,
+      { source: request.source, libraries, memoryBytes: request.memoryBytes, maxStackBytes: request.maxStackBytes, hostNames: request.hostNames, authority: request.authority },
+      thread,
+    );
+  const ended = instance.call({ entry: request.entry, argsJson: request.argsJson, deadlineAt: deadline.at, consoleLimitBytes: request.consoleLimitBytes, io, deadline });
+  return ended instanceof Promise ? ended.then((end) => settleInstance(instance, end, reuse, warm)) : settleInstance(instance, ended, reuse, warm);
+}
+
+/** The instance after its call: kept warm, freed, or dropped with its engine. */
+function settleInstance(instance: ScriptInstance, end: CallEnd, reuse: boolean, warm: WarmSlot): RunEnd {
+  if (!end.engineHealthy) {
+    warm.drop();
+    return { done: end.done, engineHealthy: false };
+  }
+  if (reuse && end.reusable) {
+    warm.keep(instance);
+    return { done: end.done, engineHealthy: true };
+  }
+  return { done: end.done, engineHealthy: instance.dispose() };
 }
 
 /** A run that ended before its script had an instance (no console yet). */

@@ -10,7 +10,7 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleThread } from '../../threads/index.js';
 import type { Ask, FromWorker, RunDone, RunRequest, ToWorker, WorkerData } from './protocol.js';
 import { ThreadState, threadStateBuffer } from './thread-state.js';
-import { defaultConsoleLimitBytes, type SandboxRun } from './types.js';
+import { defaultConsoleLimitBytes, LazyHost, type SandboxRun } from './types.js';
 
 /** The worker's entry (worker.ts), with the thread's heap bounds. */
 function startWorker(workerData: WorkerData): Worker {
@@ -30,21 +30,29 @@ export interface WorkerSettings {
 }
 
 /** A run on the thread: its asks are answered from it, its end resolves it. */
-interface ThreadRun {
-  run: SandboxRun;
-  /** Its claim cell on the thread (thread-state.ts). */
-  slot: number;
-  /** Its deadline counts from now on (the pool saw the thread claim it). */
-  started: () => void;
-  /** The pool saw it started. */
-  seenStarted: boolean;
-  finish: (done: Placed) => void;
+class ThreadRun {
+  /** The pool saw it started (its deadline counts from then). */
+  seenStarted = false;
   /** It asked the api's thread for anything: it is under way across waits, and the thread holds no other run. */
-  asked: boolean;
+  asked = false;
   /** It made a host call: it can never be run again elsewhere. */
-  calledHost: boolean;
-  /** Started, it may still be run again elsewhere if its thread ends before it made a host call (once). */
-  mayReplay: boolean;
+  calledHost = false;
+  /** When the thread is terminated if the run is still on it (Date.now() ms; checked by `watch`). */
+  overstayAt: number;
+  /** Settles the promise `execute` answered (set as the promise is made). */
+  resolve!: (placed: Placed) => void;
+
+  constructor(
+    readonly run: SandboxRun,
+    readonly runId: number,
+    /** Its claim cell on the thread (thread-state.ts). */
+    readonly slot: number,
+    /** Started, it may still be run again elsewhere if its thread ends before it made a host call (once). */
+    readonly mayReplay: boolean,
+    readonly settings: WorkerSettings,
+  ) {
+    this.overstayAt = Date.now() + run.deadlineMs + settings.terminateGraceMs + settings.startAllowanceMs;
+  }
 }
 
 /** What a run handed to a thread came to: its end, or `moved` — not run there (or only its effect-free part), to be placed again. */
@@ -55,8 +63,12 @@ let nextRunId = 1;
 export class SandboxWorker {
   readonly #worker: Worker;
   readonly #ready: Promise<void>;
+  /** The thread said it is ready: runs are sent without waiting on #ready. */
+  #isReady = false;
   #alive = true;
   readonly #runs = new Map<number, ThreadRun>();
+  /** Runs here that asked the api's thread for anything (ThreadRun.asked), counted as they ask and end. */
+  #asking = 0;
   readonly #state: ThreadState;
   /** Claim cells not in use. */
   readonly #freeSlots: number[];
@@ -73,10 +85,12 @@ export class SandboxWorker {
       this.#worker.once('error', reject);
       this.#worker.on('message', (messages: FromWorker[]) => {
         for (const message of messages) {
-          if (message.type === 'ready') resolve();
-          else if (message.type === 'done') this.#runs.get(message.runId)?.finish(message);
-          else if (message.type === 'returned') this.#runs.get(message.runId)?.finish({ type: 'moved', started: false });
-          else void this.#answer(message);
+          if (message.type === 'done') this.#finishRun(message.runId, message);
+          else if (message.type === 'returned') this.#finishRun(message.runId, { type: 'moved', started: false });
+          else if (message.type === 'ready') {
+            this.#isReady = true;
+            resolve();
+          } else void this.#answer(message);
         }
       });
     });
@@ -100,24 +114,33 @@ export class SandboxWorker {
    * yet holds the thread), and holds no run under way across a wait (the thread would return it).
    */
   accepts(now: number, stallMs: number): boolean {
-    if (!this.#alive || this.#state.computingFor(now) > stallMs) return false;
-    for (const run of this.#runs.values()) if (run.asked) return false;
-    return true;
+    return this.#alive && this.#asking === 0 && this.#state.computingFor(now) <= stallMs;
   }
 
   /**
-   * Looks at the thread's runs (the pool's sweep, every `stallMs`): a run the thread claimed has its
-   * deadline count from now; one the thread handed back ends `moved` (its message may be held up
-   * behind a script); while the thread computes past `stallMs`, runs handed here but not started
-   * are taken back, each ending `moved` to be placed elsewhere.
+   * Looks at the thread's runs (the pool's sweep, every `stallMs` while runs are in flight: one
+   * clock for every run's deadline, no timer per run): a run the thread claimed has its deadline
+   * count from now; one the thread handed back ends `moved` (its message may be held up behind a
+   * script); while the thread computes past `stallMs`, runs handed here but not started are taken
+   * back, each ending `moved` to be placed elsewhere; and a run past its overstay ends, its thread
+   * terminated.
    */
   watch(now: number, stallMs: number): void {
     const stalled = this.#state.computingFor(now) > stallMs;
+    let overstayed = false;
     for (const [runId, current] of [...this.#runs]) {
+      if (now >= current.overstayAt) {
+        overstayed = true;
+        this.#finish(current, { type: 'done', status: 'timeout', error: 'the run passed its deadline and its worker was stopped', console: '' });
+        continue;
+      }
       if (current.seenStarted) continue;
-      if (this.#state.claimed(current.slot, runId)) current.started();
-      else if (!this.#state.offered(current.slot, runId) || (stalled && this.#state.revoke(current.slot, runId))) current.finish({ type: 'moved', started: false });
+      if (this.#state.claimed(current.slot, runId)) {
+        current.seenStarted = true;
+        current.overstayAt = now + current.run.deadlineMs + current.settings.terminateGraceMs;
+      } else if (!this.#state.offered(current.slot, runId) || (stalled && this.#state.revoke(current.slot, runId))) this.#finish(current, { type: 'moved', started: false });
     }
+    if (overstayed) void this.terminate();
   }
 
   /**
@@ -126,12 +149,12 @@ export class SandboxWorker {
    * the deadline and `startAllowanceMs` — has the thread terminated: its runs not started, and
    * (once, `mayReplay`) those that made no host call, end `moved`; one that made a host call ends as an error.
    */
-  async execute(run: SandboxRun, argsJson: string, settings: WorkerSettings, mayReplay: boolean): Promise<Placed> {
+  execute(run: SandboxRun, argsJson: string, settings: WorkerSettings, mayReplay: boolean): Promise<Placed> {
     const runId = nextRunId;
     nextRunId = nextRunId >= 0x7fffffff ? 1 : nextRunId + 1;
     const slot = this.#freeSlots.pop();
     // Never: a thread holds at most the sandbox's admitted runs, and as many cells.
-    if (slot === undefined) return { type: 'done', status: 'error', error: 'the sandbox thread has no free run cell', console: '' };
+    if (slot === undefined) return Promise.resolve({ type: 'done', status: 'error', error: 'the sandbox thread has no free run cell', console: '' });
     this.#state.offer(slot, runId);
     const request: RunRequest = {
       type: 'run',
@@ -143,40 +166,33 @@ export class SandboxWorker {
       memoryBytes: run.memoryBytes,
       maxStackBytes: settings.maxStackBytes,
       deadlineMs: run.deadlineMs,
-      hostNames: Object.keys(run.host),
+      hostNames: run.host instanceof LazyHost ? (run.host.names as string[]) : Object.keys(run.host),
       authority: run.authority ?? '',
       consoleLimitBytes: run.consoleLimitBytes ?? defaultConsoleLimitBytes,
     };
-    const finished = new Promise<Placed>((resolve) => {
-      const stop = () => {
-        if (!this.#runs.has(runId)) return;
-        finish({ type: 'done', status: 'timeout', error: 'the run passed its deadline and its worker was stopped', console: '' });
-        void this.terminate();
-      };
-      let overstay = setTimeout(stop, run.deadlineMs + settings.terminateGraceMs + settings.startAllowanceMs);
-      const started = () => {
-        current.seenStarted = true;
-        clearTimeout(overstay);
-        overstay = setTimeout(stop, run.deadlineMs + settings.terminateGraceMs);
-      };
-      const finish = (done: Placed) => {
-        clearTimeout(overstay);
-        if (!this.#runs.delete(runId)) return;
-        this.#state.free(slot);
-        this.#freeSlots.push(slot);
-        resolve(done);
-      };
-      const current: ThreadRun = { run, slot, started, seenStarted: false, finish, asked: false, calledHost: false, mayReplay };
-      this.#runs.set(runId, current);
-    });
-    try {
-      await this.#ready;
-    } catch (err) {
-      this.#runs.get(runId)?.finish({ type: 'done', status: 'error', error: `the sandbox worker did not start: ${(err as Error).message}`, console: '' });
-      return finished;
-    }
-    this.#send(request);
+    const current = new ThreadRun(run, runId, slot, mayReplay, settings);
+    const finished = new Promise<Placed>((resolve) => (current.resolve = resolve));
+    this.#runs.set(runId, current);
+    if (this.#isReady) this.#send(request);
+    else
+      this.#ready.then(
+        () => this.#send(request),
+        (err: unknown) => this.#finish(current, { type: 'done', status: 'error', error: `the sandbox worker did not start: ${(err as Error).message}`, console: '' }),
+      );
     return finished;
+  }
+
+  #finishRun(runId: number, done: Placed): void {
+    const current = this.#runs.get(runId);
+    if (current) this.#finish(current, done);
+  }
+
+  #finish(current: ThreadRun, done: Placed): void {
+    if (!this.#runs.delete(current.runId)) return;
+    if (current.asked) this.#asking--;
+    this.#state.free(current.slot);
+    this.#freeSlots.push(current.slot);
+    current.resolve(done);
   }
 
   async terminate(): Promise<void> {
@@ -189,8 +205,8 @@ export class SandboxWorker {
     this.#alive = false;
     for (const [runId, current] of [...this.#runs]) {
       const started = this.#state.claimed(current.slot, runId);
-      if (!started || (!current.calledHost && current.mayReplay)) current.finish({ type: 'moved', started });
-      else current.finish({ type: 'done', status: 'error', error: reason, console: '' });
+      if (!started || (!current.calledHost && current.mayReplay)) this.#finish(current, { type: 'moved', started });
+      else this.#finish(current, { type: 'done', status: 'error', error: reason, console: '' });
     }
   }
 
@@ -211,6 +227,7 @@ export class SandboxWorker {
     const current = this.#runs.get(message.runId);
     if (!current) return;
     const { run } = current;
+    if (!current.asked) this.#asking++;
     current.asked = true;
     if (message.type === 'host') current.calledHost = true;
     try {
@@ -223,7 +240,8 @@ export class SandboxWorker {
 }
 /** Calls a host function with the script's JSON arguments; answers its result as JSON text. */
 async function callHost(run: SandboxRun, name: string, argsJson: string): Promise<string> {
-  const fn = Object.hasOwn(run.host, name) ? run.host[name] : undefined;
+  const host = run.host instanceof LazyHost ? (run.host.names.includes(name) ? run.host.functions() : {}) : run.host;
+  const fn = Object.hasOwn(host, name) ? host[name] : undefined;
   if (!fn) throw new Error(`platform.${name} is not available`);
   const args: unknown = JSON.parse(argsJson);
   const result = await fn(...(Array.isArray(args) ? args : []));

@@ -30,14 +30,13 @@ export class ThreadState {
 
   // ---- the thread's side (revoke: either side)
 
-  /** Runs `fn` (script work) with the thread marked computing from now until it returns or throws. */
-  computing<T>(fn: () => T): T {
+  /** Marks the thread computing (script work) from now until the matching `leave`; stretches nest. */
+  enter(): void {
     if (this.#depth++ === 0) Atomics.store(this.#since, 0, clock(Date.now()));
-    try {
-      return fn();
-    } finally {
-      if (--this.#depth === 0) Atomics.store(this.#since, 0, 0);
-    }
+  }
+
+  leave(): void {
+    if (--this.#depth === 0) Atomics.store(this.#since, 0, 0);
   }
 
   /** The thread starts run `runId` of `slot` unless the pool took it back: true when it may. */

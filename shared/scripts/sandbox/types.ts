@@ -5,6 +5,20 @@
  * host as a live object.
  */
 
+/** A function the script reaches as `platform.<name>(...args)`. */
+export type HostFunction = (...args: unknown[]) => Promise<unknown>;
+
+/**
+ * Host functions named up front and made only when the script first calls one: a run that calls
+ * none (most handlers) builds none. Extended by the caller (the script runner).
+ */
+export abstract class LazyHost {
+  /** The names the script sees as `platform.<name>`. */
+  abstract readonly names: readonly string[];
+  /** The functions by name, made on first use (every later call answers the same ones). */
+  abstract functions(): Record<string, HostFunction>;
+}
+
 /** One run of one script. */
 export interface SandboxRun {
   /** The script's ES module source. */
@@ -23,7 +37,7 @@ export interface SandboxRun {
    * Functions the script reaches as async `platform.<name>(...args)`: arguments and result are
    * JSON, and a rejection becomes an exception inside the script with the rejection's message.
    */
-  host: Record<string, (...args: unknown[]) => Promise<unknown>>;
+  host: Record<string, HostFunction> | LazyHost;
   /** Bytes of console output kept (default 64 KiB); what follows is replaced by "[truncated]". */
   consoleLimitBytes?: number;
   /** Who the run counts against for `maxPerPrincipal` (a caller's subject); absent: no one's. */

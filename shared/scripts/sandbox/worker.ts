@@ -14,8 +14,9 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { enginePages, keepable, newEngine, type Engine } from './engines.js';
+import type { ThreadHooks } from './instance.js';
 import type { Ask, AskReply, FromWorker, RunDone, RunRequest, ToWorker, WorkerData } from './protocol.js';
-import { runInQuickJS, type RunEnd } from './quickjs-run.js';
+import { runInQuickJS, type RunEnd, type RunIo } from './quickjs-run.js';
 import { ThreadState } from './thread-state.js';
 
 /** Idle engines a thread keeps (each 16 MiB of linear memory at least). */
@@ -72,10 +73,11 @@ function flush(): void {
   port.postMessage(batch);
 }
 
-const hooks = {
+const hooks: ThreadHooks = {
   /** What waits in the outbox leaves now instead of after the script. */
   interruptCheck: flush,
-  computing: <T>(fn: () => T): T => state.computing(fn),
+  enter: () => state.enter(),
+  leave: () => state.leave(),
 };
 
 function ask(runId: number, message: { type: 'library'; name: string } | { type: 'host'; name: string; argsJson: string }): Promise<string | null> {
@@ -97,75 +99,99 @@ function answer(reply: AskReply): void {
 /**
  * One run: an engine taken, the script run in it, the engine parked again (unless spent) and the
  * outcome sent. A warm handler that settles without the host does all of it synchronously, so the
- * runs of one batch take turns on one engine instead of each holding its own.
+ * runs of one batch take turns on one engine instead of each holding its own. (A class, not
+ * closures: a trivial handler's whole run is a few dozen microseconds, and each closure counts.)
  */
-function run(message: RunRequest): void {
-  const { runId } = message;
-  let engine: Engine | undefined;
-  let claimed = false;
-  const finish = (done: RunDone) => {
-    for (const [id, waiting] of asks) if (waiting.runId === runId) asks.delete(id);
-    if (engine) park(engine);
-    if (claimed) underWay--;
-    send({ ...done, runId });
-  };
-  // The engine itself failed (not the script): it is not used again.
-  const fault = (err: unknown) => {
-    engine = undefined;
-    finish({ type: 'done', status: 'error', error: `sandbox engine fault: ${(err as Error).message}`, console: '' });
-  };
-  const ended = (end: RunEnd) => {
-    if (!keepable(engine!, end)) engine = undefined;
-    finish(end.done);
-  };
-  // Not claimed: the pool may have revoked it meanwhile, and then already placed it elsewhere. Said
-  // at once: a script of this thread may hold it from its next turn on (the pool's sweep sees the cell too).
-  const handBack = () => {
-    if (!state.revoke(message.slot, runId)) return;
-    send({ type: 'returned', runId });
-    flush();
-  };
-  const start = (ready: Engine) => {
+class ThreadRun implements RunIo {
+  #engine: Engine | undefined;
+  #claimed = false;
+
+  constructor(readonly message: RunRequest) {}
+
+  begin(): void {
+    if (underWay > 0) return this.#handBack();
+    let taken: Engine | Promise<Engine>;
+    try {
+      taken = takeEngine(this.message.memoryBytes, this.message.source);
+      if (!(taken instanceof Promise)) return this.#start(taken);
+    } catch (err) {
+      return this.#fault(err);
+    }
+    taken.then(
+      (ready) => {
+        try {
+          this.#start(ready);
+        } catch (err) {
+          this.#fault(err);
+        }
+      },
+      (err: unknown) => this.#fault(err),
+    );
+  }
+
+  async library(name: string): Promise<string | undefined> {
+    return (await ask(this.message.runId, { type: 'library', name })) ?? undefined;
+  }
+
+  async host(name: string, argsJson: string): Promise<string> {
+    return (await ask(this.message.runId, { type: 'host', name, argsJson })) ?? 'null';
+  }
+
+  #start(ready: Engine): void {
+    const { message } = this;
     if (underWay > 0) {
       park(ready);
-      return handBack();
+      return this.#handBack();
     }
-    if (!state.claim(message.slot, runId)) return park(ready);
-    claimed = true;
+    if (!state.claim(message.slot, message.runId)) return park(ready);
+    this.#claimed = true;
     underWay++;
-    engine = ready;
+    this.#engine = ready;
     // The answers of the runs before it leave first: this script may hold the thread until it is terminated.
     flush();
-    const ran = state.computing(() =>
-      runInQuickJS(ready.module, { ...message, deadlineAt: Date.now() + message.deadlineMs }, {
-        library: async (name) => (await ask(runId, { type: 'library', name })) ?? undefined,
-        host: async (name, argsJson) => (await ask(runId, { type: 'host', name, argsJson })) ?? 'null',
-      }, ready.warm, hooks),
-    );
-    if (ran instanceof Promise) ran.then(ended).catch(fault);
-    else ended(ran);
-  };
-  if (underWay > 0) return handBack();
-  try {
-    const taken = takeEngine(message.memoryBytes, message.source);
-    if (taken instanceof Promise)
-      taken.then((ready) => {
-        try {
-          start(ready);
-        } catch (err) {
-          fault(err);
-        }
-      }, fault);
-    else start(taken);
-  } catch (err) {
-    fault(err);
+    state.enter();
+    let ran: RunEnd | Promise<RunEnd>;
+    try {
+      ran = runInQuickJS(ready.module, message, Date.now() + message.deadlineMs, this, ready.warm, hooks);
+    } finally {
+      state.leave();
+    }
+    if (ran instanceof Promise) ran.then((end) => this.#ended(end)).catch((err: unknown) => this.#fault(err));
+    else this.#ended(ran);
+  }
+
+  #ended(end: RunEnd): void {
+    if (!keepable(this.#engine!, end)) this.#engine = undefined;
+    this.#finish(end.done);
+  }
+
+  /** The engine itself failed (not the script): it is not used again. */
+  #fault(err: unknown): void {
+    this.#engine = undefined;
+    this.#finish({ type: 'done', status: 'error', error: `sandbox engine fault: ${(err as Error).message}`, console: '' });
+  }
+
+  #finish(done: RunDone): void {
+    const { runId } = this.message;
+    for (const [id, waiting] of asks) if (waiting.runId === runId) asks.delete(id);
+    if (this.#engine) park(this.#engine);
+    if (this.#claimed) underWay--;
+    send({ ...done, runId });
+  }
+
+  // Not claimed: the pool may have revoked it meanwhile, and then already placed it elsewhere. Said
+  // at once: a script of this thread may hold it from its next turn on (the pool's sweep sees the cell too).
+  #handBack(): void {
+    if (!state.revoke(this.message.slot, this.message.runId)) return;
+    send({ type: 'returned', runId: this.message.runId });
+    flush();
   }
 }
 
 port.on('message', (messages: ToWorker[]) => {
   for (const message of messages) {
     if (message.type === 'reply') answer(message);
-    else run(message);
+    else new ThreadRun(message).begin();
   }
 });
 
