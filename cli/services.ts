@@ -1,6 +1,7 @@
 import type { PlatformConfig } from '../shared/config/index.js';
 import { createPool, migrate, pingDb, type Db } from '../shared/db/index.js';
-import { connectTemporal, temporalReachable, type TemporalHandle } from '../shared/temporal/index.js';
+import { connectTemporal, temporalReachable, temporalWorkflowUrl, type TemporalHandle } from '../shared/temporal/index.js';
+import { compactWorkflowId } from '../workflows/index.js';
 import { databaseApiKeys } from '../shared/identity/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { buildMcpSurface } from '../api/mcp/surface.js';
@@ -24,7 +25,7 @@ import { createPlatformWorker, resourceRequestClient, scriptScheduleClient, webh
 import { manageTableTool, registeredTables, tableHooks } from '../shared/tables/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
 import { combineAttachedTables, fetchTool, searchTool } from '../shared/search/index.js';
-import { compactedWindowTables } from '../shared/webhooks/index.js';
+import { compactedWindowTables, parseWindowName } from '../shared/webhooks/index.js';
 import { webhookActivityDeps } from './webhooks.js';
 import { createBotCheckServices, registerBotCheckRoutes } from './botcheck.js';
 import { endpointRoutes } from '../api/endpoints/routes.js';
@@ -117,7 +118,9 @@ export async function startApiRole(opts: {
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
     // Retries and deletions start their workflows at once through this api's Temporal client.
-    ...(webhooks ? { webhooks: temporal ? { ...webhooks, jobs: webhookJobs(temporal.client, config) } : webhooks } : {}),
+    ...(webhooks
+      ? { webhooks: { ...webhooks, ...(temporal ? { jobs: webhookJobs(temporal.client, config) } : {}), ...(config.temporal.ui_url ? { workflowUrl: compactionUrl(config) } : {}) } }
+      : {}),
     routes: async (app, ctx) => {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
@@ -156,6 +159,15 @@ export async function startApiRole(opts: {
       await audit.close();
       if (!opts.services) await services.close();
     },
+  };
+}
+
+/** The Temporal UI's page of a window's compaction (`webhook-compact:{source}:{window}`). */
+function compactionUrl(config: PlatformConfig): (source: string, window: string) => string {
+  return (source, window) => {
+    const partition = parseWindowName(window);
+    const id = partition ? compactWorkflowId({ source, ...partition }) : `webhook-compact:${source}:${window}`;
+    return temporalWorkflowUrl(config.temporal.ui_url, config.temporal.namespace, id);
   };
 }
 

@@ -105,7 +105,7 @@ describe.each<Driver>(['filesystem', 's3'])('issue 9 item 3: resource downloads 
     }
     const pinned = await content(id, 'GET', { range: 'bytes=2-3', 'if-range': etag });
     expect([pinned.status, pinned.body.toString()]).toEqual([206, 'cd']);
-    for (const headers of [{ range: 'bytes=0-1,4-5' }, { range: 'bytes=garbage' }, { range: 'items=0-1' }, { range: 'bytes=0-1', 'if-range': '"stale"' }]) {
+    for (const headers of [{ range: 'bytes=0-1,4-5' } as Record<string, string>, { range: 'bytes=garbage' }, { range: 'items=0-1' }, { range: 'bytes=0-1', 'if-range': '"stale"' }]) {
       const got = await content(id, 'GET', headers);
       expect(got.status, JSON.stringify(headers)).toBe(200);
       expect(got.body.toString()).toBe(body);
