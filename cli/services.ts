@@ -31,6 +31,9 @@ import { createBotCheckServices, registerBotCheckRoutes } from './botcheck.js';
 import { endpointRoutes } from '../api/endpoints/routes.js';
 import { endpointAuditLog, endpointMetrics, EndpointRecords, type BotCheckGate } from '../shared/endpoints/index.js';
 import { toolkitEnrichment } from './toolkits.js';
+import { adminAuthorizer } from '../api/admin/authorize.js';
+import { adminPlatformRoutes } from '../api/admin/platform.js';
+import { apiKeyNames, connectionViews, systemView } from './admin-info.js';
 
 /**
  * The platform database: pool sized by config, migrations applied (under the advisory lock) before
@@ -127,6 +130,19 @@ export async function startApiRole(opts: {
       if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate, requests), ...(services.tables ? { tables: tableHooks(services.tables), tableRegistration: services.tables } : {}), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
+      }
+      // The administrators' pages: audit trail, personas, connections, system (api/admin/platform.ts).
+      if (config.admin.enabled) {
+        await app.register(adminPlatformRoutes, {
+          prefix: config.admin.path_prefix,
+          config,
+          authorize: adminAuthorizer(config, ctx.authenticate),
+          ...(db ? { db } : {}),
+          toolNames: () => surface.registry.all().map((tool) => tool.name),
+          apiKeys: apiKeyNames(config, db),
+          connections: connectionViews(config, toolkits),
+          system: systemView(config, { ...(db ? { db } : {}), ...(temporal ? { temporal } : {}) }),
+        });
       }
       const endpointSeries = endpointMetrics(metrics.registry);
       if (botCheck) await registerBotCheckRoutes(app, ctx, { config, services: botCheck, rateLimited: endpointSeries.rateLimited });
