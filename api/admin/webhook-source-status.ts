@@ -94,6 +94,7 @@ const statusSchema = z
 /** The list's figures of a source (GET {prefix}?figures=true): what a row of the sources list shows. */
 export const listFiguresSchema = z
   .object({
+    sender_url: z.string().describe('Where senders POST, as on its page (never the secret)'),
     requests: z.object({ last_hour: counts, last_day: counts }),
     events,
     last_event_at: at.nullable(),
@@ -109,10 +110,16 @@ const retriedSchema = z.object({
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The list's figures of one source (two statements: its request counts and its windows). */
-export async function listFigures(opts: Pick<WebhookSourceStatusOptions, 'windows' | 'requestCounts'>, sourceId: string, nowMs: number): Promise<z.infer<typeof listFiguresSchema>> {
-  const [requests, figures] = await Promise.all([opts.requestCounts.recent(sourceId), opts.windows.figures(sourceId, nowMs)]);
+export async function listFigures(
+  request: FastifyRequest,
+  opts: Pick<WebhookSourceStatusOptions, 'windows' | 'requestCounts' | 'sender'>,
+  source: { id: string; name: string; pathToken: boolean },
+  nowMs: number,
+): Promise<z.infer<typeof listFiguresSchema>> {
+  const [requests, figures] = await Promise.all([opts.requestCounts.recent(source.id), opts.windows.figures(source.id, nowMs)]);
   const failure = figures.lastFailure;
   return {
+    sender_url: senderUrl(senderBase(request, opts.sender), source.name, source.pathToken).url,
     requests: { last_hour: requests.lastHour, last_day: requests.lastDay },
     events: { last_hour: requests.events.lastHour, last_day: requests.events.lastDay },
     last_event_at: iso(figures.lastEventAtMs),

@@ -130,7 +130,11 @@ export async function webhookSourceRoutes(app: App, opts: WebhookSourceRoutesOpt
       const all = await sources.list();
       if (request.query.figures !== 'true') return { sources: all };
       const nowMs = (opts.now ?? Date.now)();
-      return { sources: await Promise.all(all.map(async (source) => ({ ...source, figures: await listFigures(opts, source.id, nowMs) }))) };
+      return {
+        sources: await Promise.all(
+          all.map(async (source) => ({ ...source, figures: await listFigures(request, opts, { id: source.id, name: source.name, pathToken: source.auth.mode === 'path_token' }, nowMs) })),
+        ),
+      };
     },
   );
 

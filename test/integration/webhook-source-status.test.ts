@@ -158,6 +158,7 @@ describe('webhook sources list: GET {prefix}?figures=true', () => {
     expect(listed.status).toBe(200);
     const row = listed.json.sources.find((s: { name: string }) => s.name === 'list-split');
     expect(row.figures).toEqual({
+      sender_url: `${rig.api.url}/hooks/list-split`,
       requests: { last_hour: counts({}), last_day: counts({ accepted: 1, unauthorized: 1 }) },
       events: { last_hour: 0, last_day: 4 },
       last_event_at: new Date(START).toISOString(),

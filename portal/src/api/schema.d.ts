@@ -2491,6 +2491,8 @@ export interface operations {
                                         write_failed: number;
                                     };
                                 };
+                                /** @description Where senders POST, as on its page (never the secret) */
+                                sender_url: string;
                                 /** @description Ended windows owed a compaction, failing ones included */
                                 windows_owed: number;
                             };

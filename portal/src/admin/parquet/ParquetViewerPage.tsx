@@ -1,0 +1,3 @@
+export function ParquetViewerPage() {
+  return <p>ParquetViewerPage</p>;
+}

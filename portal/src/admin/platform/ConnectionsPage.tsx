@@ -1,0 +1,3 @@
+export function ConnectionsPage() {
+  return <p>ConnectionsPage</p>;
+}

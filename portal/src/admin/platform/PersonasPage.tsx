@@ -1,0 +1,3 @@
+export function PersonasPage() {
+  return <p>PersonasPage</p>;
+}

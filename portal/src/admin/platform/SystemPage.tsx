@@ -1,0 +1,3 @@
+export function SystemPage() {
+  return <p>SystemPage</p>;
+}

@@ -1,0 +1,3 @@
+export function ScriptPage() {
+  return <p>ScriptPage</p>;
+}

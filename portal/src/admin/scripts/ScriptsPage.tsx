@@ -1,0 +1,3 @@
+export function ScriptsPage() {
+  return <p>ScriptsPage</p>;
+}

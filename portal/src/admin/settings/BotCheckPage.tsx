@@ -1,0 +1,3 @@
+export function BotCheckPage() {
+  return <p>BotCheckPage</p>;
+}

@@ -1,0 +1,3 @@
+export function SecretsPage() {
+  return <p>SecretsPage</p>;
+}

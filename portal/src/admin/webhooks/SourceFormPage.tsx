@@ -1,0 +1,3 @@
+export function SourceFormPage(_props: { mode: 'create' | 'edit' }) {
+  return <p>SourceFormPage</p>;
+}

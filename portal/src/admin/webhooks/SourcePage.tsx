@@ -1,0 +1,3 @@
+export function SourcePage() {
+  return <p>SourcePage</p>;
+}

@@ -1,0 +1,3 @@
+export function SourcesPage() {
+  return <p>SourcesPage</p>;
+}
