@@ -248,4 +248,17 @@ describe("the script page's runs: GET /api/v1/portal/scripts/{id}/runs", () => {
     expect(await rig.rest('alice', 'GET', `/${id}/runs?before=garbage`)).toMatchObject({ status: 400, body: { error: 'invalid' } });
     expect((await rig.rest('alice', 'GET', '/no-such-script/runs')).status).toBe(404);
   });
+
+  it("an administrator's retry of a failed scheduled run answers 503 where the api has no Temporal client (the route is always documented)", async () => {
+    const id = await create('alice', 'scheduled-fail', 'export function main() { throw new Error("x") }');
+    await rig.db.query(
+      `INSERT INTO script_runs (id, script_id, script_name, version, trigger, scheduled_at, status, error, duration_ms, started_at, finished_at, caller_subject, principal)
+       VALUES (gen_random_uuid()::text, $1, 'scheduled-fail', 1, 'schedule', now(), 'error', 'x', 3, now(), now(), 'script:scheduled-fail', 'script:scheduled-fail')`,
+      [id],
+    );
+    const failed = (await rig.rest('root', 'GET', `/${id}/runs`)).body.runs[0];
+    expect(failed).toMatchObject({ trigger: 'schedule', status: 'error' });
+    expect(await rig.rest('alice', 'POST', `/${id}/runs/${failed.id}/retry`)).toMatchObject({ status: 403 });
+    expect(await rig.rest('root', 'POST', `/${id}/runs/${failed.id}/retry`)).toMatchObject({ status: 503, body: { error: 'unavailable' } });
+  });
 });

@@ -3,7 +3,7 @@
  * (access.ts). Scripts to whoever the scripts route admits; the other pages to administrators.
  */
 import { NavLink } from 'react-router';
-import { Activity, Cable, Code, KeyRound, ScrollText, ServerCog, ShieldCheck, Users, Webhook } from 'lucide-react';
+import { Cable, Code, KeyRound, ScrollText, ServerCog, ShieldCheck, Users, Webhook } from 'lucide-react';
 import { useAdminAccess, useScriptsAccess } from './access';
 import './nav.css';
 
@@ -28,7 +28,7 @@ export function AdminSections() {
   return (
     <div className="sidebar-group" role="group" aria-labelledby="sidebar-admin-title">
       <p className="sidebar-group-title" id="sidebar-admin-title">
-        <Activity aria-hidden size={12} /> Administration
+        Administration
       </p>
       <ul className="sections">
         {links.map(({ to, label, Icon }) => (

@@ -513,6 +513,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portal/scripts/{id}/runs/{runId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed scheduled run (administrators)
+         * @description Starts runScript again as workflow script-run:{id}-retry-{runId}; the new run is recorded with retry_of naming the failed one. 409 state for a run that is not a failed scheduled run; 503 unavailable where this api has no Temporal client.
+         */
+        post: operations["retryScheduledScriptRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/portal/scripts/{id}/schedule": {
         parameters: {
             query?: never;
@@ -6419,6 +6439,145 @@ export interface operations {
             };
             /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    retryScheduledScriptRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Script id */
+                id: string;
+                /** @description The failed run */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow_id: string;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
