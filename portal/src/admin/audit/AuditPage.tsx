@@ -64,11 +64,14 @@ export function AuditPage() {
       description="Tool calls, script changes and runs, endpoint requests and resource reads, newest first. Parameters are shown with secrets redacted."
       wide
       actions={
-        <a className="button" href={`/api/v1/admin/audit/export.csv${exportQuery ? `?${exportQuery}` : ''}`} download>
-          <Download aria-hidden size={16} /> Export CSV
-        </a>
+        page.isSuccess ? (
+          <a className="button" href={`/api/v1/admin/audit/export.csv${exportQuery ? `?${exportQuery}` : ''}`} download>
+            <Download aria-hidden size={16} /> Export CSV
+          </a>
+        ) : null
       }
     >
+      {page.isError && !page.data ? null : (
       <AuditFilters
         key={params.toString()}
         initial={filters}
@@ -77,6 +80,7 @@ export function AuditPage() {
           setParams(Object.fromEntries(Object.entries(next).filter(([, v]) => v)) as Record<string, string>);
         }}
       />
+      )}
       {settings && (!settings.enabled || !settings.log_tool_calls) ? (
         <p className="admin-note" role="note">
           {!settings.enabled ? 'Audit is off (audit.enabled): nothing new is recorded.' : 'Tool calls are not recorded (audit.log_tool_calls is off); script changes, runs, endpoint requests and resource reads are.'}
@@ -85,6 +89,7 @@ export function AuditPage() {
       <QueryState query={page} what="the audit trail" />
       {page.data && page.data.items.length === 0 ? <Empty>No audit row matches.</Empty> : null}
       {page.data && page.data.items.length > 0 ? <AuditTable items={page.data.items} busy={page.isFetching} /> : null}
+      {page.data ? (
       <div className="pager">
         <Button onPress={() => setCursors((c) => c.slice(0, -1))} isDisabled={cursors.length === 0}>
           Newer
@@ -94,6 +99,7 @@ export function AuditPage() {
           Older
         </Button>
       </div>
+      ) : null}
     </AdminPage>
   );
 }

@@ -28,9 +28,11 @@ export function SystemPage() {
       title="System"
       description="What runs, and the state of the platform database and Temporal, probed now."
       actions={
+        system.isError ? null : (
         <Button onPress={() => void system.refetch()} isDisabled={system.isFetching}>
           {system.isFetching ? 'Checking…' : 'Check again'}
         </Button>
+        )
       }
     >
       <QueryState query={system} what="the system's state" />

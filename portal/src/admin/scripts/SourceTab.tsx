@@ -80,18 +80,24 @@ export function SourceTab({ script }: { script: ScriptDetail }) {
       </div>
       {save.isError ? <SaveRefusal error={save.error} /> : null}
       {saved ? <StatusMessage>{saved}</StatusMessage> : null}
-      <CodeView
-        key={script.id}
-        text={script.source ?? ''}
-        language="javascript"
-        label={`Source of ${script.name}`}
-        readOnly={!canEdit}
-        handleRef={handle}
-        onChange={() => setDirty(true)}
-      />
-      {!canEdit ? <p className="admin-note">Only its owner and administrators change this script; a draft run runs this text as you.</p> : null}
-      {runError ? <ErrorMessage>{`The run was refused: ${messageOf(runError)}`}</ErrorMessage> : null}
-      {run ? <RunResult what={run.what} answer={run.answer} /> : null}
+      <div className="source-layout">
+        <div className="source-editor">
+          <CodeView
+            key={script.id}
+            text={script.source ?? ''}
+            language="javascript"
+            label={`Source of ${script.name}`}
+            readOnly={!canEdit}
+            handleRef={handle}
+            onChange={() => setDirty(true)}
+          />
+          {!canEdit ? <p className="admin-note">Only its owner and administrators change this script; a draft run runs this text as you.</p> : null}
+        </div>
+        <div className="source-result">
+          {runError ? <ErrorMessage>{`The run was refused: ${messageOf(runError)}`}</ErrorMessage> : null}
+          {run ? <RunResult what={run.what} answer={run.answer} /> : <p className="admin-note">Run draft runs the text in the editor, saved or not; its console and result show here.</p>}
+        </div>
+      </div>
     </>
   );
 }
