@@ -27,10 +27,10 @@ describe.skipIf(!haveChromium)('portal: Admin > Bot check and Secrets', () => {
     await page.goto('/portal/admin/bot-check');
     await page.getByRole('heading', { name: 'Bot check', level: 1 }).waitFor();
     expect(await page.getByLabel('Provider', { exact: true }).inputValue()).toBe('pow');
-    expect(await page.getByLabel('Challenge lifetime (seconds)').inputValue()).toBe('300');
-    expect(await page.getByLabel('Difficulty (bits)').inputValue()).toBe('16');
-    expect(await page.getByLabel('Rate threshold (answers a minute)').inputValue()).toBe('30');
-    expect(await page.getByLabel('Maximum difficulty (bits)').inputValue()).toBe('22');
+    expect(await page.getByLabel('Challenge lifetime (seconds)', { exact: true }).inputValue()).toBe('300');
+    expect(await page.getByLabel('Difficulty (bits)', { exact: true }).inputValue()).toBe('16');
+    expect(await page.getByLabel('Rate threshold (answers a minute)', { exact: true }).inputValue()).toBe('30');
+    expect(await page.getByLabel('Maximum difficulty (bits)', { exact: true }).inputValue()).toBe('22');
     await page.getByLabel('Provider', { exact: true }).selectOption('none');
     await page.getByRole('checkbox', { name: 'Allow public endpoints without a check' }).waitFor();
     await page.getByLabel('Provider', { exact: true }).selectOption('hosted_a');
