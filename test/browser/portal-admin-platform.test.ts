@@ -4,7 +4,8 @@
  * non-administrator sees none of them (no Administration group; each address says it is not
  * theirs in the api's words) while the api refuses every route; a script owner who is not an
  * administrator sees the scripts the api lets them read, and no more. Real api, Postgres, Temporal
- * and storage; axe in both themes.
+ * and storage; axe in both themes. The admin API is under another admin.path_prefix here, which
+ * the pages follow (portal settings' admin_path_prefix).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, people, seriousViolations, startPortalRig, watchPageProblems, type PortalRig } from '../support/portal.js';
@@ -19,17 +20,19 @@ personas:
     admin: { display_name: Administrators, roles: [admin], priority: 100, tools: { allow: ["*"] } }
     sales: { display_name: Sales, roles: [sales], priority: 10, tools: { allow: ["*"] } }
     support: { display_name: Support, roles: [support], priority: 5, tools: { allow: ["*"], deny: ["manage_script"] } }
-admin: { enabled: true, persona: admin }
+admin: { enabled: true, persona: admin, path_prefix: /ops/admin }
 `;
+// Not the default: the pages reach the admin API where portal settings say it is.
+const PREFIX = '/ops/admin';
 
 const adminPages = [
-  ['/portal/admin/webhooks', '/api/v1/admin/webhooks/sources'],
-  ['/portal/admin/bot-check', '/api/v1/admin/settings/bot-check'],
-  ['/portal/admin/secrets', '/api/v1/admin/secrets'],
-  ['/portal/admin/audit', '/api/v1/admin/audit'],
-  ['/portal/admin/personas', '/api/v1/admin/personas'],
-  ['/portal/admin/connections', '/api/v1/admin/connections'],
-  ['/portal/admin/system', '/api/v1/admin/system'],
+  ['/portal/admin/webhooks', `${PREFIX}/webhooks/sources`],
+  ['/portal/admin/bot-check', `${PREFIX}/settings/bot-check`],
+  ['/portal/admin/secrets', `${PREFIX}/secrets`],
+  ['/portal/admin/audit', `${PREFIX}/audit`],
+  ['/portal/admin/personas', `${PREFIX}/personas`],
+  ['/portal/admin/connections', `${PREFIX}/connections`],
+  ['/portal/admin/system', `${PREFIX}/system`],
 ] as const;
 const adminLinks = ['Webhooks', 'Bot check', 'Secrets', 'Audit', 'Personas', 'Connections', 'System'];
 
@@ -103,11 +106,11 @@ describe.skipIf(!haveChromium)('portal: Admin > Personas, Connections, System; w
       expect(await notice.textContent()).toContain((refused.body as Json).message as string);
     }
     for (const [method, route] of [
-      ['GET', '/api/v1/admin/access'],
-      ['GET', '/api/v1/admin/audit/export.csv'],
-      ['POST', '/api/v1/admin/webhooks/sources'],
-      ['PUT', '/api/v1/admin/settings/bot-check'],
-      ['PUT', '/api/v1/admin/secrets/x'],
+      ['GET', `${PREFIX}/access`],
+      ['GET', `${PREFIX}/audit/export.csv`],
+      ['POST', `${PREFIX}/webhooks/sources`],
+      ['PUT', `${PREFIX}/settings/bot-check`],
+      ['PUT', `${PREFIX}/secrets/x`],
       ['GET', '/api/v1/portal/scripts'],
     ] as const) {
       expect((await carol(method, route, method === 'GET' ? undefined : {})).status, route).toBe(403);

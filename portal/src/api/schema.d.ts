@@ -7656,6 +7656,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description admin.path_prefix when admin.enabled (where the administrators' pages call the admin API), else empty; whether the caller may use it is GET {prefix}/access */
+                        admin_path_prefix: string;
                         /** @description The inline preview bound (spec document 2, Limits: fetch returns bytes inline up to 1 MB): a text file up to this size is shown in the preview pane and opens in the source editor; a larger one is offered as a download */
                         inline_preview_bytes: number;
                         /** @description portal.logo: logo URL for both themes; empty for none */

@@ -8,7 +8,8 @@ import { useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
-import { api, unwrap } from '../../api/client';
+import { DEFAULT_ADMIN_PREFIX, api, unwrap } from '../../api/client';
+import { usePortalSettings } from '../../app/settings';
 import type { Answer } from '../../api/types';
 import { Button } from '../../ui/Button';
 import { Field } from '../../ui/Field';
@@ -57,6 +58,7 @@ export function AuditPage() {
     placeholderData: keepPreviousData,
   });
   const exportQuery = new URLSearchParams(filters).toString();
+  const prefix = usePortalSettings().data?.admin_path_prefix || DEFAULT_ADMIN_PREFIX;
   const settings = page.data?.settings;
   return (
     <AdminPage
@@ -65,7 +67,7 @@ export function AuditPage() {
       wide
       actions={
         page.isSuccess ? (
-          <a className="button" href={`/api/v1/admin/audit/export.csv${exportQuery ? `?${exportQuery}` : ''}`} download>
+          <a className="button" href={`${prefix}/audit/export.csv${exportQuery ? `?${exportQuery}` : ''}`} download>
             <Download aria-hidden size={16} /> Export CSV
           </a>
         ) : null
