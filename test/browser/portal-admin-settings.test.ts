@@ -111,6 +111,42 @@ describe.skipIf(!haveChromium)('portal: Admin > Bot check and Secrets', () => {
     await context.close();
   });
 
+  it('by keyboard alone: a secret stored from its dialog, focus back on New secret; the bot-check form saved with Enter', async () => {
+    const { context, page } = await rig.open(people.admin);
+    await page.goto('/portal/admin/secrets');
+    await page.getByRole('table').waitFor();
+    const newSecret = page.getByRole('button', { name: 'New secret' });
+    await newSecret.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'New secret' });
+    await dialog.waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('type') ?? document.activeElement?.tagName)).toBe('text');
+    await page.keyboard.type('keyboard-key');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('typed-by-keyboard');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('bot_check');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('keyboard-key stored.').waitFor();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => newSecret.evaluate((button) => button === document.activeElement)).toBe(true);
+
+    await page.goto('/portal/admin/bot-check');
+    const provider = page.getByLabel('Provider', { exact: true });
+    await provider.focus();
+    await page.keyboard.type('Proof');
+    await expect.poll(() => provider.inputValue()).toBe('pow');
+    const lifetime = page.getByLabel('Challenge lifetime (seconds)', { exact: true });
+    await lifetime.focus();
+    await page.keyboard.press('Control+a');
+    await page.keyboard.type('600');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').getByText('Saved: every replica uses these settings from its next request.').waitFor();
+    const rest = await rig.restAs(people.admin);
+    expect((await rest('GET', '/api/v1/admin/settings/bot-check')).body).toMatchObject({ provider: 'pow', challenge_ttl_seconds: 600 });
+    await context.close();
+  });
+
   it('axe: both pages in both themes', async () => {
     for (const theme of ['light', 'dark'] as const) {
       const { context, page } = await rig.open(people.admin, { theme });

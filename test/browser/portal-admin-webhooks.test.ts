@@ -244,7 +244,7 @@ describe.skipIf(!haveChromium)('portal: Admin > Webhooks', () => {
 
   it('axe: the list, the form and the source page in both themes', async () => {
     for (const theme of ['light', 'dark'] as const) {
-      const { context, page } = await rig.open(people.admin, { theme });
+      const { context, page } = await rig.open(people.admin, { theme, height: 2000 });
       for (const path of ['/portal/admin/webhooks', '/portal/admin/webhooks/new', '/portal/admin/webhooks/orders', '/portal/admin/webhooks/orders/edit']) {
         await page.goto(path);
         await page.getByRole('heading', { level: 1 }).waitFor();
