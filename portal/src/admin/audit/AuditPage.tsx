@@ -74,14 +74,14 @@ export function AuditPage() {
       }
     >
       {page.isError && !page.data ? null : (
-      <AuditFilters
-        key={params.toString()}
-        initial={filters}
-        onApply={(next) => {
-          setCursors([]);
-          setParams(Object.fromEntries(Object.entries(next).filter(([, v]) => v)) as Record<string, string>);
-        }}
-      />
+        <AuditFilters
+          key={params.toString()}
+          initial={filters}
+          onApply={(next) => {
+            setCursors([]);
+            setParams(Object.fromEntries(Object.entries(next).filter(([, v]) => v)) as Record<string, string>);
+          }}
+        />
       )}
       {settings && (!settings.enabled || !settings.log_tool_calls) ? (
         <p className="admin-note" role="note">
@@ -92,15 +92,15 @@ export function AuditPage() {
       {page.data && page.data.items.length === 0 ? <Empty>No audit row matches.</Empty> : null}
       {page.data && page.data.items.length > 0 ? <AuditTable items={page.data.items} busy={page.isFetching} /> : null}
       {page.data ? (
-      <div className="pager">
-        <Button onPress={() => setCursors((c) => c.slice(0, -1))} isDisabled={cursors.length === 0}>
-          Newer
-        </Button>
-        <span role="status">{page.data ? `Page ${cursors.length + 1}${settings ? ` · kept ${settings.retention_days} days` : ''}` : ''}</span>
-        <Button onPress={() => page.data?.next_cursor && setCursors((c) => [...c, page.data!.next_cursor!])} isDisabled={!page.data?.next_cursor}>
-          Older
-        </Button>
-      </div>
+        <div className="pager">
+          <Button onPress={() => setCursors((c) => c.slice(0, -1))} isDisabled={cursors.length === 0}>
+            Newer
+          </Button>
+          <span role="status">{`Page ${cursors.length + 1}${settings ? ` · kept ${settings.retention_days} days` : ''}`}</span>
+          <Button onPress={() => page.data?.next_cursor && setCursors((c) => [...c, page.data!.next_cursor!])} isDisabled={!page.data?.next_cursor}>
+            Older
+          </Button>
+        </div>
       ) : null}
     </AdminPage>
   );

@@ -15,9 +15,9 @@ export function ConnectionsPage() {
       description="The platform's SQL, object-storage and catalog connections and their health, probed now (at most 5 s each)."
       actions={
         connections.isError ? null : (
-        <Button onPress={() => void connections.refetch()} isDisabled={connections.isFetching}>
-          {connections.isFetching ? 'Checking…' : 'Check again'}
-        </Button>
+          <Button onPress={() => void connections.refetch()} isDisabled={connections.isFetching}>
+            {connections.isFetching ? 'Checking…' : 'Check again'}
+          </Button>
         )
       }
     >

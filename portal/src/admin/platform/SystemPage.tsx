@@ -29,9 +29,9 @@ export function SystemPage() {
       description="What runs, and the state of the platform database and Temporal, probed now."
       actions={
         system.isError ? null : (
-        <Button onPress={() => void system.refetch()} isDisabled={system.isFetching}>
-          {system.isFetching ? 'Checking…' : 'Check again'}
-        </Button>
+          <Button onPress={() => void system.refetch()} isDisabled={system.isFetching}>
+            {system.isFetching ? 'Checking…' : 'Check again'}
+          </Button>
         )
       }
     >

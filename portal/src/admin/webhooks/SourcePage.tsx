@@ -240,7 +240,9 @@ function StatusView({ status, source, announce }: { status: Status; source: Sour
         {status.windows_owed.oldest.length > 0 ? (
           <div className="admin-table-wrap">
             <table className="admin-table">
-              <caption>The oldest {status.windows_owed.oldest.length} of {status.windows_owed.count} windows owed a compaction</caption>
+              <caption>
+                {status.windows_owed.count === 1 ? 'The window owed a compaction' : `The oldest ${status.windows_owed.oldest.length} of ${status.windows_owed.count} windows owed a compaction`}
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">Window</th>
@@ -295,7 +297,9 @@ function StatusView({ status, source, announce }: { status: Status; source: Sour
         ) : (
           <div className="admin-table-wrap">
             <table className="admin-table">
-              <caption>The last {status.rejections.length} refused requests, newest first (never their bodies)</caption>
+              <caption>
+                {status.rejections.length === 1 ? 'The last refused request' : `The last ${status.rejections.length} refused requests, newest first`} (never their bodies)
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">Time</th>
