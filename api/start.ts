@@ -79,6 +79,8 @@ export interface ApiDeps {
     requestCounts: WebhookRequestCounts;
     receiver?: WebhookReceiver;
     jobs?: Pick<WebhookJobs, 'compact' | 'remove'>;
+    /** The Temporal UI's page of a window's compaction workflow (temporal.ui_url); none: no links. */
+    workflowUrl?: (source: string, window: string) => string;
   };
 }
 
@@ -218,7 +220,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   const authenticate = restAuthenticator({ authenticate: guard.authenticate, ...(browser ? { browser: browser.sessionOf } : {}) });
   if (browser) await browser.register(app, authenticate);
   if (config.admin.enabled && deps.webhooks) {
-    const { sources, rejections, windows, requestCounts, jobs } = deps.webhooks;
+    const { sources, rejections, windows, requestCounts, jobs, workflowUrl } = deps.webhooks;
     await app.register(webhookSourceRoutes, {
       prefix: `${config.admin.path_prefix}/webhooks/sources`,
       sources,
@@ -227,6 +229,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
       requestCounts,
       sender: { publicBaseUrl: config.portal.public_base_url, receiverAddress: config.webhooks.receiver.address },
       ...(jobs ? { jobs } : {}),
+      ...(workflowUrl ? { workflowUrl } : {}),
       ...(deps.clock ? { now: deps.clock } : {}),
       authorize: adminAuthorizer(config, authenticate),
     });

@@ -100,6 +100,8 @@ export async function startDev(loaded: LoadedConfig, log: Logger, progress: Prog
       devServer = await progress('starting Temporal dev server', () => startDevServer({ dataDir: config.data_dir, preferredPorts: { port: 7233, uiPort: 8233 }, log }));
       stack.push(() => devServer!.stop());
       config.temporal.address = devServer.address;
+      // The portal links workflows to the UI the banner shows.
+      if (!config.temporal.ui_url && devServer.uiUrl) config.temporal.ui_url = devServer.uiUrl;
     }
     const db = await progress('applying database migrations', () => openDatabase(config, log, { sharedBackend: postgres?.kind === 'pglite' }));
     if (!db) throw new Error('no database');

@@ -1,6 +1,7 @@
 import type { PlatformConfig } from '../shared/config/index.js';
 import { createPool, migrate, pingDb, type Db } from '../shared/db/index.js';
-import { connectTemporal, temporalReachable, type TemporalHandle } from '../shared/temporal/index.js';
+import { connectTemporal, temporalReachable, temporalWorkflowUrl, type TemporalHandle } from '../shared/temporal/index.js';
+import { compactWorkflowId } from '../workflows/index.js';
 import { databaseApiKeys } from '../shared/identity/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { buildMcpSurface } from '../api/mcp/surface.js';
@@ -24,13 +25,16 @@ import { createPlatformWorker, resourceRequestClient, scriptScheduleClient, webh
 import { manageTableTool, registeredTables, tableHooks } from '../shared/tables/index.js';
 import { openPlatformServices, type PlatformServices } from './platform-services.js';
 import { combineAttachedTables, fetchTool, searchTool } from '../shared/search/index.js';
-import { compactedWindowTables } from '../shared/webhooks/index.js';
+import { compactedWindowTables, parseWindowName } from '../shared/webhooks/index.js';
 import { webhookActivityDeps } from './webhooks.js';
 import { createBotCheckServices, registerBotCheckRoutes } from './botcheck.js';
 import { endpointRoutes } from '../api/endpoints/routes.js';
 import { endpointAuditLog, endpointMetrics, EndpointRecords, type BotCheckGate } from '../shared/endpoints/index.js';
 import { toolkitEnrichment } from './toolkits.js';
 import { manageAssetTool, saveArtifactTool } from '../shared/assets/index.js';
+import { adminAuthorizer } from '../api/admin/authorize.js';
+import { adminPlatformRoutes } from '../api/admin/platform.js';
+import { apiKeyNames, connectionViews, systemView } from './admin-info.js';
 
 /**
  * The platform database: pool sized by config, migrations applied (under the advisory lock) before
@@ -120,13 +124,28 @@ export async function startApiRole(opts: {
     ...(db ? { db, storedApiKeys: databaseApiKeys(db) } : {}),
     readinessChecks,
     // Retries and deletions start their workflows at once through this api's Temporal client.
-    ...(webhooks ? { webhooks: temporal ? { ...webhooks, jobs: webhookJobs(temporal.client, config) } : webhooks } : {}),
+    ...(webhooks
+      ? { webhooks: { ...webhooks, ...(temporal ? { jobs: webhookJobs(temporal.client, config) } : {}), ...(config.temporal.ui_url ? { workflowUrl: compactionUrl(config) } : {}) } }
+      : {}),
     routes: async (app, ctx) => {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
       if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate, requests), ...(services.tables ? { tables: tableHooks(services.tables), tableRegistration: services.tables } : {}), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
+      }
+      // The administrators' pages: audit trail, personas, connections, system (api/admin/platform.ts).
+      if (config.admin.enabled) {
+        await app.register(adminPlatformRoutes, {
+          prefix: config.admin.path_prefix,
+          config,
+          authorize: adminAuthorizer(config, ctx.authenticate),
+          ...(db ? { db } : {}),
+          toolNames: () => surface.registry.all().map((tool) => tool.name),
+          apiKeys: apiKeyNames(config, db),
+          connections: connectionViews(config, toolkits),
+          system: systemView(config, { ...(db ? { db } : {}), ...(temporal ? { temporal } : {}) }),
+        });
       }
       const endpointSeries = endpointMetrics(metrics.registry);
       if (botCheck) await registerBotCheckRoutes(app, ctx, { config, services: botCheck, rateLimited: endpointSeries.rateLimited });
@@ -159,6 +178,15 @@ export async function startApiRole(opts: {
       await audit.close();
       if (!opts.services) await services.close();
     },
+  };
+}
+
+/** The Temporal UI's page of a window's compaction (`webhook-compact:{source}:{window}`). */
+function compactionUrl(config: PlatformConfig): (source: string, window: string) => string {
+  return (source, window) => {
+    const partition = parseWindowName(window);
+    const id = partition ? compactWorkflowId({ source, ...partition }) : `webhook-compact:${source}:${window}`;
+    return temporalWorkflowUrl(config.temporal.ui_url, config.temporal.namespace, id);
   };
 }
 

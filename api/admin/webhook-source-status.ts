@@ -37,6 +37,11 @@ export interface WebhookSourceStatusOptions {
   sender: { publicBaseUrl: string; receiverAddress: string };
   /** Starts compactions (retries) and removals (deletions) at once; without it the sweep starts them. */
   jobs?: Pick<WebhookJobs, 'compact' | 'remove'>;
+  /**
+   * The Temporal UI's page of a window's compaction workflow (`temporal.ui_url`; `platform dev`
+   * knows its own), or none: the page then shows no link.
+   */
+  workflowUrl?: (source: string, window: string) => string;
   now?: () => number;
 }
 
@@ -48,6 +53,10 @@ const windowParams = nameParams.extend({ window: z.string().describe('The window
 const at = z.string().describe('UTC, ISO 8601');
 const windowField = z.string().describe('A window, by its start: YYYY-MM-DDTHH:MM (UTC)');
 const counts = z.object(Object.fromEntries(WEBHOOK_OUTCOMES.map((outcome) => [outcome, z.number().int()])) as Record<(typeof WEBHOOK_OUTCOMES)[number], z.ZodNumber>);
+const workflowUrl = z.string().nullable().describe("The compaction workflow's page in the Temporal UI (temporal.ui_url); null when the UI's address is not known");
+const events = z
+  .object({ last_hour: z.number().int(), last_day: z.number().int() })
+  .describe('Events acknowledged (a request may carry many, with split) over every replica, counted per minute');
 
 const statusSchema = z
   .object({
@@ -57,17 +66,20 @@ const statusSchema = z
     sender_url: z.string().describe('Where senders POST: the public base URL (portal.public_base_url, else this request’s origin; the receiver’s own port when webhooks.receiver.address is set) + /hooks/{name}'),
     sender_url_note: z.string().nullable().describe('For path_token sources: the secret goes as the last path segment (never shown)'),
     requests: z.object({ last_hour: counts, last_day: counts }).describe('Requests by outcome over every replica, counted per minute'),
+    events,
     last_event_at: at.nullable().describe('When the newest segment landed (its events were received just before)'),
     window_minutes: z.number().int().describe('compact_every_minutes (a window already holding segments keeps the longer of an old and a new length)'),
-    last_compacted: z.object({ window: windowField, compacted_at: at, resource_id: z.string().nullable(), version: z.number().int().nullable() }).nullable(),
+    last_compacted: z
+      .object({ window: windowField, compacted_at: at, resource_id: z.string().nullable().describe('The Parquet file (a managed resource)'), version: z.number().int().nullable(), workflow_url: workflowUrl })
+      .nullable(),
     windows_owed: z
       .object({
         count: z.number().int(),
-        oldest: z.array(z.object({ window: windowField, ended_at: at, attempts: z.number().int().describe('Failures in a row (0: not failing)') })),
+        oldest: z.array(z.object({ window: windowField, ended_at: at, attempts: z.number().int().describe('Failures in a row (0: not failing)'), workflow_url: workflowUrl })),
       })
       .describe('Ended windows not compacted, or landed in since their compaction (failing ones included); the oldest five'),
     last_failure: z
-      .object({ window: windowField, reason: z.string(), attempts: z.number().int(), failed_at: at, next_try_at: at.nullable().describe('null: retried, the next sweep takes it') })
+      .object({ window: windowField, reason: z.string(), attempts: z.number().int(), failed_at: at, next_try_at: at.nullable().describe('null: retried, the next sweep takes it'), workflow_url: workflowUrl })
       .nullable()
       .describe('The failing window that failed last; null when none is failing'),
     retention: z.object({
@@ -79,11 +91,44 @@ const statusSchema = z
   })
   .describe('The figures of a webhook source’s page');
 
+/** The list's figures of a source (GET {prefix}?figures=true): what a row of the sources list shows. */
+export const listFiguresSchema = z
+  .object({
+    sender_url: z.string().describe('Where senders POST, as on its page (never the secret)'),
+    requests: z.object({ last_hour: counts, last_day: counts }),
+    events,
+    last_event_at: at.nullable(),
+    windows_owed: z.number().int().describe('Ended windows owed a compaction, failing ones included'),
+    last_failure: z.object({ window: windowField, reason: z.string(), attempts: z.number().int(), failed_at: at, next_try_at: at.nullable() }).nullable(),
+  })
+  .describe("A source's figures, as its page shows them");
+
 const retriedSchema = z.object({
   retried: z.array(z.object({ window: windowField, attempts: z.number().int().describe('Failures in a row so far'), last_error: z.string().nullable() })),
 });
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** The list's figures of one source (two statements: its request counts and its windows). */
+export async function listFigures(
+  request: FastifyRequest,
+  opts: Pick<WebhookSourceStatusOptions, 'windows' | 'requestCounts' | 'sender'>,
+  source: { id: string; name: string; pathToken: boolean },
+  nowMs: number,
+): Promise<z.infer<typeof listFiguresSchema>> {
+  const [requests, figures] = await Promise.all([opts.requestCounts.recent(source.id), opts.windows.figures(source.id, nowMs)]);
+  const failure = figures.lastFailure;
+  return {
+    sender_url: senderUrl(senderBase(request, opts.sender), source.name, source.pathToken).url,
+    requests: { last_hour: requests.lastHour, last_day: requests.lastDay },
+    events: { last_hour: requests.events.lastHour, last_day: requests.events.lastDay },
+    last_event_at: iso(figures.lastEventAtMs),
+    windows_owed: figures.owed.count,
+    last_failure: failure
+      ? { window: failure.window, reason: failure.reason, attempts: failure.attempts, failed_at: iso(failure.failedAtMs)!, next_try_at: iso(failure.nextTryAtMs) }
+      : null,
+  };
+}
 
 /** `base` + /hooks/{name}, and for a path_token source where its secret goes. */
 export function senderUrl(base: string, name: string, pathToken: boolean): { url: string; note: string | null } {
@@ -145,6 +190,7 @@ export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOpt
       ]);
       const sender = senderUrl(senderBase(request, opts.sender), source.name, source.auth.mode === 'path_token');
       const { lastCompacted, lastFailure } = figures;
+      const link = (window: string) => opts.workflowUrl?.(source.name, window) ?? null;
       return {
         name: source.name,
         table: source.table,
@@ -152,14 +198,28 @@ export function webhookSourceStatusRoutes(app: App, opts: WebhookSourceStatusOpt
         sender_url: sender.url,
         sender_url_note: sender.note,
         requests: { last_hour: requests.lastHour, last_day: requests.lastDay },
+        events: { last_hour: requests.events.lastHour, last_day: requests.events.lastDay },
         last_event_at: iso(figures.lastEventAtMs),
         window_minutes: source.config.compact_every_minutes,
         last_compacted: lastCompacted
-          ? { window: lastCompacted.window, compacted_at: iso(lastCompacted.compactedAtMs)!, resource_id: lastCompacted.resourceId, version: lastCompacted.version }
+          ? {
+              window: lastCompacted.window,
+              compacted_at: iso(lastCompacted.compactedAtMs)!,
+              resource_id: lastCompacted.resourceId,
+              version: lastCompacted.version,
+              workflow_url: link(lastCompacted.window),
+            }
           : null,
-        windows_owed: { count: figures.owed.count, oldest: figures.owed.oldest.map((o) => ({ window: o.window, ended_at: iso(o.endedAtMs)!, attempts: o.attempts })) },
+        windows_owed: { count: figures.owed.count, oldest: figures.owed.oldest.map((o) => ({ window: o.window, ended_at: iso(o.endedAtMs)!, attempts: o.attempts, workflow_url: link(o.window) })) },
         last_failure: lastFailure
-          ? { window: lastFailure.window, reason: lastFailure.reason, attempts: lastFailure.attempts, failed_at: iso(lastFailure.failedAtMs)!, next_try_at: iso(lastFailure.nextTryAtMs) }
+          ? {
+              window: lastFailure.window,
+              reason: lastFailure.reason,
+              attempts: lastFailure.attempts,
+              failed_at: iso(lastFailure.failedAtMs)!,
+              next_try_at: iso(lastFailure.nextTryAtMs),
+              workflow_url: link(lastFailure.window),
+            }
           : null,
         retention: {
           oldest_window: figures.oldestWindowStartMs === null ? null : iso(figures.oldestWindowStartMs)!.slice(0, 16),

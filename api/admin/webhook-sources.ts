@@ -23,7 +23,7 @@ import {
   type WebhookSources,
 } from '../../shared/webhooks/index.js';
 import { sendAdminRefusal, type AdminAuthorizer } from './authorize.js';
-import { startJob, webhookSourceStatusRoutes, type WebhookSourceStatusOptions } from './webhook-source-status.js';
+import { listFigures, listFiguresSchema, startJob, webhookSourceStatusRoutes, type WebhookSourceStatusOptions } from './webhook-source-status.js';
 import { restSecurity } from '../http/openapi.js';
 
 export interface WebhookSourceRoutesOptions extends WebhookSourceStatusOptions {
@@ -42,7 +42,15 @@ const errorSchema = z
   .describe('Error');
 
 const nameParams = z.object({ name: z.string().describe('Source name') });
-const listSchema = z.object({ sources: z.array(webhookSourceViewSchema) });
+const listSchema = z.object({
+  sources: z.array(webhookSourceViewSchema.extend({ figures: listFiguresSchema.optional().describe('With figures=true only') })),
+});
+const listQuery = z.object({
+  figures: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe("true: each source with its figures (requests and events of the last hour and day, last event, windows owed, last failure), as its page shows them"),
+});
 const rejectionsSchema = z.object({
   rejections: z
     .array(
@@ -108,8 +116,26 @@ export async function webhookSourceRoutes(app: App, opts: WebhookSourceRoutesOpt
 
   app.get(
     '/',
-    { schema: { operationId: 'listWebhookSources', security: restSecurity, tags, summary: 'List webhook sources (never their secrets)', response: { 200: listSchema, 401: errorSchema, 403: errorSchema } } },
-    async () => ({ sources: await sources.list() }),
+    {
+      schema: {
+        operationId: 'listWebhookSources',
+        security: restSecurity,
+        tags,
+        summary: 'List webhook sources (never their secrets), with their figures when asked',
+        querystring: listQuery,
+        response: { 200: listSchema, 400: errorSchema, 401: errorSchema, 403: errorSchema },
+      },
+    },
+    async (request) => {
+      const all = await sources.list();
+      if (request.query.figures !== 'true') return { sources: all };
+      const nowMs = (opts.now ?? Date.now)();
+      return {
+        sources: await Promise.all(
+          all.map(async (source) => ({ ...source, figures: await listFigures(request, opts, { id: source.id, name: source.name, pathToken: source.auth.mode === 'path_token' }, nowMs) })),
+        ),
+      };
+    },
   );
 
   app.get(

@@ -45,7 +45,7 @@ export function scheduleRoutes(
   },
 ): void {
   const { schedules, actor, errors, retry } = opts;
-  if (retry) {
+  {
     app.post(
       '/:id/runs/:runId/retry',
       {
@@ -55,13 +55,14 @@ export function scheduleRoutes(
           summary: 'Retry a failed scheduled run (administrators)',
           description:
             'Starts runScript again as workflow script-run:{id}-retry-{runId}; the new run is recorded with retry_of naming the failed one. ' +
-            '409 state for a run that is not a failed scheduled run.',
+            '409 state for a run that is not a failed scheduled run; 503 unavailable where this api has no Temporal client.',
           params: idParams.extend({ runId: z.string().describe('The failed run') }),
-          response: { 202: z.object({ workflow_id: z.string() }), ...errors },
+          response: { 202: z.object({ workflow_id: z.string() }), ...errors, 503: errors[404] ?? z.object({ error: z.string(), message: z.string() }) },
         },
       },
       async (request, reply) => {
         const run = await schedules.failedRun(actor(request), request.params.id, request.params.runId);
+        if (!retry) return reply.code(503).send({ error: 'unavailable', message: 'retries start on Temporal, and this api has no Temporal client (temporal.address)' });
         return reply.code(202).send({ workflow_id: (await retry(run)).workflowId });
       },
     );

@@ -205,6 +205,47 @@ export async function scriptRoutes(app: App, opts: ScriptRoutesOptions): Promise
     async (request) => store.get(actor(request), request.params.id, request.query.version !== undefined ? { version: request.query.version } : {}),
   );
 
+  const runListSchema = z.object({
+    runs: z.array(
+      z
+        .object({
+          id: z.string(),
+          version: z.number().int().nullable(),
+          trigger: z.enum(['draft', 'schedule']),
+          scheduled_at: z.string().nullable().describe('When the schedule fired it (scheduled runs)'),
+          status: z.enum(['ok', 'error', 'timeout', 'memory', 'busy']),
+          error: z.string().nullable(),
+          duration_ms: z.number().int(),
+          console: z.string().describe('The first 8 KiB of the console'),
+          started_at: z.string(),
+          finished_at: z.string(),
+          started_by: z.string().describe('Who started it: the caller of a draft run, script:<name> for a scheduled one'),
+          principal: z.string().describe('Whom it acted as'),
+          retry_of: z.string().nullable().describe("An administrator's retry: the failed run it repeats"),
+        })
+        .describe('Run record'),
+    ),
+    next_cursor: z.string().nullable().describe('Pass as before for the next page; null on the last'),
+  });
+  app.get(
+    '/:id/runs',
+    {
+      schema: {
+        operationId: 'listScriptRuns', security: restSecurity,
+        tags,
+        summary: "A script's runs, newest first (draft and scheduled): status, duration, error, console",
+        description: 'The owner and administrators only (403). Paged: limit (default 50, at most 200) and before (next_cursor of the previous page).',
+        params: idParams,
+        querystring: z.object({
+          limit: z.coerce.number().int().min(1).max(200).default(50),
+          before: z.string().optional().describe('next_cursor of the previous page'),
+        }),
+        response: { 200: runListSchema, ...errors },
+      },
+    },
+    async (request) => store.runs(actor(request), request.params.id, { limit: request.query.limit, ...(request.query.before !== undefined ? { before: request.query.before } : {}) }),
+  );
+
   app.put(
     '/:id',
     {

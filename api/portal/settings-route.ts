@@ -24,6 +24,9 @@ const settingsSchema = z.object({
       'provider: /portal/auth/login signs in through the identity provider (auth.oidc with auth.browser_session); link: `platform dev` ' +
         'prints a one-time sign-in link on its terminal; none: browser sign-in is not configured (auth.browser_session.enabled)',
     ),
+  admin_path_prefix: z
+    .string()
+    .describe('admin.path_prefix when admin.enabled (where the administrators\' pages call the admin API), else empty; whether the caller may use it is GET {prefix}/access'),
   inline_preview_bytes: z
     .number()
     .int()
@@ -35,7 +38,16 @@ const settingsSchema = z.object({
 
 export async function portalSettingsRoute(app: App, opts: { config: PlatformConfig; signIn: SignInKind }): Promise<void> {
   const { portal } = opts.config;
-  const settings = { title: portal.title, logo: portal.logo, logo_light: portal.logo_light, logo_dark: portal.logo_dark, sign_in: opts.signIn, inline_preview_bytes: FETCH_INLINE_BYTES };
+  const { admin } = opts.config;
+  const settings = {
+    title: portal.title,
+    logo: portal.logo,
+    logo_light: portal.logo_light,
+    logo_dark: portal.logo_dark,
+    sign_in: opts.signIn,
+    admin_path_prefix: admin.enabled ? admin.path_prefix : '',
+    inline_preview_bytes: FETCH_INLINE_BYTES,
+  };
   app.get(
     '/api/v1/portal/settings',
     {

@@ -129,3 +129,30 @@ export function declaredType(value: string | undefined): string | undefined {
   if (!type) return undefined;
   return type.split(';')[0]!.trim().toLowerCase() === 'application/octet-stream' ? undefined : type;
 }
+
+/** What a download answers for a Range header (RFC 9110 §14): the whole file, one range of it, or 416. */
+export type RangeAnswer = { kind: 'full' } | { kind: 'partial'; start: number; end: number } | { kind: 'unsatisfiable' };
+
+/**
+ * A download's answer to `Range` (and `If-Range`) over a file of `size` bytes whose strong ETag is
+ * `etag`: one `bytes=` range (`a-b`, `a-`, or a suffix `-n`) is served as 206; no Range, another
+ * unit, several ranges, a malformed header, an empty file, or an `If-Range` other than the
+ * current ETag (a date included) answer the whole file (200), as the RFC allows; a range starting
+ * past the end is 416. An end past the last byte is cut to it.
+ */
+export function byteRangeOf(range: string | undefined, ifRange: string | undefined, size: number, etag: string | undefined): RangeAnswer {
+  if (range === undefined || size === 0) return { kind: 'full' };
+  if (ifRange !== undefined && (etag === undefined || ifRange.trim() !== etag)) return { kind: 'full' };
+  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(range);
+  if (!match || (match[1] === '' && match[2] === '')) return { kind: 'full' };
+  if (match[1] === '') {
+    const suffix = Number(match[2]);
+    if (suffix === 0) return { kind: 'unsatisfiable' };
+    return { kind: 'partial', start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(match[1]);
+  const end = match[2] === '' ? size - 1 : Number(match[2]);
+  if (end < start) return { kind: 'full' };
+  if (start >= size) return { kind: 'unsatisfiable' };
+  return { kind: 'partial', start, end: Math.min(end, size - 1) };
+}

@@ -16,6 +16,7 @@ import { sendRestRefusal, type RestRefusal } from '../http/rest-auth.js';
 import { EDITED_IN_PORTAL, INLINE_PREVIEW_BYTES, MAX_TAGS, ResourceError, saveSource, type ResourceActor, type ResourceRequests, type ResourceService, type ResourceView, type TableHooks, type UploadTableReport } from '../../shared/resources/index.js';
 import { TableError, type TableDeps } from '../../shared/tables/index.js';
 import {
+  byteRangeOf,
   declaredType,
   etagOf,
   ifNoneMatchHits,
@@ -60,6 +61,10 @@ import { registerFolderRenameRoute } from './folder-rename-route.js';
 import { registerLibraryRoutes } from './library-routes.js';
 import { registerTableRoutes } from './table-routes.js';
 import { restSecurity } from '../http/openapi.js';
+
+
+/** A Range past the end of the head version: answered 416 before anything is read or recorded. */
+class RangeNotSatisfiable extends Error {}
 
 export interface ResourceRoutesOptions {
   service: ResourceService;
@@ -315,8 +320,8 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
       // Uploaded bytes are never rendered as our own page: nosniff, a sandboxing CSP, attachment
       // unless the type only ever displays (images but SVG, PDF, plain text).
       ...userContentHeaders(type, r.file_name),
-      // The whole representation only: a Range header is ignored (200 with every byte), never a 416.
-      'accept-ranges': 'none',
+      // One byte range per request (206), for readers that seek (the portal's Parquet viewer).
+      'accept-ranges': 'bytes',
       'cache-control': 'private, no-cache',
       'last-modified': new Date(r.updated_at).toUTCString(),
       ...(etag ? { etag } : {}),
@@ -330,7 +335,12 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
         description: 'The head version\'s bytes, with its content type',
         content: { 'application/octet-stream': { schema: binarySchema('The bytes') } },
       },
+      206: {
+        description: 'One byte range of the head version (Range: bytes=a-b, a- or -n), with Content-Range',
+        content: { 'application/octet-stream': { schema: binarySchema('The bytes of the range') } },
+      },
       304: z.null().describe('If-None-Match matched the ETag'),
+      416: z.null().describe('The range starts past the end of the file; Content-Range: bytes */<size>'),
       ...errorResponses(403, 404),
     },
   };
@@ -346,8 +356,10 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
       description:
         'Streams the head version with Content-Type, Content-Length, ETag (the SHA-256) and the headers of user content: ' +
         "`X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'; sandbox` and Content-Disposition " +
-        '(the file name; `inline` only for images other than SVG, PDF and plain text, else `attachment`). Ranges are not ' +
-        'served (`Accept-Ranges: none`; a Range header is ignored). Stamps last read and is audited as a portal download. ' +
+        '(the file name; `inline` only for images other than SVG, PDF and plain text, else `attachment`). One byte range is ' +
+        'served (`Accept-Ranges: bytes`): `Range: bytes=a-b`, `a-` or `-n` answers 206 with Content-Range; several ranges, a ' +
+        'malformed header, or an `If-Range` other than the current ETag answer the whole file; a range starting past the end is 416. ' +
+        'Stamps last read and is audited as a portal download (each ranged read too). ' +
         'If-None-Match with the current ETag answers 304 without reading the content; HEAD answers the same headers without reading it either.',
     },
     handler: async (request, reply) => {
@@ -359,8 +371,31 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
         const etag = etagOf(current.content_sha256);
         if (ifNoneMatchHits(ifNoneMatch, etag)) return reply.code(304).header('etag', etag).send(null);
       }
-      const { resource, body } = await service.openContent(who, id, 'portal_download');
+      const header = (name: string) => {
+        const value = request.headers[name];
+        return typeof value === 'string' ? value : undefined;
+      };
+      let unsatisfiable: number | undefined;
+      const { resource, body, range } = await service
+        .openContent(who, id, 'portal_download', undefined, {
+          range: ({ size, sha256 }) => {
+            const answer = byteRangeOf(header('range'), header('if-range'), size, etagOf(sha256));
+            if (answer.kind === 'unsatisfiable') {
+              unsatisfiable = size;
+              throw new RangeNotSatisfiable();
+            }
+            return answer.kind === 'partial' ? { start: answer.start, end: answer.end } : undefined;
+          },
+        })
+        .catch((error: unknown) => {
+          if (error instanceof RangeNotSatisfiable) return { resource: undefined, body: undefined, range: undefined };
+          throw error;
+        });
+      if (!resource || !body) return reply.code(416).header('content-range', `bytes */${unsatisfiable}`).send(null);
       downloadHeaders(reply, resource);
+      if (range) {
+        void reply.code(206).headers({ 'content-range': `bytes ${range.start}-${range.end}/${range.size}`, 'content-length': String(range.end - range.start + 1) });
+      }
       return reply.send(body);
     },
   });

@@ -9,3 +9,5 @@ export { contentDigest, isSecretKey, keyWords, redactParameters, REDACTED, MAX_S
 export type { ContentDigest } from './redact.js';
 export { insertAuditRows, purgeAuditLog } from './store.js';
 export type { PurgeAuditLogOptions, PurgeAuditLogResult } from './store.js';
+export { AUDIT_CSV_COLUMNS, AUDIT_CSV_HEADER, AUDIT_OUTCOMES, AuditCursorError, auditCsvLine, auditRows, csvField, queryAudit } from './query.js';
+export type { AuditFilters, AuditQueryOutcome, AuditRecordView } from './query.js';

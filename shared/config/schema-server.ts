@@ -8,6 +8,9 @@
  *                                features that need durable jobs.
  * - temporal.namespace          default `default`
  * - temporal.task_queue         default `platform`
+ * - temporal.ui_url             the Temporal Web UI's address (e.g. https://temporal.acme.internal);
+ *                                the portal links workflows there (a window's compaction). Empty:
+ *                                no links; `platform dev` sets its dev server's UI when empty
  * - temporal.tls.enabled        default false; cert_file, key_file, ca_file, server_name
  * - secrets.encryption_key      base64 of exactly 32 bytes; AES-256-GCM key for secrets at rest
  * - metrics.address             when set, Prometheus /metrics is served on its own listener there
@@ -41,6 +44,7 @@ import {
   base64Key,
   bool,
   dur,
+  emptyOrHttpUrl,
   emptyToUndefined,
   int,
   obj,
@@ -131,6 +135,7 @@ export const temporal = obj({
   ),
   namespace: str().min(1, 'must not be empty').default('default'),
   task_queue: str().min(1, 'must not be empty').default('platform'),
+  ui_url: emptyOrHttpUrl(),
   tls: obj({
     enabled: bool().default(false),
     cert_file: optStr(),

@@ -2,3 +2,4 @@ export type { PersonaDefinition, PersonaSettings, PersonaResolution, PersonaSour
 export { resolvePersonas, byPriority } from './resolve.js';
 export { personaAllowsTool, denyAllPersonaName } from './tool-rules.js';
 export { personaToolAccess } from './access.js';
+export { personasOverview, type PersonaOverview, type PersonasOverview } from './overview.js';

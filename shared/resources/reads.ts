@@ -10,7 +10,7 @@ import { normalizeFolderPath } from './folders.js';
 import { addressOrThrow } from './input.js';
 import { libraryKey, LibraryTextError, parseLibraryPath } from './library.js';
 import { isResourceId, rowUri, toView, type ResourceRow, type VersionRow } from './rows.js';
-import { ResourceError, type Library, type ReadDoor, type ResourceActor, type ResourceService, type ResourceView } from './types.js';
+import { ResourceError, type ContentReadOptions, type Library, type ReadDoor, type ResourceActor, type ResourceService, type ResourceView } from './types.js';
 import { parseCanonicalUri, parseReference } from './uri.js';
 
 const readDoors = Object.keys(auditToolOfDoor) as ReadDoor[];
@@ -72,16 +72,20 @@ export function createResourceReads(context: ResourceContext): Pick<ResourceServ
     id: string,
     door: ReadDoor,
     access: 'read' | 'dereference' = door === 'resources_read' ? 'read' : 'dereference',
-  ): Promise<{ resource: ResourceView; body: Readable }> {
+    opts: ContentReadOptions = {},
+  ): Promise<{ resource: ResourceView; body: Readable; range?: { start: number; end: number; size: number } }> {
     if (!readDoors.includes(door)) throw new ResourceError('invalid', `unknown read door ${String(door)}`);
     // MCP resources/read is membership-scoped; the other doors, and manage_resource, follow the by-id rule.
     const row = await visibleRow(actor, id, access);
     const head = await db.query<VersionRow>(`SELECT * FROM resource_versions WHERE resource_id = $1 AND version = $2`, [row.id, row.head_version]);
     const version = head.rows[0];
     if (!version) throw notFound('resource content');
+    // The range is decided against the head version read here, so its bytes and its size agree.
+    const size = Number(version.size);
+    const range = opts.range?.({ size, sha256: version.content_sha256 });
     let body: Readable;
     try {
-      body = (await objects().store.getObject(version.object_bucket, version.object_key)).body;
+      body = (await objects().store.getObject(version.object_bucket, version.object_key, range ? { range } : {})).body;
     } catch (err) {
       // Deleted or replaced-and-pruned between the row read and the object read.
       if (isObjstoreError(err, 'NoSuchKey')) throw notFound('resource content');
@@ -103,7 +107,7 @@ export function createResourceReads(context: ResourceContext): Pick<ResourceServ
       throw err;
     }
     const stamped = door !== 'portal_preview' ? { ...row, last_read_at: now } : row;
-    return { resource: toView(stamped, actor), body };
+    return { resource: toView(stamped, actor), body, ...(range ? { range: { ...range, size } } : {}) };
   }
 
   async function headObject(actor: ResourceActor, id: string): Promise<{ resource: ResourceView; object: { bucket: string; key: string } }> {

@@ -380,6 +380,16 @@ export interface ResourceChangeEvent {
   previousLibrary?: string;
 }
 
+/** How much of the head content a read streams. */
+export interface ContentReadOptions {
+  /**
+   * Decides the byte range to stream from the head version's size and SHA-256 (hex, null for a
+   * legacy row): inclusive bounds, or undefined for every byte. It may throw to refuse the read
+   * before anything is read or recorded (a range past the end).
+   */
+  range?: (head: { size: number; sha256: string | null }) => { start: number; end: number } | undefined;
+}
+
 export interface ResourceService {
   create(actor: ResourceActor, input: CreateInput): Promise<CreateResult>;
   get(actor: ResourceActor, id: string): Promise<ResourceView>;
@@ -391,7 +401,13 @@ export interface ResourceService {
    * for its door) or `dereference` (a named file: by-id routes, fetch, manage_resource; the default
    * for the other doors).
    */
-  openContent(actor: ResourceActor, id: string, door: ReadDoor, access?: 'read' | 'dereference'): Promise<{ resource: ResourceView; body: Readable }>;
+  openContent(
+    actor: ResourceActor,
+    id: string,
+    door: ReadDoor,
+    access?: 'read' | 'dereference',
+    opts?: ContentReadOptions,
+  ): Promise<{ resource: ResourceView; body: Readable; range?: { start: number; end: number; size: number } }>;
   list(actor: ResourceActor, query: ListQuery): Promise<ListPage<ResourceView>>;
   /**
    * Every resource the actor may read, membership-scoped (own library, member personas, global),

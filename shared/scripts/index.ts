@@ -5,7 +5,7 @@ export { importable, runs, transition, STATE_ACTIONS, type Replacement, type Sta
 export { MANAGE_SCRIPT_TOOL, mayManageScripts, requireChange, requireCreate, scriptActions, scriptActor } from './authority.js';
 export { manageScriptActions, manageScriptTool } from './tool.js';
 export { recordScriptChange, scriptChangeEntry, SCRIPT_AUDIT_TOOL, type ScriptChange, type ScriptChangeAction } from './events.js';
-export { ScriptStore, type SaveOutcome, type ScriptStoreOptions } from './store.js';
+export { ScriptStore, type SaveOutcome, type ScriptRunView, type ScriptStoreOptions } from './store.js';
 export { ScriptSchedules, type ScheduledScript, type ScheduleSync, type ScheduleView, type ScriptSchedulesOptions } from './schedules.js';
 export {
   MIN_SCHEDULE_INTERVAL_MS,

@@ -210,6 +210,31 @@ export class ScriptStore implements LibraryResolver {
     };
   }
 
+  /**
+   * The script's runs, newest first (draft and scheduled; docs/scripts.md, "Runs"), for its owner
+   * and administrators (403 otherwise: a run's console and error are the script's own). Paged by
+   * `before`, the cursor of the last run of the previous page.
+   */
+  async runs(actor: ScriptActor, ref: string, opts: { limit: number; before?: string }): Promise<{ runs: ScriptRunView[]; next_cursor: string | null }> {
+    const row = await this.row(this.db, ref);
+    if (!scriptActions(actor, this.owned(row)).change) {
+      throw new ScriptError('forbidden', `not allowed to read the runs of "${row.name}": only its owner (${row.owner_subject}) and administrators do`);
+    }
+    const cursor = opts.before === undefined ? undefined : parseRunCursor(opts.before);
+    const { rows } = await this.db.query<RunRow>(
+      `SELECT id, version, trigger, scheduled_at, status, error, duration_ms, console_excerpt, started_at, finished_at, caller_subject, principal, retry_of
+         FROM script_runs WHERE script_id = $1 ${cursor ? 'AND (started_at, id) < ($3, $4)' : ''}
+        ORDER BY started_at DESC, id DESC LIMIT $2`,
+      cursor ? [row.id, opts.limit + 1, cursor.startedAt, cursor.id] : [row.id, opts.limit + 1],
+    );
+    const page = rows.slice(0, opts.limit);
+    const last = page[page.length - 1];
+    return {
+      runs: page.map(runView),
+      next_cursor: rows.length > opts.limit && last ? Buffer.from(`${last.started_at.toISOString()}|${last.id}`).toString('base64url') : null,
+    };
+  }
+
   /** Every script, by name: names, kinds, states and owners are visible to everyone who may manage scripts. */
   async list(actor: ScriptActor): Promise<ScriptView[]> {
     const { rows } = await this.db.query<ScriptRow>(`${selectScript} ORDER BY s.name`);
@@ -473,4 +498,63 @@ function versionView(row: VersionRecordRow, pins: LibraryPinView[]): ScriptVersi
 
 function quoted(names: readonly string[]): string {
   return names.map((n) => `"${n}"`).join(', ');
+}
+
+interface RunRow {
+  id: string;
+  version: number | null;
+  trigger: 'draft' | 'schedule';
+  scheduled_at: Date | null;
+  status: ScriptRunView['status'];
+  error: string | null;
+  duration_ms: number;
+  console_excerpt: string;
+  started_at: Date;
+  finished_at: Date;
+  caller_subject: string;
+  principal: string;
+  retry_of: string | null;
+}
+
+/** A run as the script's page lists it. */
+export interface ScriptRunView {
+  id: string;
+  version: number | null;
+  trigger: 'draft' | 'schedule';
+  scheduled_at: string | null;
+  status: 'ok' | 'error' | 'timeout' | 'memory' | 'busy';
+  error: string | null;
+  duration_ms: number;
+  console: string;
+  started_at: string;
+  finished_at: string;
+  started_by: string;
+  principal: string;
+  retry_of: string | null;
+}
+
+function runView(r: RunRow): ScriptRunView {
+  return {
+    id: r.id,
+    version: r.version,
+    trigger: r.trigger,
+    scheduled_at: r.scheduled_at ? r.scheduled_at.toISOString() : null,
+    status: r.status,
+    error: r.error,
+    duration_ms: r.duration_ms,
+    console: r.console_excerpt,
+    started_at: r.started_at.toISOString(),
+    finished_at: r.finished_at.toISOString(),
+    started_by: r.caller_subject,
+    principal: r.principal,
+    retry_of: r.retry_of,
+  };
+}
+
+function parseRunCursor(text: string): { startedAt: Date; id: string } {
+  const decoded = Buffer.from(text, 'base64url').toString('utf8');
+  const bar = decoded.indexOf('|');
+  const startedAt = new Date(decoded.slice(0, bar));
+  if (bar < 0 || Number.isNaN(startedAt.getTime())) throw new ScriptError('invalid', 'before: not a cursor this route gave');
+  return { startedAt, id: decoded.slice(bar + 1) };
 }

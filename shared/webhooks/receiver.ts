@@ -38,7 +38,7 @@ export interface WebhookReceiverDeps {
   writeTimeoutMs: number;
   metrics: WebhookMetrics;
   /** Where requests to known sources are counted for the source page (stopped by `drain`); without it, in the metrics only. */
-  requestCounts?: Pick<WebhookRequestCounts, 'count' | 'stop'>;
+  requestCounts?: Pick<WebhookRequestCounts, 'count' | 'countEvents' | 'stop'>;
   log: Logger;
   now?: () => number;
 }
@@ -194,6 +194,7 @@ export class WebhookReceiver {
     }
     const { metrics } = this.#deps;
     this.#count(source, 'accepted', at);
+    this.#deps.requestCounts?.countEvents(source.id, rows.length, at);
     metrics.events.inc({ source: source.name }, rows.length);
     metrics.ackSeconds.observe({ source: source.name }, Math.max(0, this.#now() - at) / 1000);
     return { status: 202, body: { accepted: rows.length } };

@@ -21,6 +21,12 @@ export interface WebhookRequestCountsOptions {
 /** Request counts of a source, every outcome present (0 when none). */
 export type OutcomeCounts = Record<WebhookOutcome, number>;
 
+/**
+ * The row of the events acknowledged (not requests: a request may carry many), kept in the same
+ * table under this pseudo-outcome — never a `webhook_requests_total` outcome, so never a request count.
+ */
+export const EVENTS_ROW = 'events';
+
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 const DAY_MS = 24 * HOUR_MS;
@@ -46,8 +52,17 @@ export class WebhookRequestCounts {
 
   /** Counts one request to a known source, in the minute of `atMs`. */
   count(sourceId: string, outcome: WebhookOutcome, atMs: number): void {
-    const key = `${sourceId}\n${Math.floor(atMs / MINUTE_MS) * MINUTE_MS}\n${outcome}`;
-    this.#held.set(key, (this.#held.get(key) ?? 0) + 1);
+    this.#add(sourceId, outcome, atMs, 1);
+  }
+
+  /** Counts the events an accepted request carried (the source page's events per hour and day). */
+  countEvents(sourceId: string, events: number, atMs: number): void {
+    if (events > 0) this.#add(sourceId, EVENTS_ROW, atMs, events);
+  }
+
+  #add(sourceId: string, row: string, atMs: number, n: number): void {
+    const key = `${sourceId}\n${Math.floor(atMs / MINUTE_MS) * MINUTE_MS}\n${row}`;
+    this.#held.set(key, (this.#held.get(key) ?? 0) + n);
     this.#schedule();
   }
 
@@ -67,8 +82,11 @@ export class WebhookRequestCounts {
     await this.flush();
   }
 
-  /** Requests of a source by outcome over the last hour and the last day (current minute included). */
-  async recent(sourceId: string): Promise<{ lastHour: OutcomeCounts; lastDay: OutcomeCounts }> {
+  /**
+   * Requests of a source by outcome, and the events accepted, over the last hour and the last day
+   * (current minute included).
+   */
+  async recent(sourceId: string): Promise<{ lastHour: OutcomeCounts; lastDay: OutcomeCounts; events: { lastHour: number; lastDay: number } }> {
     const now = this.#now();
     const currentMinute = Math.floor(now / MINUTE_MS) * MINUTE_MS;
     const { rows } = await this.#db.query<{ outcome: string; hour: string; day: string }>(
@@ -78,12 +96,18 @@ export class WebhookRequestCounts {
     );
     const lastHour = zeroCounts();
     const lastDay = zeroCounts();
+    const events = { lastHour: 0, lastDay: 0 };
     for (const row of rows) {
+      if (row.outcome === EVENTS_ROW) {
+        events.lastHour = Number(row.hour ?? 0);
+        events.lastDay = Number(row.day);
+        continue;
+      }
       if (!(row.outcome in lastDay)) continue;
       lastHour[row.outcome as WebhookOutcome] = Number(row.hour ?? 0);
       lastDay[row.outcome as WebhookOutcome] = Number(row.day);
     }
-    return { lastHour, lastDay };
+    return { lastHour, lastDay, events };
   }
 
   async #write(): Promise<void> {

@@ -35,7 +35,20 @@ it('answers signed out: the brand, the sign-in kind and the inline preview bound
     logo_light: '',
     logo_dark: 'https://cdn.example.com/logo-dark.svg',
     sign_in: 'link',
+    admin_path_prefix: '',
     inline_preview_bytes: FETCH_INLINE_BYTES,
   });
   expect(FETCH_INLINE_BYTES).toBe(1024 * 1024);
+});
+
+it("names admin.path_prefix when admin.enabled (the administrators' pages call the admin API there)", async () => {
+  const { config } = parseConfig('admin: { enabled: true, path_prefix: /ops/admin }\n', {});
+  const other = await buildHttpApp({ log: silentLogger(), metrics: createMetrics({ defaultMetrics: false }), readiness: new Readiness(), bodyLimit: 1024, version: 'test', serveMetrics: false });
+  await other.register(portalSettingsRoute, { config, signIn: 'none' });
+  try {
+    const answer = await other.inject({ method: 'GET', url: '/api/v1/portal/settings' });
+    expect(answer.json()).toMatchObject({ admin_path_prefix: '/ops/admin' });
+  } finally {
+    await other.close();
+  }
 });

@@ -227,3 +227,38 @@ describe('draft runs', () => {
     expect(rows[0].n).toBe(0);
   });
 });
+
+describe("the script page's runs: GET /api/v1/portal/scripts/{id}/runs", () => {
+  it('lists runs newest first with status, duration, error and console, paged by cursor; the owner and administrators only', async () => {
+    const id = await create('alice', 'listed-runs', "export function main() { console.log('tick'); if (globalThis.fail) throw new Error('no'); return 1 }");
+    const first = await rig.rest('alice', 'POST', `/${id}/run`);
+    const second = await rig.rest('alice', 'POST', `/${id}/run`);
+    const third = await rig.rest('root', 'POST', `/${id}/run`);
+    for (const run of [first, second, third]) expect(run.body.status).toBe('ok');
+    const page = await rig.rest('alice', 'GET', `/${id}/runs?limit=2`);
+    expect(page.status).toBe(200);
+    expect(page.body.runs.map((r: Json) => r.id)).toEqual([third.body.run_id, second.body.run_id]);
+    expect(page.body.runs[0]).toMatchObject({ version: 1, trigger: 'draft', status: 'ok', error: null, console: 'tick', started_by: 'apikey:root', principal: 'script:listed-runs', retry_of: null, scheduled_at: null });
+    expect(page.body.runs[0].duration_ms).toBeGreaterThanOrEqual(0);
+    expect(page.body.next_cursor).toEqual(expect.any(String));
+    const rest = await rig.rest('alice', 'GET', `/${id}/runs?limit=2&before=${page.body.next_cursor}`);
+    expect(rest.body).toEqual({ runs: [expect.objectContaining({ id: first.body.run_id })], next_cursor: null });
+    expect((await rig.rest('root', 'GET', `/${id}/runs`)).body.runs).toHaveLength(3);
+    expect(await rig.rest('bob', 'GET', `/${id}/runs`)).toMatchObject({ status: 403, body: { error: 'forbidden' } });
+    expect(await rig.rest('alice', 'GET', `/${id}/runs?before=garbage`)).toMatchObject({ status: 400, body: { error: 'invalid' } });
+    expect((await rig.rest('alice', 'GET', '/no-such-script/runs')).status).toBe(404);
+  });
+
+  it("an administrator's retry of a failed scheduled run answers 503 where the api has no Temporal client (the route is always documented)", async () => {
+    const id = await create('alice', 'scheduled-fail', 'export function main() { throw new Error("x") }');
+    await rig.db.query(
+      `INSERT INTO script_runs (id, script_id, script_name, version, trigger, scheduled_at, status, error, duration_ms, started_at, finished_at, caller_subject, principal)
+       VALUES (gen_random_uuid()::text, $1, 'scheduled-fail', 1, 'schedule', now(), 'error', 'x', 3, now(), now(), 'script:scheduled-fail', 'script:scheduled-fail')`,
+      [id],
+    );
+    const failed = (await rig.rest('root', 'GET', `/${id}/runs`)).body.runs[0];
+    expect(failed).toMatchObject({ trigger: 'schedule', status: 'error' });
+    expect(await rig.rest('alice', 'POST', `/${id}/runs/${failed.id}/retry`)).toMatchObject({ status: 403 });
+    expect(await rig.rest('root', 'POST', `/${id}/runs/${failed.id}/retry`)).toMatchObject({ status: 503, body: { error: 'unavailable' } });
+  });
+});

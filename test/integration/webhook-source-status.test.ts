@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replicaId } from '../../cli/webhooks.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { WebhookReceiver, WebhookRequestCounts, webhookMetrics, type WindowKey } from '../../shared/webhooks/index.js';
+import { temporalWorkflowUrl } from '../../shared/temporal/index.js';
 import { startTestApi } from '../support/api.js';
-import { START, startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
+import { ADMIN_KEY, START, startIngestRig, type IngestRig } from './webhook-ingest-fixtures.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -55,6 +56,7 @@ describe('webhook source page: GET {prefix}/{name}/status', () => {
       sender_url: `${rig.api.url}/hooks/page-new`,
       sender_url_note: null,
       requests: { last_hour: counts({}), last_day: counts({}) },
+      events: { last_hour: 0, last_day: 0 },
       last_event_at: null,
       window_minutes: 15,
       last_compacted: null,
@@ -112,6 +114,7 @@ describe('webhook source page: GET {prefix}/{name}/status', () => {
     }
     let page = await status('page-counts');
     expect(page.requests).toEqual({ last_hour: counts({ accepted: 3, unauthorized: 2 }), last_day: counts({ accepted: 3, unauthorized: 2 }) });
+    expect(page.events).toEqual({ last_hour: 3, last_day: 3 });
     expect(page.last_event_at).toBe(new Date(START).toISOString());
     expect(page.rejections).toHaveLength(2);
     expect(page.rejections[0]).toMatchObject({ outcome: 'unauthorized', reason: 'token does not match' });
@@ -123,6 +126,7 @@ describe('webhook source page: GET {prefix}/{name}/status', () => {
     rig.clock.now = START + 2 * HOUR;
     page = await status('page-counts');
     expect(page.requests).toEqual({ last_hour: counts({}), last_day: counts({ accepted: 3, unauthorized: 2 }) });
+    expect(page.events).toEqual({ last_hour: 0, last_day: 3 });
     rig.clock.now = START + 24 * HOUR + MINUTE;
     expect((await status('page-counts')).requests.last_day).toEqual(counts({}));
     // The next flush prunes rows older than a day and an hour.
@@ -132,6 +136,64 @@ describe('webhook source page: GET {prefix}/{name}/status', () => {
     const minutes = (await rig.db.query<{ minute: Date }>('SELECT DISTINCT minute FROM webhook_request_counts')).rows.map((r) => r.minute.getTime());
     expect(minutes).toEqual([START + 26 * HOUR]);
     rig.clock.now = START;
+  });
+});
+
+describe('webhook sources list: GET {prefix}?figures=true', () => {
+  it('events counted apart from requests (a split request carries many), and each source listed with the figures its page shows', async () => {
+    rig.clock.now = START;
+    await rig.createSource('list-split', token, { split: '$', compact_every_minutes: 15 });
+    const batch = await rig.hook('/hooks/list-split', { headers: { 'x-token': 'page-token', 'content-type': 'application/json' }, body: JSON.stringify([{ a: 1 }, { a: 2 }, { a: 3 }, { a: 4 }]) });
+    expect(batch.json).toEqual({ accepted: 4 });
+    expect((await post('list-split', 'wrong')).status).toBe(401);
+    await rig.services.requestCounts.flush();
+    expect((await status('list-split')).events).toEqual({ last_hour: 4, last_day: 4 });
+    // The events row is never a request outcome.
+    expect((await status('list-split')).requests.last_day).toEqual(counts({ accepted: 1, unauthorized: 1 }));
+
+    const plain = await rig.admin('GET', '/');
+    expect(plain.json.sources.every((s: { figures?: unknown }) => s.figures === undefined)).toBe(true);
+    rig.clock.now = START + HOUR;
+    const listed = await rig.admin('GET', '/?figures=true');
+    expect(listed.status).toBe(200);
+    const row = listed.json.sources.find((s: { name: string }) => s.name === 'list-split');
+    expect(row.figures).toEqual({
+      sender_url: `${rig.api.url}/hooks/list-split`,
+      requests: { last_hour: counts({}), last_day: counts({ accepted: 1, unauthorized: 1 }) },
+      events: { last_hour: 0, last_day: 4 },
+      last_event_at: new Date(START).toISOString(),
+      windows_owed: 1,
+      last_failure: null,
+    });
+    expect(row.auth).toEqual(expect.objectContaining({ mode: 'header_token', secret_set: true }));
+    expect(JSON.stringify(listed.json)).not.toContain('page-token');
+    expect((await rig.admin('GET', '/?figures=maybe')).status).toBe(400);
+    rig.clock.now = START;
+  });
+
+  it("links each window's compaction to the Temporal UI when the api knows its address", async () => {
+    const view = await rig.createSource('page-linked', token, { compact_every_minutes: 15 });
+    rig.clock.now = START;
+    expect((await post('page-linked')).status).toBe(202);
+    rig.clock.now = START + 45 * MINUTE;
+    await rig.services.windows.failed({ sourceId: view.id, dt: '2026-03-02', hour: '10', minute: '15' }, { error: 'boom', attempt: 1, nextTryAtMs: rig.clock.now + HOUR, atMs: rig.clock.now });
+    const ui = 'http://temporal-ui.test:8233';
+    const linked = await startTestApi({
+      config: rig.config,
+      db: rig.db,
+      webhooks: { ...rig.services, workflowUrl: (source, window) => temporalWorkflowUrl(ui, 'default', `webhook-compact:${source}:${window}`) },
+      clock: () => rig.clock.now,
+    });
+    try {
+      const answer = await fetch(`${linked.url}/api/v1/admin/webhooks/sources/page-linked/status`, { headers: { authorization: `Bearer ${ADMIN_KEY}` } });
+      const page = await answer.json();
+      const expected = `${ui}/namespaces/default/workflows?query=${encodeURIComponent('WorkflowId="webhook-compact:page-linked:2026-03-02T10:15"')}`;
+      expect(page.windows_owed.oldest[0].workflow_url).toBe(expected);
+      expect(page.last_failure.workflow_url).toBe(expected);
+    } finally {
+      await linked.stop();
+      rig.clock.now = START;
+    }
   });
 });
 
@@ -161,13 +223,14 @@ describe('webhook source page: retrying windows', () => {
     const failedAt = rig.clock.now;
     await rig.services.windows.failed(key, { error: 'duckdb: out of memory', attempt: 2, nextTryAtMs: failedAt + 2 * MINUTE, atMs: failedAt });
     let page = await status('page-retry');
-    expect(page.windows_owed).toEqual({ count: 1, oldest: [{ window: '2026-03-02T10:15', ended_at: new Date(START + 15 * MINUTE).toISOString(), attempts: 2 }] });
+    expect(page.windows_owed).toEqual({ count: 1, oldest: [{ window: '2026-03-02T10:15', ended_at: new Date(START + 15 * MINUTE).toISOString(), attempts: 2, workflow_url: null }] });
     expect(page.last_failure).toEqual({
       window: '2026-03-02T10:15',
       reason: 'duckdb: out of memory',
       attempts: 2,
       failed_at: new Date(failedAt).toISOString(),
       next_try_at: new Date(failedAt + 2 * MINUTE).toISOString(),
+      workflow_url: null,
     });
     expect(page.retention.oldest_window).toBe('2026-03-02T10:15');
     expect(await rig.services.windows.due({ nowMs: rig.clock.now, graceMs: 0, limit: 100 })).not.toContainEqual(expect.objectContaining({ source: 'page-retry' }));
@@ -183,7 +246,7 @@ describe('webhook source page: retrying windows', () => {
     const { rows } = await rig.db.query<{ landed_seq: string }>('SELECT landed_seq FROM webhook_windows WHERE source_id = $1', [key.sourceId]);
     await rig.services.windows.compacted(key, { landedSeq: Number(rows[0]!.landed_seq), resourceId: 'res-1', version: 1, atMs: rig.clock.now });
     page = await status('page-retry');
-    expect(page.last_compacted).toEqual({ window: '2026-03-02T10:15', compacted_at: new Date(rig.clock.now).toISOString(), resource_id: 'res-1', version: 1 });
+    expect(page.last_compacted).toEqual({ window: '2026-03-02T10:15', compacted_at: new Date(rig.clock.now).toISOString(), resource_id: 'res-1', version: 1, workflow_url: null });
     expect(page.windows_owed.count).toBe(0);
     expect(page.last_failure).toBeNull();
     const conflict = await rig.admin('POST', '/page-retry/windows/2026-03-02T10:15/retry');

@@ -3,8 +3,9 @@
  * GET/HEAD /api/v1/resources/:id/content carries `X-Content-Type-Options: nosniff`,
  * `Content-Security-Policy: default-src 'none'; sandbox`, and `Content-Disposition: attachment`
  * unless the type is on the inline list (images other than SVG, PDF, plain text); a content type
- * with control characters is refused at write time (400 invalid, nothing stored); ranges are not
- * served (Accept-Ranges: none, never a 416). On both storage drivers, over real Postgres.
+ * with control characters is refused at write time (400 invalid, nothing stored); one byte range
+ * is served (206, the same headers), and a 416 carries Content-Range with the file's size. On
+ * both storage drivers, over real Postgres.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alice, as, send, startResourceRestApi, type RawResponse, type ResourceRestApi } from '../integration/resources-rest-fixtures.js';
@@ -84,16 +85,35 @@ describe.each<Driver>(['filesystem', 's3'])('issue 9 item 3: resource downloads 
     );
   });
 
-  it('does not serve ranges: a Range header gets every byte with 200, never a 416', async () => {
+  it('serves one byte range (206, protected like the whole file); several ranges, a stale If-Range or garbage get every byte; past the end is 416 naming the size in Content-Range', async () => {
     const body = 'abcdefghij';
     const id = await stored('range.txt', 'text/plain', body);
-    for (const range of ['bytes=0-1', 'bytes=5-', 'bytes=100-200', 'bytes=garbage']) {
+    const etag = (await content(id, 'HEAD')).headers.etag as string;
+    expect((await content(id, 'HEAD')).headers['accept-ranges']).toBe('bytes');
+    for (const [range, part, contentRange] of [
+      ['bytes=0-1', 'ab', 'bytes 0-1/10'],
+      ['bytes=5-', 'fghij', 'bytes 5-9/10'],
+      ['bytes=-3', 'hij', 'bytes 7-9/10'],
+      ['bytes=8-100', 'ij', 'bytes 8-9/10'],
+    ] as const) {
       const got = await content(id, 'GET', { range });
-      expect(got.status, range).toBe(200);
+      expect(got.status, range).toBe(206);
+      expect(got.body.toString()).toBe(part);
+      expect(got.headers['content-range']).toBe(contentRange);
+      expect(got.headers['content-length']).toBe(String(part.length));
+      expectProtected(got, 'inline');
+    }
+    const pinned = await content(id, 'GET', { range: 'bytes=2-3', 'if-range': etag });
+    expect([pinned.status, pinned.body.toString()]).toEqual([206, 'cd']);
+    for (const headers of [{ range: 'bytes=0-1,4-5' } as Record<string, string>, { range: 'bytes=garbage' }, { range: 'items=0-1' }, { range: 'bytes=0-1', 'if-range': '"stale"' }]) {
+      const got = await content(id, 'GET', headers);
+      expect(got.status, JSON.stringify(headers)).toBe(200);
       expect(got.body.toString()).toBe(body);
-      expect(got.headers['accept-ranges']).toBe('none');
       expect(got.headers['content-range']).toBeUndefined();
     }
+    const past = await content(id, 'GET', { range: 'bytes=100-200' });
+    expect(past.status).toBe(416);
+    expect(past.headers['content-range']).toBe('bytes */10');
   });
 
   it('refuses a content type with control characters (or no media type) at write time: 400 invalid, nothing stored', async () => {

@@ -18,6 +18,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DevSignIn, devIdentityIssuer } from '../../api/portal-auth/index.js';
 import { openDatabase, startApiRole, startWorkerRole, type RunningApiRole, type WorkerRole } from '../../cli/services.js';
+import { openPlatformServices, type PlatformServices } from '../../cli/platform-services.js';
 import type { PlatformConfig } from '../../shared/config/index.js';
 import type { Db } from '../../shared/db/index.js';
 import type { SessionUser } from '../../shared/identity/index.js';
@@ -61,6 +62,8 @@ export interface PortalRig {
   browser: Browser;
   /** A fresh browser context signed in as `user` (none: signed out), and a page in it. */
   open(user: SessionUser | undefined, options?: BrowserOptions): Promise<{ context: BrowserContext; page: Page }>;
+  /** The services the api and worker share when the rig was started with `sql` (as `platform dev` shares them). */
+  services?: PlatformServices;
   /** REST calls as `user` through a real session (for setting up what a page then shows). */
   restAs(user: SessionUser): Promise<RestAs>;
   /** Uploads a file as `user` (POST /api/v1/resources); answers the stored resource. */
@@ -77,7 +80,21 @@ personas:
 admin: { enabled: true, persona: admin }
 `;
 
-export async function startPortalRig(opts: { extraYaml?: string; personasYaml?: string; /** More keys of `portal:` (flow style), e.g. `implementor: { name: Acme }`. */ portalYaml?: string } = {}): Promise<PortalRig> {
+export async function startPortalRig(
+  opts: {
+    extraYaml?: string;
+    personasYaml?: string;
+    /** More keys of `portal:` (flow style), e.g. `implementor: { name: Acme }`. */
+    portalYaml?: string;
+    /**
+     * An embedded DuckDB SQL connection `local` (webhook sources' tables, scripts' sql): the api and
+     * the worker then share one set of services, as `platform dev` does (one process opens the file once).
+     */
+    sql?: boolean;
+    /** temporal.ui_url: the Temporal UI the portal links workflows to. */
+    temporalUiUrl?: string;
+  } = {},
+): Promise<PortalRig> {
   const dir = await mkdtemp(join(tmpdir(), 'portal-rig-'));
   const temporal: TestTemporal = await startTestTemporal();
   const database = await createTestDatabase();
@@ -85,20 +102,21 @@ export async function startPortalRig(opts: { extraYaml?: string; personasYaml?: 
 data_dir: ${JSON.stringify(dir)}
 server: { address: "127.0.0.1:0", transport: http, shutdown: { pre_shutdown_delay: 0s, grace_period: 5s } }
 database: { dsn: ${JSON.stringify(database.dsn)} }
-temporal: { address: ${JSON.stringify(temporal.address)}, namespace: default, task_queue: portal-${randomBytes(4).toString('hex')} }
+temporal: { address: ${JSON.stringify(temporal.address)}, namespace: default, task_queue: portal-${randomBytes(4).toString('hex')}${opts.temporalUiUrl ? `, ui_url: ${JSON.stringify(opts.temporalUiUrl)}` : ''} }
 portal: { enabled: true, s3_bucket: portal, title: "Test Portal"${opts.portalYaml ? `, ${opts.portalYaml}` : ''} }
 ${opts.personasYaml ?? defaultPersonas}
 toolkits:
   objstore:
     local: { driver: filesystem, root: ${JSON.stringify(join(dir, 'objects'))} }
-${opts.extraYaml ?? ''}
+${opts.sql ? '  sql:\n    local: { engine: duckdb }\n' : ''}${opts.extraYaml ?? ''}
 `);
   const log = silentLogger();
   const db = (await openDatabase(config, log))!;
   const handle: TemporalHandle = await connectTemporal(config.temporal);
   const signIn = new DevSignIn({ cookie: { name: 'mcp_session', secure: false }, ttlSeconds: 3600 });
-  const api = await startApiRole({ config, log, db, temporal: handle, signIn });
-  const worker: WorkerRole = await startWorkerRole({ config, log, db, temporal: handle });
+  const services = opts.sql ? await openPlatformServices({ config, log, db, temporal: handle }) : undefined;
+  const api = await startApiRole({ config, log, db, temporal: handle, signIn, ...(services ? { services } : {}) });
+  const worker: WorkerRole = await startWorkerRole({ config, log, db, temporal: handle, ...(services ? { services } : {}) });
   const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: process.getuid?.() === 0 ? ['--no-sandbox'] : [] });
 
   /** The session cookie a one-time link sets for `user`. */
@@ -137,6 +155,7 @@ ${opts.extraYaml ?? ''}
     api,
     signIn,
     browser,
+    ...(services ? { services } : {}),
     async open(user, options = {}) {
       const context = await browser.newContext({
         viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
@@ -165,6 +184,7 @@ ${opts.extraYaml ?? ''}
       await browser.close();
       await worker.shutdown();
       await api.stop();
+      await services?.close();
       await handle.connection.close();
       await db.end();
       await database.drop();

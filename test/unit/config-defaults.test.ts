@@ -210,6 +210,7 @@ const otherDefaults: Array<[string, unknown]> = [
   ['temporal.address', undefined],
   ['temporal.namespace', 'default'],
   ['temporal.task_queue', 'platform'],
+  ['temporal.ui_url', ''], // ours: the Temporal Web UI the portal links workflows to
   ['temporal.tls.enabled', false],
   ['temporal.tls.cert_file', undefined],
   ['temporal.tls.key_file', undefined],

@@ -26,8 +26,33 @@ const csrf: Middleware = {
   },
 };
 
+/** The admin API's prefix in the generated client (the api's default `admin.path_prefix`). */
+export const DEFAULT_ADMIN_PREFIX = '/api/v1/admin';
+let adminPrefixAnswer: Promise<string> | undefined;
+
+/** Where this api serves the admin API (`admin_path_prefix` of GET /api/v1/portal/settings), read once. */
+export function adminPrefix(): Promise<string> {
+  adminPrefixAnswer ??= fetch('/api/v1/portal/settings', { credentials: 'same-origin' })
+    .then((r) => (r.ok ? (r.json() as Promise<{ admin_path_prefix?: string }>) : ({} as { admin_path_prefix?: string })))
+    .then((s) => s.admin_path_prefix || DEFAULT_ADMIN_PREFIX)
+    .catch(() => DEFAULT_ADMIN_PREFIX);
+  return adminPrefixAnswer;
+}
+
+/** A deployment with another `admin.path_prefix`: the generated admin paths are moved under it. */
+const adminPaths: Middleware = {
+  async onRequest({ request }) {
+    const url = new URL(request.url);
+    if (!url.pathname.startsWith(`${DEFAULT_ADMIN_PREFIX}/`)) return request;
+    const prefix = await adminPrefix();
+    if (prefix === DEFAULT_ADMIN_PREFIX) return request;
+    url.pathname = prefix + url.pathname.slice(DEFAULT_ADMIN_PREFIX.length);
+    return new Request(url, request);
+  },
+};
+
 export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
-api.use(csrf);
+api.use(adminPaths, csrf);
 
 /** A refused or failed request: the HTTP status, the server's error code and its message. */
 export class ApiError extends Error {

@@ -1,5 +1,105 @@
 // Generated from /api/openapi.json by test/integration/portal-api-types.test.ts (npm run portal:api-types). Do not edit.
 export interface paths {
+    "/api/v1/admin/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the caller administers the platform (200), as every admin route decides it
+         * @description The portal shows its Administration pages to callers this answers 200; 401 without credentials, 403 for a caller outside admin.persona.
+         */
+        get: operations["getAdminAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The audit trail, newest first, filtered and paged
+         * @description Rows of audit_log (docs/audit.md): tool calls, script changes and runs, endpoint requests, resource reads and moves. Filters combine (AND); limit 1–200 (default 50); cursor: next_cursor of the previous page. Parameters are redacted as when they were written, again on the way out.
+         */
+        get: operations["listAuditRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/audit/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The filtered audit trail as CSV (newest first)
+         * @description The rows GET /audit answers for the same filters, every page, at most 100000 (narrow the time range for more); columns occurred_at,subject,email,auth_type,persona,tool,outcome,duration_ms,error_text,session_id,resource_id,parameters,id. A text cell starting with =, +, -, @ is prefixed with ' so a spreadsheet does not run it.
+         */
+        get: operations["exportAuditRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The configured connections (SQL, object storage, catalog) and their health, probed now
+         * @description Each connection is probed at once (listing catalogs, buckets, or a one-result search), at most 5 s each; credentials are never shown.
+         */
+        get: operations["listConnections"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/personas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The personas: effective definitions, the tools they allow, and their members
+         * @description Each definition with every default applied; tools.effective: the tools the platform serves that its members may call (the rule of tools/call); members: the roles mapping to it, the users role_mapping.user_personas assigns to it, and the API keys whose roles make them members.
+         */
+        get: operations["listPersonas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/secrets": {
         parameters: {
             query?: never;
@@ -65,6 +165,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/system": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Versions, and the state of the platform database and Temporal (probed now) */
+        get: operations["getSystemInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/admin/webhooks/sources": {
         parameters: {
             query?: never;
@@ -72,7 +189,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List webhook sources (never their secrets) */
+        /** List webhook sources (never their secrets), with their figures when asked */
         get: operations["listWebhookSources"];
         put?: never;
         /**
@@ -548,6 +665,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portal/scripts/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A script's runs, newest first (draft and scheduled): status, duration, error, console
+         * @description The owner and administrators only (403). Paged: limit (default 50, at most 200) and before (next_cursor of the previous page).
+         */
+        get: operations["listScriptRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/scripts/{id}/runs/{runId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed scheduled run (administrators)
+         * @description Starts runScript again as workflow script-run:{id}-retry-{runId}; the new run is recorded with retry_of naming the failed one. 409 state for a run that is not a failed scheduled run; 503 unavailable where this api has no Temporal client.
+         */
+        post: operations["retryScheduledScriptRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/portal/scripts/{id}/schedule": {
         parameters: {
             query?: never;
@@ -779,7 +936,7 @@ export interface paths {
         };
         /**
          * Download the content
-         * @description Streams the head version with Content-Type, Content-Length, ETag (the SHA-256) and the headers of user content: `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'; sandbox` and Content-Disposition (the file name; `inline` only for images other than SVG, PDF and plain text, else `attachment`). Ranges are not served (`Accept-Ranges: none`; a Range header is ignored). Stamps last read and is audited as a portal download. If-None-Match with the current ETag answers 304 without reading the content; HEAD answers the same headers without reading it either.
+         * @description Streams the head version with Content-Type, Content-Length, ETag (the SHA-256) and the headers of user content: `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'; sandbox` and Content-Disposition (the file name; `inline` only for images other than SVG, PDF and plain text, else `attachment`). One byte range is served (`Accept-Ranges: bytes`): `Range: bytes=a-b`, `a-` or `-n` answers 206 with Content-Range; several ranges, a malformed header, or an `If-Range` other than the current ETag answer the whole file; a range starting past the end is 416. Stamps last read and is audited as a portal download (each ranged read too). If-None-Match with the current ETag answers 304 without reading the content; HEAD answers the same headers without reading it either.
          */
         get: operations["downloadResourceContent"];
         /**
@@ -1387,6 +1544,419 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getAdminAccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        admin_persona: string;
+                        /** @enum {boolean} */
+                        administrator: true;
+                        path_prefix: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listAuditRecords: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                cursor?: string;
+                /** @description From this time, inclusive */
+                from?: string;
+                limit?: number;
+                outcome?: "ok" | "error" | "denied";
+                /** @description Up to this time, exclusive */
+                to?: string;
+                /** @description A tool or event name (manage_script, endpoint:orders, script_run, portal_download, …); a trailing * matches names starting with the rest */
+                tool?: string;
+                /** @description Rows whose subject or email contains this text (case-insensitive) */
+                user?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            auth_type: string;
+                            duration_ms: number;
+                            email: string | null;
+                            error_text: string | null;
+                            id: string;
+                            occurred_at: string;
+                            /** @description ok, error or denied */
+                            outcome: string;
+                            /** @description The arguments, secrets redacted ("[redacted]") and content arguments as {size, sha256} */
+                            parameters: unknown;
+                            persona: string | null;
+                            resource_id: string | null;
+                            session_id: string | null;
+                            /** @description apikey:<name>, oidc:<issuer>#<sub>, script:<name>, local:operator, anonymous:anonymous */
+                            subject: string;
+                            /** @description The tool called, or the event: script_change, script_run, endpoint:<name>, portal_download, … */
+                            tool: string;
+                        }[];
+                        next_cursor: string | null;
+                        settings: {
+                            /** @description audit.enabled */
+                            enabled: boolean;
+                            /** @description audit.log_tool_calls: tool calls are recorded only when both are on */
+                            log_tool_calls: boolean;
+                            retention_days: number;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    exportAuditRecords: {
+        parameters: {
+            query?: {
+                /** @description From this time, inclusive */
+                from?: string;
+                outcome?: "ok" | "error" | "denied";
+                /** @description Up to this time, exclusive */
+                to?: string;
+                /** @description A tool or event name (manage_script, endpoint:orders, script_run, portal_download, …); a trailing * matches names starting with the rest */
+                tool?: string;
+                /** @description Rows whose subject or email contains this text (case-insensitive) */
+                user?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/csv; charset=utf-8, as an attachment */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listConnections: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        connections: {
+                            display_name: string;
+                            /** @description trino or duckdb; s3 or filesystem; the catalog service */
+                            engine: string;
+                            /** @description A probe made for this request */
+                            health: {
+                                /** @description Why the probe failed (the driver's message, cut to 300 characters) */
+                                error: string | null;
+                                /** @description How long the probe took; null when it was not made */
+                                latency_ms: number | null;
+                                ok: boolean;
+                            };
+                            /** @description Used by the platform only (its storage); the tools cannot name it */
+                            internal: boolean;
+                            is_default: boolean;
+                            /** @enum {string} */
+                            kind: "sql" | "objstore" | "catalog";
+                            /** @description The instance key: what tools' connection argument names */
+                            name: string;
+                            read_only: boolean;
+                            /** @description Where it points: host:port, endpoint or region, directory, URL (never credentials) */
+                            target: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listPersonas: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The personas, with every default applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        admin_persona: string;
+                        /** @description Whether default_persona is defined; if not, callers matching no persona are refused */
+                        default_defined: boolean;
+                        default_persona: string;
+                        personas: {
+                            /** @description admin.persona: its members are platform administrators */
+                            administrators: boolean;
+                            description: string | null;
+                            display_name: string | null;
+                            hints: {
+                                [key: string]: string;
+                            };
+                            is_default: boolean;
+                            members: {
+                                api_keys: {
+                                    /** @description Its active persona (whose tool rules apply) */
+                                    active: boolean;
+                                    name: string;
+                                    roles: string[];
+                                }[];
+                                roles: {
+                                    role: string;
+                                    /** @enum {string} */
+                                    via: "persona_roles" | "role_mapping";
+                                }[];
+                                /** @description role_mapping.user_personas entries naming it */
+                                users: string[];
+                            };
+                            name: string;
+                            priority: number;
+                            prompts: {
+                                instructions: string | null;
+                                system_prefix: string | null;
+                                system_suffix: string | null;
+                            };
+                            tools: {
+                                allow: string[];
+                                deny: string[];
+                                /** @description The tools the platform serves that its members may call */
+                                effective: string[];
+                            };
+                        }[];
+                        role_mapping: {
+                            oidc_to_persona: {
+                                [key: string]: string;
+                            };
+                            user_personas: {
+                                [key: string]: string;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
     listSecrets: {
         parameters: {
             query?: never;
@@ -1871,9 +2441,121 @@ export interface operations {
             };
         };
     };
-    listWebhookSources: {
+    getSystemInfo: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What runs and how it is */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        admin: {
+                            path_prefix: string;
+                            persona: string;
+                        };
+                        audit: {
+                            enabled: boolean;
+                            log_tool_calls: boolean;
+                            /** @description Rows are written: audit.enabled with a database */
+                            recording: boolean;
+                            retention_days: number;
+                        };
+                        database: {
+                            configured: boolean;
+                            /** @description A probe made for this request */
+                            health: {
+                                /** @description Why the probe failed (the driver's message, cut to 300 characters) */
+                                error: string | null;
+                                /** @description How long the probe took; null when it was not made */
+                                latency_ms: number | null;
+                                ok: boolean;
+                            };
+                            /** @description The newest migration applied */
+                            migration: {
+                                name: string;
+                                version: number;
+                            } | null;
+                            /** @description The server's version string */
+                            version: string | null;
+                        };
+                        platform: {
+                            node: string;
+                            started_at: string;
+                            uptime_seconds: number;
+                            /** @description The platform build (package version) */
+                            version: string;
+                        };
+                        portal: {
+                            enabled: boolean;
+                            public_base_url: string;
+                        };
+                        server: {
+                            description: string | null;
+                            name: string;
+                            /** @description server.version */
+                            version: string;
+                        };
+                        temporal: {
+                            address: string | null;
+                            configured: boolean;
+                            /** @description A probe made for this request */
+                            health: {
+                                /** @description Why the probe failed (the driver's message, cut to 300 characters) */
+                                error: string | null;
+                                /** @description How long the probe took; null when it was not made */
+                                latency_ms: number | null;
+                                ok: boolean;
+                            };
+                            namespace: string;
+                            task_queue: string;
+                            /** @description temporal.ui_url: where the portal links workflows */
+                            ui_url: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, unavailable, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listWebhookSources: {
+        parameters: {
+            query?: {
+                /** @description true: each source with its figures (requests and events of the last hour and day, last event, windows owed, last failure), as its page shows them */
+                figures?: "true" | "false";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2002,6 +2684,50 @@ export interface operations {
                             /** @description Subject of the administrator who created it */
                             created_by: string;
                             enabled: boolean;
+                            /** @description With figures=true only */
+                            figures?: {
+                                /** @description Events acknowledged (a request may carry many, with split) over every replica, counted per minute */
+                                events: {
+                                    last_day: number;
+                                    last_hour: number;
+                                };
+                                last_event_at: string | null;
+                                last_failure: {
+                                    attempts: number;
+                                    /** @description UTC, ISO 8601 */
+                                    failed_at: string;
+                                    next_try_at: string | null;
+                                    reason: string;
+                                    /** @description A window, by its start: YYYY-MM-DDTHH:MM (UTC) */
+                                    window: string;
+                                } | null;
+                                requests: {
+                                    last_day: {
+                                        accepted: number;
+                                        buffer_full: number;
+                                        invalid_body: number;
+                                        rate_limited: number;
+                                        too_large: number;
+                                        unauthorized: number;
+                                        unknown_source: number;
+                                        write_failed: number;
+                                    };
+                                    last_hour: {
+                                        accepted: number;
+                                        buffer_full: number;
+                                        invalid_body: number;
+                                        rate_limited: number;
+                                        too_large: number;
+                                        unauthorized: number;
+                                        unknown_source: number;
+                                        write_failed: number;
+                                    };
+                                };
+                                /** @description Where senders POST, as on its page (never the secret) */
+                                sender_url: string;
+                                /** @description Ended windows owed a compaction, failing ones included */
+                                windows_owed: number;
+                            };
                             /** @description UUIDv7 */
                             id: string;
                             name: string;
@@ -2018,6 +2744,20 @@ export interface operations {
                             table: string;
                             updated_at: string;
                         }[];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, scratch_refused, table_failed, unauthorized, forbidden, … */
+                        error: string;
+                        /** @description What went wrong, naming the field or the rule; a scratch refusal gives its reason verbatim */
+                        message: string;
                     };
                 };
             };
@@ -3287,13 +4027,21 @@ export interface operations {
                 content: {
                     "application/json": {
                         enabled: boolean;
+                        /** @description Events acknowledged (a request may carry many, with split) over every replica, counted per minute */
+                        events: {
+                            last_day: number;
+                            last_hour: number;
+                        };
                         last_compacted: {
                             /** @description UTC, ISO 8601 */
                             compacted_at: string;
+                            /** @description The Parquet file (a managed resource) */
                             resource_id: string | null;
                             version: number | null;
                             /** @description A window, by its start: YYYY-MM-DDTHH:MM (UTC) */
                             window: string;
+                            /** @description The compaction workflow's page in the Temporal UI (temporal.ui_url); null when the UI's address is not known */
+                            workflow_url: string | null;
                         } | null;
                         /** @description When the newest segment landed (its events were received just before) */
                         last_event_at: string | null;
@@ -3307,6 +4055,8 @@ export interface operations {
                             reason: string;
                             /** @description A window, by its start: YYYY-MM-DDTHH:MM (UTC) */
                             window: string;
+                            /** @description The compaction workflow's page in the Temporal UI (temporal.ui_url); null when the UI's address is not known */
+                            workflow_url: string | null;
                         } | null;
                         name: string;
                         /** @description The last 50, newest first */
@@ -3365,6 +4115,8 @@ export interface operations {
                                 ended_at: string;
                                 /** @description A window, by its start: YYYY-MM-DDTHH:MM (UTC) */
                                 window: string;
+                                /** @description The compaction workflow's page in the Temporal UI (temporal.ui_url); null when the UI's address is not known */
+                                workflow_url: string | null;
                             }[];
                         };
                     };
@@ -6863,6 +7615,261 @@ export interface operations {
             };
         };
     };
+    listScriptRuns: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                before?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Script id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pass as before for the next page; null on the last */
+                        next_cursor: string | null;
+                        runs: {
+                            /** @description The first 8 KiB of the console */
+                            console: string;
+                            duration_ms: number;
+                            error: string | null;
+                            finished_at: string;
+                            id: string;
+                            /** @description Whom it acted as */
+                            principal: string;
+                            /** @description An administrator's retry: the failed run it repeats */
+                            retry_of: string | null;
+                            /** @description When the schedule fired it (scheduled runs) */
+                            scheduled_at: string | null;
+                            started_at: string;
+                            /** @description Who started it: the caller of a draft run, script:<name> for a scheduled one */
+                            started_by: string;
+                            /** @enum {string} */
+                            status: "ok" | "error" | "timeout" | "memory" | "busy";
+                            /** @enum {string} */
+                            trigger: "draft" | "schedule";
+                            version: number | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    retryScheduledScriptRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Script id */
+                id: string;
+                /** @description The failed run */
+                runId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow_id: string;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error; a syntax error adds line and column (1-based), a bound script its endpoint, a library in use its importers */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, syntax, forbidden, not_found, name_taken, bound, state, in_use, too_large, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule; a syntax error gives line:column */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
     getScriptSchedule: {
         parameters: {
             query?: never;
@@ -7925,6 +8932,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description admin.path_prefix when admin.enabled (where the administrators' pages call the admin API), else empty; whether the caller may use it is GET {prefix}/access */
+                        admin_path_prefix: string;
                         /** @description The inline preview bound (spec document 2, Limits: fetch returns bytes inline up to 1 MB): a text file up to this size is shown in the preview pane and opens in the source editor; a larger one is offered as a download */
                         inline_preview_bytes: number;
                         /** @description portal.logo: logo URL for both themes; empty for none */
@@ -9036,6 +10045,15 @@ export interface operations {
                     "application/octet-stream": string;
                 };
             };
+            /** @description One byte range of the head version (Range: bytes=a-b, a- or -n), with Content-Range */
+            206: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
             /** @description If-None-Match matched the ETag */
             304: {
                 headers: {
@@ -9090,6 +10108,13 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description The range starts past the end of the file; Content-Range: bytes *\/<size> */
+            416: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

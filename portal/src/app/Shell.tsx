@@ -8,6 +8,7 @@ import { FolderOpen, LogOut, Monitor, Moon, Sparkles, Sun } from 'lucide-react';
 import { SignInGate, useSession } from './session';
 import { usePortalSettings } from './settings';
 import { nextPreference, useTheme, type ThemePreference } from './theme';
+import { AdminSections } from '../admin/AdminSections';
 
 const themeLabels: Record<ThemePreference, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
 
@@ -68,6 +69,7 @@ export function Shell() {
               </NavLink>
             </li>
           </ul>
+          <AdminSections />
           <div className="sidebar-end">
             <ThemeButton />
             <Who />

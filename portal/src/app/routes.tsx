@@ -8,12 +8,14 @@
  *   /portal/admin/resources/<id>               one resource, administrator section
  *   /portal/assets, /portal/assets/shared      My assets, Shared with me
  *   /portal/assets/<id>                        one asset (save_artifact's portal_url)
+ *   /portal/admin/…, /portal/resources/<id>/parquet   admin/routes.tsx
  */
 import { lazy } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { Shell } from './Shell';
 import { RouteError, NotFound } from './errors';
 import { ResourcesPage } from '../resources/ResourcesPage';
+import { adminRoutes } from '../admin/routes';
 
 // Pages other than the file manager load when first visited (PORTAL.md: the initial route's
 // JavaScript stays within its budget); the shell's Suspense shows "Loading…" meanwhile.
@@ -39,6 +41,8 @@ export const router = createBrowserRouter(
         { path: 'assets', element: <MyAssetsPage /> },
         { path: 'assets/shared', element: <SharedAssetsPage /> },
         { path: 'assets/:id', element: <AssetDetailsPage /> },
+        // The administrators' pages and the Parquet viewer (admin/routes.tsx).
+        ...adminRoutes,
         { path: '*', element: <NotFound /> },
       ],
     },
