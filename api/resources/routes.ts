@@ -28,6 +28,7 @@ import {
 } from './http-rules.js';
 import {
   binarySchema,
+  contentQuerySchema,
   createdSchema,
   deleteQuerySchema,
   errorResponses,
@@ -352,6 +353,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
     schema: {
       operationId: 'downloadResourceContent', security: restSecurity,
       ...contentSchema,
+      querystring: contentQuerySchema,
       summary: 'Download the content',
       description:
         'Streams the head version with Content-Type, Content-Length, ETag (the SHA-256) and the headers of user content: ' +
@@ -359,7 +361,8 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
         '(the file name; `inline` only for images other than SVG, PDF and plain text, else `attachment`). One byte range is ' +
         'served (`Accept-Ranges: bytes`): `Range: bytes=a-b`, `a-` or `-n` answers 206 with Content-Range; several ranges, a ' +
         'malformed header, or an `If-Range` other than the current ETag answer the whole file; a range starting past the end is 416. ' +
-        'Stamps last read and is audited as a portal download (each ranged read too). ' +
+        'Stamps last read and is audited as a portal download (each ranged read too); with `purpose=preview` (the portal showing ' +
+        'the file in its preview pane, editor or Parquet viewer) it is audited under portal_preview and stamps nothing. ' +
         'If-None-Match with the current ETag answers 304 without reading the content; HEAD answers the same headers without reading it either.',
     },
     handler: async (request, reply) => {
@@ -377,7 +380,7 @@ export async function resourceRoutes(app: App, opts: ResourceRoutesOptions): Pro
       };
       let unsatisfiable: number | undefined;
       const { resource, body, range } = await service
-        .openContent(who, id, 'portal_download', undefined, {
+        .openContent(who, id, request.query.purpose === 'preview' ? 'portal_preview' : 'portal_download', undefined, {
           range: ({ size, sha256 }) => {
             const answer = byteRangeOf(header('range'), header('if-range'), size, etagOf(sha256));
             if (answer.kind === 'unsatisfiable') {

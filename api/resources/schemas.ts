@@ -449,3 +449,13 @@ export const sourceSavedSchema = replacedSchema.describe(`The resource with its 
 export function errorResponses(...statuses: number[]): Record<number, typeof errorSchema> {
   return Object.fromEntries([401, ...statuses].map((s) => [s, errorSchema]));
 }
+
+export const contentQuerySchema = z.object({
+  purpose: z
+    .enum(['download', 'preview'])
+    .optional()
+    .describe(
+      'download (default): a person downloads the file — stamps last read, audited as portal_download. preview: the portal shows it ' +
+        '(preview pane, source editor, Parquet viewer) — audited under portal_preview like an image tile, stamps no last read, and is not counted as a download in usage',
+    ),
+});

@@ -44,6 +44,29 @@ describe.each([true, false])('usage route (audit.enabled: %s)', (audit) => {
     }
   });
 
+  it('the portal reading a file to show it (purpose=preview) is a preview, not a download: no last read stamped, counted under portal_preview', async () => {
+    const form = multipart([
+      { name: 'library', value: 'personal' },
+      { name: 'path', value: 'usage' },
+      { name: 'file', filename: 'shown.txt', type: 'text/plain', data: 'shown, not downloaded' },
+    ]);
+    const created = await send(`${api.url}/api/v1/resources`, { method: 'POST', headers: { ...as(alice), 'content-type': form.contentType }, body: form.body });
+    const id = created.json.id as string;
+    const shown = await send(`${api.url}/api/v1/resources/${id}/content?purpose=preview`, { method: 'GET', headers: as(alice) });
+    expect(shown.status).toBe(200);
+    expect(shown.body.toString('utf8')).toBe('shown, not downloaded');
+    expect((await send(`${api.url}/api/v1/resources/${id}/content?purpose=print`, { method: 'GET', headers: as(alice) })).status).toBe(400);
+    const usage = await send(`${api.url}/api/v1/resources/${id}/usage`, { method: 'GET', headers: as(alice) });
+    if (audit) {
+      expect(usage.json).toMatchObject({
+        last_read_at: null,
+        last_30_days: { resources_read: 0, search_fetch: 0, portal_download: 0, portal_preview: 1 },
+      });
+    } else {
+      expect(usage.json).toMatchObject({ recorded: false });
+    }
+  });
+
   it('documents both answers in the OpenAPI document', async () => {
     const doc = await send(`${api.url}/api/openapi.json`, { method: 'GET' });
     const ok = doc.json.paths['/api/v1/resources/{id}/usage'].get.responses['200'];

@@ -936,7 +936,7 @@ export interface paths {
         };
         /**
          * Download the content
-         * @description Streams the head version with Content-Type, Content-Length, ETag (the SHA-256) and the headers of user content: `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'; sandbox` and Content-Disposition (the file name; `inline` only for images other than SVG, PDF and plain text, else `attachment`). One byte range is served (`Accept-Ranges: bytes`): `Range: bytes=a-b`, `a-` or `-n` answers 206 with Content-Range; several ranges, a malformed header, or an `If-Range` other than the current ETag answer the whole file; a range starting past the end is 416. Stamps last read and is audited as a portal download (each ranged read too). If-None-Match with the current ETag answers 304 without reading the content; HEAD answers the same headers without reading it either.
+         * @description Streams the head version with Content-Type, Content-Length, ETag (the SHA-256) and the headers of user content: `X-Content-Type-Options: nosniff`, `Content-Security-Policy: default-src 'none'; sandbox` and Content-Disposition (the file name; `inline` only for images other than SVG, PDF and plain text, else `attachment`). One byte range is served (`Accept-Ranges: bytes`): `Range: bytes=a-b`, `a-` or `-n` answers 206 with Content-Range; several ranges, a malformed header, or an `If-Range` other than the current ETag answer the whole file; a range starting past the end is 416. Stamps last read and is audited as a portal download (each ranged read too); with `purpose=preview` (the portal showing the file in its preview pane, editor or Parquet viewer) it is audited under portal_preview and stamps nothing. If-None-Match with the current ETag answers 304 without reading the content; HEAD answers the same headers without reading it either.
          */
         get: operations["downloadResourceContent"];
         /**
@@ -10026,7 +10026,10 @@ export interface operations {
     };
     downloadResourceContent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description download (default): a person downloads the file — stamps last read, audited as portal_download. preview: the portal shows it (preview pane, source editor, Parquet viewer) — audited under portal_preview like an image tile, stamps no last read, and is not counted as a download in usage */
+                purpose?: "download" | "preview";
+            };
             header?: never;
             path: {
                 /** @description Resource id */

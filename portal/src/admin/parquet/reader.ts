@@ -32,7 +32,8 @@ export interface OpenParquet {
 }
 
 export async function openParquet(id: string): Promise<OpenParquet> {
-  const url = `/api/v1/resources/${encodeURIComponent(id)}/content`;
+  // Read to show it, not downloaded: audited as portal_preview, stamps no last read.
+  const url = `/api/v1/resources/${encodeURIComponent(id)}/content?purpose=preview`;
   const head = await rawRequest(url, { method: 'HEAD' });
   const byteLength = Number(head.headers.get('content-length'));
   const etag = head.headers.get('etag');

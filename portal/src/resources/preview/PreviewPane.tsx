@@ -26,7 +26,7 @@ import { CodeView } from '../editor/CodeView';
 import { EditSourceButton } from '../editor/EditSourceButton';
 import { contentKind, mediaType, type ContentKind } from './content-kind';
 import { useObjectUrl } from './object-url';
-import { contentPath, fetchResource, resourceKey, useInlinePreviewBytes, useTextContent } from './queries';
+import { contentPath, fetchResource, previewPath, resourceKey, useInlinePreviewBytes, useTextContent } from './queries';
 import { ThumbnailView } from './ThumbnailView';
 import './preview.css';
 
@@ -148,7 +148,7 @@ function PicturePreview({ resource, settled }: { resource: Resource; settled: bo
   const picture = useQuery({
     enabled: settled,
     queryKey: ['picture', resource.id, resource.version, resource.content_sha256],
-    queryFn: async () => (await rawRequest(contentPath(resource.id))).blob(),
+    queryFn: async () => (await rawRequest(previewPath(resource.id))).blob(),
     staleTime: Infinity,
     gcTime: 60_000,
   });

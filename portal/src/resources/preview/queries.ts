@@ -20,6 +20,11 @@ export function contentPath(id: string): string {
   return `/api/v1/resources/${encodeURIComponent(id)}/content`;
 }
 
+/** The content as the portal reads it to show it (not a download: audited as portal_preview, stamps no last read). */
+export function previewPath(id: string): string {
+  return `${contentPath(id)}?purpose=preview`;
+}
+
 /** The api's inline preview bound (GET /api/v1/portal/settings); undefined until it is known. */
 export function useInlinePreviewBytes(): number | undefined {
   return usePortalSettings().data?.inline_preview_bytes;
@@ -33,7 +38,7 @@ export function textContentKey(resource: Pick<Resource, 'id' | 'version' | 'cont
 }
 
 export async function fetchTextContent(id: string): Promise<TextContent> {
-  const bytes = new Uint8Array(await (await rawRequest(contentPath(id))).arrayBuffer());
+  const bytes = new Uint8Array(await (await rawRequest(previewPath(id))).arrayBuffer());
   if (bytes.includes(0)) return { notText: true };
   try {
     // A byte order mark is kept as a character, so saving writes the bytes back as they were.
