@@ -57,8 +57,10 @@ export function routesOf(tree: string): Route[] {
     parents.length = depth;
     const parent = parents[depth - 1] ?? '';
     const segment = match[2]!;
-    // A wildcard prints without the slash before it.
-    const url = segment.startsWith('/') || parent.endsWith('/') ? parent + segment : `${parent}/${segment}`;
+    // A wildcard or parameter prints without the slash before it; static text without one continues
+    // its parent's segment (`/run` is a route and `s/:runId/retry` under it is `/runs/:runId/retry`).
+    const continues = segment.startsWith('/') || parent.endsWith('/') || !/^[*:]/.test(segment);
+    const url = continues ? parent + segment : `${parent}/${segment}`;
     parents.push(url);
     if (match[3]) routes.push({ url, methods: match[3].split(', ') });
   }
