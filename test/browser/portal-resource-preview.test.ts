@@ -92,7 +92,7 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
     const problems = watchPageProblems(page);
     const contentReads: string[] = [];
     page.on('request', (request: Request) => {
-      if (request.url().endsWith(`/api/v1/resources/${ids['pixel.png']}/content`)) contentReads.push(request.url());
+      if (request.url().endsWith(`/api/v1/resources/${ids['pixel.png']}/content?purpose=preview`)) contentReads.push(request.url());
     });
     await page.goto(ownFolder(people.alice, 'preview'));
     await select(page, 'pixel');
@@ -254,7 +254,7 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
     // …and widening the window shows the pane with the selection.
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByRole('complementary', { name: 'Preview' }).getByRole('textbox', { name: 'Text of notes' }).waitFor();
-    expect(reads.some((url) => url.endsWith(`/api/v1/resources/${ids['notes.md']}/content`))).toBe(true);
+    expect(reads.some((url) => url.endsWith(`/api/v1/resources/${ids['notes.md']}/content?purpose=preview`))).toBe(true);
     await context.close();
   });
 
