@@ -11,7 +11,7 @@ export { createPromptService, PROMPT_REFERENCE_PREFIX, type PromptServiceDeps } 
 export { promptReferences } from './references.js';
 export { managePromptTool, managePromptCommands, MANAGE_PROMPT_TOOL, type ManagePromptToolOptions } from './tool.js';
 export { storedPrompts, attachmentBlocks, definitionOf, type StoredPrompts, type PromptContent } from './serve.js';
-export { platformPrompts, WORKFLOW_PROMPTS } from './platform-prompts.js';
+export { platformPrompts, configuredPrompts, reservedPromptNames, WORKFLOW_PROMPTS } from './platform-prompts.js';
 export { loadPromptsDir, parsePromptFile, PromptsDirError } from './prompts-dir.js';
 export {
   attachmentFits,

@@ -6,6 +6,7 @@
  * operator prompt overrides a workflow prompt of the same name. Stored prompts may not take any of
  * these names (store.ts `reservedNames`).
  */
+import type { PlatformConfig } from '../config/index.js';
 import type { PromptDefinition } from '../mcp-content/index.js';
 
 interface WorkflowPrompt extends PromptDefinition {
@@ -63,4 +64,19 @@ export function platformPrompts(operator: readonly PromptDefinition[], registere
   const taken = new Set(operator.map((p) => p.name));
   const workflow = WORKFLOW_PROMPTS.filter((p) => !taken.has(p.name) && p.requiresTools.every((t) => registered.has(t)));
   return [...operator, ...workflow];
+}
+
+/** server.prompts as prompt definitions. */
+export function configuredPrompts(config: Pick<PlatformConfig, 'server'>): PromptDefinition[] {
+  return config.server.prompts.map((p) => ({
+    name: p.name,
+    content: p.content,
+    ...(p.description ? { description: p.description } : {}),
+    arguments: p.arguments.map((a) => ({ name: a.name, required: a.required, ...(a.description ? { description: a.description } : {}) })),
+  }));
+}
+
+/** The names operator prompts and every workflow prompt hold: a stored prompt never takes (or is served under) one. */
+export function reservedPromptNames(operator: readonly PromptDefinition[]): Set<string> {
+  return new Set([...operator.map((p) => p.name), ...WORKFLOW_PROMPTS.map((p) => p.name)]);
 }
