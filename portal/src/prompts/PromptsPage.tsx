@@ -270,7 +270,7 @@ export function PromptsPage() {
         <div className="prompts-detail">
           {!id ? <p className="muted">Choose a prompt to edit it and its attachments.</p> : null}
           {selected.isError ? <ErrorMessage>{messageOf(selected.error)}</ErrorMessage> : null}
-          {selected.data ? <PromptEditor key={`${selected.data.id}:${selected.data.updated_at}`} prompt={selected.data} /> : null}
+          {selected.data ? <PromptEditor key={selected.data.id} prompt={selected.data} /> : null}
         </div>
       </div>
       <NewPromptDialog isOpen={creating} onOpenChange={setCreating} />
