@@ -24,12 +24,18 @@ export function treeKey(folder: FolderRef): string {
   return apiFolderPath(folder);
 }
 
-/** The address a tree key opens. */
-function keyAddress(key: string): string {
-  if (key === peopleKey) return peopleAddress;
+/** The folder a tree key names (undefined: People). */
+function keyFolder(key: string): FolderRef | undefined {
+  if (key === peopleKey) return undefined;
   const slash = key.indexOf('/');
   const head = slash < 0 ? key : key.slice(0, slash);
-  return folderAddress({ library: decodeURIComponent(head), path: slash < 0 ? '' : key.slice(slash + 1) });
+  return { library: decodeURIComponent(head), path: slash < 0 ? '' : key.slice(slash + 1) };
+}
+
+/** The address a tree key opens. */
+function keyAddress(key: string): string {
+  const folder = keyFolder(key);
+  return folder ? folderAddress(folder) : peopleAddress;
 }
 
 /** Keys to expand so the open location shows: its library (and People for another person's), every ancestor, itself. */
@@ -140,7 +146,11 @@ function PeopleItem({ folder }: { folder: Extract<TopFolder, { kind: 'people' }>
   );
 }
 
-export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[] | undefined; topError: unknown; ownSubject: string }) {
+/**
+ * `onOpen`: opening a folder hands it to the caller instead of going to its address (the prompts
+ * page's attachment picker browses the tree in place); People then only expands.
+ */
+export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[] | undefined; topError: unknown; ownSubject: string; onOpen?: (folder: FolderRef) => void; label?: string }) {
   const navigate = useNavigate();
   const { location, ownSubject } = props;
   const [expanded, setExpanded] = useState<Set<Key>>(() => new Set(keysToShow(location, ownSubject)));
@@ -151,14 +161,19 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
   }, [showKeys]);
   const current = location.kind === 'people' ? peopleKey : location.kind === 'folder' ? treeKey(location.folder) : undefined;
   const open = (key: Key) => {
-    const address = keyAddress(String(key));
-    if (key !== current) navigate(address);
+    if (key === current) return;
+    if (props.onOpen) {
+      const folder = keyFolder(String(key));
+      if (folder) props.onOpen(folder);
+      return;
+    }
+    navigate(keyAddress(String(key)));
   };
 
   return (
     <nav
       className="folder-tree"
-      aria-label="Folder tree"
+      aria-label={props.label ?? 'Folder tree'}
       onKeyDownCapture={(e) => {
         // Enter opens the focused folder. (The Tree performs its action on Enter only while nothing
         // is selected; the open folder is its selection, so the key is handled here.)
