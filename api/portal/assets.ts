@@ -7,8 +7,6 @@
  * shared/assets: the owner and platform administrators only (a person a live private share names
  * may read); anyone else gets 404, as for an asset that does not exist. Errors are `{error, message, ...details}`.
  */
-import type { FastifyError, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { PlatformConfig } from '../../shared/config/index.js';
 import {
@@ -19,18 +17,16 @@ import {
   MAX_NAME_CHARS,
   MAX_NOTICE_CHARS,
   MAX_TAGS,
-  type AssetActor,
   type AssetErrorCode,
   type AssetService,
 } from '../../shared/assets/index.js';
 import { readAll } from '../../shared/objstore/index.js';
-import { resourceActor } from '../../shared/resources/index.js';
 import type { App } from '../http/app.js';
-import { CallerInputError } from '../http/caller-input.js';
 import { restSecurity } from '../http/openapi.js';
-import { sendRestRefusal, unauthenticated, type RestAuthenticator } from '../http/rest-auth.js';
+import type { RestAuthenticator } from '../http/rest-auth.js';
 import { userContentHeaders } from '../http/user-content.js';
 import { frameHeaders, htmlFrameCsp, jsxFrameCsp, jsxFrameDocument, requestOrigin } from './asset-frame.js';
+import { personScope } from './person-scope.js';
 
 export interface AssetRoutesOptions {
   service: AssetService;
@@ -164,29 +160,7 @@ const versionQuery = z.object({ version: z.coerce.number().int().min(1).optional
 
 export async function assetRoutes(app: App, opts: AssetRoutesOptions): Promise<void> {
   const { service, config } = opts;
-  const actors = new WeakMap<FastifyRequest, AssetActor>();
-  const actor = (request: FastifyRequest): AssetActor => {
-    const found = actors.get(request);
-    if (!found) throw new Error('asset route reached without an actor');
-    return found;
-  };
-
-  app.addHook('onRequest', async (request, reply) => {
-    const decision = await opts.authenticate(request);
-    if (!decision.ok) return sendRestRefusal(reply, decision);
-    // Anonymous callers own no assets.
-    if (decision.caller.authType === 'anonymous') return sendRestRefusal(reply, unauthenticated());
-    actors.set(request, resourceActor(decision.caller, { config, origin: 'person' }));
-  });
-
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AssetError) return reply.code(statusByAssetCode[error.code] ?? 500).send({ ...(error.details ?? {}), error: error.code, message: error.message });
-    if (hasZodFastifySchemaValidationErrors(error)) return reply.code(400).send({ error: 'invalid_request', message: error.message });
-    if (error instanceof CallerInputError) return reply.code(400).send({ error: 'invalid', message: error.message });
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error }, 'asset request failed');
-    return reply.code(status).send({ error: status >= 500 ? 'internal_error' : (error.code ?? 'bad_request'), message: status >= 500 ? 'internal error' : error.message });
-  });
+  const actor = personScope(app, { authenticate: opts.authenticate, config, what: 'asset', isDomainError: (error) => error instanceof AssetError, statusByCode: statusByAssetCode });
 
   app.get(
     '/api/v1/portal/assets',

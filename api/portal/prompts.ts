@@ -6,8 +6,6 @@
  * The rules live in shared/prompts: a prompt the caller may not open answers 404, as one that does
  * not exist. Errors are `{error, message, ...details}`.
  */
-import type { FastifyError, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { PlatformConfig } from '../../shared/config/index.js';
 import {
@@ -18,15 +16,13 @@ import {
   MAX_NAME_CHARS,
   PROMPT_SCOPES,
   PromptError,
-  type PromptActor,
   type PromptErrorCode,
   type PromptService,
 } from '../../shared/prompts/index.js';
-import { resourceActor } from '../../shared/resources/index.js';
 import type { App } from '../http/app.js';
-import { CallerInputError } from '../http/caller-input.js';
 import { restSecurity } from '../http/openapi.js';
-import { sendRestRefusal, unauthenticated, type RestAuthenticator } from '../http/rest-auth.js';
+import type { RestAuthenticator } from '../http/rest-auth.js';
+import { personScope } from './person-scope.js';
 
 export interface PromptRoutesOptions {
   service: PromptService;
@@ -122,29 +118,7 @@ function defined<T extends Record<string, unknown>>(o: T): { [K in keyof T]: Exc
 
 export async function promptRoutes(app: App, opts: PromptRoutesOptions): Promise<void> {
   const { service, config } = opts;
-  const actors = new WeakMap<FastifyRequest, PromptActor>();
-  const actor = (request: FastifyRequest): PromptActor => {
-    const found = actors.get(request);
-    if (!found) throw new Error('prompt route reached without an actor');
-    return found;
-  };
-
-  app.addHook('onRequest', async (request, reply) => {
-    const decision = await opts.authenticate(request);
-    if (!decision.ok) return sendRestRefusal(reply, decision);
-    // Anonymous callers own no prompts.
-    if (decision.caller.authType === 'anonymous') return sendRestRefusal(reply, unauthenticated());
-    actors.set(request, resourceActor(decision.caller, { config, origin: 'person' }));
-  });
-
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof PromptError) return reply.code(statusByCode[error.code] ?? 500).send({ ...(error.details ?? {}), error: error.code, message: error.message });
-    if (hasZodFastifySchemaValidationErrors(error)) return reply.code(400).send({ error: 'invalid_request', message: error.message });
-    if (error instanceof CallerInputError) return reply.code(400).send({ error: 'invalid', message: error.message });
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
-    if (status >= 500) request.log.error({ err: error }, 'prompt request failed');
-    return reply.code(status).send({ error: status >= 500 ? 'internal_error' : (error.code ?? 'bad_request'), message: status >= 500 ? 'internal error' : error.message });
-  });
+  const actor = personScope(app, { authenticate: opts.authenticate, config, what: 'prompt', isDomainError: (error) => error instanceof PromptError, statusByCode: statusByCode });
 
   app.get(
     '/api/v1/portal/prompts',

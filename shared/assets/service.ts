@@ -11,13 +11,12 @@
  * else, all answer the same not_found.
  */
 import { randomBytes } from 'node:crypto';
-import { auditRow, insertAuditRows, type AuditEntry } from '../audit/index.js';
 import { auditActive, type PlatformConfig } from '../config/index.js';
 import { uuidv7 } from '../crypto/index.js';
 import { withTransaction, type Db } from '../db/index.js';
 import type { Logger } from '../logging/index.js';
 import { ensurePlatformBucket, type ObjstoreConnection, type ObjstoreConnections } from '../objstore/index.js';
-import { referenceOf, ResourceError, type ResourceService } from '../resources/index.js';
+import { recordPersonEvent, referenceOf, ResourceError, type ResourceService } from '../resources/index.js';
 import {
   assetContentType,
   checkContent,
@@ -164,20 +163,7 @@ export function createAssetService(deps: AssetServiceDeps): AssetService {
   }
 
   async function recordEvent(actor: AssetActor, tool: string, parameters: Record<string, unknown>, q: Db | Client = db): Promise<void> {
-    if (!auditActive(config) || actor.writer.kind !== 'person') return;
-    const at = clock();
-    const entry: AuditEntry = {
-      occurredAt: at,
-      subject: actor.subject,
-      ...(actor.email ? { email: actor.email } : {}),
-      authType: actor.authType ?? 'unknown',
-      ...(actor.activePersona ? { persona: actor.activePersona } : {}),
-      tool,
-      parameters,
-      durationMs: 0,
-      outcome: 'ok',
-    };
-    await insertAuditRows(q, [auditRow(entry, at.getTime())]);
+    await recordPersonEvent(q, config, actor, { tool, parameters }, clock());
   }
 
   // ------------------------------------------------------------------ references, provenance

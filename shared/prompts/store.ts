@@ -8,11 +8,10 @@
  * (tool `portal_prompt_*`); agents' are tool calls, audited by the tool-call audit.
  */
 import type pg from 'pg';
-import { auditRow, insertAuditRows, type AuditEntry } from '../audit/index.js';
-import { auditActive, type PlatformConfig } from '../config/index.js';
+import type { PlatformConfig } from '../config/index.js';
 import { uuidv7 } from '../crypto/index.js';
 import { withTransaction, type Db } from '../db/index.js';
-import { formatLibrary, libraryFromKey, referenceOf, ResourceError, type ResourceService } from '../resources/index.js';
+import { formatLibrary, libraryFromKey, recordPersonEvent, referenceOf, ResourceError, type ResourceService } from '../resources/index.js';
 import {
   attachmentFits,
   contentProblem,
@@ -173,20 +172,7 @@ export function createPromptService(deps: PromptServiceDeps): PromptService {
   }
 
   async function recordEvent(actor: PromptActor, tool: string, parameters: Record<string, unknown>, q: Client): Promise<void> {
-    if (!auditActive(config) || actor.writer.kind !== 'person') return;
-    const at = clock();
-    const entry: AuditEntry = {
-      occurredAt: at,
-      subject: actor.subject,
-      ...(actor.email ? { email: actor.email } : {}),
-      authType: actor.authType ?? 'unknown',
-      ...(actor.activePersona ? { persona: actor.activePersona } : {}),
-      tool,
-      parameters,
-      durationMs: 0,
-      outcome: 'ok',
-    };
-    await insertAuditRows(q, [auditRow(entry, at.getTime())]);
+    await recordPersonEvent(q, config, actor, { tool, parameters }, clock());
   }
 
   /** Runs a write and tells onChange after it commits. */

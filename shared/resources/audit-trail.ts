@@ -37,7 +37,8 @@ export const NEVER_READ_AFTER_DAYS = 30;
 
 /** What a resource event says, beyond who did it (the actor) and when. */
 export interface ResourceEvent {
-  resourceId: string;
+  /** The resource the row names (absent for a person's action on something else: an asset, a prompt). */
+  resourceId?: string;
   tool: string;
   parameters: Record<string, unknown>;
 }
@@ -55,7 +56,7 @@ export function resourceEventEntry(actor: ResourceActor, event: ResourceEvent, a
     durationMs: 0,
     outcome: 'ok',
     ...(actor.writer.kind === 'agent_session' ? { sessionId: actor.writer.sessionId } : {}),
-    resourceId: event.resourceId,
+    ...(event.resourceId !== undefined ? { resourceId: event.resourceId } : {}),
   };
 }
 
@@ -63,6 +64,15 @@ export function resourceEventEntry(actor: ResourceActor, event: ResourceEvent, a
 export async function recordResourceEvent(q: Db | Client, config: PlatformConfig, actor: ResourceActor, event: ResourceEvent, at: Date): Promise<void> {
   if (!auditActive(config)) return;
   await insertAuditRows(q, [auditRow(resourceEventEntry(actor, event, at), at.getTime())]);
+}
+
+/**
+ * Writes the audit row of a person's action at the portal (on assets, stored prompts) on `q`; none
+ * for agents and scripts, whose tool call is already their row, and none while audit is off.
+ */
+export async function recordPersonEvent(q: Db | Client, config: PlatformConfig, actor: ResourceActor, event: Omit<ResourceEvent, 'resourceId'>, at: Date): Promise<void> {
+  if (actor.writer.kind !== 'person') return;
+  await recordResourceEvent(q, config, actor, event, at);
 }
 
 /** Where each usage window starts: its length back from now, but never before the retention cutoff. */
