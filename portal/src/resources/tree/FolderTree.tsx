@@ -13,7 +13,8 @@ import { Button, Tree, TreeItem, TreeItemContent, TreeLoadMoreItem, type Key } f
 import { ChevronRight, Folder, FolderOpen, Globe, User, Users } from 'lucide-react';
 import { messageOf } from '../../api/client';
 import { formatRelative } from '../../ui/format';
-import { apiFolderPath, folderAddress, folderName, peopleAddress, type FolderRef, type ResourcesLocation } from '../address';
+import { apiFolderPath, folderAddress, folderName, folderOfKey, peopleAddress, type FolderRef, type ResourcesLocation } from '../address';
+import { useMoves } from '../bulk/MoveProvider';
 import { useFolderContents, usePeopleFolders, type LibraryFolder, type TopFolder } from './folders';
 import './tree.css';
 
@@ -26,10 +27,8 @@ export function treeKey(folder: FolderRef): string {
 
 /** The address a tree key opens. */
 function keyAddress(key: string): string {
-  if (key === peopleKey) return peopleAddress;
-  const slash = key.indexOf('/');
-  const head = slash < 0 ? key : key.slice(0, slash);
-  return folderAddress({ library: decodeURIComponent(head), path: slash < 0 ? '' : key.slice(slash + 1) });
+  const folder = key === peopleKey ? undefined : folderOfKey(key);
+  return folder ? folderAddress(folder) : peopleAddress;
 }
 
 /** Keys to expand so the open location shows: its library (and People for another person's), every ancestor, itself. */
@@ -154,9 +153,16 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
     const address = keyAddress(String(key));
     if (key !== current) navigate(address);
   };
+  // Items dragged from the listing move into the folder of the row they are dropped on.
+  const drops = useMoves().dropHandlers((target) => {
+    const row = target.closest<HTMLElement>('[role="row"][data-key]');
+    const folder = row?.dataset.key ? folderOfKey(row.dataset.key) : undefined;
+    return row && folder ? { folder, element: row } : undefined;
+  });
 
   return (
     <nav
+      {...drops}
       className="folder-tree"
       aria-label="Folder tree"
       onKeyDownCapture={(e) => {
