@@ -6,7 +6,8 @@
  *   until counted; a failed count offers Retry);
  * - then one request per file, four at a time, with a progress bar;
  * - Delete removes each folder last, only when every file in it went (DELETE folder needs it
- *   empty); a folder whose files could not all be deleted stays, and the summary says why;
+ *   empty); a folder whose files could not all be deleted stays, and the summary says why (its
+ *   folders that were emptied go);
  * - Move to moves files (PATCH `path`) and folders (the folder rename route, with what is beneath)
  *   into one folder of the library; the moves can be undone afterwards (the listing's Undo).
  *
@@ -23,7 +24,7 @@ import { destinationPath, FolderCombo } from '../dialogs/FolderCombo';
 import type { ListedResource } from '../listing/rows';
 import { filesLabel } from '../tree/FolderTree';
 import { itemsLabel, libraryOf, type BulkAction, type BulkItem } from './items';
-import { addTags, deleteFile, deleteFolder, filesBeneath, moveItem, placeOf, runEach, type Failure, type MoveRecord } from './operations';
+import { addTags, deleteFile, deleteFolder, emptiedFolders, filesBeneath, foldersBeneath, moveItem, placeOf, runEach, type Failure, type MoveRecord } from './operations';
 import './bulk.css';
 
 export interface BulkOutcome {
@@ -66,7 +67,8 @@ export function BulkDialog(props: {
   const folders = items.flatMap((i) => (i.kind === 'folder' ? [i] : []));
   const needsCount = action !== 'move' && folders.length > 0;
   const [phase, setPhase] = useState<Phase>(needsCount ? { step: 'counting' } : { step: 'ready' });
-  const [inside, setInside] = useState<Map<string, ListedResource[]>>(new Map());
+  /** The files and the folders beneath each selected folder, by folder key. */
+  const [inside, setInside] = useState<Map<string, { files: ListedResource[]; folders: string[] }>>(new Map());
   const [attempt, setAttempt] = useState(0);
   const [value, setValue] = useState('');
   const [outcome, setOutcome] = useState<BulkOutcome | undefined>();
@@ -76,7 +78,12 @@ export function BulkDialog(props: {
     if (!needsCount) return;
     let live = true;
     setPhase({ step: 'counting' });
-    Promise.all(folders.map(async (f) => [folderKey(f.folder), await filesBeneath(f.folder)] as const))
+    Promise.all(
+      folders.map(async (f) => {
+        const [files, subfolders] = await Promise.all([filesBeneath(f.folder), action === 'delete' ? foldersBeneath(f.folder) : []]);
+        return [folderKey(f.folder), { files, folders: subfolders }] as const;
+      }),
+    )
       .then((counted) => {
         if (!live) return;
         setInside(new Map(counted));
@@ -96,10 +103,10 @@ export function BulkDialog(props: {
     (p: string) => p !== here && !items.some((f) => f.kind === 'folder' && (p === f.folder.path || p.startsWith(`${f.folder.path}/`))),
     [here, items],
   );
-  const insideCount = [...inside.values()].reduce((n, files) => n + files.length, 0);
+  const insideCount = [...inside.values()].reduce((n, i) => n + i.files.length, 0);
   /** Every file the action is for: the selected ones and those inside the selected folders, once each. */
   const files = (): ListedResource[] => {
-    const all = [...items.flatMap((i) => (i.kind === 'file' ? [i.resource] : [])), ...[...inside.values()].flat()];
+    const all = [...items.flatMap((i) => (i.kind === 'file' ? [i.resource] : [])), ...[...inside.values()].flatMap((i) => i.files)];
     return [...new Map(all.map((f) => [f.id, f])).values()];
   };
   const tags = parseTags(value);
@@ -141,9 +148,17 @@ export function BulkDialog(props: {
     const gone = items.filter((i) => i.kind === 'file' && !failedIds.has(i.resource.id)).map((i) => i.key);
     let foldersGone = 0;
     for (const [n, f] of folders.entries()) {
-      const kept = (inside.get(folderKey(f.folder)) ?? []).filter((file) => failedIds.has(file.id)).length;
-      if (kept > 0) {
-        failures.push({ name: f.name, message: `The folder stays: ${kept === 1 ? '1 file' : `${kept} files`} in it could not be deleted.` });
+      const beneath = inside.get(folderKey(f.folder)) ?? { files: [], folders: [] };
+      const kept = beneath.files.filter((file) => failedIds.has(file.id));
+      if (kept.length > 0) {
+        failures.push({ name: f.name, message: `The folder stays: ${kept.length === 1 ? '1 file' : `${kept.length} files`} in it could not be deleted.` });
+        for (const path of emptiedFolders(beneath.folders, new Set(kept.map((k) => k.path)))) {
+          try {
+            await deleteFolder({ library: f.folder.library, path });
+          } catch (e) {
+            failures.push({ name: path, message: messageOf(e) });
+          }
+        }
       } else {
         try {
           await deleteFolder(f.folder);

@@ -14,15 +14,17 @@ export function SelectionBar(props: { count: number; items: BulkItem[] | undefin
       <span className="selection-count">
         {props.count.toLocaleString()} selected{props.items ? ` (${itemsLabel(props.items)})` : ''}
       </span>
-      {offered.length === 0 ? (
-        <span className="selection-note">{props.items ? 'No action is allowed on all of them.' : 'Bulk actions work on files and folders.'}</span>
-      ) : null}
-      {offered.map((a) => (
-        <Button key={a} variant={a === 'delete' ? 'danger' : 'plain'} onPress={() => props.onAction(a)}>
-          {actionLabels[a]}
-        </Button>
-      ))}
-      <Button onPress={props.onClear}>Clear selection</Button>
+      <div className="selection-actions">
+        {offered.length === 0 ? (
+          <span className="selection-note">{props.items ? 'No action is allowed on all of them.' : 'Bulk actions work on files and folders.'}</span>
+        ) : null}
+        {offered.map((a) => (
+          <Button key={a} variant={a === 'delete' ? 'danger' : 'plain'} onPress={() => props.onAction(a)}>
+            {actionLabels[a]}
+          </Button>
+        ))}
+        <Button onPress={props.onClear}>Clear selection</Button>
+      </div>
     </div>
   );
 }

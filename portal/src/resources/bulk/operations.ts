@@ -9,6 +9,7 @@
 import { api, messageOf, unwrap } from '../../api/client';
 import { apiFolderPath, folderName, joinFolderPath, parentFolder, type FolderRef } from '../address';
 import type { ListedResource } from '../listing/rows';
+import { facetFolder } from '../tree/folders';
 import type { BulkItem } from './items';
 
 /** A move that happened: enough to put the item back where it was. */
@@ -80,6 +81,22 @@ export async function filesBeneath(folder: FolderRef): Promise<ListedResource[]>
     cursor = page.next_cursor ?? undefined;
   } while (cursor);
   return files;
+}
+
+/** The folders beneath a folder, at every depth (not itself). */
+export async function foldersBeneath(folder: FolderRef): Promise<string[]> {
+  const facets = unwrap(await api.GET('/api/v1/resources/facets', { params: { query: { path: apiFolderPath(folder) } } })).folders;
+  return facets.map((f) => facetFolder(f).path).filter((p) => p.startsWith(`${folder.path}/`));
+}
+
+/**
+ * The folders to delete beneath a folder that stays because files in `kept` folders could not be
+ * deleted: the highest ones holding none of them (deleting one takes its empty subfolders along).
+ */
+export function emptiedFolders(subfolders: readonly string[], kept: ReadonlySet<string>): string[] {
+  const holds = (p: string) => [...kept].some((k) => k === p || k.startsWith(`${p}/`));
+  const free = subfolders.filter((p) => !holds(p));
+  return free.filter((p) => !free.some((q) => p.startsWith(`${q}/`)));
 }
 
 export interface Failure {
