@@ -57,6 +57,11 @@ export function useMoves(): Moves {
   return moves;
 }
 
+/** A message as a sentence: ends with one full stop. */
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 function placeName(path: string): string {
   return path ? folderName(path) : 'the top level';
 }
@@ -104,7 +109,7 @@ export function MoveProvider({ children }: { children: ReactNode }) {
           } catch (e) {
             const notBack = await undoMoves(done);
             const back = notBack.length > 0 ? ` Could not put back: ${notBack.map((f) => `${f.name} (${f.message})`).join('; ')}.` : ' Nothing was moved.';
-            setToast({ text: `${item.name} was not moved: ${messageOf(e)}.${back}`, error: true });
+            setToast({ text: `${item.name} was not moved: ${sentence(messageOf(e))}${back}`, error: true });
             return;
           }
         }

@@ -3,7 +3,7 @@
  * selection bar, the bulk dialog, the context menu's actions for a selection, Delete and Move to
  * of a selection from the keyboard, and the drag sources and drop targets among the rows.
  */
-import { lazy, useMemo, useState, type HTMLAttributes } from 'react';
+import { lazy, useEffect, useMemo, useState, type HTMLAttributes } from 'react';
 import type { GridState } from '../listing/ListingGrid';
 import type { MenuAction } from '../listing/RowMenu';
 import type { Row } from '../listing/rows';
@@ -39,6 +39,15 @@ export function useListingBulk(opts: {
   const items = useMemo(() => (multi ? selectedItems(rows, grid.selected) : undefined), [multi, rows, grid.selected]);
   const offered = items ? offeredActions(items) : [];
   const [open, setOpen] = useState<{ action: BulkAction; items: BulkItem[] } | null>(null);
+
+  // Rows moved or deleted away (a drop, a bulk action) leave the selection, so neither the bar nor
+  // the preview speaks of rows the listing no longer shows.
+  const { setGrid } = opts;
+  useEffect(() => {
+    const shown = new Set(rows.map((r) => r.key));
+    const kept = [...grid.selected].filter((k) => shown.has(k));
+    if (kept.length !== grid.selected.size) setGrid({ ...grid, selected: new Set(kept) });
+  }, [rows, grid, setGrid]);
 
   const start = (action: BulkAction) => {
     if (items && offered.includes(action)) setOpen({ action, items });
