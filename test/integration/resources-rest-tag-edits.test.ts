@@ -7,7 +7,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TAGS } from '../../shared/resources/index.js';
-import { alice, as, bob, multipart, send, startResourceRestApi, type RawResponse, type ResourceRestApi, type Who } from './resources-rest-fixtures.js';
+import { alice, as, bob, multipart, salesAdmin, salesMember, send, startResourceRestApi, type RawResponse, type ResourceRestApi, type Who } from './resources-rest-fixtures.js';
 
 let api: ResourceRestApi;
 
@@ -19,8 +19,8 @@ function call(who: Who, method: string, path: string, body?: unknown): Promise<R
   });
 }
 
-async function createFile(who: Who, name: string, tags: string[]): Promise<string> {
-  const form = multipart([{ name: 'path', value: 'tagged' }, ...tags.map((value) => ({ name: 'tags', value })), { name: 'file', filename: name, type: 'text/plain', data: name }]);
+async function createFile(who: Who, name: string, tags: string[], library?: string): Promise<string> {
+  const form = multipart([...(library ? [{ name: 'library', value: library }] : []), { name: 'path', value: 'tagged' }, ...tags.map((value) => ({ name: 'tags', value })), { name: 'file', filename: name, type: 'text/plain', data: name }]);
   const res = await send(`${api.url}/api/v1/resources`, { method: 'POST', headers: { ...as(who), 'content-type': form.contentType }, body: form.body });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json.id;
@@ -95,9 +95,14 @@ describe('PATCH add_tags / remove_tags', () => {
     expect((await call(alice, 'GET', `/api/v1/resources/${id}`)).json.tags).toEqual(['keep']);
   });
 
-  it('only whoever may change the file may add tags: another person gets 404 and the tags stay', async () => {
+  it('only whoever may change the file may add tags: another person gets 404, a persona member who may only read 403, and the tags stay', async () => {
     const id = await createFile(alice, 'private.txt', ['mine']);
     expectRefused(await patch(bob, id, { add_tags: ['theirs'] }), 404, 'not_found');
     expect((await call(alice, 'GET', `/api/v1/resources/${id}`)).json.tags).toEqual(['mine']);
+    const shared = await createFile(salesAdmin, 'team.txt', ['team'], 'persona:sales');
+    expectRefused(await patch(salesMember, shared, { add_tags: ['member'] }), 403, 'forbidden');
+    expectRefused(await patch(salesMember, shared, { remove_tags: ['team'] }), 403, 'forbidden');
+    expect((await call(salesAdmin, 'GET', `/api/v1/resources/${shared}`)).json.tags).toEqual(['team']);
+    expect((await patch(salesAdmin, shared, { add_tags: ['curated'] })).json.tags).toEqual(['team', 'curated']);
   });
 });
