@@ -30,6 +30,7 @@ describe.skipIf(!haveChromium)('portal Resources: moves by drag, with Undo', () 
       { path: 'drag/clash', name: 'f2.txt', content: 'another f2' },
     ]);
     for (const [i, name] of ['f1', 'f2', 'other', 'z', 'clash-f2'].entries()) ids[name] = answers[i]!.id;
+    await uploadMany(rig, people.admin, [{ library: 'global', path: 'brand', name: 'logo.txt', content: 'logo' }]);
     // 501 files beneath one folder, seeded as rows (the statement triggers keep the folder counts
     // exact): 501 uploads would keep the worker busy with their index and thumbnail jobs for
     // minutes, and the refused rename is a workflow on that worker.
@@ -139,7 +140,7 @@ describe.skipIf(!haveChromium)('portal Resources: moves by drag, with Undo', () 
     await context.close();
   }, 120_000);
 
-  it('a drop onto another top-level folder (Global) is refused in the page, saying moves between libraries are in Edit details; nothing moves', async () => {
+  it('a drop onto another top-level folder (Global) is refused in the page, saying moves between libraries are in Edit details; nothing moves; a file the caller may not move is no drag source', async () => {
     const { page, context } = await rig.open(people.alice);
     const problems = watchPageProblems(page);
     await open(page, 'drag/src', 'f1');
@@ -147,6 +148,14 @@ describe.skipIf(!haveChromium)('portal Resources: moves by drag, with Undo', () 
     await poll(() => toast(page).getByRole('alert').innerText()).toBe('Moving to another top-level folder is done in Edit details (Top-level folder), not by drag.');
     expect(await pathOf(ids.f1!)).toBe('drag/src');
     expect(((await rest('GET', `/api/v1/resources/${ids.f1}`)).body as { library: string }).library).toBe(`person:${subjectOf(people.alice)}`);
+    expect(await row(page, 'f1').getAttribute('draggable')).toBe('true');
+    // In Global a member may change nothing: neither the folder nor the file is draggable.
+    await page.goto('/portal/resources/lib/global/brand');
+    await poll(() => listedNames(page)).toEqual(['logo']);
+    expect(await row(page, 'logo').getAttribute('draggable')).toBeNull();
+    await page.goto('/portal/resources/lib/global');
+    await poll(() => listedNames(page)).toEqual(['brand']);
+    expect(await row(page, 'brand').getAttribute('draggable')).toBeNull();
     expect(problems).toEqual([]);
     await context.close();
   }, 120_000);

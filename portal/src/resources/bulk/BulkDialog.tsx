@@ -24,7 +24,8 @@ import { destinationPath, FolderCombo } from '../dialogs/FolderCombo';
 import type { ListedResource } from '../listing/rows';
 import { filesLabel } from '../tree/FolderTree';
 import { itemsLabel, libraryOf, type BulkAction, type BulkItem } from './items';
-import { addTags, deleteFile, deleteFolder, emptiedFolders, filesBeneath, foldersBeneath, moveItem, placeOf, runEach, type Failure, type MoveRecord } from './operations';
+import { emptiedFolders } from './rules';
+import { addTags, deleteFile, deleteFolder, filesBeneath, foldersBeneath, moveItem, placeOf, runEach, type Failure, type MoveRecord } from './operations';
 import './bulk.css';
 
 export interface BulkOutcome {

@@ -10,12 +10,14 @@
 import type { FolderRef } from '../address';
 import { filesLabel } from '../tree/FolderTree';
 import type { ListedResource, Row } from '../listing/rows';
+import { offeredFor, type BulkAction } from './rules';
+
+export type { BulkAction } from './rules';
 
 export type BulkItem =
   | { kind: 'file'; key: string; name: string; resource: ListedResource }
   | { kind: 'folder'; key: string; name: string; folder: FolderRef; delete: boolean };
 
-export type BulkAction = 'move' | 'tag' | 'delete';
 
 /** The selected rows as bulk items, in listing order; undefined when one of them takes no bulk action. */
 export function selectedItems(rows: readonly Row[], selected: ReadonlySet<string>): BulkItem[] | undefined {
@@ -42,8 +44,7 @@ export function allows(item: BulkItem, action: BulkAction): boolean {
 
 /** The bulk actions offered for the items: each one every item allows, all in one library. */
 export function offeredActions(items: readonly BulkItem[]): BulkAction[] {
-  if (items.length === 0 || new Set(items.map(libraryOf)).size !== 1) return [];
-  return (['move', 'tag', 'delete'] as const).filter((a) => items.every((i) => allows(i, a)));
+  return offeredFor(items.map((i) => ({ library: libraryOf(i), move: allows(i, 'move'), tag: allows(i, 'tag'), delete: allows(i, 'delete') })));
 }
 
 /** "2 files and 1 folder". */

@@ -89,16 +89,6 @@ export async function foldersBeneath(folder: FolderRef): Promise<string[]> {
   return facets.map((f) => facetFolder(f).path).filter((p) => p.startsWith(`${folder.path}/`));
 }
 
-/**
- * The folders to delete beneath a folder that stays because files in `kept` folders could not be
- * deleted: the highest ones holding none of them (deleting one takes its empty subfolders along).
- */
-export function emptiedFolders(subfolders: readonly string[], kept: ReadonlySet<string>): string[] {
-  const holds = (p: string) => [...kept].some((k) => k === p || k.startsWith(`${p}/`));
-  const free = subfolders.filter((p) => !holds(p));
-  return free.filter((p) => !free.some((q) => p.startsWith(`${q}/`)));
-}
-
 export interface Failure {
   name: string;
   message: string;

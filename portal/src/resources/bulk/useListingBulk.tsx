@@ -8,7 +8,7 @@ import type { GridState } from '../listing/ListingGrid';
 import type { MenuAction } from '../listing/RowMenu';
 import type { Row } from '../listing/rows';
 import type { BulkOutcome } from './BulkDialog';
-import { actionLabels, offeredActions, selectedItems, type BulkAction, type BulkItem } from './items';
+import { actionLabels, allows, offeredActions, selectedItems, type BulkAction, type BulkItem } from './items';
 import { useMoves } from './MoveProvider';
 import { SelectionBar } from './SelectionBar';
 
@@ -64,7 +64,8 @@ export function useListingBulk(opts: {
 
   const rowProps = (row: Row): HTMLAttributes<HTMLDivElement> => {
     const item = itemOf(row);
-    if (!item) return {};
+    // Draggable exactly where the server would take the move.
+    if (!item || !allows(item, 'move')) return {};
     return {
       draggable: true,
       onDragStart: (e) => {
