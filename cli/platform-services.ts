@@ -16,6 +16,8 @@ import { tableReferences, type TableDeps } from '../shared/tables/index.js';
 import { buildToolkits, type Toolkits } from './toolkits.js';
 import { assetReferences, createAssetService, type AssetService } from '../shared/assets/index.js';
 import { createWebhookServices, type WebhookServices } from './webhooks.js';
+import type { PromptDefinition } from '../shared/mcp-content/index.js';
+import { configuredPrompts, createPromptService, loadPromptsDir, promptReferences, PromptsDirError, reservedPromptNames, type PromptService } from '../shared/prompts/index.js';
 
 /**
  * The services the api and the worker roles share: the toolkits (SQL, object storage), managed
@@ -41,6 +43,10 @@ export interface PlatformServices {
   tables?: TableDeps;
   /** Assets and their shares (issue 38): `portal.enabled`, the platform database and an object store. */
   assets?: AssetService;
+  /** Prompts people and agents store, with resources attached (issue 40): needs managed resources. */
+  prompts?: PromptService;
+  /** The operator's prompts: server.prompts, then `tuning.prompts_dir`'s, read at start-up (a bad file stops the start). */
+  operatorPrompts: PromptDefinition[];
   /** Managed scripts and libraries; needs the platform database. */
   scripts?: ScriptStore;
   /** Scripts' endpoint bindings; needs the platform database. A public one is bound as the bot-check settings allow. */
@@ -62,6 +68,7 @@ export async function openPlatformServices(opts: {
   seedBuckets?: Record<string, readonly string[]>;
 }): Promise<PlatformServices> {
   const { config, log, db, temporal } = opts;
+  const operatorPrompts = [...configuredPrompts(config), ...(await operatorDirPrompts(config))];
   const metrics = createMetrics();
   const publicUrl = { current: '' };
   const toolkits = await buildToolkits(config, log, { publicUrl: () => publicUrl.current, ...(opts.seedBuckets ? { seedBuckets: opts.seedBuckets } : {}) });
@@ -95,7 +102,7 @@ export async function openPlatformServices(opts: {
             log: log.child({ component: 'resources' }),
             ...(resourceJobs ? { jobs: resourceJobs } : {}),
             // Registered tables and assets hold a delete up (and assets name themselves under Used by).
-            references: [...(tableStorage ? [tableReferences({ db, sql: toolkits.sql, storage: tableStorage })] : []), assetReferences(db)],
+            references: [...(tableStorage ? [tableReferences({ db, sql: toolkits.sql, storage: tableStorage })] : []), assetReferences(db), promptReferences(db)],
           })
         : undefined;
     const assets =
@@ -109,6 +116,9 @@ export async function openPlatformServices(opts: {
             publicBaseUrl: () => publicUrl.current || undefined,
           })
         : undefined;
+    // Stored prompts may not take the names of the operator's prompts or of any workflow prompt.
+    const reserved = reservedPromptNames(operatorPrompts);
+    const prompts = db && resources ? createPromptService({ config, db, resources, reservedNames: () => reserved }) : undefined;
     const tables: TableDeps | undefined =
       db && resources && tableStorage
         ? { db, resources, sql: toolkits.sql, storage: tableStorage, log: log.child({ component: 'tables' }), ...(resourceJobs ? { jobs: resourceJobs } : {}) }
@@ -128,6 +138,8 @@ export async function openPlatformServices(opts: {
       ...(embedder ? { embedder } : {}),
       ...(tables ? { tables } : {}),
       ...(assets ? { assets } : {}),
+      ...(prompts ? { prompts } : {}),
+      operatorPrompts,
       ...(db ? { scripts: new ScriptStore({ db, config }), endpoints: endpointStore(db, config) } : {}),
       sandbox,
       publicUrl,
@@ -143,6 +155,16 @@ export async function openPlatformServices(opts: {
     await toolkits.close().catch(() => undefined);
     throw error;
   }
+}
+
+/** tuning.prompts_dir's prompts; a name a server.prompts entry has is a start-up error too. */
+async function operatorDirPrompts(config: PlatformConfig): Promise<PromptDefinition[]> {
+  if (!config.tuning.prompts_dir) return [];
+  const prompts = await loadPromptsDir(config.tuning.prompts_dir);
+  const configured = new Set(config.server.prompts.map((p) => p.name));
+  const clash = prompts.find((p) => configured.has(p.name));
+  if (clash) throw new PromptsDirError(`prompt name "${clash.name}" is also a server.prompts entry's`);
+  return prompts;
 }
 
 /** The binding store, refusing a public endpoint while the bot-check settings cannot protect it. */

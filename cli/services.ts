@@ -5,7 +5,9 @@ import { compactWorkflowId } from '../workflows/index.js';
 import { databaseApiKeys } from '../shared/identity/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { buildMcpSurface } from '../api/mcp/surface.js';
-import { buildMcpServer, type McpSurface } from '../api/mcp/server.js';
+import { buildMcpServer, offeredPlatformPrompts, type McpSurface } from '../api/mcp/server.js';
+import { managePromptTool, reservedPromptNames, storedPrompts } from '../shared/prompts/index.js';
+import { promptRoutes } from '../api/portal/prompts.js';
 import { databaseGatingStore, memoryGatingStore } from '../shared/workflow-gating/index.js';
 import { toolCallAudit } from './audit.js';
 import { ToolRegistry, toolMetricsMiddleware, type ToolDefinition } from '../shared/mcp-tools/index.js';
@@ -131,6 +133,7 @@ export async function startApiRole(opts: {
       // The tools' view: presigned URLs never reach internal connections or platform buckets.
       await app.register(objstoreRoutes, { connections: toolkits.objstore.tools });
       if (resources) await app.register(resourceRoutes, { ...resourceRouteOptions(config, resources, ctx.authenticate, requests), ...(services.tables ? { tables: tableHooks(services.tables), tableRegistration: services.tables } : {}), ...(db ? { search: { db, publicBaseUrl: config.portal.public_base_url || undefined, ...(services.embedder ? { embedder: services.embedder } : {}) } } : {}) });
+      if (services.prompts) await app.register(promptRoutes, { service: services.prompts, config, authenticate: ctx.authenticate });
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
@@ -236,6 +239,7 @@ function buildPlatformSurface(opts: {
       : undefined;
   const enrichment = toolkitEnrichment(config, log, services.toolkits, { db });
   const tables = services.tables ? tableHooks(services.tables) : undefined;
+  const reserved = reservedPromptNames(services.operatorPrompts);
   // Exports (tools and scripts' platform.export/publish_data) move the tables that follow the file.
   const followTables = tables ? { followTables: tables.followNewVersion } : {};
   const surface = buildMcpSurface({
@@ -264,6 +268,14 @@ function buildPlatformSurface(opts: {
           ]
         : []),
       ...(resources ? [fetchTool(resources, { actorOf: agentActor(config) })] : []),
+      ...(services.prompts
+        ? [
+            managePromptTool(services.prompts, {
+              actorOf: agentActor(config),
+              platformPrompts: (caller) => (served.surface ? offeredPlatformPrompts(served.surface, caller) : []),
+            }),
+          ]
+        : []),
       ...(scripts
         ? [
             manageScriptTool(scripts, {
@@ -288,6 +300,8 @@ function buildPlatformSurface(opts: {
     // Cross-enrichment runs next to the handler, after gating and elicitation (docs/enrichment.md).
     ...(enrichment.middleware ? { innerMiddlewares: [enrichment.middleware] } : {}),
     ...(enrichment.resources ? { templatedResources: [enrichment.resources] } : {}),
+    operatorPrompts: services.operatorPrompts,
+    ...(services.prompts ? { storedPrompts: storedPrompts(services.prompts, { actorOf: agentActor(config), reserved: () => reserved }) } : {}),
   });
   served.surface = surface;
   if (resources && runner) {

@@ -35,6 +35,7 @@ import {
   type PromptDefinition,
   type TemplatedResourceSource,
 } from '../../shared/mcp-content/index.js';
+import { attachmentBlocks, type StoredPrompts } from '../../shared/prompts/index.js';
 import type { ConnectedServers, NotificationTarget } from './notifications.js';
 import { sessionJsonSchemaValidator } from './json-schema-validator.js';
 import {
@@ -54,7 +55,10 @@ export interface McpSurface {
   middlewares: readonly ToolMiddleware[];
   /** Sees calls refused before the middleware (the audit log records them as denied). */
   onRefused?: ToolRefusalHook;
+  /** Operator prompts (server.prompts, tuning.prompts_dir), then the workflow prompts no operator prompt overrides. */
   prompts: readonly PromptDefinition[];
+  /** Prompts people and agents stored (shared/prompts), after those above; names those above take are theirs. */
+  storedPrompts?: StoredPrompts;
   customResources: readonly CustomResource[];
   /** Managed resources (spec document 2), served next to the custom ones when configured. */
   resources?: McpResources;
@@ -102,6 +106,19 @@ function callerOf(session: McpSessionInfo, extra: { authInfo?: AuthInfo | undefi
   const caller = messageCaller(extra) ?? session.caller;
   if (!caller) throw new ProtocolError(protocolErrorCodes.internalError, 'request has no authenticated caller');
   return caller;
+}
+
+/**
+ * The operator and workflow prompts a caller is offered: a workflow prompt only when the caller may
+ * call every tool it names (persona-filtered like the tools themselves).
+ */
+export function offeredPlatformPrompts(surface: Pick<McpSurface, 'prompts' | 'registry' | 'access'>, caller: CallerContext): PromptDefinition[] {
+  return surface.prompts.filter((p) =>
+    (p.requiresTools ?? []).every((name) => {
+      const tool = surface.registry.get(name);
+      return tool !== undefined && surface.access.mayUse(tool, caller);
+    }),
+  );
 }
 
 /** Human answers take time; the SDK's 60 s default would cut people off mid-thought. */
@@ -202,30 +219,40 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     return { caller, allowed: surface.mayUseContent(caller) };
   };
 
-  server.setRequestHandler(ListPromptsRequestSchema, async (_request, extra) => ({
-    prompts: (contentFor(extra).allowed ? surface.prompts : []).map((p) => {
-      const icons = toMcpIcons(surface.promptIcons?.[p.name]);
-      return {
-        name: p.name,
-        description: p.description ?? p.name,
-        arguments: p.arguments.map((a) => ({ name: a.name, description: a.description ?? a.name, required: a.required })),
-        ...(icons ? { icons } : {}),
-      };
-    }),
-  }));
+  server.setRequestHandler(ListPromptsRequestSchema, async (_request, extra) => {
+    const { caller, allowed } = contentFor(extra);
+    if (!allowed) return { prompts: [] };
+    const stored = surface.storedPrompts ? await surface.storedPrompts.list(caller, session.sessionId ?? extra.sessionId) : [];
+    return {
+      prompts: [...offeredPlatformPrompts(surface, caller), ...stored].map((p) => {
+        const icons = toMcpIcons(surface.promptIcons?.[p.name]);
+        return {
+          name: p.name,
+          description: p.description ?? p.name,
+          arguments: p.arguments.map((a) => ({ name: a.name, description: a.description ?? a.name, required: a.required })),
+          ...(icons ? { icons } : {}),
+        };
+      }),
+    };
+  });
 
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     const { caller, allowed } = contentFor(extra);
-    const prompt = allowed ? surface.prompts.find((p) => p.name === request.params.name) : undefined;
-    if (!prompt) throw new ProtocolError(protocolErrorCodes.invalidParams, `unknown prompt: ${request.params.name}`);
+    const name = request.params.name;
+    const platform = allowed ? offeredPlatformPrompts(surface, caller).find((p) => p.name === name) : undefined;
+    const stored = allowed && !platform && surface.storedPrompts ? await surface.storedPrompts.get(caller, name, session.sessionId ?? extra.sessionId) : undefined;
+    const prompt = platform ?? stored?.definition;
+    if (!prompt) throw new ProtocolError(protocolErrorCodes.invalidParams, `unknown prompt: ${name}`);
     try {
       const framing = surface.personaPrompts?.(caller);
       const text = [framing?.system_prefix, renderPrompt(prompt, request.params.arguments ?? {}), framing?.system_suffix]
         .filter((part) => part)
         .join('\n\n');
+      // The attachments follow the text in their authored order, one message each (resource links, or notes for missing material).
+      const attachments = attachmentBlocks(stored?.attachments ?? []).map((content) => ({ role: 'user' as const, content }));
       return {
         ...(prompt.description ? { description: prompt.description } : {}),
-        messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }],
+        messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }, ...attachments],
       };
     } catch (error) {
       if (error instanceof PromptArgumentError) throw new ProtocolError(protocolErrorCodes.invalidParams, error.message);

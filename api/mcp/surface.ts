@@ -12,7 +12,8 @@ import {
   type ToolRefusalHook,
 } from '../../shared/mcp-tools/index.js';
 import { localResourceChanges, type ResourceChangeSource } from '../../shared/resources/index.js';
-import type { TemplatedResourceSource } from '../../shared/mcp-content/index.js';
+import type { PromptDefinition, TemplatedResourceSource } from '../../shared/mcp-content/index.js';
+import { configuredPrompts, platformPrompts, type StoredPrompts } from '../../shared/prompts/index.js';
 import type { McpSurface } from './server.js';
 import type { McpResources } from './managed-resources.js';
 import { ConnectedServers, listChangeReaches, notifyResourceListChanges } from './notifications.js';
@@ -53,6 +54,10 @@ export function buildMcpSurface(opts: {
   resourceChanges?: ResourceChangeSource;
   /** Runs a batch of list_changed notifications when its window closes (tests hold it). */
   scheduleListChanged?: (send: () => void) => void;
+  /** The operator's prompts: server.prompts, then `tuning.prompts_dir`'s (loaded at start-up); default server.prompts alone. */
+  operatorPrompts?: readonly PromptDefinition[];
+  /** Prompts people and agents stored (shared/prompts), served after the operator and workflow prompts. */
+  storedPrompts?: StoredPrompts;
 }): McpSurface {
   const { config } = opts;
   const registry = new ToolRegistry();
@@ -101,12 +106,8 @@ export function buildMcpSurface(opts: {
     mayUseContent: (caller) => personas.mayUseContent(caller),
     middlewares,
     ...(opts.onRefused ? { onRefused: opts.onRefused } : {}),
-    prompts: config.server.prompts.map((p) => ({
-      name: p.name,
-      content: p.content,
-      ...(p.description ? { description: p.description } : {}),
-      arguments: p.arguments.map((a) => ({ name: a.name, required: a.required, ...(a.description ? { description: a.description } : {}) })),
-    })),
+    prompts: platformPrompts(opts.operatorPrompts ?? configuredPrompts(config), new Set(registry.all().map((t) => t.name))),
+    ...(opts.storedPrompts ? { storedPrompts: opts.storedPrompts } : {}),
     customResources: config.resources.custom,
     ...(opts.templatedResources?.length ? { templatedResources: opts.templatedResources } : {}),
     ...(opts.resources ? { resources: opts.resources } : {}),
@@ -116,3 +117,4 @@ export function buildMcpSurface(opts: {
     log: opts.log,
   };
 }
+

@@ -38,21 +38,10 @@ export interface AuditRecordView {
   parameters: unknown;
 }
 
-interface AuditQueryRow {
+/** A row as read: the view's fields with the time as a Date, and the time's exact text for the cursor. */
+interface AuditQueryRow extends Omit<AuditRecordView, 'occurred_at'> {
   at_text: string;
-  id: string;
   occurred_at: Date;
-  subject: string;
-  email: string | null;
-  auth_type: string;
-  persona: string | null;
-  tool: string;
-  outcome: string;
-  duration_ms: number;
-  error_text: string | null;
-  session_id: string | null;
-  resource_id: string | null;
-  parameters: unknown;
 }
 
 export class AuditCursorError extends Error {
@@ -108,21 +97,8 @@ function whereOf(filters: AuditFilters, cursor: Cursor | undefined): { sql: stri
 }
 
 function view(row: AuditQueryRow): AuditRecordView {
-  return {
-    id: row.id,
-    occurred_at: row.occurred_at.toISOString(),
-    subject: row.subject,
-    email: row.email,
-    auth_type: row.auth_type,
-    persona: row.persona,
-    tool: row.tool,
-    outcome: row.outcome,
-    duration_ms: row.duration_ms,
-    error_text: row.error_text,
-    session_id: row.session_id,
-    resource_id: row.resource_id,
-    parameters: redactParameters(row.parameters),
-  };
+  const { at_text: _cursorText, ...fields } = row;
+  return { ...fields, occurred_at: row.occurred_at.toISOString(), parameters: redactParameters(row.parameters) };
 }
 
 const columns = `to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at_text, id, occurred_at, subject, email, auth_type, persona, tool, outcome, duration_ms, error_text, session_id, resource_id, parameters`;

@@ -8,6 +8,7 @@ export type { ConfigIssue, LoadedConfig } from './load.js';
 export { formatDuration, parseDuration } from './duration.js';
 export { auditActive, duckdbPath, objstoreRoot, resourceStoreName } from './helpers.js';
 export { configObjectSchema, decodeBase64Key, decodeHmacKey, platformConfigSchema } from './schema.js';
+export { serverPrompt as operatorPromptSchema } from './schema-server.js';
 export type {
   CatalogInstanceConfig,
   McpAppConfig,

@@ -64,7 +64,8 @@ const promptArgument = obj({
   required: bool().default(false),
 });
 
-const serverPrompt = obj({
+/** One operator prompt: a server.prompts entry, and a tuning.prompts_dir file's front matter plus body. */
+export const serverPrompt = obj({
   name: str().min(1, 'must not be empty'),
   description: optStr(),
   content: str(),

@@ -1,9 +1,14 @@
-/** An operator prompt from `server.prompts` (spec document 1). */
+/**
+ * A prompt as prompts/list and prompts/get serve it: an operator prompt from `server.prompts` or
+ * `tuning.prompts_dir` (spec document 1), a workflow prompt, or a stored one (shared/prompts).
+ */
 export interface PromptDefinition {
   name: string;
   description?: string;
   content: string;
   arguments: ReadonlyArray<{ name: string; description?: string; required: boolean }>;
+  /** A workflow prompt is offered only to callers who may call every one of these tools. */
+  requiresTools?: readonly string[];
 }
 
 export class PromptArgumentError extends Error {}

@@ -11,27 +11,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionUser } from '../../shared/identity/index.js';
 import { portalDir } from '../../shared/toolchain/portal-build.js';
-import { haveChromium, people, seriousViolations, startPortalRig, subjectOf, watchPageProblems, type PortalRig } from '../support/portal.js';
+import { haveChromium, people, seriousViolations, startPortalRig, watchPageProblems, type PortalRig } from '../support/portal.js';
+import { personAddress, selectForPreview } from './portal-resources-support.js';
 
 type Json = Record<string, unknown>;
-
-function ownFolder(user: SessionUser, folder: string): string {
-  return `/portal/resources/lib/person:${encodeURIComponent(subjectOf(user))}/${folder}`;
-}
-
-/** Selects a file in the listing by its display name; the preview pane shows it. */
-async function select(page: Page, name: string): Promise<void> {
-  const listing = page.getByRole('region', { name: 'Files' }).or(page.locator('.listing')).first();
-  const row = listing
-    .getByRole('row', { name })
-    .or(listing.getByRole('option', { name }))
-    .or(listing.getByRole('button', { name, exact: true }))
-    .first();
-  await row.click();
-  await expect.poll(() => page.getByRole('complementary', { name: 'Preview' }).getByRole('heading', { level: 2 }).textContent()).toBe(name);
-}
 
 /** The editable text of the source editor (CodeMirror's content element, in its shadow root). */
 function sourceText(page: Page, fileName: string) {
@@ -79,12 +63,12 @@ describe.skipIf(!haveChromium)('portal source editor', () => {
     page.on('request', (request: Request) => {
       if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
     });
-    await page.goto(ownFolder(people.alice, 'editor'));
+    await page.goto(personAddress(people.alice, 'editor'));
     await page.getByRole('complementary', { name: 'Preview' }).waitFor();
     await page.getByText('Select a file to preview it.').waitFor();
     expect(scripts).toContain(`/portal/${entry}`);
     expect(scripts.filter((path) => path.includes('/codemirror-'))).toEqual([]);
-    await select(page, 'plan');
+    await selectForPreview(page, 'plan');
     await page.getByRole('textbox', { name: 'Text of plan' }).waitFor();
     expect(scripts).toContain(`/portal/assets/${codemirror[0]}`);
     await context.close();
@@ -93,8 +77,8 @@ describe.skipIf(!haveChromium)('portal source editor', () => {
   it('opens from Edit source by keyboard, highlights by type, and Ctrl-S saves a new version "edited in the portal"', async () => {
     const { context, page } = await rig.open(people.alice);
     const problems = watchPageProblems(page);
-    await page.goto(ownFolder(people.alice, 'editor'));
-    await select(page, 'settings');
+    await page.goto(personAddress(people.alice, 'editor'));
+    await selectForPreview(page, 'settings');
     const edit = page.getByRole('complementary', { name: 'Preview' }).getByRole('button', { name: 'Edit source' });
     await edit.focus();
     await page.keyboard.press('Enter');
@@ -140,8 +124,8 @@ describe.skipIf(!haveChromium)('portal source editor', () => {
       const index = (history.state as { idx?: number } | null)?.idx ?? 0;
       history.pushState({ usr: null, key: 'editor-test', idx: index + 1 }, '', to);
       dispatchEvent(new PopStateEvent('popstate', { state: history.state }));
-    }, ownFolder(people.alice, 'editor'));
-    await select(page, 'draft');
+    }, personAddress(people.alice, 'editor'));
+    await selectForPreview(page, 'draft');
     await page.getByRole('button', { name: 'Edit source' }).click();
     const text = sourceText(page, 'draft.txt');
     await text.waitFor();
@@ -164,7 +148,7 @@ describe.skipIf(!haveChromium)('portal source editor', () => {
     await confirm.waitFor();
     await confirm.getByRole('button', { name: 'Keep editing' }).click();
     await expect.poll(() => confirm.count()).toBe(0);
-    expect(new URL(page.url()).pathname).toBe(ownFolder(people.alice, 'editor'));
+    expect(new URL(page.url()).pathname).toBe(personAddress(people.alice, 'editor'));
     expect(await text.innerText()).toContain('second thoughts');
 
     // Leaving the page asks the browser's question.
@@ -189,8 +173,8 @@ describe.skipIf(!haveChromium)('portal source editor', () => {
 
   it('does not overwrite a version written meanwhile without asking: Save anyway writes above it', async () => {
     const { context, page } = await rig.open(people.alice);
-    await page.goto(ownFolder(people.alice, 'editor'));
-    await select(page, 'shared');
+    await page.goto(personAddress(people.alice, 'editor'));
+    await selectForPreview(page, 'shared');
     await page.getByRole('button', { name: 'Edit source' }).click();
     const text = sourceText(page, 'shared.md');
     await text.waitFor();
@@ -218,7 +202,7 @@ describe.skipIf(!haveChromium)('portal source editor', () => {
   it('a member without change rights sees no Edit source (the api refuses the write)', async () => {
     const { context, page } = await rig.open(people.alice);
     await page.goto('/portal/resources/lib/persona:sales/shared');
-    await select(page, 'team');
+    await selectForPreview(page, 'team');
     const pane = page.getByRole('complementary', { name: 'Preview' });
     await pane.getByRole('textbox', { name: 'Text of team' }).waitFor();
     expect(await pane.getByRole('button', { name: 'Edit source' }).count()).toBe(0);
@@ -234,8 +218,8 @@ describe.skipIf(!haveChromium)('portal source editor', () => {
       for (const width of [1280, 1920]) {
         const { context, page } = await rig.open(people.alice, { theme, width, height: 1000 });
         const problems = watchPageProblems(page);
-        await page.goto(ownFolder(people.alice, 'editor'));
-        await select(page, 'plan');
+        await page.goto(personAddress(people.alice, 'editor'));
+        await selectForPreview(page, 'plan');
         await page.getByRole('button', { name: 'Edit source' }).click();
         await sourceText(page, 'plan.md').waitFor();
         await page.keyboard.type('x');

@@ -8,29 +8,12 @@
  * Postgres, Temporal and storage (test/support/portal.ts).
  */
 import sharp from 'sharp';
-import type { Page, Request } from 'playwright-core';
+import type { Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SessionUser } from '../../shared/identity/index.js';
-import { haveChromium, people, seriousViolations, startPortalRig, subjectOf, watchPageProblems, type PortalRig } from '../support/portal.js';
+import { haveChromium, people, seriousViolations, startPortalRig, watchPageProblems, type PortalRig } from '../support/portal.js';
+import { personAddress, selectForPreview } from './portal-resources-support.js';
 
 type Json = Record<string, unknown>;
-
-/** The folder address of `folder` in `user`'s own library (portal/src/resources/address.ts). */
-function ownFolder(user: SessionUser, folder: string): string {
-  return `/portal/resources/lib/person:${encodeURIComponent(subjectOf(user))}/${folder}`;
-}
-
-/** Selects a file in the listing by its display name (a row of the listing; the pane shows it). */
-async function select(page: Page, name: string): Promise<void> {
-  const listing = page.getByRole('region', { name: 'Files' }).or(page.locator('.listing')).first();
-  const row = listing
-    .getByRole('row', { name })
-    .or(listing.getByRole('option', { name }))
-    .or(listing.getByRole('button', { name, exact: true }))
-    .first();
-  await row.click();
-  await expect.poll(() => page.getByRole('complementary', { name: 'Preview' }).getByRole('heading', { level: 2 }).textContent()).toBe(name);
-}
 
 describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
   let rig: PortalRig;
@@ -70,8 +53,8 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
   it('previews a text file: name, type, size, updated, and its text in the read-only editor', async () => {
     const { context, page } = await rig.open(people.alice);
     const problems = watchPageProblems(page);
-    await page.goto(ownFolder(people.alice, 'preview'));
-    await select(page, 'notes');
+    await page.goto(personAddress(people.alice, 'preview'));
+    await selectForPreview(page, 'notes');
     const pane = page.getByRole('complementary', { name: 'Preview' });
     await expect.poll(() => pane.locator('dl').innerText()).toMatch(/Type\s+text\/markdown\s+Size\s+\d+ B\s+Updated\s+.+\s+Version\s+1/);
     const text = pane.getByRole('textbox', { name: 'Text of notes' });
@@ -94,8 +77,8 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
     page.on('request', (request: Request) => {
       if (request.url().endsWith(`/api/v1/resources/${ids['pixel.png']}/content?purpose=preview`)) contentReads.push(request.url());
     });
-    await page.goto(ownFolder(people.alice, 'preview'));
-    await select(page, 'pixel');
+    await page.goto(personAddress(people.alice, 'preview'));
+    await selectForPreview(page, 'pixel');
     const picture = page.getByRole('complementary', { name: 'Preview' }).getByRole('img', { name: 'pixel', exact: true });
     await picture.waitFor();
     await expect.poll(() => picture.evaluate((img: HTMLImageElement) => [img.complete, img.naturalWidth, img.naturalHeight])).toEqual([true, 40, 30]);
@@ -107,8 +90,8 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
 
   it('shows another type as its content-type icon with Download', async () => {
     const { context, page } = await rig.open(people.alice);
-    await page.goto(ownFolder(people.alice, 'preview'));
-    await select(page, 'bundle');
+    await page.goto(personAddress(people.alice, 'preview'));
+    await selectForPreview(page, 'bundle');
     const pane = page.getByRole('complementary', { name: 'Preview' });
     await pane.getByRole('img', { name: 'Archive icon' }).waitFor();
     await expect.poll(() => pane.getByRole('status').first().textContent()).toBe('No thumbnail for this type of file.');
@@ -131,8 +114,8 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
       const url = new URL(request.url());
       if (url.pathname === `/api/v1/resources/${ids['notes.md']}/thumbnail`) variants.push(url.searchParams.get('variant') ?? '');
     });
-    await page.goto(ownFolder(people.alice, 'preview'));
-    await select(page, 'notes');
+    await page.goto(personAddress(people.alice, 'preview'));
+    await selectForPreview(page, 'notes');
     const tile = page.getByRole('img', { name: 'Thumbnail of notes' });
     await expect.poll(() => tile.getAttribute('data-variant')).toBe('light');
     await expect.poll(() => page.getByText('Drawn from version 1').count()).toBe(1);
@@ -151,8 +134,8 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
   it('thumbnail drawing → drawn without a reload (Recapture; focus stays on the thumbnail)', async () => {
     const { context, page } = await rig.open(people.alice);
     const problems = watchPageProblems(page);
-    await page.goto(ownFolder(people.alice, 'preview'));
-    await select(page, 'notes');
+    await page.goto(personAddress(people.alice, 'preview'));
+    await selectForPreview(page, 'notes');
     const pane = page.getByRole('complementary', { name: 'Preview' });
     const recapture = pane.getByRole('button', { name: 'Recapture' });
     await recapture.waitFor();
@@ -181,8 +164,8 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
       if (stale) Object.assign(body, { version: 2, thumbnail: { ...(body.thumbnail as Json), state: 'stale' } });
       await route.fulfill({ response, json: body });
     });
-    await page.goto(ownFolder(people.alice, 'preview'));
-    await select(page, 'notes');
+    await page.goto(personAddress(people.alice, 'preview'));
+    await selectForPreview(page, 'notes');
     const pane = page.getByRole('complementary', { name: 'Preview' });
     await pane.getByRole('img', { name: 'Thumbnail of notes' }).waitFor();
     await expect.poll(() => pane.getByRole('status').first().textContent()).toBe('Updating: this shows version 1; version 2 is being drawn.');
@@ -199,8 +182,8 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
 
   it('thumbnail failed: the recorded reason and variant, and Try again', async () => {
     const { context, page } = await rig.open(people.alice);
-    await page.goto(ownFolder(people.alice, 'preview'));
-    await select(page, 'broken');
+    await page.goto(personAddress(people.alice, 'preview'));
+    await selectForPreview(page, 'broken');
     const pane = page.getByRole('complementary', { name: 'Preview' });
     const rest = await rig.restAs(people.alice);
     const failure = ((((await rest('GET', `/api/v1/resources/${ids['broken.png']}`)).body as Json).thumbnail as Json).failure as Json);
@@ -224,7 +207,7 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
       expect((answer.allowed_actions as Json).recapture).toBe(offered);
       const { context, page } = await rig.open(user);
       await page.goto('/portal/resources/lib/persona:sales/shared');
-      await select(page, 'team');
+      await selectForPreview(page, 'team');
       const pane = page.getByRole('complementary', { name: 'Preview' });
       await pane.getByRole('img', { name: 'Thumbnail of team' }).waitFor();
       expect(await pane.getByRole('button', { name: 'Recapture' }).count()).toBe(offered ? 1 : 0);
@@ -242,7 +225,7 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
     page.on('request', (request: Request) => {
       if (/\/api\/v1\/resources\/[^/]+\/(content|thumbnail)/.test(request.url())) reads.push(request.url());
     });
-    await page.goto(ownFolder(people.alice, 'preview'));
+    await page.goto(personAddress(people.alice, 'preview'));
     const pane = page.getByRole('complementary', { name: 'Preview', includeHidden: true });
     await pane.waitFor({ state: 'attached' });
     expect(await pane.isVisible()).toBe(false);
@@ -266,8 +249,8 @@ describe.skipIf(!haveChromium)('portal preview pane and thumbnails', () => {
       ] as const) {
         const { context, page } = await rig.open(people.alice, { theme, width, height: 1000 });
         const problems = watchPageProblems(page);
-        await page.goto(ownFolder(people.alice, 'preview'));
-        await select(page, file);
+        await page.goto(personAddress(people.alice, 'preview'));
+        await selectForPreview(page, file);
         const pane = page.getByRole('complementary', { name: 'Preview' });
         if (file === 'notes') {
           await pane.getByRole('textbox', { name: 'Text of notes' }).waitFor();

@@ -49,12 +49,12 @@ export function listing(page: Page): Locator {
   return page.getByRole('grid');
 }
 
-/** The listing's data rows (the header row left out). */
 /** The listing's section (its heading, toolbar, grid and status line), apart from the preview pane beside it. */
 export function listingSection(page: Page): Locator {
   return page.locator('section.listing');
 }
 
+/** The listing's data rows (the header row left out). */
 export function listingRows(page: Page): Locator {
   return page.getByRole('grid').getByRole('row').filter({ hasNot: page.getByRole('columnheader') });
 }
@@ -93,4 +93,15 @@ export async function expectFocusedRow(page: Page, name: string): Promise<void> 
 /** expect.poll with a timeout fit for a busy machine (its default is one second). */
 export function poll<T>(fn: () => T | Promise<T>) {
   return expect.poll(fn, { timeout: 15_000, interval: 50 });
+}
+
+/** Selects a file in the listing by its display name; waits until the preview pane shows it. */
+export async function selectForPreview(page: Page, name: string): Promise<void> {
+  const row = listingSection(page)
+    .getByRole('row', { name })
+    .or(listingSection(page).getByRole('option', { name }))
+    .or(listingSection(page).getByRole('button', { name, exact: true }))
+    .first();
+  await row.click();
+  await expect.poll(() => page.getByRole('complementary', { name: 'Preview' }).getByRole('heading', { level: 2 }).textContent()).toBe(name);
 }

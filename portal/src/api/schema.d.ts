@@ -471,6 +471,102 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portal/prompts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List prompts
+         * @description `filter` `mine` (default): the prompts the caller created; `visible`: every stored prompt the caller sees on MCP (own personal ones, their personas', shared), more specific scopes first.
+         */
+        get: operations["listPrompts"];
+        put?: never;
+        /**
+         * Create a prompt
+         * @description Name: lowercase letters, digits, hyphens and underscores (unique in its scope; operator and workflow prompts' names are taken). Scope personal: the caller's own; persona: needs persona-admin:<name>; shared: platform administrators. 201 with the prompt.
+         */
+        post: operations["createPrompt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/prompts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a prompt
+         * @description The prompt and its attachments as the caller may see them (deleted ones as missing). 404 unless the caller may open it.
+         */
+        get: operations["getPrompt"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a prompt
+         * @description Deletes the prompt and its attachments (the resources stay). 204.
+         */
+        delete: operations["deletePrompt"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit or move a prompt
+         * @description Changes the fields sent. A scope change (scope, persona) needs authority to create prompts there and is refused (409 attachment_narrower, naming the resource) while an attachment is narrower than the new scope.
+         */
+        patch: operations["updatePrompt"];
+        trace?: never;
+    };
+    "/api/v1/portal/prompts/{id}/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Reorder the attachments
+         * @description The attachments in a new order: every attached resource id exactly once, first first.
+         */
+        put: operations["reorderPromptAttachments"];
+        /**
+         * Attach a resource
+         * @description Attaches a resource the caller may open, at `position` (0 first; default last); attaching one already attached moves it. At most 20. Attachment rule: the resource must be at least as widely visible as the prompt (a private file only on its owner's personal prompts, a persona's file only on that persona's prompts, a Global file anywhere), else 409 attachment_narrower naming it.
+         */
+        post: operations["attachPromptResource"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/prompts/{id}/attachments/{resourceId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Detach a resource
+         * @description Removes the attachment (also of a resource that was deleted); the rest keep their order.
+         */
+        delete: operations["detachPromptResource"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/portal/scripts": {
         parameters: {
             query?: never;
@@ -5376,6 +5472,1040 @@ export interface operations {
                         /** @description not_found, forbidden, invalid, too_large, unsupported, conflict, unauthorized, csrf_required, … */
                         error: string;
                         /** @description What went wrong, naming the rule */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    listPrompts: {
+        parameters: {
+            query?: {
+                filter?: "mine" | "visible";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description What the caller may do, by the rules the routes enforce */
+                            allowed_actions: {
+                                /** @description Attach, detach, reorder */
+                                attach: boolean;
+                                /** @description Edit and delete: the owner, or an administrator of the prompt's scope */
+                                change: boolean;
+                                /** @description Scopes it may be moved to: personal, persona:<name>, shared */
+                                scopes: string[];
+                            };
+                            arguments: {
+                                description?: string;
+                                /** @description The {name} placeholder it fills */
+                                name: string;
+                                required: boolean;
+                            }[];
+                            /** @description In the authored order */
+                            attachments: {
+                                content_type?: string;
+                                library?: string;
+                                /** @description The resource was deleted: the prompt reports the material as missing */
+                                missing: boolean;
+                                /** @description The resource's display name (as attached, for missing material) */
+                                name: string;
+                                /** @description 0 first */
+                                position: number;
+                                /** @description The caller may open the resource; uri, library, content_type and size only then */
+                                readable: boolean;
+                                /** @description mcp:resource:<id> */
+                                reference: string;
+                                resource_id: string;
+                                size?: number;
+                                uri?: string;
+                            }[];
+                            content: string;
+                            created_at: string;
+                            description: string;
+                            id: string;
+                            name: string;
+                            owner: {
+                                email?: string;
+                                subject: string;
+                            };
+                            /** @description The persona of a persona prompt */
+                            persona?: string;
+                            /** @description mcp:prompt:<id> */
+                            reference: string;
+                            /** @enum {string} */
+                            scope: "personal" | "persona" | "shared";
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    createPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    arguments?: {
+                        description?: string;
+                        /** @description The {name} placeholder it fills */
+                        name: string;
+                        required?: boolean;
+                    }[];
+                    content: string;
+                    description?: string;
+                    name: string;
+                    persona?: string;
+                    /**
+                     * @description personal (default), persona (with persona), shared (platform administrators)
+                     * @enum {string}
+                     */
+                    scope?: "personal" | "persona" | "shared";
+                };
+            };
+        };
+        responses: {
+            /** @description Prompt */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the caller may do, by the rules the routes enforce */
+                        allowed_actions: {
+                            /** @description Attach, detach, reorder */
+                            attach: boolean;
+                            /** @description Edit and delete: the owner, or an administrator of the prompt's scope */
+                            change: boolean;
+                            /** @description Scopes it may be moved to: personal, persona:<name>, shared */
+                            scopes: string[];
+                        };
+                        arguments: {
+                            description?: string;
+                            /** @description The {name} placeholder it fills */
+                            name: string;
+                            required: boolean;
+                        }[];
+                        /** @description In the authored order */
+                        attachments: {
+                            content_type?: string;
+                            library?: string;
+                            /** @description The resource was deleted: the prompt reports the material as missing */
+                            missing: boolean;
+                            /** @description The resource's display name (as attached, for missing material) */
+                            name: string;
+                            /** @description 0 first */
+                            position: number;
+                            /** @description The caller may open the resource; uri, library, content_type and size only then */
+                            readable: boolean;
+                            /** @description mcp:resource:<id> */
+                            reference: string;
+                            resource_id: string;
+                            size?: number;
+                            uri?: string;
+                        }[];
+                        content: string;
+                        created_at: string;
+                        description: string;
+                        id: string;
+                        name: string;
+                        owner: {
+                            email?: string;
+                            subject: string;
+                        };
+                        /** @description The persona of a persona prompt */
+                        persona?: string;
+                        /** @description mcp:prompt:<id> */
+                        reference: string;
+                        /** @enum {string} */
+                        scope: "personal" | "persona" | "shared";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getPrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prompt id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prompt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the caller may do, by the rules the routes enforce */
+                        allowed_actions: {
+                            /** @description Attach, detach, reorder */
+                            attach: boolean;
+                            /** @description Edit and delete: the owner, or an administrator of the prompt's scope */
+                            change: boolean;
+                            /** @description Scopes it may be moved to: personal, persona:<name>, shared */
+                            scopes: string[];
+                        };
+                        arguments: {
+                            description?: string;
+                            /** @description The {name} placeholder it fills */
+                            name: string;
+                            required: boolean;
+                        }[];
+                        /** @description In the authored order */
+                        attachments: {
+                            content_type?: string;
+                            library?: string;
+                            /** @description The resource was deleted: the prompt reports the material as missing */
+                            missing: boolean;
+                            /** @description The resource's display name (as attached, for missing material) */
+                            name: string;
+                            /** @description 0 first */
+                            position: number;
+                            /** @description The caller may open the resource; uri, library, content_type and size only then */
+                            readable: boolean;
+                            /** @description mcp:resource:<id> */
+                            reference: string;
+                            resource_id: string;
+                            size?: number;
+                            uri?: string;
+                        }[];
+                        content: string;
+                        created_at: string;
+                        description: string;
+                        id: string;
+                        name: string;
+                        owner: {
+                            email?: string;
+                            subject: string;
+                        };
+                        /** @description The persona of a persona prompt */
+                        persona?: string;
+                        /** @description mcp:prompt:<id> */
+                        reference: string;
+                        /** @enum {string} */
+                        scope: "personal" | "persona" | "shared";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deletePrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prompt id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    updatePrompt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prompt id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    arguments?: {
+                        description?: string;
+                        /** @description The {name} placeholder it fills */
+                        name: string;
+                        required?: boolean;
+                    }[];
+                    /** @description {arg} placeholders are replaced by the arguments */
+                    content?: string;
+                    description?: string;
+                    name?: string;
+                    persona?: string;
+                    /**
+                     * @description personal (default), persona (with persona), shared (platform administrators)
+                     * @enum {string}
+                     */
+                    scope?: "personal" | "persona" | "shared";
+                };
+            };
+        };
+        responses: {
+            /** @description Prompt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the caller may do, by the rules the routes enforce */
+                        allowed_actions: {
+                            /** @description Attach, detach, reorder */
+                            attach: boolean;
+                            /** @description Edit and delete: the owner, or an administrator of the prompt's scope */
+                            change: boolean;
+                            /** @description Scopes it may be moved to: personal, persona:<name>, shared */
+                            scopes: string[];
+                        };
+                        arguments: {
+                            description?: string;
+                            /** @description The {name} placeholder it fills */
+                            name: string;
+                            required: boolean;
+                        }[];
+                        /** @description In the authored order */
+                        attachments: {
+                            content_type?: string;
+                            library?: string;
+                            /** @description The resource was deleted: the prompt reports the material as missing */
+                            missing: boolean;
+                            /** @description The resource's display name (as attached, for missing material) */
+                            name: string;
+                            /** @description 0 first */
+                            position: number;
+                            /** @description The caller may open the resource; uri, library, content_type and size only then */
+                            readable: boolean;
+                            /** @description mcp:resource:<id> */
+                            reference: string;
+                            resource_id: string;
+                            size?: number;
+                            uri?: string;
+                        }[];
+                        content: string;
+                        created_at: string;
+                        description: string;
+                        id: string;
+                        name: string;
+                        owner: {
+                            email?: string;
+                            subject: string;
+                        };
+                        /** @description The persona of a persona prompt */
+                        persona?: string;
+                        /** @description mcp:prompt:<id> */
+                        reference: string;
+                        /** @enum {string} */
+                        scope: "personal" | "persona" | "shared";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    reorderPromptAttachments: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prompt id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    resource_ids: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Prompt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the caller may do, by the rules the routes enforce */
+                        allowed_actions: {
+                            /** @description Attach, detach, reorder */
+                            attach: boolean;
+                            /** @description Edit and delete: the owner, or an administrator of the prompt's scope */
+                            change: boolean;
+                            /** @description Scopes it may be moved to: personal, persona:<name>, shared */
+                            scopes: string[];
+                        };
+                        arguments: {
+                            description?: string;
+                            /** @description The {name} placeholder it fills */
+                            name: string;
+                            required: boolean;
+                        }[];
+                        /** @description In the authored order */
+                        attachments: {
+                            content_type?: string;
+                            library?: string;
+                            /** @description The resource was deleted: the prompt reports the material as missing */
+                            missing: boolean;
+                            /** @description The resource's display name (as attached, for missing material) */
+                            name: string;
+                            /** @description 0 first */
+                            position: number;
+                            /** @description The caller may open the resource; uri, library, content_type and size only then */
+                            readable: boolean;
+                            /** @description mcp:resource:<id> */
+                            reference: string;
+                            resource_id: string;
+                            size?: number;
+                            uri?: string;
+                        }[];
+                        content: string;
+                        created_at: string;
+                        description: string;
+                        id: string;
+                        name: string;
+                        owner: {
+                            email?: string;
+                            subject: string;
+                        };
+                        /** @description The persona of a persona prompt */
+                        persona?: string;
+                        /** @description mcp:prompt:<id> */
+                        reference: string;
+                        /** @enum {string} */
+                        scope: "personal" | "persona" | "shared";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    attachPromptResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prompt id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    position?: number;
+                    /** @description The resource's id (or mcp:resource:<id>) */
+                    resource_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Prompt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the caller may do, by the rules the routes enforce */
+                        allowed_actions: {
+                            /** @description Attach, detach, reorder */
+                            attach: boolean;
+                            /** @description Edit and delete: the owner, or an administrator of the prompt's scope */
+                            change: boolean;
+                            /** @description Scopes it may be moved to: personal, persona:<name>, shared */
+                            scopes: string[];
+                        };
+                        arguments: {
+                            description?: string;
+                            /** @description The {name} placeholder it fills */
+                            name: string;
+                            required: boolean;
+                        }[];
+                        /** @description In the authored order */
+                        attachments: {
+                            content_type?: string;
+                            library?: string;
+                            /** @description The resource was deleted: the prompt reports the material as missing */
+                            missing: boolean;
+                            /** @description The resource's display name (as attached, for missing material) */
+                            name: string;
+                            /** @description 0 first */
+                            position: number;
+                            /** @description The caller may open the resource; uri, library, content_type and size only then */
+                            readable: boolean;
+                            /** @description mcp:resource:<id> */
+                            reference: string;
+                            resource_id: string;
+                            size?: number;
+                            uri?: string;
+                        }[];
+                        content: string;
+                        created_at: string;
+                        description: string;
+                        id: string;
+                        name: string;
+                        owner: {
+                            email?: string;
+                            subject: string;
+                        };
+                        /** @description The persona of a persona prompt */
+                        persona?: string;
+                        /** @description mcp:prompt:<id> */
+                        reference: string;
+                        /** @enum {string} */
+                        scope: "personal" | "persona" | "shared";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    detachPromptResource: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Prompt id */
+                id: string;
+                resourceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prompt */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What the caller may do, by the rules the routes enforce */
+                        allowed_actions: {
+                            /** @description Attach, detach, reorder */
+                            attach: boolean;
+                            /** @description Edit and delete: the owner, or an administrator of the prompt's scope */
+                            change: boolean;
+                            /** @description Scopes it may be moved to: personal, persona:<name>, shared */
+                            scopes: string[];
+                        };
+                        arguments: {
+                            description?: string;
+                            /** @description The {name} placeholder it fills */
+                            name: string;
+                            required: boolean;
+                        }[];
+                        /** @description In the authored order */
+                        attachments: {
+                            content_type?: string;
+                            library?: string;
+                            /** @description The resource was deleted: the prompt reports the material as missing */
+                            missing: boolean;
+                            /** @description The resource's display name (as attached, for missing material) */
+                            name: string;
+                            /** @description 0 first */
+                            position: number;
+                            /** @description The caller may open the resource; uri, library, content_type and size only then */
+                            readable: boolean;
+                            /** @description mcp:resource:<id> */
+                            reference: string;
+                            resource_id: string;
+                            size?: number;
+                            uri?: string;
+                        }[];
+                        content: string;
+                        created_at: string;
+                        description: string;
+                        id: string;
+                        name: string;
+                        owner: {
+                            email?: string;
+                            subject: string;
+                        };
+                        /** @description The persona of a persona prompt */
+                        persona?: string;
+                        /** @description mcp:prompt:<id> */
+                        reference: string;
+                        /** @enum {string} */
+                        scope: "personal" | "persona" | "shared";
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
+                        message: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description not_found, forbidden, invalid, conflict, attachment_narrower, limit, unauthorized, csrf_required, … */
+                        error: string;
+                        /** @description What went wrong, naming the rule (an attachment_narrower refusal names the resource) */
                         message: string;
                     } & {
                         [key: string]: unknown;

@@ -4,7 +4,7 @@
 import { Suspense } from 'react';
 import { NavLink, Outlet } from 'react-router';
 import { Button } from 'react-aria-components';
-import { FolderOpen, LogOut, Monitor, Moon, Sparkles, Sun } from 'lucide-react';
+import { FolderOpen, LogOut, MessageSquareText, Monitor, Moon, Sparkles, Sun } from 'lucide-react';
 import { SignInGate, useSession } from './session';
 import { usePortalSettings } from './settings';
 import { nextPreference, useTheme, type ThemePreference } from './theme';
@@ -66,6 +66,11 @@ export function Shell() {
             <li>
               <NavLink to="/assets" className="section-link">
                 <Sparkles aria-hidden size={16} /> Assets
+              </NavLink>
+            </li>
+            <li>
+              <NavLink to="/prompts" className="section-link">
+                <MessageSquareText aria-hidden size={16} /> Prompts
               </NavLink>
             </li>
           </ul>

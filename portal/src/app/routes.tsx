@@ -8,6 +8,7 @@
  *   /portal/admin/resources/<id>               one resource, administrator section
  *   /portal/assets, /portal/assets/shared      My assets, Shared with me
  *   /portal/assets/<id>                        one asset (save_artifact's portal_url)
+ *   /portal/prompts, /portal/prompts/<id>      the person's prompts and their attachments
  *   /portal/admin/…, /portal/resources/<id>/parquet   admin/routes.tsx
  */
 import { lazy } from 'react';
@@ -26,6 +27,9 @@ const MyAssetsPage = lazy(() => import('../assets/AssetsPage').then((m) => ({ de
 const SharedAssetsPage = lazy(() => import('../assets/AssetsPage').then((m) => ({ default: m.SharedAssetsPage })));
 const AssetDetailsPage = lazy(() => import('../assets/AssetDetailsPage').then((m) => ({ default: m.AssetDetailsPage })));
 
+// Prompts with attached resources (issue 40), loaded when first opened.
+const PromptsPage = lazy(() => import('../prompts/PromptsPage').then((m) => ({ default: m.PromptsPage })));
+
 export const router = createBrowserRouter(
   [
     {
@@ -41,6 +45,8 @@ export const router = createBrowserRouter(
         { path: 'assets', element: <MyAssetsPage /> },
         { path: 'assets/shared', element: <SharedAssetsPage /> },
         { path: 'assets/:id', element: <AssetDetailsPage /> },
+        { path: 'prompts', element: <PromptsPage /> },
+        { path: 'prompts/:id', element: <PromptsPage /> },
         // The administrators' pages and the Parquet viewer (admin/routes.tsx).
         ...adminRoutes,
         { path: '*', element: <NotFound /> },

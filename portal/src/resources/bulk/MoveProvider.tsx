@@ -51,10 +51,9 @@ interface Moves {
 
 const MovesContext = createContext<Moves | null>(null);
 
-export function useMoves(): Moves {
-  const moves = useContext(MovesContext);
-  if (!moves) throw new Error('useMoves outside MoveProvider');
-  return moves;
+/** The file manager's moves; null outside a MoveProvider (a folder tree used as a picker). */
+export function useMoves(): Moves | null {
+  return useContext(MovesContext);
 }
 
 /** A message as a sentence: ends with one full stop. */

@@ -35,6 +35,7 @@ export function useListingBulk(opts: {
 }) {
   const { rows, grid } = opts;
   const moves = useMoves();
+  if (!moves) throw new Error('the listing is rendered inside MoveProvider (ResourcesPage)');
   const multi = grid.selected.size > 1;
   const items = useMemo(() => (multi ? selectedItems(rows, grid.selected) : undefined), [multi, rows, grid.selected]);
   const offered = items ? offeredActions(items) : [];

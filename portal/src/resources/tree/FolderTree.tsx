@@ -25,9 +25,14 @@ export function treeKey(folder: FolderRef): string {
   return apiFolderPath(folder);
 }
 
+/** The folder a tree key names (undefined: People). */
+function keyFolder(key: string): FolderRef | undefined {
+  return key === peopleKey ? undefined : folderOfKey(key);
+}
+
 /** The address a tree key opens. */
 function keyAddress(key: string): string {
-  const folder = key === peopleKey ? undefined : folderOfKey(key);
+  const folder = keyFolder(key);
   return folder ? folderAddress(folder) : peopleAddress;
 }
 
@@ -139,7 +144,11 @@ function PeopleItem({ folder }: { folder: Extract<TopFolder, { kind: 'people' }>
   );
 }
 
-export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[] | undefined; topError: unknown; ownSubject: string }) {
+/**
+ * `onOpen`: opening a folder hands it to the caller instead of going to its address (the prompts
+ * page's attachment picker browses the tree in place); People then only expands.
+ */
+export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[] | undefined; topError: unknown; ownSubject: string; onOpen?: (folder: FolderRef) => void; label?: string }) {
   const navigate = useNavigate();
   const { location, ownSubject } = props;
   const [expanded, setExpanded] = useState<Set<Key>>(() => new Set(keysToShow(location, ownSubject)));
@@ -150,13 +159,19 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
   }, [showKeys]);
   const current = location.kind === 'people' ? peopleKey : location.kind === 'folder' ? treeKey(location.folder) : undefined;
   const open = (key: Key) => {
-    const address = keyAddress(String(key));
-    if (key !== current) navigate(address);
+    if (key === current) return;
+    if (props.onOpen) {
+      const folder = keyFolder(String(key));
+      if (folder) props.onOpen(folder);
+      return;
+    }
+    navigate(keyAddress(String(key)));
   };
-  // Items dragged from the listing move into the folder of the row they are dropped on.
-  const drops = useMoves().dropHandlers((target) => {
+  // Items dragged from the listing move into the folder of the row they are dropped on (in the
+  // file manager; a tree used as a picker takes no drops).
+  const drops = useMoves()?.dropHandlers((target) => {
     const row = target.closest<HTMLElement>('[role="row"][data-key]');
-    const folder = row?.dataset.key ? folderOfKey(row.dataset.key) : undefined;
+    const folder = row?.dataset.key ? keyFolder(row.dataset.key) : undefined;
     return row && folder ? { folder, element: row } : undefined;
   });
 
@@ -164,7 +179,7 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
     <nav
       {...drops}
       className="folder-tree"
-      aria-label="Folder tree"
+      aria-label={props.label ?? 'Folder tree'}
       onKeyDownCapture={(e) => {
         // Enter opens the focused folder. (The Tree performs its action on Enter only while nothing
         // is selected; the open folder is its selection, so the key is handled here.)
