@@ -280,6 +280,10 @@ export const updateBodySchema = z
     display_name: z.string().min(1).max(500).optional(),
     description: z.string().optional(),
     tags: tagListSchema.optional().describe(`The full tag list (replaces the current one; at most ${MAX_TAGS} tags of ${MAX_TAG_CHARS} characters each)`),
+    add_tags: tagListSchema
+      .optional()
+      .describe('Tags added to the current ones (kept where they are if already there); applied to the tags as they are when the edit runs, so a concurrent edit is not lost. Not with `tags`'),
+    remove_tags: tagListSchema.optional().describe('Tags taken off the current ones (absent ones are ignored); applied like `add_tags`. Not with `tags`'),
     search_setting: searchSettingSchema.optional(),
     library: librarySchema.optional().describe('Move to this top-level folder (library); combined with `path` it is one move'),
     path: z.string().max(600).optional().describe('Move to this folder path inside the (new) library'),

@@ -126,12 +126,30 @@ export function replaceDetails(input: ReplaceInput) {
 export function updateDetails(input: UpdateInput) {
   const displayName = textOrThrow(input.display_name?.trim(), 'display name', MAX_DISPLAY_NAME_CHARS, 'name');
   if (displayName === '') throw new ResourceError('invalid', 'display name must not be empty');
+  const addTags = tagsOrThrow(input.add_tags);
+  const removeTags = tagsOrThrow(input.remove_tags);
+  if (input.tags !== undefined && (addTags !== undefined || removeTags !== undefined)) {
+    throw new ResourceError('invalid', 'give tags (the whole list) or add_tags / remove_tags, not both');
+  }
+  const both = addTags?.find((t) => removeTags?.includes(t));
+  if (both !== undefined) throw new ResourceError('invalid', `tag "${both}" is both added and removed`);
   return {
     displayName,
     description: descriptionOrThrow(input.description),
     tags: tagsOrThrow(input.tags),
+    tagEdit: addTags !== undefined || removeTags !== undefined ? { add: addTags ?? [], remove: removeTags ?? [] } : undefined,
     searchSetting: searchSettingOrThrow(input.search_setting),
     library: input.library !== undefined ? libraryOrThrow(input.library) : undefined,
     targetPath: input.path !== undefined ? folderPathOrThrow(input.path) : undefined,
   };
+}
+
+/**
+ * A file's tags after an add/remove edit, from the tags it has now (read under its row lock): the
+ * removed ones go, the added ones join at the end (one already there stays where it is); the
+ * result is held to the tag limits like any tag list.
+ */
+export function editedTags(current: readonly string[], edit: { add: readonly string[]; remove: readonly string[] }): string[] {
+  const kept = current.filter((t) => !edit.remove.includes(t));
+  return tagsOrThrow([...kept, ...edit.add.filter((t) => !kept.includes(t))])!;
 }

@@ -172,7 +172,12 @@ export interface CreateResult {
 export interface UpdateInput {
   display_name?: string;
   description?: string;
+  /** The whole tag list (replaces it); not with add_tags / remove_tags. */
   tags?: string[];
+  /** Tags added to the file's current ones, applied under the row lock (no lost update). */
+  add_tags?: string[];
+  /** Tags taken off the file's current ones, likewise. */
+  remove_tags?: string[];
   search_setting?: SearchSetting;
   /** Move: another library and/or folder. One URI rewrite, one alias, one event. */
   library?: Library;

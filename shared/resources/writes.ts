@@ -11,7 +11,7 @@ import { MOVE_AUDIT_TOOL, recordResourceEvent } from './audit-trail.js';
 import { chooseContentType, contentTypeFromName } from './content-type.js';
 import { actorOrigin, notFound, plural, type ResourceContext, type StoredObject, type VersionContent } from './context.js';
 import { countsHoldingDelete, holdsDelete } from './delete-rule.js';
-import { createDetails, executableTypeOrThrow, fileNameOrThrow, replaceDetails, updateDetails } from './input.js';
+import { createDetails, editedTags, executableTypeOrThrow, fileNameOrThrow, replaceDetails, updateDetails } from './input.js';
 import { formatLibrary, formatLibraryPath, libraryKey, sameLibrary } from './library.js';
 import { checkSeenPerson } from './people.js';
 import { rowLibrary, rowUri, toView, type ResourceRow, type VersionRow } from './rows.js';
@@ -158,13 +158,15 @@ export function createResourceWrites(context: ResourceContext): Pick<ResourceSer
   // ---------------------------------------------------------------- writes by id
 
   async function update(actor: ResourceActor, id: string, input: UpdateInput): Promise<ResourceView> {
-    const { displayName, description, tags, searchSetting, targetPath, library: targetLibrary } = updateDetails(input);
+    const { displayName, description, tags: wholeTags, tagEdit, searchSetting, targetPath, library: targetLibrary } = updateDetails(input);
 
     let moved = false;
     const row = await changeTransaction(async (client, changed) => {
       const current = await rowById(client, id, true);
       if (!current) throw notFound();
       checkChange(actor, current);
+      // Added and removed tags apply to the tags of the locked row: a concurrent edit is never lost.
+      const tags = tagEdit ? editedTags(current.tags, tagEdit) : wholeTags;
       const fromLibrary = rowLibrary(current);
       const toLibrary = targetLibrary ?? fromLibrary;
       const toPath = targetPath ?? current.folder_path;

@@ -10971,12 +10971,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Tags added to the current ones (kept where they are if already there); applied to the tags as they are when the edit runs, so a concurrent edit is not lost. Not with `tags` */
+                    add_tags?: string[];
                     description?: string;
                     display_name?: string;
                     /** @description Move to this top-level folder (library); combined with `path` it is one move */
                     library?: string;
                     /** @description Move to this folder path inside the (new) library */
                     path?: string;
+                    /** @description Tags taken off the current ones (absent ones are ignored); applied like `add_tags`. Not with `tags` */
+                    remove_tags?: string[];
                     /**
                      * @description Search setting
                      * @enum {string}

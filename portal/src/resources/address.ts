@@ -78,6 +78,12 @@ export function folderKey(folder: FolderRef): string {
   return apiFolderPath(folder);
 }
 
+/** The folder a key names (`<library>/<folder path>`, the library percent-encoded), or undefined. */
+export function folderOfKey(key: string): FolderRef | undefined {
+  const slash = key.indexOf('/');
+  return parseFolderSplat(slash < 0 ? key : `${key.slice(0, slash)}/${key.slice(slash + 1)}`);
+}
+
 /** The last name of a folder path ('' at a library root). */
 export function folderName(path: string): string {
   return path.split('/').pop() ?? '';

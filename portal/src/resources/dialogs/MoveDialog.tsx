@@ -5,34 +5,26 @@
  * library are offered in a combo box (a new path may be typed: it is created by the move). A
  * collision is refused by the server naming the colliding file, and nothing moves.
  */
-import { useMemo, useState } from 'react';
-import { Button as AriaButton, ComboBox, Input, Label, ListBox, ListBoxItem, Popover, Text } from 'react-aria-components';
-import { ChevronDown } from 'lucide-react';
+import { useCallback, useState } from 'react';
 import { api, unwrap } from '../../api/client';
 import type { Resource } from '../../api/types';
 import { folderName, joinFolderPath, parentFolder, type FolderRef } from '../address';
-import { useLibraryFolderPaths } from '../tree/folders';
-import { ActionDialog, folderRule } from './ActionDialog';
+import { ActionDialog } from './ActionDialog';
+import { destinationPath, FolderCombo } from './FolderCombo';
 
 export type MoveTarget = { type: 'file'; resource: { id: string; display_name: string; library: string; path: string } } | { type: 'folder'; folder: FolderRef };
-
-const topLevel = '/';
 
 export function MoveDialog(props: { target: MoveTarget; libraryName: string; onClose(): void; onDone(result: { resource?: Resource; folder?: FolderRef }): void }) {
   const { target } = props;
   const library = target.type === 'file' ? target.resource.library : target.folder.library;
   const current = target.type === 'file' ? target.resource.path : (parentFolder(target.folder)?.path ?? '');
-  const paths = useLibraryFolderPaths(library);
   const [value, setValue] = useState('');
-  const choices = useMemo(() => {
-    const all = ['', ...(paths.data ?? [])];
-    return all
-      .filter((p) => p !== current)
-      .filter((p) => target.type === 'file' || (p !== target.folder.path && !p.startsWith(`${target.folder.path}/`)))
-      .map((p) => ({ id: p === '' ? topLevel : p, path: p }));
-  }, [paths.data, current, target]);
+  const offered = useCallback(
+    (p: string) => p !== current && (target.type === 'file' || (p !== target.folder.path && !p.startsWith(`${target.folder.path}/`))),
+    [current, target],
+  );
   const name = target.type === 'file' ? target.resource.display_name : folderName(target.folder.path);
-  const destination = value.trim() === topLevel ? '' : value.trim().replace(/^\/+|\/+$/g, '');
+  const destination = destinationPath(value);
 
   return (
     <ActionDialog
@@ -51,27 +43,7 @@ export function MoveDialog(props: { target: MoveTarget; libraryName: string; onC
         }
       }}
     >
-      <ComboBox className="combo" allowsCustomValue menuTrigger="focus" inputValue={value} onInputChange={setValue} defaultItems={choices} autoFocus>
-        <Label className="field-label">Move to folder in {props.libraryName}</Label>
-        <div className="combo-input-row">
-          <Input className="field-input" placeholder={topLevel} />
-          <AriaButton className="combo-button" aria-label="Show folders">
-            <ChevronDown aria-hidden size={16} />
-          </AriaButton>
-        </div>
-        <Text slot="description" className="field-description">
-          Now in {current === '' ? 'the top level' : current}. “{topLevel}” is the top level. {folderRule}
-        </Text>
-        <Popover className="combo-popover">
-          <ListBox className="combo-list">
-            {(item: { id: string; path: string }) => (
-              <ListBoxItem className="combo-item" id={item.id} textValue={item.id}>
-                {item.id}
-              </ListBoxItem>
-            )}
-          </ListBox>
-        </Popover>
-      </ComboBox>
+      <FolderCombo library={library} libraryName={props.libraryName} value={value} onChange={setValue} offered={offered} now={current === '' ? 'the top level' : current} />
     </ActionDialog>
   );
 }

@@ -9,7 +9,8 @@
  *   ones among them, each opening at its own page).
  *
  * Sort by clicking a column header (a second click reverses; the sort is in the address), keyboard
- * and context menu actions (ListingGrid, RowMenu), each offered exactly where the answer's
+ * and context menu actions (ListingGrid, RowMenu), bulk actions on a selection and moves by drag
+ * (../bulk, with the selection bar above the grid), each offered exactly where the answer's
  * allowed_actions (files) or the folder's allowed_actions say the server accepts it; the dialogs
  * (../dialogs) show the server's refusals. After an action the tree and the listing are read again
  * and focus goes back to a row: the same one, the renamed or new one, or after a delete or a move
@@ -33,6 +34,7 @@ import {
   RenameFileDialog,
   RenameFolderDialog,
 } from '../dialogs/lazy';
+import { useListingBulk } from '../bulk/useListingBulk';
 import { filesLabel, treeKey } from '../tree/FolderTree';
 import { useFolderContents, usePeopleFolders, type LibraryFolder, type TopFolder } from '../tree/folders';
 import { emptyGrid, ListingGrid, type GridState } from './ListingGrid';
@@ -258,7 +260,18 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
     if (focusKey !== undefined) requestAnimationFrame(() => setTimeout(() => focusRow(focusKey)));
   };
 
+  const bulk = useListingBulk({
+    rows,
+    grid,
+    setGrid,
+    libraryName,
+    refresh: () => void refresh(),
+    say: setStatus,
+    focusRow: (key) => closeDialog(key),
+  });
+
   const run = (id: string, row: Row) => {
+    if (bulk.intercept(id, row)) return;
     const allowed = rowActions(row).some((a) => a.id === id);
     if (!allowed) {
       if (id !== 'open') setStatus(`${id === 'delete' ? 'Delete' : 'Rename'} is not offered for ${rowName(row)}.`);
@@ -284,7 +297,7 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
     onGoUp: goUp,
     onDelete: (row: Row) => run('delete', row),
     onRename: (row: Row) => run('rename', row),
-    onMenu: (row: Row, anchor: MenuState['anchor']) => setMenu({ row, anchor, label: `Actions for ${rowName(row)}`, actions: rowActions(row) }),
+    onMenu: (row: Row, anchor: MenuState['anchor']) => setMenu({ row, anchor, ...(bulk.menuActions(row) ?? { label: `Actions for ${rowName(row)}`, actions: rowActions(row) }) }),
   };
 
   const removeFromLists = (id: string) =>
@@ -484,6 +497,7 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
         {self?.description && !filesAll ? <p className="listing-description">{self.description}</p> : null}
         <ErrorMessage>{error ? messageOf(error) : undefined}</ErrorMessage>
       </header>
+      {bulk.bar}
       <ListingGrid
         label={title}
         rows={rows}
@@ -507,6 +521,8 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
         onState={setGrid}
         focusRequest={focusRequest}
         handlers={handlers}
+        rowProps={bulk.rowProps}
+        gridProps={bulk.gridProps}
       />
       {!loading && rows.length === 0 && !error ? <p className="listing-message">{emptyText}</p> : null}
       <footer className="listing-footer">
@@ -537,7 +553,10 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
           if (row) run(id, row);
         }}
       />
-      <Suspense fallback={null}>{dialogs()}</Suspense>
+      <Suspense fallback={null}>
+        {dialogs()}
+        {bulk.dialog}
+      </Suspense>
     </section>
   );
 }

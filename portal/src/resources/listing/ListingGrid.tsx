@@ -11,7 +11,7 @@
  * menu (right click too). The focused row always stays rendered, and focus is moved back onto a
  * row whenever the page asks (after a dialog, after a delete: the next row).
  */
-import { useEffect, useLayoutEffect, useRef, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useLayoutEffect, useRef, type HTMLAttributes, type KeyboardEvent, type MouseEvent } from 'react';
 import { defaultRangeExtractor, useVirtualizer } from '@tanstack/react-virtual';
 import { ArrowDown, ArrowUp, File, FileText, Folder, Globe, Image, User, Users } from 'lucide-react';
 import { formatBytes } from '../../ui/format';
@@ -160,6 +160,9 @@ export function ListingGrid(props: {
   /** Increment to move focus onto the focused row (once it is rendered). */
   focusRequest: number;
   handlers: GridHandlers;
+  /** More attributes of a row and of the grid (drag sources and drop targets of moves). */
+  rowProps?(row: Row): HTMLAttributes<HTMLDivElement>;
+  gridProps?: HTMLAttributes<HTMLDivElement>;
 }) {
   const { rows, state, onState, handlers } = props;
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -328,6 +331,7 @@ export function ListingGrid(props: {
 
   return (
     <div
+      {...props.gridProps}
       ref={scrollRef}
       className="grid"
       role="grid"
@@ -370,6 +374,7 @@ export function ListingGrid(props: {
           const selected = state.selected.has(row.key);
           return (
             <div
+              {...props.rowProps?.(row)}
               key={row.key}
               role="row"
               data-index={v.index}

@@ -13,7 +13,8 @@ import { Button, Tree, TreeItem, TreeItemContent, TreeLoadMoreItem, type Key } f
 import { ChevronRight, Folder, FolderOpen, Globe, User, Users } from 'lucide-react';
 import { messageOf } from '../../api/client';
 import { formatRelative } from '../../ui/format';
-import { apiFolderPath, folderAddress, folderName, peopleAddress, type FolderRef, type ResourcesLocation } from '../address';
+import { apiFolderPath, folderAddress, folderName, folderOfKey, peopleAddress, type FolderRef, type ResourcesLocation } from '../address';
+import { useMoves } from '../bulk/MoveProvider';
 import { useFolderContents, usePeopleFolders, type LibraryFolder, type TopFolder } from './folders';
 import './tree.css';
 
@@ -26,10 +27,7 @@ export function treeKey(folder: FolderRef): string {
 
 /** The folder a tree key names (undefined: People). */
 function keyFolder(key: string): FolderRef | undefined {
-  if (key === peopleKey) return undefined;
-  const slash = key.indexOf('/');
-  const head = slash < 0 ? key : key.slice(0, slash);
-  return { library: decodeURIComponent(head), path: slash < 0 ? '' : key.slice(slash + 1) };
+  return key === peopleKey ? undefined : folderOfKey(key);
 }
 
 /** The address a tree key opens. */
@@ -169,9 +167,17 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
     }
     navigate(keyAddress(String(key)));
   };
+  // Items dragged from the listing move into the folder of the row they are dropped on (in the
+  // file manager; a tree used as a picker takes no drops).
+  const drops = useMoves()?.dropHandlers((target) => {
+    const row = target.closest<HTMLElement>('[role="row"][data-key]');
+    const folder = row?.dataset.key ? keyFolder(row.dataset.key) : undefined;
+    return row && folder ? { folder, element: row } : undefined;
+  });
 
   return (
     <nav
+      {...drops}
       className="folder-tree"
       aria-label={props.label ?? 'Folder tree'}
       onKeyDownCapture={(e) => {
