@@ -10,7 +10,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, people, seriousViolations, startPortalRig, subjectOf, watchPageProblems, type PortalRig, type RestAs } from '../support/portal.js';
-import { listedNames, listingRows, personAddress, poll, treeRow, uploadMany } from './portal-resources-support.js';
+import { listedNames, listingRows, personAddress, poll, treeRow, uploadMany, seedFileRows } from './portal-resources-support.js';
 
 const overLimit = 501;
 
@@ -31,15 +31,7 @@ describe.skipIf(!haveChromium)('portal Resources: moves by drag, with Undo', () 
     ]);
     for (const [i, name] of ['f1', 'f2', 'other', 'z', 'clash-f2'].entries()) ids[name] = answers[i]!.id;
     await uploadMany(rig, people.admin, [{ library: 'global', path: 'brand', name: 'logo.txt', content: 'logo' }]);
-    // 501 files beneath one folder, seeded as rows (the statement triggers keep the folder counts
-    // exact): 501 uploads would keep the worker busy with their index and thumbnail jobs for
-    // minutes, and the refused rename is a workflow on that worker.
-    await rig.db.query(
-      `INSERT INTO resources (id, library_kind, library_key, folder_path, file_name, display_name, content_type, size, content_sha256, head_version, uploader, created_at, updated_at)
-       SELECT gen_random_uuid()::text, 'person', $1, 'drag/big/inner', 'f-' || i || '.txt', 'f-' || i, 'text/plain', 1, NULL, 1, $1, now(), now()
-         FROM generate_series(1, $2::int) AS i`,
-      [subjectOf(people.alice), overLimit],
-    );
+    await seedFileRows(rig, people.alice, 'drag/big/inner', overLimit);
   }, 300_000);
 
   afterAll(async () => {

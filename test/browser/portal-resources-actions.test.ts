@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, people, seriousViolations, startPortalRig, subjectOf, watchPageProblems, type PortalRig } from '../support/portal.js';
-import { expectFocusedRow, focusedRowName, listedNames, listing, listingRows, listingSection, personAddress, poll, tabInto, treeRow, uploadMany } from './portal-resources-support.js';
+import { expectFocusedRow, focusedRowName, listedNames, listing, listingRows, listingSection, personAddress, poll, tabInto, treeRow, uploadMany, seedFileRows } from './portal-resources-support.js';
 
 const overLimit = 501;
 
@@ -31,15 +31,7 @@ describe.skipIf(!haveChromium)('portal Resources: folder and file actions', () =
     const rest = await rig.restAs(people.alice);
     expect((await rest('POST', '/api/v1/resources/folders', { library: 'personal', path: 'act/empty' })).status).toBe(201);
     await uploadMany(rig, people.admin, [{ library: 'global', path: 'brand', name: 'logo.txt', content: 'logo' }]);
-    // 501 files beneath one folder, seeded as rows (the statement triggers keep the folder counts
-    // exact): 501 uploads would keep the worker busy with their index and thumbnail jobs for
-    // minutes, and the rename under test is a workflow on that worker.
-    await rig.db.query(
-      `INSERT INTO resources (id, library_kind, library_key, folder_path, file_name, display_name, content_type, size, content_sha256, head_version, uploader, created_at, updated_at)
-       SELECT gen_random_uuid()::text, 'person', $1, 'big/inner', 'f-' || i || '.txt', 'f-' || i, 'text/plain', 1, NULL, 1, $1, now(), now()
-         FROM generate_series(1, $2::int) AS i`,
-      [subjectOf(people.alice), overLimit],
-    );
+    await seedFileRows(rig, people.alice, 'big/inner', overLimit);
   }, 300_000);
 
   afterAll(async () => {

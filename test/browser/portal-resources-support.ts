@@ -105,3 +105,17 @@ export async function selectForPreview(page: Page, name: string): Promise<void> 
   await row.click();
   await expect.poll(() => page.getByRole('complementary', { name: 'Preview' }).getByRole('heading', { level: 2 }).textContent()).toBe(name);
 }
+
+/**
+ * Seeds `count` one-byte files beneath `folder` of `user`'s library as rows (the statement triggers
+ * keep the folder counts exact): as many uploads would keep the worker busy with their index and
+ * thumbnail jobs for minutes, and a folder rename is a workflow on that worker.
+ */
+export async function seedFileRows(rig: PortalRig, user: SessionUser, folder: string, count: number): Promise<void> {
+  await rig.db.query(
+    `INSERT INTO resources (id, library_kind, library_key, folder_path, file_name, display_name, content_type, size, content_sha256, head_version, uploader, created_at, updated_at)
+     SELECT gen_random_uuid()::text, 'person', $1, $3, 'f-' || i || '.txt', 'f-' || i, 'text/plain', 1, NULL, 1, $1, now(), now()
+       FROM generate_series(1, $2::int) AS i`,
+    [subjectOf(user), count, folder],
+  );
+}
