@@ -123,7 +123,7 @@ export class Changesets {
     const shown = [];
     for (const change of changes) {
       const current = priorOf(change, await c.client.getEditableState(entity, change.column));
-      shown.push({ change_type: change.change_type, ...(change.target ? { target: change.target } : {}), detail: change.detail, current, writes: writeFor(entity, change, current) !== undefined });
+      shown.push({ change_type: change.change_type, ...(change.target ? { target: change.target } : {}), detail: change.labelUrn ?? change.detail, current, writes: writeFor(entity, change, current) !== undefined });
     }
     return { confirmation_required: true, entity_urn: entity, connection: c.name, changes: shown };
   }
@@ -154,7 +154,8 @@ export class Changesets {
           position,
           change.change_type,
           change.target ?? null,
-          change.detail,
+          // A tag or term as its URN, so the record says exactly what was written.
+          change.labelUrn ?? change.detail,
         ]);
       }
     });

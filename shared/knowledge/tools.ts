@@ -27,6 +27,9 @@ function refusal(error: unknown): CallToolResult {
   return { content: [{ type: 'text', text: error.message }], structuredContent: { error: error.code, message: error.message, ...error.details }, isError: true };
 }
 
+/** A message as one sentence ending in a full stop (a catalog message may bring its own). */
+const sentence = (text: string | null) => `${(text ?? 'unknown error').replace(/\.+$/, '')}.`;
+
 export function knowledgeActor(ctx: ToolCallContext): KnowledgeActor {
   return {
     subject: ctx.caller.subject,
@@ -189,7 +192,7 @@ export function applyKnowledgeTool(store: InsightStore, changesets: Changesets, 
             }
             const applied = result.changes.filter((c) => c.status === 'applied').map((c) => c.position);
             if (result.status === 'partial') {
-              const text = `Changeset ${result.id} is partial: ${result.error}. Applied: ${applied.length ? applied.map((p) => `changes[${p}]`).join(', ') : 'none'}; not applied: the rest. Roll it back (action rollback, changeset_id) to undo what applied.`;
+              const text = `Changeset ${result.id} is partial: ${sentence(result.error)} Applied: ${applied.length ? applied.map((p) => `changes[${p}]`).join(', ') : 'none'}; not applied: the rest. Roll it back (action rollback, changeset_id) to undo what applied.`;
               return { content: [{ type: 'text', text }], structuredContent: { error: 'partial', message: text, changeset: result }, isError: true };
             }
             return jsonResult({ changeset_id: result.id, status: result.status, changeset: result, message: `Applied ${applied.length} change(s) to ${result.entity_urn} on catalog "${result.connection}" (changeset ${result.id}).` });
@@ -197,7 +200,7 @@ export function applyKnowledgeTool(store: InsightStore, changesets: Changesets, 
           case 'rollback': {
             const result = await changesets.rollback(actor, need(args.changeset_id, 'changeset_id'));
             if (result.status !== 'rolled_back') {
-              const text = `Changeset ${result.id} is ${result.status}: ${result.error}. Call rollback again to continue.`;
+              const text = `Changeset ${result.id} is ${result.status}: ${sentence(result.error)} Call rollback again to continue.`;
               return { content: [{ type: 'text', text }], structuredContent: { error: 'rollback_partial', message: text, changeset: result }, isError: true };
             }
             return jsonResult({ changeset_id: result.id, status: result.status, changeset: result, message: `Changeset ${result.id} rolled back: the prior values are restored.` });
