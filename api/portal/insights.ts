@@ -65,7 +65,8 @@ const listQuery = z.object({
 
 const decisionBody = z
   .object({ review_notes: z.string().max(LIMITS.notesMax).optional().describe('Why (kept with the insight)') })
-  .default({});
+  .nullish()
+  .describe('Optional: a request without a body decides without notes');
 const idParams = z.object({ id: z.string().max(100) });
 const decisionAnswer = z.object({ insight: insightSchema, changed: z.boolean().describe('false: it was in that state already (a repeated request)') });
 
@@ -127,7 +128,7 @@ export async function insightRoutes(app: App, opts: InsightRoutesOptions): Promi
       async (request) => {
         const caller = callers.get(request)!;
         const actor = { subject: caller.subject, authType: caller.authType, ...(caller.email ? { email: caller.email } : {}) };
-        const result = await opts.insights.decide(actor, [request.params.id], decision, request.body.review_notes?.trim() || undefined);
+        const result = await opts.insights.decide(actor, [request.params.id], decision, request.body?.review_notes?.trim() || undefined);
         const [insight] = [...result.changed, ...result.unchanged];
         return { insight: insight!, changed: result.changed.length > 0 };
       },
