@@ -14,6 +14,7 @@ import type { CallerContext } from '../../shared/identity/index.js';
 import { restSecurity } from '../http/openapi.js';
 import { sendAdminRefusal, type AdminAuthorizer } from '../admin/authorize.js';
 import {
+  allowedDecisions,
   CHANGE_TYPES,
   CONFIDENCES,
   INSIGHT_CATEGORIES,
@@ -21,6 +22,7 @@ import {
   INSIGHT_STATUSES,
   KnowledgeError,
   LIMITS,
+  type Insight,
   type InsightStore,
   type KnowledgeErrorCode,
 } from '../../shared/knowledge/index.js';
@@ -52,6 +54,7 @@ const insightSchema = z
     changeset_id: z.string().nullable().describe('The changeset that applied it'),
     created_at: z.string(),
     updated_at: z.string(),
+    allowed_actions: z.array(z.enum(['approve', 'reject'])).describe('The decisions it takes now: approve when pending; reject when pending or approved'),
   })
   .describe('A captured insight');
 
@@ -69,6 +72,8 @@ const decisionBody = z
   .describe('Optional: a request without a body decides without notes');
 const idParams = z.object({ id: z.string().max(100) });
 const decisionAnswer = z.object({ insight: insightSchema, changed: z.boolean().describe('false: it was in that state already (a repeated request)') });
+
+const withActions = (insight: Insight) => ({ ...insight, allowed_actions: allowedDecisions(insight.status) });
 
 const statusOf: Record<KnowledgeErrorCode, number> = { invalid: 400, not_found: 404, conflict: 409, forbidden: 403, unavailable: 503, catalog_failed: 502 };
 
@@ -106,7 +111,8 @@ export async function insightRoutes(app: App, opts: InsightRoutesOptions): Promi
     },
     async (request) => {
       const q = request.query;
-      return opts.insights.list({ status: q.status, limit: q.limit, offset: q.offset, ...(q.entity?.trim() ? { entity_urn: q.entity.trim() } : {}), ...(q.category ? { category: q.category } : {}) });
+      const page = await opts.insights.list({ status: q.status, limit: q.limit, offset: q.offset, ...(q.entity?.trim() ? { entity_urn: q.entity.trim() } : {}), ...(q.category ? { category: q.category } : {}) });
+      return { ...page, insights: page.insights.map(withActions) };
     },
   );
 
@@ -130,7 +136,7 @@ export async function insightRoutes(app: App, opts: InsightRoutesOptions): Promi
         const actor = { subject: caller.subject, authType: caller.authType, ...(caller.email ? { email: caller.email } : {}) };
         const result = await opts.insights.decide(actor, [request.params.id], decision, request.body?.review_notes?.trim() || undefined);
         const [insight] = [...result.changed, ...result.unchanged];
-        return { insight: insight!, changed: result.changed.length > 0 };
+        return { insight: withActions(insight!), changed: result.changed.length > 0 };
       },
     );
   }

@@ -14,7 +14,7 @@ import { InsightStore } from './insights.js';
 import { applyKnowledgeTool, captureInsightTool } from './tools.js';
 
 export * from './types.js';
-export { InsightStore, KNOWLEDGE_AUDIT_TOOL, normalizeInsightText, type ReviewDecision, type ReviewSummary } from './insights.js';
+export { InsightStore, KNOWLEDGE_AUDIT_TOOL, allowedDecisions, normalizeInsightText, type ReviewDecision, type ReviewSummary } from './insights.js';
 export { Changesets, type ApplyPreview, type ApplyRequest } from './changesets.js';
 export { MAX_DESCRIPTION_CHARS } from './changes.js';
 export { APPLY_ACTIONS, APPLY_KNOWLEDGE_TOOL, CAPTURE_INSIGHT_TOOL, applyKnowledgeTool, captureInsightTool, knowledgeActor } from './tools.js';

@@ -95,6 +95,11 @@ const decisionFrom: Record<ReviewDecision, { from: readonly InsightStatus[]; to:
   reject: { from: ['pending', 'approved'], to: 'rejected' },
 };
 
+/** The decisions an insight in `status` takes (what a review page offers). */
+export function allowedDecisions(status: InsightStatus): ReviewDecision[] {
+  return (Object.keys(decisionFrom) as ReviewDecision[]).filter((d) => decisionFrom[d].from.includes(status));
+}
+
 export interface ReviewSummary {
   total_pending: number;
   by_entity: Array<{ entity_urn: string; count: number; categories: string[]; oldest_at: string }>;

@@ -30,7 +30,7 @@ describe('GET /api/v1/portal/admin/insights', () => {
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ total: 2, offset: 0, limit: 20, next_offset: null });
     expect(r.body.insights.map((i: { id: string }) => i.id)).toEqual([ids.orders, ids.customers]);
-    expect(r.body.insights[0]).toMatchObject({ status: 'pending', category: 'correction', entity_urns: [U.orders], captured_by: { subject: 'apikey:alice', persona: 'staff' }, times_captured: 1 });
+    expect(r.body.insights[0]).toMatchObject({ status: 'pending', category: 'correction', entity_urns: [U.orders], captured_by: { subject: 'apikey:alice', persona: 'staff' }, times_captured: 1, allowed_actions: ['approve', 'reject'] });
   });
 
   it('filters by entity, category and status, and pages', async () => {
@@ -62,14 +62,14 @@ describe('POST …/{id}/approve and …/{id}/reject', () => {
   it('approves with notes, recording the reviewer; a repeat answers changed: false', async () => {
     const r = await rig.rest('root', 'POST', `${base}/${ids.orders}/approve`, { review_notes: 'Confirmed in the loader code' });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ changed: true, insight: { id: ids.orders, status: 'approved', review: { notes: 'Confirmed in the loader code', reviewed_by: 'apikey:root', reviewed_at: expect.any(String) } } });
+    expect(r.body).toMatchObject({ changed: true, insight: { id: ids.orders, status: 'approved', review: { notes: 'Confirmed in the loader code', reviewed_by: 'apikey:root', reviewed_at: expect.any(String) }, allowed_actions: ['reject'] } });
     const again = await rig.rest('root', 'POST', `${base}/${ids.orders}/approve`, {});
     expect(again.body).toMatchObject({ changed: false, insight: { status: 'approved', review: { notes: 'Confirmed in the loader code' } } });
   });
 
   it('rejects without a body; approving a rejected insight is a 409', async () => {
     const r = await rig.rest('root', 'POST', `${base}/${ids.customers}/reject`);
-    expect(r.body).toMatchObject({ changed: true, insight: { status: 'rejected', review: { notes: null } } });
+    expect(r.body).toMatchObject({ changed: true, insight: { status: 'rejected', review: { notes: null }, allowed_actions: [] } });
     const conflict = await rig.rest('root', 'POST', `${base}/${ids.customers}/approve`, {});
     expect(conflict).toMatchObject({ status: 409, body: { error: 'conflict', message: `cannot approve ${ids.customers} (rejected): only pending insights can be approved` } });
   });

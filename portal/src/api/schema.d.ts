@@ -4404,6 +4404,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         insights: {
+                            /** @description The decisions it takes now: approve when pending; reject when pending or approved */
+                            allowed_actions: ("approve" | "reject")[];
                             /** @description The tool calls it came from */
                             call_ids: string[];
                             captured_by: {
@@ -4525,6 +4527,8 @@ export interface operations {
                         changed: boolean;
                         /** @description A captured insight */
                         insight: {
+                            /** @description The decisions it takes now: approve when pending; reject when pending or approved */
+                            allowed_actions: ("approve" | "reject")[];
                             /** @description The tool calls it came from */
                             call_ids: string[];
                             captured_by: {
@@ -4668,6 +4672,8 @@ export interface operations {
                         changed: boolean;
                         /** @description A captured insight */
                         insight: {
+                            /** @description The decisions it takes now: approve when pending; reject when pending or approved */
+                            allowed_actions: ("approve" | "reject")[];
                             /** @description The tool calls it came from */
                             call_ids: string[];
                             captured_by: {
