@@ -94,7 +94,7 @@ export function KnowledgePage() {
             {page.data.total > 0 ? `, ${page.data.offset + 1}–${page.data.offset + page.data.insights.length} shown (oldest first)` : ''}
           </p>
           {page.data.insights.length === 0 ? <Empty>No insight matches.</Empty> : null}
-          <ul className="insight-list" aria-busy={page.isFetching}>
+          <ul className="insight-list" aria-label="Insights" aria-busy={page.isFetching}>
             {page.data.insights.map((insight) => (
               <li key={insight.id}>
                 <InsightCard insight={insight} onDecide={(decision) => setDeciding({ insight, decision })} />
