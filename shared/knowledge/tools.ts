@@ -46,6 +46,13 @@ const changeType = z.enum(CHANGE_TYPES, oneOf('change_type', CHANGE_TYPES));
 const changeTarget = z.string().max(2000).optional().describe('update_description, add_tag, remove_tag, add_glossary_term: a column (field path); none: the dataset. add_documentation: the URL (http or https).');
 const changeDetail = z.string().max(20_000).describe('The new description; the tag or glossary term (URN, or name: PII → urn:li:tag:PII); the link label.');
 
+/** A catalog URN (`urn:li:<type>:<key>`), at most 1000 characters. */
+const urn = (field: string) =>
+  z
+    .string()
+    .max(1000, `${field}: a URN is at most 1000 characters`)
+    .regex(/^urn:li:[A-Za-z]+:\S/, `${field}: each must be a catalog URN (urn:li:<type>:<key>)`);
+
 const captureInput = z.object({
   category: category.describe(`What kind of knowledge: ${INSIGHT_CATEGORIES.join(', ')}.`),
   insight_text: z
@@ -54,12 +61,12 @@ const captureInput = z.object({
     .max(LIMITS.textMax, `insight_text must be at most ${LIMITS.textMax} characters`)
     .describe(`The knowledge, in words (${LIMITS.textMin}–${LIMITS.textMax} characters).`),
   entity_urns: z
-    .array(z.string().min(1).max(1000))
+    .array(urn('entity_urns'))
     .max(LIMITS.entityUrns, `entity_urns: at most ${LIMITS.entityUrns}`)
     .optional()
     .describe(`Catalog entities it is about (URNs), at most ${LIMITS.entityUrns}.`),
   related_columns: z
-    .array(z.object({ urn: z.string().min(1).max(1000), column: z.string().min(1).max(500), relevance: z.string().max(100).optional() }))
+    .array(z.object({ urn: urn('related_columns[].urn'), column: z.string().min(1).max(500), relevance: z.string().max(100).optional() }))
     .max(LIMITS.relatedColumns, `related_columns: at most ${LIMITS.relatedColumns}`)
     .optional()
     .describe(`Columns it is about: {urn, column, relevance}, at most ${LIMITS.relatedColumns}.`),

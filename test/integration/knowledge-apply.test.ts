@@ -294,3 +294,21 @@ describe('require_confirmation', () => {
     expect(confirming.datahub.mutations().map((m) => m.operationName)).toEqual(['UpdateDescription', 'AddTag']);
   });
 });
+
+describe('where knowledge cannot be written', () => {
+  it.each([
+    ['archive', 'catalog connection "archive" is read-only (toolkits.catalog.archive.read_only): knowledge cannot be applied to it'],
+    ['none', 'no catalog to write to: configure a toolkits.catalog instance (and knowledge.apply.datahub_connection)'],
+  ] as const)('datahub_connection %s: apply is refused before anything is recorded; the review still works', async (writeTo, message) => {
+    const other = await startKnowledgeRig({ writeTo });
+    try {
+      const r = await other.call('root', 'apply_knowledge', { action: 'apply', entity_urn: U.orders, changes: [{ change_type: 'add_tag', detail: 'PII' }] });
+      expect(r).toMatchObject({ isError: true, body: { error: 'unavailable' }, text: message });
+      expect(other.datahub.requests).toEqual([]);
+      expect((await other.db.query('SELECT count(*)::int AS n FROM knowledge_changesets')).rows[0].n).toBe(0);
+      expect((await other.call('root', 'apply_knowledge', { action: 'bulk_review' })).body.total_pending).toBe(0);
+    } finally {
+      await other.stop();
+    }
+  });
+});

@@ -63,6 +63,7 @@ describe('capture_insight', () => {
     [{ insight_text: 'too short' }, 'insight_text must be at least 10 characters'],
     [{ insight_text: 'x'.repeat(4001) }, 'insight_text must be at most 4000 characters'],
     [{ entity_urns: Array.from({ length: 11 }, (_, i) => `urn:li:dataset:${i}`) }, 'entity_urns: at most 10'],
+    [{ entity_urns: ['orders'] }, 'entity_urns: each must be a catalog URN (urn:li:<type>:<key>)'],
     [{ related_columns: Array.from({ length: 21 }, (_, i) => ({ urn: U.orders, column: `c${i}` })) }, 'related_columns: at most 20'],
     [{ suggested_actions: Array.from({ length: 6 }, () => ({ action_type: 'add_tag', detail: 'PII' })) }, 'suggested_actions: at most 5'],
     [{ suggested_actions: [{ action_type: 'drop_table', detail: 'x' }] }, 'change_type must be one of update_description, add_tag, remove_tag, add_glossary_term, add_documentation'],

@@ -45,9 +45,12 @@ export interface KnowledgeRigOptions {
   /** knowledge.apply.enabled (default true). */
   apply?: boolean;
   requireConfirmation?: boolean;
+  /** knowledge.apply.datahub_connection (default hub, the writable one); none: no catalog configured at all. */
+  writeTo?: 'hub' | 'archive' | 'none';
 }
 
 export async function startKnowledgeRig(opts: KnowledgeRigOptions = {}): Promise<KnowledgeRig> {
+  const writeTo = opts.writeTo ?? 'hub';
   const database = await createTestDatabase();
   const datahub = await startDatahubServer();
   const keyLines = (Object.keys(keys) as User[]).map((u) => `      - { key: ${keys[u]}, name: ${u}, roles: [${roles[u]}] }`).join('\n');
@@ -74,15 +77,19 @@ personas:
     limited: { roles: [limited], priority: 2, tools: { deny: [capture_insight] } }
 admin:
   persona: admin
-toolkits:
+${
+    writeTo === 'none'
+      ? ''
+      : `toolkits:
   catalog:
     archive: { url: ${JSON.stringify(datahub.url)}, read_only: true }
-    hub: { url: ${JSON.stringify(datahub.url)} }
+    hub: { url: ${JSON.stringify(datahub.url)} }`
+  }
 knowledge:
   enabled: ${opts.enabled ?? true}
   apply:
     enabled: ${opts.apply ?? true}
-    datahub_connection: hub
+${writeTo === 'none' ? '' : `    datahub_connection: ${writeTo}`}
     require_confirmation: ${opts.requireConfirmation ?? false}
 `);
   const log = silentLogger();
