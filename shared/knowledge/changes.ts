@@ -92,6 +92,12 @@ export function priorOf(change: ResolvedChange, state: EditableState): Prior {
   }
 }
 
+/** What a change that wrote leaves in the catalog (a rollback checks it is still so). */
+export function afterOf(change: ResolvedChange): Prior {
+  if (change.change_type === 'update_description') return { description: change.detail };
+  return { present: change.change_type !== 'remove_tag' };
+}
+
 const column = (c: ResolvedChange) => (c.column ? { field_path: c.column } : {});
 
 /** The write that makes the change given what was there; none when it is there already. */

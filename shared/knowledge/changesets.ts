@@ -9,14 +9,16 @@
  * Only a changeset whose every change applied is `applied` and marks its insights applied.
  *
  * rollback: claims the changeset (applied, partial, or a rollback that stopped), then undoes its
- * applied changes in reverse order, restoring each prior value; it stops at a failed undo
- * (`rollback_partial`, to be tried again). Fully rolled back, its insights are `rolled_back`.
+ * applied changes in reverse order, restoring each prior value; it stops at a failed undo, or at a
+ * change the catalog no longer holds as the apply left it (someone edited it since; `force`
+ * restores anyway) — `rollback_partial`, to be tried again. Fully rolled back, its insights are
+ * `rolled_back`.
  */
 import type { CatalogConnection, CatalogConnections, WritePlan } from '../catalog/index.js';
 import type { PlatformConfig } from '../config/index.js';
 import { uuidv7 } from '../crypto/index.js';
 import { withTransaction, type Db } from '../db/index.js';
-import { priorOf, resolveChanges, undoFor, writeFor, type Prior, type ResolvedChange } from './changes.js';
+import { afterOf, priorOf, resolveChanges, undoFor, writeFor, type Prior, type ResolvedChange } from './changes.js';
 import { recordKnowledgeChange } from './insights.js';
 import { KnowledgeError, LIMITS, type Change, type ChangeInput, type Changeset, type ChangesetStatus, type KnowledgeActor } from './types.js';
 
@@ -162,7 +164,8 @@ export class Changesets {
     return id;
   }
 
-  async rollback(actor: KnowledgeActor, changesetId: string): Promise<Changeset> {
+  /** `force`: restore the prior values even where the catalog was changed since the apply. */
+  async rollback(actor: KnowledgeActor, changesetId: string, opts: { force?: boolean } = {}): Promise<Changeset> {
     const claimed = await this.opts.db.query(
       `UPDATE knowledge_changesets SET status = 'rolling_back' WHERE id = $1 AND status IN ('applied', 'partial', 'rollback_partial') RETURNING *`,
       [changesetId],
@@ -182,7 +185,16 @@ export class Changesets {
         const change = changeFromRow(r);
         try {
           const [resolved] = resolveChanges([change]);
-          await send(c, undoFor(entity, resolved!, change.prior!));
+          const undo = undoFor(entity, resolved!, change.prior!);
+          if (undo && !opts.force) {
+            // What the apply left must still be there: a later edit by someone else is not overwritten unasked.
+            const now = priorOf(resolved!, await c.client.getEditableState(entity, resolved!.column));
+            const left = afterOf(resolved!);
+            if (JSON.stringify(now) !== JSON.stringify(left)) {
+              throw new Error(`the catalog was changed since it was applied (it holds ${JSON.stringify(now)}, the apply left ${JSON.stringify(left)}); roll back with force: true to restore ${JSON.stringify(change.prior)} anyway`);
+            }
+          }
+          await send(c, undo);
           await this.opts.db.query(`UPDATE knowledge_changes SET status = 'rolled_back', error = NULL WHERE changeset_id = $1 AND position = $2`, [changesetId, change.position]);
         } catch (error) {
           failure = `undoing changes[${change.position}] failed: ${error instanceof Error ? error.message : String(error)}`;

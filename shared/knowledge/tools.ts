@@ -134,13 +134,14 @@ const applyInput = z.object({
     .describe(`apply: the catalog changes, in order (at most ${LIMITS.changes}): {change_type (${CHANGE_TYPES.join(', ')}), target, detail}.`),
   confirm: z.boolean().optional().describe('apply: true to write when knowledge.apply.require_confirmation is on (without it you get what would change).'),
   changeset_id: z.string().min(1).max(100).optional().describe('rollback: the changeset to undo.'),
+  force: z.boolean().optional().describe('rollback: restore the prior values even where the catalog was changed since the apply (without it such a change stops the rollback).'),
   limit: z.number().int().min(1).max(LIMITS.pageMax).optional().describe(`review, list_changesets: page size (default ${LIMITS.pageDefault}, at most ${LIMITS.pageMax}).`),
   offset: z.number().int().min(0).optional().describe('review, list_changesets: skip this many.'),
 });
 
 const applyDescription = `Review captured insights and apply approved knowledge to the catalog (platform administrators only).
 
-Actions: bulk_review (the pending queue grouped by entity, category, confidence and age); review (insights by status — default pending —, entity_urn, category; paged); approve / reject (insight_id or insight_ids, with review_notes); apply (entity_urn, changes [{change_type, target, detail}], optionally the approved insight_ids it applies: written to the catalog in order and recorded as a changeset with each change's prior value); rollback (changeset_id: restores the prior values); list_changesets (entity_urn optional).
+Actions: bulk_review (the pending queue grouped by entity, category, confidence and age); review (insights by status — default pending —, entity_urn, category; paged); approve / reject (insight_id or insight_ids, with review_notes); apply (entity_urn, changes [{change_type, target, detail}], optionally the approved insight_ids it applies: written to the catalog in order and recorded as a changeset with each change's prior value); rollback (changeset_id: restores the prior values; a value someone changed since the apply stops it unless force: true); list_changesets (entity_urn optional).
 
 Change types: ${CHANGE_TYPES.join(', ')}. A failed write stops the changeset: it is reported partial, naming which changes applied; roll it back to undo them.`;
 
@@ -205,7 +206,7 @@ export function applyKnowledgeTool(store: InsightStore, changesets: Changesets, 
             return jsonResult({ changeset_id: result.id, status: result.status, changeset: result, message: `Applied ${applied.length} change(s) to ${result.entity_urn} on catalog "${result.connection}" (changeset ${result.id}).` });
           }
           case 'rollback': {
-            const result = await changesets.rollback(actor, need(args.changeset_id, 'changeset_id'));
+            const result = await changesets.rollback(actor, need(args.changeset_id, 'changeset_id'), { ...(args.force ? { force: true } : {}) });
             if (result.status !== 'rolled_back') {
               const text = `Changeset ${result.id} is ${result.status}: ${sentence(result.error)} Call rollback again to continue.`;
               return { content: [{ type: 'text', text }], structuredContent: { error: 'rollback_partial', message: text, changeset: result }, isError: true };

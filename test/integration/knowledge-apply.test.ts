@@ -6,7 +6,7 @@
  * require_confirmation answers what would change until confirm: true.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CatalogClient } from '../../shared/catalog/index.js';
+import { CatalogClient, catalogOperations } from '../../shared/catalog/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { fixtureUrns as U } from '../support/datahub-fixtures.js';
 import { startKnowledgeRig, type KnowledgeRig, type User } from './knowledge-fixtures.js';
@@ -221,6 +221,21 @@ describe('apply and rollback', () => {
     const done = await apply({ action: 'rollback', changeset_id: r.body.changeset_id });
     expect(done.body.status).toBe('rolled_back');
     expect((await catalog.getEditableState(U.raw)).tags).toEqual([]);
+  });
+
+  it('a rollback does not overwrite a later edit by someone else unless forced', async () => {
+    const r = await apply({ action: 'apply', entity_urn: U.dailyRevenue, changes: [{ change_type: 'update_description', detail: 'Revenue per calendar day' }] });
+    // Someone edits the same description in the catalog afterwards.
+    const edit = catalogOperations.updateDescriptionMutation;
+    await catalog.mutate(edit, { input: { description: 'Revenue per day, edited by the data team', resourceUrn: U.dailyRevenue } });
+    const refused = await apply({ action: 'rollback', changeset_id: r.body.changeset_id });
+    expect(refused).toMatchObject({ isError: true, body: { error: 'rollback_partial' } });
+    expect(refused.text).toContain('undoing changes[0] failed: the catalog was changed since it was applied');
+    expect(refused.text).toContain('roll back with force: true');
+    expect((await catalog.getEditableState(U.dailyRevenue)).description).toBe('Revenue per day, edited by the data team');
+    const forced = await apply({ action: 'rollback', changeset_id: r.body.changeset_id, force: true });
+    expect(forced.body.status).toBe('rolled_back');
+    expect((await catalog.getEditableState(U.dailyRevenue)).description).toBe('');
   });
 
   it.each([
