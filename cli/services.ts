@@ -37,6 +37,8 @@ import { manageAssetTool, saveArtifactTool } from '../shared/assets/index.js';
 import { adminAuthorizer } from '../api/admin/authorize.js';
 import { adminPlatformRoutes } from '../api/admin/platform.js';
 import { apiKeyNames, connectionViews, systemView } from './admin-info.js';
+import { createKnowledge, type Knowledge } from '../shared/knowledge/index.js';
+import { insightRoutes } from '../api/portal/insights.js';
 
 /**
  * The platform database: pool sized by config, migrations applied (under the advisory lock) before
@@ -101,7 +103,7 @@ export async function startApiRole(opts: {
   const schedules = scripts && db ? new ScriptSchedules({ db, config, ...(scheduling ? { sync: scheduling } : {}) }) : undefined;
   // The bot check of public endpoints and its challenge route read the bindings (docs/botcheck.md).
   const botCheck = db ? await createBotCheckServices({ config, db, log, endpoints: { publicEndpoint: (name) => readPublicEndpoint(db, name) } }) : undefined;
-  const { surface, runner } = buildPlatformSurface({
+  const { surface, runner, knowledge } = buildPlatformSurface({
     config,
     log,
     services,
@@ -137,6 +139,8 @@ export async function startApiRole(opts: {
       if (scripts) {
         await app.register(scriptRoutes, { prefix: '/api/v1/portal/scripts', store: scripts, config, authenticate: ctx.authenticate, ...(runner ? { runner } : {}), ...(schedules ? { schedules } : {}), ...(scheduling ? { retryRun: (run) => scheduling.retry(run) } : {}), ...(endpoints ? { endpoints } : {}) });
       }
+      // The portal's knowledge review page (docs/knowledge.md), for administrators.
+      if (knowledge) await app.register(insightRoutes, { prefix: '/api/v1/portal/admin/insights', insights: knowledge.insights, authorize: adminAuthorizer(config, ctx.authenticate) });
       // The administrators' pages: audit trail, personas, connections, system (api/admin/platform.ts).
       if (config.admin.enabled) {
         await app.register(adminPlatformRoutes, {
@@ -219,7 +223,7 @@ function buildPlatformSurface(opts: {
   resourceChanges?: Parameters<typeof buildMcpSurface>[0]['resourceChanges'];
   /** Requests answered by a workflow (manage_resource extract), through a Temporal client. */
   requests?: ResourceRequests;
-}): { surface: McpSurface; runner?: ScriptRunner } {
+}): { surface: McpSurface; runner?: ScriptRunner; knowledge?: Knowledge } {
   const { config, log, db, services } = opts;
   const { toolkits, resources, scripts, endpoints, sandbox } = services;
   // Runs start after the surface below is built.
@@ -238,6 +242,8 @@ function buildPlatformSurface(opts: {
         })
       : undefined;
   const enrichment = toolkitEnrichment(config, log, services.toolkits, { db });
+  // Knowledge capture and apply (knowledge.enabled with a database), writing to the catalog instances.
+  const knowledge = createKnowledge({ config, ...(db ? { db } : {}), catalog: toolkits.catalog.connections });
   const tables = services.tables ? tableHooks(services.tables) : undefined;
   const reserved = reservedPromptNames(services.operatorPrompts);
   // Exports (tools and scripts' platform.export/publish_data) move the tables that follow the file.
@@ -286,6 +292,7 @@ function buildPlatformSurface(opts: {
             }),
           ]
         : []),
+      ...(knowledge?.tools ?? []),
     ],
     elicitationTriggers: toolkits.elicitationTriggers,
     descriptionOverrides: toolkits.descriptionOverrides,
@@ -302,13 +309,15 @@ function buildPlatformSurface(opts: {
     ...(enrichment.resources ? { templatedResources: [enrichment.resources] } : {}),
     operatorPrompts: services.operatorPrompts,
     ...(services.prompts ? { storedPrompts: storedPrompts(services.prompts, { actorOf: agentActor(config), reserved: () => reserved }) } : {}),
+    ...(knowledge && config.knowledge.apply.enabled ? { reviewQueue: () => knowledge.insights.queue() } : {}),
+    hasDatabase: db !== undefined,
   });
   served.surface = surface;
   if (resources && runner) {
     const fetch = config.scripts.fetch;
     served.mainRuns = withRunTools(surface, runTools({ resources, actorOf: agentActor(config), fetchPolicy: { allowHosts: fetch.allow_hosts, timeoutMs: fetch.timeout }, ...followTables }));
   }
-  return { surface, ...(runner ? { runner } : {}) };
+  return { surface, ...(runner ? { runner } : {}), ...(knowledge ? { knowledge } : {}) };
 }
 
 /**

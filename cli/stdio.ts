@@ -7,6 +7,7 @@ import { toolCallAudit } from './audit.js';
 import { openDatabase } from './services.js';
 import { buildToolkits, toolkitEnrichment } from './toolkits.js';
 import { onSignals } from './context.js';
+import { createKnowledge } from '../shared/knowledge/index.js';
 
 export interface StdioRole {
   /** Resolves when the client closes stdin. */
@@ -17,12 +18,12 @@ export interface StdioRole {
 
 /**
  * `platform stdio`: MCP over stdin/stdout as the local operator. Tool calls are audited exactly as
- * in the api role when a database is configured and both audit switches are on; the database is
- * opened (and migrated) only then, since nothing else in this role needs it.
+ * in the api role when a database is configured and both audit switches are on; the knowledge
+ * tools are served with knowledge.enabled. The database is opened (and migrated) only for those.
  */
 export async function startStdioRole(opts: { config: PlatformConfig; log: Logger }): Promise<StdioRole> {
   const { config, log } = opts;
-  const db = auditsToolCalls(config) ? await openDatabase(config, log) : undefined;
+  const db = auditsToolCalls(config) || config.knowledge.enabled ? await openDatabase(config, log) : undefined;
   const audit = toolCallAudit({ config, log, ...(db ? { db } : {}) });
   let toolkits;
   try {
@@ -33,16 +34,19 @@ export async function startStdioRole(opts: { config: PlatformConfig; log: Logger
     throw error;
   }
   const enrichment = toolkitEnrichment(config, log, toolkits, 'none');
+  const knowledge = createKnowledge({ config, ...(db ? { db } : {}), catalog: toolkits.catalog.connections });
   const surface = buildMcpSurface({
     config,
     log,
-    tools: toolkits.tools,
+    tools: [...toolkits.tools, ...(knowledge?.tools ?? [])],
     elicitationTriggers: toolkits.elicitationTriggers,
     descriptionOverrides: toolkits.descriptionOverrides,
     middlewares: [audit.middleware],
     ...(audit.onRefused ? { onRefused: audit.onRefused } : {}),
     ...(enrichment.middleware ? { innerMiddlewares: [enrichment.middleware] } : {}),
     ...(enrichment.resources ? { templatedResources: [enrichment.resources] } : {}),
+    ...(knowledge && config.knowledge.apply.enabled ? { reviewQueue: () => knowledge.insights.queue() } : {}),
+    hasDatabase: db !== undefined,
   });
   let stopping: Promise<void> | undefined;
   const stop = () =>

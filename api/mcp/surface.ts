@@ -1,11 +1,14 @@
 import type { PlatformConfig } from '../../shared/config/index.js';
 import type { Logger } from '../../shared/logging/index.js';
-import { personaToolAccess } from '../../shared/personas/index.js';
+import { isPlatformAdmin, personaToolAccess } from '../../shared/personas/index.js';
+import { auditsToolCalls } from '../../shared/audit/index.js';
+import type { CallerContext } from '../../shared/identity/index.js';
 import { memoryGatingStore, workflowGatingMiddleware, type GatingStore } from '../../shared/workflow-gating/index.js';
 import { elicitationMiddleware, type ElicitationTrigger } from '../../shared/elicitation/index.js';
 import {
   platformInfoTool,
   ToolRegistry,
+  type PlatformFeatures,
   type ToolAccess,
   type ToolDefinition,
   type ToolMiddleware,
@@ -58,6 +61,10 @@ export function buildMcpSurface(opts: {
   operatorPrompts?: readonly PromptDefinition[];
   /** Prompts people and agents stored (shared/prompts), served after the operator and workflow prompts. */
   storedPrompts?: StoredPrompts;
+  /** The knowledge review queue's size, for platform_info (with knowledge.apply on). */
+  reviewQueue?: () => Promise<{ pending: number; oldest_pending_age_days: number | null; pending_over_30d: number }>;
+  /** Whether the platform database is there (audit rows are written only then). */
+  hasDatabase?: boolean;
 }): McpSurface {
   const { config } = opts;
   const registry = new ToolRegistry();
@@ -69,8 +76,34 @@ export function buildMcpSurface(opts: {
     ...(config.server.agent_instructions ? { agent_instructions: config.server.agent_instructions } : {}),
   };
   const personas = personaToolAccess(config.personas);
+  // What platform_info reports under `features` (toolkits.md §4.1); the review queue to administrators only.
+  const features = async (caller: CallerContext): Promise<PlatformFeatures> => {
+    const apply = config.knowledge.apply;
+    const queue = opts.reviewQueue && isPlatformAdmin(caller, config.personas, config.admin.persona) ? await opts.reviewQueue() : undefined;
+    return {
+      semantic_enrichment: config.injection.trino_semantic_enrichment,
+      query_enrichment: config.injection.datahub_query_enrichment,
+      storage_enrichment: config.injection.s3_semantic_enrichment,
+      audit_logging: auditsToolCalls(config) && (opts.hasDatabase ?? false),
+      knowledge_capture: registry.get('capture_insight') !== undefined,
+      knowledge_apply: {
+        enabled: registry.get('apply_knowledge') !== undefined,
+        ...(registry.get('apply_knowledge') && apply.datahub_connection ? { datahub_connection: apply.datahub_connection } : {}),
+        ...(queue
+          ? {
+              review_queue: {
+                pending: queue.pending,
+                ...(queue.oldest_pending_age_days !== null ? { oldest_pending_age_days: queue.oldest_pending_age_days } : {}),
+                pending_over_30d: queue.pending_over_30d,
+              },
+            }
+          : {}),
+      },
+      managed_resources: opts.resources !== undefined,
+    };
+  };
   registry.register(
-    platformInfoTool(identity, () => registry.toolkits(), (caller) => personas.resolve(caller).active),
+    platformInfoTool(identity, () => registry.toolkits(), (caller) => personas.resolve(caller).active, features),
     ...(opts.tools ?? []),
   );
   const icons = config.icons.enabled ? config.icons : undefined;

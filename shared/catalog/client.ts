@@ -19,6 +19,7 @@ import type {
   DataProduct,
   DatasetSchema,
   Domain,
+  EditableState,
   GlossaryTerm,
   LineageDirection,
   LineageGraph,
@@ -358,6 +359,17 @@ export class CatalogClient {
     const data = await this.request<{ dataProduct?: Gql | null }>(ops.getDataProductOperation, { urn, assetCount: params.assetLimit }, opts);
     if (!data.dataProduct) throw this.notFound('data product', urn);
     return map.dataProduct(data.dataProduct);
+  }
+
+  /**
+   * The catalog's own edits on a dataset, or on its column `fieldPath`: what a write would replace
+   * (knowledge changes record it so a rollback restores it). Only datasets: other entities are refused.
+   */
+  async getEditableState(urn: string, fieldPath?: string, opts: CallOptions = {}): Promise<EditableState> {
+    const data = await this.request<{ entity?: Gql | null }>(ops.getEditableStateOperation, { urn }, opts);
+    if (!data.entity) throw this.notFound('entity', urn);
+    if (data.entity.type !== 'DATASET') throw new CatalogError('unsupported', `only datasets' metadata can be changed this way; ${urn} is a ${String(data.entity.type)}`);
+    return map.editableState(data.entity, fieldPath);
   }
 
   /** Sends one of the write operations (operations/mutations.ts) and returns its `data`. */

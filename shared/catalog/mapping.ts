@@ -9,6 +9,7 @@ import type {
   DatasetContext,
   DatasetSchema,
   Deprecation,
+  EditableState,
   Domain,
   GlossaryTerm,
   GlossaryTermRef,
@@ -306,4 +307,25 @@ export function dataProduct(d: Gql): DataProduct {
     assets: arr(obj(d.entities)?.searchResults).map((r) => String(obj(r.entity)?.urn)),
     properties: properties(p?.customProperties),
   });
+}
+
+/**
+ * The edits of a dataset (no field path) or of one column from GetEditableState. A column never
+ * edited has no description, tags or terms of the catalog's own.
+ */
+export function editableState(entity: Gql, fieldPath?: string): EditableState {
+  const urnsOf = (list: unknown, key: 'tags' | 'terms', inner: 'tag' | 'term') =>
+    arr(obj(list)?.[key]).flatMap((a) => {
+      const urn = str(obj(a[inner])?.urn);
+      return urn ? [urn] : [];
+    });
+  const of = (o: Gql | undefined) => ({ tags: urnsOf(o?.tags, 'tags', 'tag'), glossary_terms: urnsOf(o?.glossaryTerms, 'terms', 'term') });
+  if (fieldPath !== undefined) {
+    const fields = arr(obj(entity.editableSchemaMetadata)?.editableSchemaFieldInfo);
+    const field = fields.find((f) => f.fieldPath === fieldPath);
+    return { description: typeof field?.description === 'string' ? field.description : null, ...of(field), links: [] };
+  }
+  const description = obj(entity.editableProperties)?.description;
+  const links = arr(obj(entity.institutionalMemory)?.elements).flatMap((l) => (typeof l.url === 'string' ? [{ url: l.url, label: typeof l.label === 'string' ? l.label : '' }] : []));
+  return { description: typeof description === 'string' ? description : null, ...of(entity), links };
 }

@@ -217,3 +217,13 @@ export interface DataProduct {
   assets?: string[];
   properties?: Record<string, string>;
 }
+
+/** The catalog's own edits on a dataset or one of its columns: what a knowledge change may overwrite. */
+export interface EditableState {
+  /** The edited description (DataHub's editable properties); null when none was ever written. */
+  description: string | null;
+  tags: string[];
+  glossary_terms: string[];
+  /** Documentation links (institutional memory); the dataset's only, columns have none. */
+  links: Array<{ url: string; label: string }>;
+}

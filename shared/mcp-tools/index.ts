@@ -7,6 +7,6 @@ export { catalogDataReadTools, platformToolNames } from './tool-names.js';
 export type { ToolListingRules, ToolAccess, ToolMiddleware, ToolInvocation, ToolRefusal, ToolRefusalHook, IconSetting } from './pipeline.js';
 export { listTools, invokeTool, allowAllTools, toMcpIcons } from './pipeline.js';
 export { ProtocolError, protocolErrorCodes } from './protocol-error.js';
-export type { PlatformIdentity, PersonaSummary } from './platform-info.js';
+export type { PlatformIdentity, PersonaSummary, PlatformFeatures } from './platform-info.js';
 export { platformInfoTool } from './platform-info.js';
 export { toolMetricsMiddleware } from './metrics.js';

@@ -19,10 +19,29 @@ export interface PersonaSummary {
   prompts: { system_prefix?: string; system_suffix?: string; instructions?: string };
 }
 
+/**
+ * What this deployment offers (toolkits.md §4.1 platform_info `features`). `knowledge_apply.review_queue`
+ * is shown to those who may work the queue (platform administrators) only.
+ */
+export interface PlatformFeatures {
+  semantic_enrichment: boolean;
+  query_enrichment: boolean;
+  storage_enrichment: boolean;
+  audit_logging: boolean;
+  knowledge_capture: boolean;
+  knowledge_apply: {
+    enabled: boolean;
+    datahub_connection?: string;
+    review_queue?: { pending: number; oldest_pending_age_days?: number; pending_over_30d?: number };
+  };
+  managed_resources: boolean;
+}
+
 export function platformInfoTool(
   identity: PlatformIdentity,
   enabledToolkits: () => string[],
   personaOf: (caller: CallerContext) => PersonaSummary | undefined = () => undefined,
+  featuresOf?: (caller: CallerContext) => Promise<PlatformFeatures>,
 ): ToolDefinition {
   return defineTool({
     name: 'platform_info',
@@ -35,6 +54,7 @@ export function platformInfoTool(
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     async handler(_args, ctx) {
       const persona = personaOf(ctx.caller);
+      const features = await featuresOf?.(ctx.caller);
       return jsonResult({
         name: identity.name,
         version: identity.version,
@@ -54,6 +74,7 @@ export function platformInfoTool(
               },
             }
           : {}),
+        ...(features ? { features } : {}),
       });
     },
   });

@@ -93,3 +93,11 @@ export function resolvePersonas(caller: CallerContext, settings: PersonaSettings
   const fallback = defined(settings, settings.default_persona);
   return fallback ? { active: fallback, source: 'default', members: [fallback] } : { members: [] };
 }
+
+/**
+ * A platform administrator: a member of the persona `admin.persona` names (any persona the caller
+ * matches, not only the active one), or the local operator (stdio).
+ */
+export function isPlatformAdmin(caller: CallerContext, settings: PersonaSettings, adminPersona: string): boolean {
+  return caller.authType === 'local' || resolvePersonas(caller, settings).members.some((p) => p.name === adminPersona);
+}

@@ -67,6 +67,16 @@ resources:
       tags: ['sales', 'finance'],
       agent_instructions: 'Amounts are in EUR cents.',
       toolkits: [],
+      // toolkits.md §4.1: what this deployment has (nothing beyond the stdio basics here).
+      features: {
+        semantic_enrichment: false,
+        query_enrichment: false,
+        storage_enrichment: false,
+        audit_logging: false,
+        knowledge_capture: false,
+        knowledge_apply: { enabled: false },
+        managed_resources: false,
+      },
     });
     expect(client.getInstructions()).toBe('Amounts are in EUR cents.');
   });

@@ -1,7 +1,7 @@
 /**
  * The production api role (cli/services.ts) with every surface that has routes — OAuth with DCR,
  * browser sign-in, admin, webhooks, resources, scripts and endpoints, object-store URLs, the bot
- * check — and the list of its registered routes, so a rule for every route is tested on every
+ * check, knowledge review — and the list of its registered routes, so a rule for every route is tested on every
  * route (a route added later is walked too).
  */
 import { randomBytes } from 'node:crypto';
@@ -127,6 +127,9 @@ webhooks:
 portal:
   enabled: true
   s3_bucket: portal
+knowledge:
+  enabled: true
+  apply: { enabled: true }
 resources:
   managed:
     connection: main

@@ -14,7 +14,10 @@
  *   the schema snapshot predates (a server with vector search).
  *
  * Writes are answered and recorded; createTag/createDomain/createGlossaryTerm add the entity and
- * delete* remove it, so a later read sees the change. Other state is fixed.
+ * delete* remove it, and on datasets updateDescription, addTag/removeTag, addTerm/removeTerm and
+ * addLink/removeLink change the catalog's edits (a column's with subResource), so a later read
+ * sees the change. As DataHub does, those refuse an entity, tag or term that does not exist.
+ * Other state is fixed.
  */
 import http from 'node:http';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -322,8 +325,93 @@ function mutationResolvers(schema: GraphQLSchema, store: DatahubFixtureStore): R
     const urn = `urn:li:glossaryTerm:${id ?? name}`;
     return add({ __typename: 'GlossaryTerm', urn, type: 'GLOSSARY_TERM', hierarchicalName: name, properties: { name, description: description ?? null, termSource: 'INTERNAL' } });
   };
+  Object.assign(out, datasetEditResolvers(store));
   for (const name of ['deleteQuery', 'deleteTag', 'deleteDomain', 'deleteGlossaryEntity', 'deleteDataProduct', 'deleteApplication', 'deleteDocument']) {
     out[name] = (args) => store.entities.delete(args.urn as string) || true;
   }
   return out;
+}
+
+interface LabelInput {
+  resourceUrn: string;
+  subResource?: string | null;
+}
+
+/**
+ * DataHub's edits of a dataset as its mutations make them: the edited description, tags and
+ * terms (the dataset's, or a column's in editableSchemaMetadata) and institutional-memory links.
+ * The entity objects' nested values are shared by every server, so each edit replaces them.
+ */
+function datasetEditResolvers(store: DatahubFixtureStore): Record<string, (args: Record<string, unknown>) => unknown> {
+  const dataset = (urn: string) => {
+    const e = store.entities.get(urn);
+    if (!e || e.__typename !== 'Dataset') throw new GraphQLError(`Failed to update resource with urn ${urn}: entity does not exist.`);
+    return e;
+  };
+  const label = (urn: string, typename: 'Tag' | 'GlossaryTerm') => {
+    const e = store.entities.get(urn);
+    if (!e || e.__typename !== typename) throw new GraphQLError(`Failed to update resource: ${urn} does not exist.`);
+    return e;
+  };
+  type Field = Record<string, unknown> & { fieldPath: string };
+  /** Changes the dataset's own edits, or those of the column `subResource`. */
+  const edit = (input: LabelInput, change: (target: Record<string, unknown>) => Record<string, unknown>) => {
+    const e = dataset(input.resourceUrn);
+    if (!input.subResource) {
+      Object.assign(e, change(e));
+      return true;
+    }
+    const fields = ((e.editableSchemaMetadata as { editableSchemaFieldInfo?: Field[] } | null)?.editableSchemaFieldInfo ?? []).slice();
+    const at = fields.findIndex((f) => f.fieldPath === input.subResource);
+    const field: Field = at >= 0 ? fields[at]! : { fieldPath: input.subResource, description: null, tags: null, glossaryTerms: null };
+    const changed = { ...field, ...change(field) };
+    if (at >= 0) fields[at] = changed;
+    else fields.push(changed);
+    e.editableSchemaMetadata = { editableSchemaFieldInfo: fields };
+    return true;
+  };
+  const listed = (value: unknown, key: 'tags' | 'terms') => ((value as Record<string, unknown[]> | null)?.[key] ?? []) as Array<Record<string, { urn?: string }>>;
+  const withLabel = (target: Record<string, unknown>, field: 'tags' | 'glossaryTerms', key: 'tags' | 'terms', inner: 'tag' | 'term', entity: Record<string, unknown>, add: boolean) => {
+    const kept = listed(target[field], key).filter((a) => a[inner]?.urn !== entity.urn);
+    return { [field]: { [key]: add ? [...kept, { [inner]: entity, associatedUrn: target.urn ?? null }] : kept } };
+  };
+  type TagArgs = { input: LabelInput & { tagUrn: string } };
+  type TermArgs = { input: LabelInput & { termUrn: string } };
+  type LinkArgs = { input: { resourceUrn: string; linkUrl: string; label?: string } };
+  const links = (e: Record<string, unknown>) => ((e.institutionalMemory as { elements?: Array<{ url: string }> } | null)?.elements ?? []);
+  return {
+    updateDescription: (args) => {
+      const { input } = args as { input: LabelInput & { description: string } };
+      return edit(input, (t) => (input.subResource ? { description: input.description } : { editableProperties: { ...(t.editableProperties as object | null), description: input.description } }));
+    },
+    addTag: (args) => {
+      const { input } = args as TagArgs;
+      return edit(input, (t) => withLabel(t, 'tags', 'tags', 'tag', label(input.tagUrn, 'Tag'), true));
+    },
+    removeTag: (args) => {
+      const { input } = args as TagArgs;
+      return edit(input, (t) => withLabel(t, 'tags', 'tags', 'tag', { urn: input.tagUrn }, false));
+    },
+    addTerm: (args) => {
+      const { input } = args as TermArgs;
+      return edit(input, (t) => withLabel(t, 'glossaryTerms', 'terms', 'term', label(input.termUrn, 'GlossaryTerm'), true));
+    },
+    removeTerm: (args) => {
+      const { input } = args as TermArgs;
+      return edit(input, (t) => withLabel(t, 'glossaryTerms', 'terms', 'term', { urn: input.termUrn }, false));
+    },
+    addLink: (args) => {
+      const { input } = args as LinkArgs;
+      const e = dataset(input.resourceUrn);
+      const kept = links(e).filter((l) => l.url !== input.linkUrl);
+      e.institutionalMemory = { elements: [...kept, { url: input.linkUrl, label: input.label ?? input.linkUrl, description: input.label ?? '', associatedUrn: e.urn }] };
+      return true;
+    },
+    removeLink: (args) => {
+      const { input } = args as LinkArgs;
+      const e = dataset(input.resourceUrn);
+      e.institutionalMemory = { elements: links(e).filter((l) => l.url !== input.linkUrl) };
+      return true;
+    },
+  };
 }

@@ -1,10 +1,11 @@
 /**
  * The sidebar's Administration group: shown only when the api says the caller may use it
- * (access.ts). Scripts to whoever the scripts route admits; the other pages to administrators.
+ * (access.ts). Scripts to whoever the scripts route admits; Knowledge where the api serves its review
+ * to the caller; the other pages to administrators.
  */
 import { NavLink } from 'react-router';
-import { Cable, Code, KeyRound, ScrollText, ServerCog, ShieldCheck, Users, Webhook } from 'lucide-react';
-import { useAdminAccess, useScriptsAccess } from './access';
+import { Cable, Code, KeyRound, Lightbulb, ScrollText, ServerCog, ShieldCheck, Users, Webhook } from 'lucide-react';
+import { useAdminAccess, useKnowledgeAccess, useScriptsAccess } from './access';
 import './nav.css';
 
 const adminLinks = [
@@ -20,8 +21,10 @@ const adminLinks = [
 export function AdminSections() {
   const admin = useAdminAccess();
   const scripts = useScriptsAccess();
+  const knowledge = useKnowledgeAccess();
   const links = [
     ...(scripts.data ? [{ to: '/admin/scripts', label: 'Scripts', Icon: Code }] : []),
+    ...(knowledge.data ? [{ to: '/admin/knowledge', label: 'Knowledge', Icon: Lightbulb }] : []),
     ...(admin.data ? adminLinks : []),
   ];
   if (links.length === 0) return null;

@@ -8,6 +8,7 @@
  *   /portal/admin/bot-check                 bot-check settings
  *   /portal/admin/secrets                   stored secrets
  *   /portal/admin/audit                     the audit trail
+ *   /portal/admin/knowledge                 captured insights for review
  *   /portal/admin/personas | connections | system
  *   /portal/resources/<id>/parquet          a Parquet file as a paged table with its schema
  */
@@ -21,6 +22,7 @@ const ScriptsPage = lazy(() => import('./scripts/ScriptsPage').then((m) => ({ de
 const ScriptPage = lazy(() => import('./scripts/ScriptPage').then((m) => ({ default: m.ScriptPage })));
 const BotCheckPage = lazy(() => import('./settings/BotCheckPage').then((m) => ({ default: m.BotCheckPage })));
 const SecretsPage = lazy(() => import('./settings/SecretsPage').then((m) => ({ default: m.SecretsPage })));
+const KnowledgePage = lazy(() => import('./knowledge/KnowledgePage').then((m) => ({ default: m.KnowledgePage })));
 const AuditPage = lazy(() => import('./audit/AuditPage').then((m) => ({ default: m.AuditPage })));
 const PersonasPage = lazy(() => import('./platform/PersonasPage').then((m) => ({ default: m.PersonasPage })));
 const ConnectionsPage = lazy(() => import('./platform/ConnectionsPage').then((m) => ({ default: m.ConnectionsPage })));
@@ -37,6 +39,7 @@ export const adminRoutes: RouteObject[] = [
   { path: 'admin/bot-check', element: <BotCheckPage /> },
   { path: 'admin/secrets', element: <SecretsPage /> },
   { path: 'admin/audit', element: <AuditPage /> },
+  { path: 'admin/knowledge', element: <KnowledgePage /> },
   { path: 'admin/personas', element: <PersonasPage /> },
   { path: 'admin/connections', element: <ConnectionsPage /> },
   { path: 'admin/system', element: <SystemPage /> },

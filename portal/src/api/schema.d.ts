@@ -299,6 +299,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/portal/admin/insights": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Captured insights for review, oldest first
+         * @description Insights in one status (default pending), optionally about one entity and of one category; limit 1–100 (default 20).
+         */
+        get: operations["listInsights"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/admin/insights/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an insight (pending → approved)
+         * @description Recorded with the reviewer and the notes (and an audit row, knowledge_change). Repeating it changes nothing; another state answers 409.
+         */
+        post: operations["approveInsight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/portal/admin/insights/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject an insight (pending or approved → rejected)
+         * @description Recorded with the reviewer and the notes (and an audit row, knowledge_change). Repeating it changes nothing; another state answers 409.
+         */
+        post: operations["rejectInsight"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/portal/assets": {
         parameters: {
             query?: never;
@@ -4409,6 +4469,413 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    listInsights: {
+        parameters: {
+            query?: {
+                category?: "correction" | "business_context" | "data_quality" | "usage_guidance" | "relationship" | "enhancement";
+                /** @description Only insights about this entity URN */
+                entity?: string;
+                limit?: number;
+                offset?: number;
+                status?: "pending" | "approved" | "rejected" | "applied" | "superseded" | "rolled_back";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        insights: {
+                            /** @description The decisions it takes now: approve when pending; reject when pending or approved */
+                            allowed_actions: ("approve" | "reject")[];
+                            /** @description The tool calls it came from */
+                            call_ids: string[];
+                            captured_by: {
+                                email: string | null;
+                                persona: string | null;
+                                subject: string;
+                            };
+                            /** @enum {string} */
+                            category: "correction" | "business_context" | "data_quality" | "usage_guidance" | "relationship" | "enhancement";
+                            /** @description The changeset that applied it */
+                            changeset_id: string | null;
+                            /** @enum {string} */
+                            confidence: "high" | "medium" | "low";
+                            created_at: string;
+                            entity_urns: string[];
+                            id: string;
+                            insight_text: string;
+                            related_columns: {
+                                column: string;
+                                relevance?: string;
+                                urn: string;
+                            }[];
+                            review: {
+                                notes: string | null;
+                                reviewed_at: string | null;
+                                /** @description Email, else subject */
+                                reviewed_by: string | null;
+                            };
+                            session_id: string | null;
+                            /** @enum {string} */
+                            source: "user" | "agent_discovery" | "enrichment_gap";
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected" | "applied" | "superseded" | "rolled_back";
+                            suggested_actions: {
+                                /** @enum {string} */
+                                action_type: "update_description" | "add_tag" | "remove_tag" | "add_glossary_term" | "add_documentation";
+                                detail: string;
+                                target?: string;
+                            }[];
+                            /** @description How often it was captured (near-duplicates count here) */
+                            times_captured: number;
+                            updated_at: string;
+                        }[];
+                        limit: number;
+                        next_offset: number | null;
+                        offset: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    approveInsight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: a request without a body decides without notes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why (kept with the insight) */
+                    review_notes?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false: it was in that state already (a repeated request) */
+                        changed: boolean;
+                        /** @description A captured insight */
+                        insight: {
+                            /** @description The decisions it takes now: approve when pending; reject when pending or approved */
+                            allowed_actions: ("approve" | "reject")[];
+                            /** @description The tool calls it came from */
+                            call_ids: string[];
+                            captured_by: {
+                                email: string | null;
+                                persona: string | null;
+                                subject: string;
+                            };
+                            /** @enum {string} */
+                            category: "correction" | "business_context" | "data_quality" | "usage_guidance" | "relationship" | "enhancement";
+                            /** @description The changeset that applied it */
+                            changeset_id: string | null;
+                            /** @enum {string} */
+                            confidence: "high" | "medium" | "low";
+                            created_at: string;
+                            entity_urns: string[];
+                            id: string;
+                            insight_text: string;
+                            related_columns: {
+                                column: string;
+                                relevance?: string;
+                                urn: string;
+                            }[];
+                            review: {
+                                notes: string | null;
+                                reviewed_at: string | null;
+                                /** @description Email, else subject */
+                                reviewed_by: string | null;
+                            };
+                            session_id: string | null;
+                            /** @enum {string} */
+                            source: "user" | "agent_discovery" | "enrichment_gap";
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected" | "applied" | "superseded" | "rolled_back";
+                            suggested_actions: {
+                                /** @enum {string} */
+                                action_type: "update_description" | "add_tag" | "remove_tag" | "add_glossary_term" | "add_documentation";
+                                detail: string;
+                                target?: string;
+                            }[];
+                            /** @description How often it was captured (near-duplicates count here) */
+                            times_captured: number;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    rejectInsight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional: a request without a body decides without notes */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why (kept with the insight) */
+                    review_notes?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description false: it was in that state already (a repeated request) */
+                        changed: boolean;
+                        /** @description A captured insight */
+                        insight: {
+                            /** @description The decisions it takes now: approve when pending; reject when pending or approved */
+                            allowed_actions: ("approve" | "reject")[];
+                            /** @description The tool calls it came from */
+                            call_ids: string[];
+                            captured_by: {
+                                email: string | null;
+                                persona: string | null;
+                                subject: string;
+                            };
+                            /** @enum {string} */
+                            category: "correction" | "business_context" | "data_quality" | "usage_guidance" | "relationship" | "enhancement";
+                            /** @description The changeset that applied it */
+                            changeset_id: string | null;
+                            /** @enum {string} */
+                            confidence: "high" | "medium" | "low";
+                            created_at: string;
+                            entity_urns: string[];
+                            id: string;
+                            insight_text: string;
+                            related_columns: {
+                                column: string;
+                                relevance?: string;
+                                urn: string;
+                            }[];
+                            review: {
+                                notes: string | null;
+                                reviewed_at: string | null;
+                                /** @description Email, else subject */
+                                reviewed_by: string | null;
+                            };
+                            session_id: string | null;
+                            /** @enum {string} */
+                            source: "user" | "agent_discovery" | "enrichment_gap";
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "rejected" | "applied" | "superseded" | "rolled_back";
+                            suggested_actions: {
+                                /** @enum {string} */
+                                action_type: "update_description" | "add_tag" | "remove_tag" | "add_glossary_term" | "add_documentation";
+                                detail: string;
+                                target?: string;
+                            }[];
+                            /** @description How often it was captured (near-duplicates count here) */
+                            times_captured: number;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            /** @description Error */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
+                        error: string;
+                        message: string;
+                    };
+                };
+            };
+            /** @description Error */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description invalid, not_found, conflict, unauthorized, forbidden */
                         error: string;
                         message: string;
                     };

@@ -3,6 +3,7 @@ import { Kind, parse, type DefinitionNode, type FragmentDefinitionNode, type Sel
 import type { Operation } from './operation.js';
 import * as browse from './browse.js';
 import * as dataProducts from './data-products.js';
+import * as editable from './editable.js';
 import * as entity from './entity.js';
 import * as glossary from './glossary.js';
 import * as lineage from './lineage.js';
@@ -14,6 +15,7 @@ import * as search from './search.js';
 export type { Operation } from './operation.js';
 export * from './browse.js';
 export * from './data-products.js';
+export * from './editable.js';
 export * from './entity.js';
 export * from './glossary.js';
 export * from './lineage.js';
@@ -24,7 +26,7 @@ export * from './search.js';
 
 const isOperation = (v: unknown): v is Operation => typeof v === 'object' && v !== null && 'document' in v && 'name' in v;
 
-export const allOperations: readonly Operation[] = [browse, dataProducts, entity, glossary, lineage, mutations, queries, schema, search].flatMap((family) =>
+export const allOperations: readonly Operation[] = [browse, dataProducts, editable, entity, glossary, lineage, mutations, queries, schema, search].flatMap((family) =>
   Object.values(family).filter(isOperation),
 );
 
