@@ -2,12 +2,13 @@ import cluster from 'node:cluster';
 import { Command } from 'commander';
 import { ConfigError, loadConfigFile } from '../shared/config/index.js';
 import { createPool, migrate } from '../shared/db/index.js';
-import { commandLogger, configOrExit, onSignals, type CommandOptions } from './context.js';
+import { commandLogger, configOrExit, exitOnConfigError, onSignals, type CommandOptions } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
 import { devBanner, startDev } from './dev.js';
 import { runStdioRole } from './stdio.js';
 import { startupProgress } from './progress.js';
 import { superviseApiWorkers } from './cluster.js';
+import { openMcpApps } from '../shared/mcp-apps/index.js';
 
 const configHelp =
   'configuration file (default: $PLATFORM_CONFIG, else ./platform.yaml; without a file every key takes its default)';
@@ -22,6 +23,8 @@ function options(command: Command): CommandOptions {
 }
 
 async function fail(error: unknown): Promise<never> {
+  // A problem found while starting (an MCP App's missing assets) reads like one found at load.
+  if (error instanceof ConfigError) return exitOnConfigError(error);
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
@@ -37,8 +40,12 @@ program
     const { config } = configOrExit(options(command), log);
     try {
       if (config.server.transport === 'stdio') return await runStdioRole(config, log);
-      // The primary of a cluster only supervises; each worker runs the api role below.
-      if (config.server.workers > 1 && cluster.isPrimary) return superviseApiWorkers({ config, log });
+      // The primary of a cluster only supervises; each worker runs the api role below. Missing
+      // MCP App assets stop the primary before it starts workers that would each fail on them.
+      if (config.server.workers > 1 && cluster.isPrimary) {
+        openMcpApps(config.mcpapps);
+        return superviseApiWorkers({ config, log });
+      }
       const db = await openDatabase(config, log);
       const temporal = await openTemporal(config);
       const api = await startApiRole({ config, log, ...(db ? { db } : {}), ...(temporal ? { temporal } : {}) });
@@ -133,7 +140,8 @@ program
   .action((file: string | undefined, _opts, command: Command) => {
     const target = file ?? options(command).config ?? process.env.PLATFORM_CONFIG ?? 'platform.yaml';
     try {
-      const { warnings } = loadConfigFile(target);
+      const { config, warnings } = loadConfigFile(target);
+      openMcpApps(config.mcpapps);
       for (const w of warnings) process.stdout.write(`warning: ${w.path}: ${w.message}\n`);
       process.stdout.write(`${target}: ok\n`);
     } catch (error) {
