@@ -1,6 +1,6 @@
 import cluster from 'node:cluster';
 import { Command } from 'commander';
-import { ConfigError, loadConfigFile } from '../shared/config/index.js';
+import { ConfigError, loadConfigFile, type ConfigIssue, type PlatformConfig } from '../shared/config/index.js';
 import { createPool, migrate } from '../shared/db/index.js';
 import { commandLogger, configOrExit, exitOnConfigError, onSignals, type CommandOptions } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
@@ -20,6 +20,16 @@ const program = new Command('platform')
 
 function options(command: Command): CommandOptions {
   return command.optsWithGlobals<CommandOptions>();
+}
+
+function mcpAppFileIssues(config: PlatformConfig): ConfigIssue[] {
+  try {
+    openMcpApps(config.mcpapps);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues;
+    throw error;
+  }
 }
 
 async function fail(error: unknown): Promise<never> {
@@ -141,8 +151,9 @@ program
     const target = file ?? options(command).config ?? process.env.PLATFORM_CONFIG ?? 'platform.yaml';
     try {
       const { config, warnings } = loadConfigFile(target);
-      openMcpApps(config.mcpapps);
       for (const w of warnings) process.stdout.write(`warning: ${w.path}: ${w.message}\n`);
+      // The file may be checked away from where it runs: missing MCP App assets only warn here (a start refuses them).
+      for (const issue of mcpAppFileIssues(config)) process.stdout.write(`warning: ${issue.path}: ${issue.message} (here; the start refuses it)\n`);
       process.stdout.write(`${target}: ok\n`);
     } catch (error) {
       if (!(error instanceof ConfigError)) return void fail(error);

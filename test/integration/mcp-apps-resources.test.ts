@@ -35,6 +35,15 @@ function appConfigText(html: string): string {
   return body.slice(0, body.indexOf('</script>'));
 }
 
+/** The one item of an app's resources/read answer, as text (an app is never a blob). */
+async function readPage(client: Client, uri: string) {
+  const { contents } = await client.readResource({ uri });
+  expect(contents).toHaveLength(1);
+  const page = contents[0]!;
+  if (!('text' in page)) throw new Error(`${uri} answered a blob`);
+  return page;
+}
+
 const readError = (client: Client, uri: string) =>
   client.readResource({ uri }).then(
     () => undefined,
@@ -135,12 +144,10 @@ ${app('climb')}${app('encoded')}${app('rooted')}${app('linked')}${app('missing')
   });
 
   it('resources/read ui://platform-info returns a self-contained HTML page with the platform facts, escaped', async () => {
-    const { contents } = await client.readResource({ uri: 'ui://platform-info' });
-    expect(contents).toHaveLength(1);
-    const page = contents[0]!;
+    const page = await readPage(client, 'ui://platform-info');
     expect(page).toMatchObject({ uri: 'ui://platform-info', mimeType: MIME });
     expect(page._meta).toBeUndefined();
-    const html = page.text as string;
+    const html = page.text;
     expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(html).toContain('<h1 id="name">acme-data</h1>');
     expect(html).toContain('Sales &lt;b&gt;facts&lt;/b&gt; &amp; figures');
@@ -152,7 +159,7 @@ ${app('climb')}${app('encoded')}${app('rooted')}${app('linked')}${app('missing')
   });
 
   it('branding: brand_name and brand_url escaped where they go, the logo sanitised and shown as an image', async () => {
-    const html = (await client.readResource({ uri: 'ui://platform-info' })).contents[0]!.text as string;
+    const html = (await readPage(client, 'ui://platform-info')).text;
     expect(html).toContain('<span>Acme &lt;b&gt;&amp;&lt;/b&gt; Co</span>');
     expect(html).toContain('<title>Acme &lt;b&gt;&amp;&lt;/b&gt; Co · acme-data</title>');
     expect(html).toContain('<a id="brand-link" href="https://acme.example.com/?a=1&amp;b=&quot;2&quot;" target="_blank" rel="noopener noreferrer">');
@@ -164,14 +171,13 @@ ${app('climb')}${app('encoded')}${app('rooted')}${app('linked')}${app('missing')
   });
 
   it('a custom app: its own scripts, style sheet and images put into the page, other origins left to its CSP, and its CSP in the read _meta', async () => {
-    const { contents } = await client.readResource({ uri: 'ui://charts' });
-    const page = contents[0]!;
+    const page = await readPage(client, 'ui://charts');
     expect(page).toMatchObject({
       uri: 'ui://charts',
       mimeType: MIME,
       _meta: { ui: { csp: { resourceDomains: ['https://cdn.example.com'], connectDomains: ['https://api.example.com'] } } },
     });
-    const html = page.text as string;
+    const html = page.text;
     const dataPng = `data:image/png;base64,${png.toString('base64')}`;
     expect(html).toContain(`<style>body { background: url("${dataPng}"); color: #123; }\n</style>`);
     expect(html).toContain(`<img src="${dataPng}" alt="dot">`);
@@ -184,7 +190,7 @@ ${app('climb')}${app('encoded')}${app('rooted')}${app('linked')}${app('missing')
   });
 
   it('a custom app: config injected as JSON in script#app-config, first in <head>; a value holding </script> cannot break out', async () => {
-    const html = (await client.readResource({ uri: 'ui://charts' })).contents[0]!.text as string;
+    const html = (await readPage(client, 'ui://charts')).text;
     expect(html).toMatch(/^<!DOCTYPE html>\n<html><head><script type="application\/json" id="app-config">/);
     const json = appConfigText(html);
     expect(json).not.toMatch(/<|>|&/);
