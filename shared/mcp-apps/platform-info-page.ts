@@ -28,7 +28,8 @@ const STYLE = `
 :root { color-scheme: light dark; }
 body { margin: 0; padding: 16px 20px; font-family: var(--font-sans, system-ui, sans-serif); font-size: var(--font-text-md-size, 15px);
   color: var(--color-text-primary, light-dark(#171717, #f4f4f4)); background: var(--color-background-primary, light-dark(#ffffff, #1b1b1b)); }
-header { display: flex; align-items: center; gap: 10px; margin-bottom: 12px; }
+header, header a { display: flex; align-items: center; gap: 10px; }
+header { margin-bottom: 12px; }
 header img { height: 32px; width: auto; }
 header a, header span { color: inherit; font-weight: var(--font-weight-semibold, 600); text-decoration: none; }
 header a:hover, header a:focus-visible { text-decoration: underline; }
@@ -48,6 +49,8 @@ ul.chips li { padding: 2px 10px; border-radius: var(--border-radius-full, 999px)
 const SCRIPT = `
 (function () {
   'use strict';
+  // Opened on its own (no host around it), the page shows what the server wrote and speaks to nobody.
+  if (window.parent === window) return;
   var nextId = 1, pending = {}, hostCapabilities = {};
   function send(message) { window.parent.postMessage(message, '*'); }
   function request(method, params) {
@@ -117,7 +120,7 @@ const SCRIPT = `
     hostCapabilities = (result && result.hostCapabilities) || {};
     applyContext(result && result.hostContext);
     notify('ui/notifications/initialized');
-  });
+  }, function () {});
   var lastHeight = 0;
   new ResizeObserver(function () {
     var height = Math.ceil(document.documentElement.getBoundingClientRect().height);
