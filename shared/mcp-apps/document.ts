@@ -98,11 +98,16 @@ export function injectConfig(html: string, config: Record<string, unknown>): str
 /** Reads the files an assembly needs, counting them against MAX_INLINED_FILES. */
 class Inliner {
   private count = 0;
+  /** Bytes read so far: a style sheet naming many large files is stopped while it is read, not after. */
+  private bytes = 0;
   constructor(private readonly dir: AppDirectory) {}
 
   async file(name: string): Promise<Buffer> {
     if (++this.count > MAX_INLINED_FILES) throw new AppFileError(`the page references more than ${MAX_INLINED_FILES} files`);
-    return this.dir.read(name);
+    const content = await this.dir.read(name);
+    this.bytes += content.length;
+    if (this.bytes > MAX_APP_DOCUMENT_BYTES) throw new AppFileError(`the assembled page is larger than ${MAX_APP_DOCUMENT_BYTES} bytes`);
+    return content;
   }
 
   /** A data: URI of an image or font, the kinds a page or style sheet loads by URL. */

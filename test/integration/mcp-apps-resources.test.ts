@@ -83,6 +83,15 @@ describe('MCP Apps over MCP resources and tools', () => {
     await evil('linked', 'leak.js');
     await symlink(join(dir, 'secret.js'), join(dir, 'linked', 'leak.js'));
     await evil('missing', 'nowhere.js');
+    // Apps past the bounds: one file over 2 MiB, over 100 files, a page over 8 MiB.
+    await evil('big', 'big.js');
+    await writeFile(join(dir, 'big', 'big.js'), Buffer.alloc(2 * 1024 * 1024 + 1, 0x20));
+    await mkdir(join(dir, 'many'));
+    await writeFile(join(dir, 'many', 'dot.png'), png);
+    await writeFile(join(dir, 'many', 'index.html'), '<html><body>' + '<img src="dot.png" alt="">'.repeat(101) + '</body></html>');
+    await mkdir(join(dir, 'heavy'));
+    await writeFile(join(dir, 'heavy', 'part.js'), Buffer.alloc(2 * 1024 * 1024 - 16, 0x20));
+    await writeFile(join(dir, 'heavy', 'index.html'), '<html><body>' + '<script src="part.js"></script>'.repeat(5) + '</body></html>');
 
     const app = (name: string, extra = '') => `    ${name}: { assets_path: ${JSON.stringify(join(dir, name))}${extra} }\n`;
     api = await startTestApi({
@@ -106,7 +115,7 @@ describe('MCP Apps over MCP resources and tools', () => {
         region: EMEA
         note: ${JSON.stringify(hostile)}
         nested: { limit: 5, flags: [true, false] }
-${app('climb')}${app('encoded')}${app('rooted')}${app('linked')}${app('missing')}`,
+${['climb', 'encoded', 'rooted', 'linked', 'missing', 'big', 'many', 'heavy'].map((name) => app(name)).join('')}`,
         }),
       ),
       tools: [salesChart, salesTotals],
@@ -123,7 +132,9 @@ ${app('climb')}${app('encoded')}${app('rooted')}${app('linked')}${app('missing')
   it('resources/list shows every enabled app as a ui:// resource with the MCP App MIME type and its declared CSP', async () => {
     const { resources } = await client.listResources();
     const apps = resources.filter((r) => r.uri.startsWith('ui://'));
-    expect(apps.map((r) => r.uri)).toEqual(['ui://platform-info', 'ui://charts', 'ui://climb', 'ui://encoded', 'ui://rooted', 'ui://linked', 'ui://missing']);
+    expect(apps.map((r) => r.uri)).toEqual(
+      ['platform-info', 'charts', 'climb', 'encoded', 'rooted', 'linked', 'missing', 'big', 'many', 'heavy'].map((name) => `ui://${name}`),
+    );
     for (const app of apps) expect(app.mimeType).toBe(MIME);
     expect(apps[0]).toMatchObject({ name: 'platform-info', title: 'Platform information' });
     expect(apps[0]!._meta).toBeUndefined(); // no CSP declared: hosts apply the extension's restrictive default
@@ -214,6 +225,12 @@ ${app('climb')}${app('encoded')}${app('rooted')}${app('linked')}${app('missing')
       expect(error!.message, name).not.toContain('outside the app";'); // nor the file's content
     }
     expect(await readError(client, 'ui://missing')).toEqual({ code: -32603, message: expect.stringContaining('nowhere.js does not exist') });
+  });
+
+  it('bounds what one read assembles: a file over 2 MiB, more than 100 files, a page over 8 MiB', async () => {
+    expect(await readError(client, 'ui://big')).toEqual({ code: -32603, message: expect.stringContaining('big.js is larger than 2097152 bytes') });
+    expect(await readError(client, 'ui://many')).toEqual({ code: -32603, message: expect.stringContaining('the page references more than 100 files') });
+    expect(await readError(client, 'ui://heavy')).toEqual({ code: -32603, message: expect.stringContaining('the assembled page is larger than 8388608 bytes') });
   });
 
   it('answers only the exact URIs of the apps: a path under one is not a file of it', async () => {
