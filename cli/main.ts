@@ -49,13 +49,11 @@ program
     const log = commandLogger();
     const { config } = configOrExit(options(command), log);
     try {
+      // Missing MCP App assets stop the start before anything runs (a cluster's workers, a database).
+      openMcpApps(config.mcpapps);
       if (config.server.transport === 'stdio') return await runStdioRole(config, log);
-      // The primary of a cluster only supervises; each worker runs the api role below. Missing
-      // MCP App assets stop the primary before it starts workers that would each fail on them.
-      if (config.server.workers > 1 && cluster.isPrimary) {
-        openMcpApps(config.mcpapps);
-        return superviseApiWorkers({ config, log });
-      }
+      // The primary of a cluster only supervises; each worker runs the api role below.
+      if (config.server.workers > 1 && cluster.isPrimary) return superviseApiWorkers({ config, log });
       const db = await openDatabase(config, log);
       const temporal = await openTemporal(config);
       const api = await startApiRole({ config, log, ...(db ? { db } : {}), ...(temporal ? { temporal } : {}) });
@@ -99,6 +97,7 @@ program
     const log = commandLogger();
     const { config } = configOrExit(options(command), log);
     try {
+      openMcpApps(config.mcpapps);
       await runStdioRole(config, log);
     } catch (error) {
       await fail(error);
@@ -115,6 +114,8 @@ program
       // A step running past 2 s (PLATFORM_DEV_PROGRESS_AFTER_MS) says so on the terminal.
       const afterMs = Number(process.env.PLATFORM_DEV_PROGRESS_AFTER_MS ?? 2_000);
       const progress = startupProgress({ write: (line) => process.stderr.write(line), afterMs: Number.isFinite(afterMs) ? afterMs : 2_000 });
+      // Before the embedded Postgres and Temporal dev server start: missing MCP App assets stop it here.
+      openMcpApps(loaded.config.mcpapps);
       const dev = await startDev(loaded, log, progress);
       process.stdout.write(devBanner(dev));
       onSignals(() => dev.stop(), log);
