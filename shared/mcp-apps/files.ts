@@ -49,7 +49,8 @@ export class AppDirectory {
       root = realpathSync(dir);
       if (!statSync(root).isDirectory()) throw Object.assign(new Error(), { code: 'ENOTDIR' });
     } catch (error) {
-      throw new Error(`directory ${dir} ${reason(error)}`, { cause: error });
+      const notDirectory = (error as NodeJS.ErrnoException).code === 'ENOTDIR';
+      throw new Error(notDirectory ? `${dir} is not a directory` : `directory ${dir} ${reason(error)}`, { cause: error });
     }
     const app = new AppDirectory(root);
     app.checkSync(entry);

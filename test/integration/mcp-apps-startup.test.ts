@@ -54,7 +54,7 @@ describe('MCP Apps at start-up', () => {
     ]);
     const aFile = join(dir, 'outside.html');
     expect(await start(`    b: { assets_path: ${JSON.stringify(aFile)} }\n`)).toEqual([
-      { path: 'mcpapps.apps.b.assets_path', message: `directory ${aFile} is not a directory` },
+      { path: 'mcpapps.apps.b.assets_path', message: `${aFile} is not a directory` },
     ]);
     expect(await start('    platform-info: { config: { logo_svg: "<html><body>no svg</body></html>" } }\n')).toEqual([
       { path: 'mcpapps.apps.platform-info.config.logo_svg', message: 'not an SVG document (<svg>…</svg>)' },
