@@ -35,7 +35,7 @@ import {
   type PromptDefinition,
   type TemplatedResourceSource,
 } from '../../shared/mcp-content/index.js';
-import { AppFileError, type McpApps } from '../../shared/mcp-apps/index.js';
+import { AppFileError, MCP_APPS_EXTENSION, type McpApps } from '../../shared/mcp-apps/index.js';
 import type { ConnectedServers, NotificationTarget } from './notifications.js';
 import { sessionJsonSchemaValidator } from './json-schema-validator.js';
 import {
@@ -150,6 +150,8 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
         prompts: { listChanged: true },
         resources: { listChanged: true },
         logging: {},
+        // SEP-2133 extension negotiation: the server offers MCP Apps (hosts may also just read the tools' _meta).
+        ...(surface.apps?.listing().length ? { extensions: { [MCP_APPS_EXTENSION]: {} } } : {}),
       },
       // A burst of changes (a batch of writes in one tick) reaches each client as one notification.
       debouncedNotificationMethods: ['notifications/resources/list_changed'],

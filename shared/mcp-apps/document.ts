@@ -15,6 +15,9 @@ import { AppFileError, type AppDirectory } from './files.js';
 
 export const MCP_APP_MIME_TYPE = 'text/html;profile=mcp-app';
 
+/** The extension's identifier in `capabilities.extensions`. */
+export const MCP_APPS_EXTENSION = 'io.modelcontextprotocol/ui';
+
 /** The whole assembled document, and how many files may be put into one. */
 export const MAX_APP_DOCUMENT_BYTES = 8 * 1024 * 1024;
 export const MAX_INLINED_FILES = 100;

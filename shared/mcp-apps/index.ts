@@ -5,5 +5,5 @@
  */
 export { openMcpApps, mcpAppCatalogue, type LoadedMcpApps, type McpApps, type McpAppListing, type McpAppContents, type McpAppCsp } from './apps.js';
 export { AppFileError, MAX_APP_FILE_BYTES } from './files.js';
-export { MCP_APP_MIME_TYPE, MAX_APP_DOCUMENT_BYTES, MAX_INLINED_FILES, escapeHtml, injectConfig, scriptSafeJson } from './document.js';
+export { MCP_APP_MIME_TYPE, MCP_APPS_EXTENSION, MAX_APP_DOCUMENT_BYTES, MAX_INLINED_FILES, escapeHtml, injectConfig, scriptSafeJson } from './document.js';
 export type { PlatformBrand, PlatformFacts } from './platform-info-page.js';

@@ -144,6 +144,10 @@ ${['climb', 'encoded', 'rooted', 'linked', 'missing', 'big', 'many', 'heavy'].ma
     });
   });
 
+  it('the server announces the extension in its capabilities (SEP-2133 extensions)', () => {
+    expect(client.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/ui': {} });
+  });
+
   it('the tools that surface an app carry its resource URI in _meta.ui.resourceUri and the legacy ui/resourceUri key', async () => {
     const { tools } = await client.listTools();
     const meta = Object.fromEntries(tools.map((t) => [t.name, t._meta]));
@@ -257,6 +261,7 @@ describe('MCP Apps switched off', () => {
     try {
       expect((await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'))).toEqual([]);
       expect((await client.listTools()).tools.filter((t) => t._meta)).toEqual([]);
+      expect(client.getServerCapabilities()?.extensions).toBeUndefined();
       for (const uri of ['ui://platform-info', 'ui://charts']) {
         expect(await readError(client, uri)).toEqual({ code: -32002, message: expect.stringContaining('resource not found') });
       }
