@@ -3,6 +3,7 @@ import { MAX_LOGO_BYTES, sanitiseSvg } from '../assets/index.js';
 import { AppDirectory, AppFileError } from './files.js';
 import { assembleAppDocument, MCP_APP_MIME_TYPE } from './document.js';
 import { platformInfoPage, type PlatformBrand, type PlatformFacts } from './platform-info-page.js';
+import { concurrencyGate } from './gate.js';
 
 /**
  * The MCP Apps of `mcpapps.*` (spec document 1) as the MCP Apps extension (SEP-1865) has a server
@@ -13,6 +14,12 @@ import { platformInfoPage, type PlatformBrand, type PlatformFacts } from './plat
  */
 
 type AppsConfig = PlatformConfig['mcpapps'];
+
+/**
+ * Pages assembled from files at once in this process: each may hold its files (up to
+ * MAX_APP_DOCUMENT_BYTES) and the page, so a burst of reads waits instead of piling them up.
+ */
+export const MAX_CONCURRENT_ASSEMBLIES = 4;
 
 /** `_meta.ui.csp` of an app resource, in the extension's names. */
 export interface McpAppCsp {
@@ -135,6 +142,7 @@ export function mcpAppCatalogue(loaded: LoadedMcpApps, facts: () => PlatformFact
     for (const tool of app.tools) toolMeta.set(tool, { ui: { resourceUri: app.uri }, 'ui/resourceUri': app.uri });
   }
   const meta = (app: LoadedApp) => (app.csp ? { _meta: { ui: { csp: app.csp } } } : {});
+  const assembly = concurrencyGate(MAX_CONCURRENT_ASSEMBLIES);
   return {
     listing: () =>
       loaded.apps.map((app) => ({
@@ -151,10 +159,11 @@ export function mcpAppCatalogue(loaded: LoadedMcpApps, facts: () => PlatformFact
     async read(uri) {
       const app = byUri.get(uri);
       if (!app) return undefined;
+      const source = app.source;
       const text =
-        app.source.kind === 'builtin'
-          ? platformInfoPage(facts(), app.source.brand)
-          : await assembleAppDocument(app.source.dir, app.source.entry, app.source.config);
+        source.kind === 'builtin'
+          ? platformInfoPage(facts(), source.brand)
+          : await assembly(() => assembleAppDocument(source.dir, source.entry, source.config));
       return { uri: app.uri, mimeType: MCP_APP_MIME_TYPE, text, ...meta(app) };
     },
     toolMeta: (tool) => toolMeta.get(tool),
