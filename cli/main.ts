@@ -1,13 +1,14 @@
 import cluster from 'node:cluster';
 import { Command } from 'commander';
-import { ConfigError, loadConfigFile } from '../shared/config/index.js';
+import { ConfigError, loadConfigFile, type ConfigIssue, type PlatformConfig } from '../shared/config/index.js';
 import { createPool, migrate } from '../shared/db/index.js';
-import { commandLogger, configOrExit, onSignals, type CommandOptions } from './context.js';
+import { commandLogger, configOrExit, exitOnConfigError, onSignals, type CommandOptions } from './context.js';
 import { openDatabase, openTemporal, startApiRole, startWorkerRole } from './services.js';
 import { devBanner, startDev } from './dev.js';
 import { runStdioRole } from './stdio.js';
 import { startupProgress } from './progress.js';
 import { superviseApiWorkers } from './cluster.js';
+import { openMcpApps } from '../shared/mcp-apps/index.js';
 
 const configHelp =
   'configuration file (default: $PLATFORM_CONFIG, else ./platform.yaml; without a file every key takes its default)';
@@ -21,7 +22,19 @@ function options(command: Command): CommandOptions {
   return command.optsWithGlobals<CommandOptions>();
 }
 
+function mcpAppFileIssues(config: PlatformConfig): ConfigIssue[] {
+  try {
+    openMcpApps(config.mcpapps);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues;
+    throw error;
+  }
+}
+
 async function fail(error: unknown): Promise<never> {
+  // A problem found while starting (an MCP App's missing assets) reads like one found at load.
+  if (error instanceof ConfigError) return exitOnConfigError(error);
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 }
@@ -36,6 +49,8 @@ program
     const log = commandLogger();
     const { config } = configOrExit(options(command), log);
     try {
+      // Missing MCP App assets stop the start before anything runs (a cluster's workers, a database).
+      openMcpApps(config.mcpapps);
       if (config.server.transport === 'stdio') return await runStdioRole(config, log);
       // The primary of a cluster only supervises; each worker runs the api role below.
       if (config.server.workers > 1 && cluster.isPrimary) return superviseApiWorkers({ config, log });
@@ -82,6 +97,7 @@ program
     const log = commandLogger();
     const { config } = configOrExit(options(command), log);
     try {
+      openMcpApps(config.mcpapps);
       await runStdioRole(config, log);
     } catch (error) {
       await fail(error);
@@ -98,6 +114,8 @@ program
       // A step running past 2 s (PLATFORM_DEV_PROGRESS_AFTER_MS) says so on the terminal.
       const afterMs = Number(process.env.PLATFORM_DEV_PROGRESS_AFTER_MS ?? 2_000);
       const progress = startupProgress({ write: (line) => process.stderr.write(line), afterMs: Number.isFinite(afterMs) ? afterMs : 2_000 });
+      // Before the embedded Postgres and Temporal dev server start: missing MCP App assets stop it here.
+      openMcpApps(loaded.config.mcpapps);
       const dev = await startDev(loaded, log, progress);
       process.stdout.write(devBanner(dev));
       onSignals(() => dev.stop(), log);
@@ -133,8 +151,10 @@ program
   .action((file: string | undefined, _opts, command: Command) => {
     const target = file ?? options(command).config ?? process.env.PLATFORM_CONFIG ?? 'platform.yaml';
     try {
-      const { warnings } = loadConfigFile(target);
+      const { config, warnings } = loadConfigFile(target);
       for (const w of warnings) process.stdout.write(`warning: ${w.path}: ${w.message}\n`);
+      // The file may be checked away from where it runs: missing MCP App assets only warn here (a start refuses them).
+      for (const issue of mcpAppFileIssues(config)) process.stdout.write(`warning: ${issue.path}: ${issue.message} (here; the start refuses it)\n`);
       process.stdout.write(`${target}: ok\n`);
     } catch (error) {
       if (!(error instanceof ConfigError)) return void fail(error);

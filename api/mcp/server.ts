@@ -36,6 +36,7 @@ import {
   type TemplatedResourceSource,
 } from '../../shared/mcp-content/index.js';
 import { attachmentBlocks, type StoredPrompts } from '../../shared/prompts/index.js';
+import { AppFileError, MCP_APPS_EXTENSION, type McpApps } from '../../shared/mcp-apps/index.js';
 import type { ConnectedServers, NotificationTarget } from './notifications.js';
 import { sessionJsonSchemaValidator } from './json-schema-validator.js';
 import {
@@ -60,6 +61,8 @@ export interface McpSurface {
   /** Prompts people and agents stored (shared/prompts), after those above; names those above take are theirs. */
   storedPrompts?: StoredPrompts;
   customResources: readonly CustomResource[];
+  /** The MCP Apps (ui:// resources), listed after the custom resources. */
+  apps?: McpApps;
   /** Managed resources (spec document 2), served next to the custom ones when configured. */
   resources?: McpResources;
   /** Resources generated from URI templates (enrichment: schema://, availability://, glossary://). */
@@ -164,6 +167,8 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
         prompts: { listChanged: true },
         resources: { listChanged: true },
         logging: {},
+        // SEP-2133 extension negotiation: the server offers MCP Apps (hosts may also just read the tools' _meta).
+        ...(surface.apps?.listing().length ? { extensions: { [MCP_APPS_EXTENSION]: {} } } : {}),
       },
       // A burst of changes (a batch of writes in one tick) reaches each client as one notification.
       debouncedNotificationMethods: ['notifications/resources/list_changed'],
@@ -260,19 +265,18 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     }
   });
 
-  const customListing = () =>
-    surface.customResources.map((r) => {
-      const icons = toMcpIcons(surface.resourceIcons?.[r.uri]);
-      return {
-        uri: r.uri,
-        name: r.name,
-        description: r.description ?? '',
-        mimeType: r.mime_type,
-        ...(icons ? { icons } : {}),
-      };
-    });
+  const withIcons = <T extends { uri: string }>(r: T) => {
+    const icons = toMcpIcons(surface.resourceIcons?.[r.uri]);
+    return icons ? { ...r, icons } : r;
+  };
+  const customListing = () => [
+    ...surface.customResources.map((r) =>
+      withIcons({ uri: r.uri, name: r.name, description: r.description ?? '', mimeType: r.mime_type }),
+    ),
+    ...(surface.apps?.listing() ?? []).map(withIcons),
+  ];
 
-  // Custom resources lead the first page; managed resources follow, paged by the MCP cursor.
+  // Custom resources and apps lead the first page; managed resources follow, paged by the MCP cursor.
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     const { caller, allowed } = contentFor(extra);
     if (!allowed) return { resources: [] };
@@ -297,12 +301,27 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     resourceTemplates: contentFor(extra).allowed ? [...(managed ? resourceTemplates : []), ...generatedTemplates] : [],
   }));
 
+  // An app whose files cannot be served is the server's fault, named without the server's paths.
+  const readApp = async (uri: string) => {
+    try {
+      return await surface.apps?.read(uri);
+    } catch (error) {
+      if (error instanceof AppFileError) {
+        surface.log.warn({ uri, problem: error.message }, 'an MCP App cannot be served');
+        throw new ProtocolError(protocolErrorCodes.internalError, `app ${uri} cannot be served: ${error.message}`);
+      }
+      throw error;
+    }
+  };
+
   server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
     const uri = request.params.uri;
     const { caller, allowed } = contentFor(extra);
     if (!allowed) throw new ProtocolError(protocolErrorCodes.resourceNotFound, `resource not found: ${uri}`);
     const resource = surface.customResources.find((r) => r.uri === uri);
     if (!resource) {
+      const app = await readApp(uri);
+      if (app) return { contents: [app] };
       if (managed && isManagedResourceUri(uri)) return readManagedResource(managed, actorFor(managed, caller, extra.sessionId), uri);
       const generated = surface.templatedResources?.find((source) => source.handles(uri));
       if (generated) {

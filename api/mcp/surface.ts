@@ -17,13 +17,15 @@ import {
 import { localResourceChanges, type ResourceChangeSource } from '../../shared/resources/index.js';
 import type { PromptDefinition, TemplatedResourceSource } from '../../shared/mcp-content/index.js';
 import { configuredPrompts, platformPrompts, type StoredPrompts } from '../../shared/prompts/index.js';
+import { mcpAppCatalogue, openMcpApps } from '../../shared/mcp-apps/index.js';
 import type { McpSurface } from './server.js';
 import type { McpResources } from './managed-resources.js';
 import { ConnectedServers, listChangeReaches, notifyResourceListChanges } from './notifications.js';
 
 /**
  * What the MCP server offers, from configuration: the identity, the tools (platform_info plus
- * whatever toolkits the caller registers), the listing rules, prompts and custom resources.
+ * whatever toolkits the caller registers), the listing rules, prompts, custom resources and the
+ * MCP Apps of `mcpapps.*`.
  */
 export function buildMcpSurface(opts: {
   config: PlatformConfig;
@@ -106,6 +108,10 @@ export function buildMcpSurface(opts: {
     platformInfoTool(identity, () => registry.toolkits(), (caller) => personas.resolve(caller).active, features),
     ...(opts.tools ?? []),
   );
+  // Checks the apps' directories and entry files now: missing assets stop the start (ConfigError).
+  const apps = mcpAppCatalogue(openMcpApps(config.mcpapps), () => ({ identity, toolkits: registry.toolkits() }));
+  const unknownTools = apps.toolNames().filter((name) => !registry.get(name));
+  if (unknownTools.length) opts.log.warn({ tools: unknownTools }, 'mcpapps: these tools are not offered by this server, so they surface no app');
   const icons = config.icons.enabled ? config.icons : undefined;
   const middlewares: ToolMiddleware[] = [...(opts.middlewares ?? [])];
   if (config.workflow.require_discovery_before_query) {
@@ -132,6 +138,7 @@ export function buildMcpSurface(opts: {
       deny: config.tools.deny,
       descriptionOverrides: { ...opts.descriptionOverrides, ...config.tools.description_overrides },
       ...(icons ? { icons: icons.tools } : {}),
+      toolMeta: apps.toolMeta,
     },
     access: opts.access ?? personas,
     personaPrompts: (caller) => personas.resolve(caller).active?.prompts,
@@ -142,6 +149,7 @@ export function buildMcpSurface(opts: {
     prompts: platformPrompts(opts.operatorPrompts ?? configuredPrompts(config), new Set(registry.all().map((t) => t.name))),
     ...(opts.storedPrompts ? { storedPrompts: opts.storedPrompts } : {}),
     customResources: config.resources.custom,
+    apps,
     ...(opts.templatedResources?.length ? { templatedResources: opts.templatedResources } : {}),
     ...(opts.resources ? { resources: opts.resources } : {}),
     connected,

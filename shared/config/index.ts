@@ -19,6 +19,8 @@ export type {
   SqlInstanceConfig,
 } from './schema.js';
 export type { Env } from './env.js';
+export { formatPath } from './paths.js';
+export { appTools } from './rules-mcpapps.js';
 export {
   BUILTIN_MCP_APP,
   BUILTIN_PORTAL_TITLE,

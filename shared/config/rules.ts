@@ -20,7 +20,8 @@
  * - semantic/query/storage.provider (other than noop) needs an instance of that kind
  * - toolkits.sql.<i> with engine trino requires host and user; default_limit ≤ max_limit
  *   (sql and catalog)
- * - mcpapps.apps.<name>.assets_path required (and absolute) for apps other than the built-in platform-info
+ * - mcpapps.*: rules-mcpapps.ts (assets_path, entry_point, resource_uri, csp origins, one app per tool,
+ *   the built-in app's brand keys)
  * - personas.default_persona and role_mapping targets name defined personas (`default` is built in)
  * - metrics.address and webhooks.receiver.address differ from server.address
  * - server.workers above 1 (ours): sessions.store database, an HTTP transport, no DuckDB
@@ -44,10 +45,10 @@
  */
 
 import path from 'node:path';
-import { BUILTIN_MCP_APP } from './builtins.js';
 import type { Env, RawIssue } from './env.js';
 import { objstoreRoot, resourceStoreName } from './helpers.js';
 import { getAt, type KeyPath } from './paths.js';
+import { checkMcpApps } from './rules-mcpapps.js';
 import type { ObjstoreInstanceConfig, PlatformConfig } from './schema.js';
 
 export interface RuleResult {
@@ -235,12 +236,7 @@ export function applyCrossKeyRules(input: PlatformConfig, raw: unknown, env: Env
   }
   checkPlatformStorage(config, env, err, warn);
 
-  // mcpapps
-  for (const [name, app] of Object.entries(config.mcpapps.apps)) {
-    if (name === BUILTIN_MCP_APP) continue;
-    if (app.assets_path === undefined) err(['mcpapps', 'apps', name, 'assets_path'], 'required for a custom app');
-    else if (!path.isAbsolute(app.assets_path)) err(['mcpapps', 'apps', name, 'assets_path'], 'must be an absolute directory');
-  }
+  checkMcpApps(config, err, warn);
 
   // personas
   const personaNames = new Set(['default', ...Object.keys(config.personas.definitions)]);

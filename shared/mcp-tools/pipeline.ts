@@ -19,6 +19,8 @@ export interface ToolListingRules {
   descriptionOverrides: Readonly<Record<string, string>>;
   /** Present when `icons.enabled`. */
   icons?: Readonly<Record<string, IconSetting>>;
+  /** A tool's `_meta` in the listing (the MCP App it surfaces; shared/mcp-apps). */
+  toolMeta?: (tool: string) => Record<string, unknown> | undefined;
 }
 
 /** Who may see and call which tool. The persona layer (identity issue) provides the real one. */
@@ -98,6 +100,7 @@ export function listTools(registry: ToolRegistry, rules: ToolListingRules, acces
     const hint = access.hint?.(tool, caller);
     const description = describeTool(tool.name, tool.description, rules.descriptionOverrides, offered);
     const icons = rules.icons ? toMcpIcons(rules.icons[tool.name]) : undefined;
+    const meta = rules.toolMeta?.(tool.name);
     return {
       name: tool.name,
       ...(tool.title ? { title: tool.title } : {}),
@@ -105,6 +108,7 @@ export function listTools(registry: ToolRegistry, rules: ToolListingRules, acces
       inputSchema: inputSchemaOf(tool, offered),
       ...(tool.annotations ? { annotations: tool.annotations } : {}),
       ...(icons ? { icons } : {}),
+      ...(meta ? { _meta: meta } : {}),
     };
   });
 }

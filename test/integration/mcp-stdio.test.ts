@@ -101,7 +101,9 @@ resources:
 
   it('reads custom resources; a content_file is read afresh on every request', async () => {
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual(['docs://glossary', 'docs://inline']);
+    // The built-in MCP App (mcpapps.enabled by default) follows the custom resources.
+    expect(resources.map((r) => r.uri)).toEqual(['docs://glossary', 'docs://inline', 'ui://platform-info']);
+    expect((await client.readResource({ uri: 'ui://platform-info' })).contents[0]).toMatchObject({ mimeType: 'text/html;profile=mcp-app' });
     const first = await client.readResource({ uri: 'docs://glossary' });
     expect(first.contents[0]).toMatchObject({ text: 'ARR means annual recurring revenue.', mimeType: 'text/markdown' });
     await writeFile(docFile, 'ARR: annual recurring revenue (updated).');

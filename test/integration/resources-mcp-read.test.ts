@@ -57,12 +57,12 @@ describe('managed resources over MCP resources/*', () => {
 
   afterAll(async () => env?.stop());
 
-  it('lists the caller\'s own library, member personas and global, paged by cursor; custom resources lead', async () => {
+  it('lists the caller\'s own library, member personas and global, paged by cursor; custom resources and MCP Apps lead', async () => {
     const alice = await env.connect('alice');
     const { pages, all } = await listAll(alice);
-    expect(all.map((r) => r.uri)).toEqual(['brand://style', alicePersonal.uri, analystDoc.uri, staffDoc.uri, globalImage.uri]);
-    // Custom resources ride on the first page; a page holds managed resources of one library.
-    expect(pages.map((p) => p.length)).toEqual([2, 1, 1, 1]);
+    expect(all.map((r) => r.uri)).toEqual(['brand://style', 'ui://platform-info', alicePersonal.uri, analystDoc.uri, staffDoc.uri, globalImage.uri]);
+    // Custom resources and apps ride on the first page; a page holds managed resources of one library.
+    expect(pages.map((p) => p.length)).toEqual([3, 1, 1, 1]);
     const todo = all.find((r) => r.uri === alicePersonal.uri)!;
     expect(todo).toMatchObject({ name: 'todo', description: 'my list', size: 7 });
     expect(todo.mimeType).toMatch(/^text\/markdown/);
@@ -73,12 +73,12 @@ describe('managed resources over MCP resources/*', () => {
   it('keeps administrators membership-scoped in resources/list (no other people\'s or non-member persona libraries)', async () => {
     const root = await env.connect('root');
     const uris = (await listAll(root)).all.map((r) => r.uri);
-    expect(uris).toEqual(['brand://style', staffDoc.uri, globalImage.uri]);
+    expect(uris).toEqual(['brand://style', 'ui://platform-info', staffDoc.uri, globalImage.uri]);
     expect(uris).not.toContain(bobPersonal.uri);
     expect(uris).not.toContain(analystDoc.uri);
     // A persona administrator who is not a member does not see that persona's files either.
     const carol = await env.connect('carol');
-    expect((await listAll(carol)).all.map((r) => r.uri)).toEqual(['brand://style', staffDoc.uri, globalImage.uri]);
+    expect((await listAll(carol)).all.map((r) => r.uri)).toEqual(['brand://style', 'ui://platform-info', staffDoc.uri, globalImage.uri]);
   });
 
   it('refuses a cursor it did not issue', async () => {
@@ -190,7 +190,7 @@ describe('managed resources over MCP resources/*', () => {
     await env.seed('bob', { library, path: 'b', file_name: 'b.txt', content: 'b' });
     const bob = await env.connect('bob');
     const { pages } = await listAll(bob);
-    expect(pages.map((p) => p.map((r) => r.name))).toEqual([['Style guide', 'a', 'b'], ['secret'], ['guide'], ['logo']]);
+    expect(pages.map((p) => p.map((r) => r.name))).toEqual([['Style guide', 'platform-info', 'a', 'b'], ['secret'], ['guide'], ['logo']]);
   });
 
   it('still serves custom resources exactly as before', async () => {

@@ -92,7 +92,7 @@ describe.each(cases)('issue 9 item 5: $name gets no prompts and no resources', (
     expect(await errorCode(client.getPrompt({ name: 'brief', arguments: { team: 'sales' } }))).toBe(-32602);
     expect((await client.listResources()).resources).toEqual([]);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([]);
-    for (const uri of ['brand://style', globalDoc.uri, globalDoc.reference, ownDoc.uri, ownDoc.reference]) {
+    for (const uri of ['brand://style', 'ui://platform-info', globalDoc.uri, globalDoc.reference, ownDoc.uri, ownDoc.reference]) {
       expect(await errorCode(client.readResource({ uri }))).toBe(-32002);
     }
   });

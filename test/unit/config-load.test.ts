@@ -94,11 +94,11 @@ describe('unknown keys', () => {
 
   it('free-form maps (mcpapps config, description overrides) are not checked for unknown keys', () => {
     const { warnings, config } = parseConfig(
-      'mcpapps:\n  apps:\n    platform-info:\n      config: { brand_name: Acme, anything: [1, 2] }\ntools:\n  description_overrides:\n    sql_query: Run SQL\n',
+      'mcpapps:\n  apps:\n    charts:\n      assets_path: /srv/charts\n      config: { brand_name: Acme, anything: [1, 2] }\ntools:\n  description_overrides:\n    sql_query: Run SQL\n',
       {},
     );
     expect(warnings).toEqual([]);
-    expect(config.mcpapps.apps['platform-info']?.config).toEqual({ brand_name: 'Acme', anything: [1, 2] });
+    expect(config.mcpapps.apps.charts?.config).toEqual({ brand_name: 'Acme', anything: [1, 2] });
   });
 });
 

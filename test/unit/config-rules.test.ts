@@ -227,6 +227,60 @@ const cases: RuleCase[] = [
     good: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts }\n    platform-info: { config: { brand_name: Acme } }\n',
   },
   {
+    rule: 'mcpapps entry_point stays inside assets_path',
+    bad: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, entry_point: ../secrets/index.html }\n',
+    error: ['mcpapps.apps.charts.entry_point', 'relative to assets_path'],
+    good: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, entry_point: dist/index.html }\n',
+  },
+  {
+    rule: 'mcpapps entry_point is not absolute',
+    bad: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, entry_point: /etc/passwd }\n',
+    error: ['mcpapps.apps.charts.entry_point', 'relative to assets_path'],
+    good: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, entry_point: main.html }\n',
+  },
+  {
+    rule: 'mcpapps resource_uri is a ui:// URI',
+    bad: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, resource_uri: "https://charts.example.com" }\n',
+    error: ['mcpapps.apps.charts.resource_uri', 'ui:// URI'],
+    good: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, resource_uri: "ui://sales/charts" }\n',
+  },
+  {
+    rule: 'mcpapps resource_uri unique among apps and custom resources',
+    bad: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, resource_uri: "ui://platform-info" }\n',
+    error: ['mcpapps.apps.charts.resource_uri', 'already the URI of mcpapps.apps.platform-info'],
+    good: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, resource_uri: "ui://platform-info" }\n    platform-info: { enabled: false }\n',
+  },
+  {
+    rule: 'mcpapps resource_uri does not take a custom resource\'s URI',
+    bad: 'resources:\n  custom: [{ uri: "ui://charts", name: c, mime_type: text/html, content: x }]\nmcpapps:\n  apps:\n    charts: { assets_path: /srv/charts }\n',
+    error: ['mcpapps.apps.charts.resource_uri', 'already the URI of resources.custom'],
+    good: 'resources:\n  custom: [{ uri: "ui://charts", name: c, mime_type: text/html, content: x }]\nmcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, enabled: false }\n',
+  },
+  {
+    rule: 'mcpapps csp domains are origins (no directives, paths or quotes)',
+    bad: 'mcpapps:\n  apps:\n    charts:\n      assets_path: /srv/charts\n      csp: { connect_domains: ["https://api.example.com; script-src *"] }\n',
+    error: ['mcpapps.apps.charts.csp.connect_domains[0]', 'is not an origin'],
+    good: 'mcpapps:\n  apps:\n    charts:\n      assets_path: /srv/charts\n      csp: { connect_domains: ["https://api.example.com", "wss://live.example.com:8443"], resource_domains: ["https://*.cdn.example.com"] }\n',
+  },
+  {
+    rule: 'mcpapps a tool surfaces one app (platform_info surfaces platform-info by default)',
+    bad: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, tools: [platform_info] }\n',
+    error: ['mcpapps.apps.charts.tools', 'tool platform_info already surfaces app platform-info'],
+    good: 'mcpapps:\n  apps:\n    charts: { assets_path: /srv/charts, tools: [platform_info] }\n    platform-info: { tools: [] }\n',
+  },
+  {
+    rule: 'mcpapps platform-info brand_url is an http(s) URL',
+    bad: 'mcpapps:\n  apps:\n    platform-info: { config: { brand_url: "javascript:alert(1)" } }\n',
+    error: ['mcpapps.apps.platform-info.config.brand_url', 'http:// or https:// URL'],
+    good: 'mcpapps:\n  apps:\n    platform-info: { config: { brand_url: "https://acme.example.com/about" } }\n',
+  },
+  {
+    rule: 'mcpapps platform-info brand keys are strings',
+    bad: 'mcpapps:\n  apps:\n    platform-info: { config: { brand_name: [Acme] } }\n',
+    error: ['mcpapps.apps.platform-info.config.brand_name', 'expected a string'],
+    good: 'mcpapps:\n  apps:\n    platform-info: { config: { brand_name: Acme } }\n',
+  },
+  {
     rule: 'personas.default_persona names a defined persona',
     bad: 'personas:\n  default_persona: analyst\n',
     error: ['personas.default_persona', 'no persona named "analyst"'],
@@ -392,5 +446,18 @@ describe('issue 9 item 1: platform storage in the configuration', () => {
         'resources:\n  managed:\n    connection: platform\n',
     );
     expect(otherKeys.warnings).toEqual([]);
+  });
+});
+
+describe('mcpapps: the built-in platform-info app', () => {
+  it('warns about config keys the built-in app does not know, and still starts', () => {
+    const out = run('mcpapps:\n  apps:\n    platform-info: { config: { brand_name: Acme, colour: red } }\n');
+    expect(out.errors).toEqual([]);
+    expect(out.warnings).toEqual([{ path: 'mcpapps.apps.platform-info.config.colour', message: expect.stringContaining('brand_name, brand_url, logo_svg') }]);
+  });
+
+  it('checks no ui:// URI or tool of an app while it or the master switch is off', () => {
+    const off = run('mcpapps:\n  enabled: false\n  apps:\n    charts: { assets_path: /srv/charts, resource_uri: "ui://platform-info", tools: [platform_info] }\n');
+    expect(off.errors).toEqual([]);
   });
 });
