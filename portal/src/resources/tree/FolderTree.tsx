@@ -15,6 +15,7 @@ import { messageOf } from '../../api/client';
 import { formatRelative } from '../../ui/format';
 import { apiFolderPath, folderAddress, folderName, peopleAddress, type FolderRef, type ResourcesLocation } from '../address';
 import { useFolderContents, usePeopleFolders, type LibraryFolder, type TopFolder } from './folders';
+import { folderRowAt, useFileDrop } from '../upload/useFileDrop';
 import './tree.css';
 
 const peopleKey = 'people';
@@ -149,6 +150,7 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
   useEffect(() => {
     setExpanded((current) => (showKeys.every((k) => current.has(k)) ? current : new Set([...current, ...showKeys])));
   }, [showKeys]);
+  const fileDrop = useFileDrop(folderRowAt);
   const current = location.kind === 'people' ? peopleKey : location.kind === 'folder' ? treeKey(location.folder) : undefined;
   const open = (key: Key) => {
     const address = keyAddress(String(key));
@@ -159,6 +161,7 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
     <nav
       className="folder-tree"
       aria-label="Folder tree"
+      {...fileDrop}
       onKeyDownCapture={(e) => {
         // Enter opens the focused folder. (The Tree performs its action on Enter only while nothing
         // is selected; the open folder is its selection, so the key is handled here.)
