@@ -106,12 +106,19 @@ export function UploadDialog(props: { request: UploadRequest; libraries: Addable
 
   // The files of a drop onto a folder come with the request; once read, Upload has focus (Enter sends).
   const dropped = useRef(false);
+  const [focusSend, setFocusSend] = useState(false);
   useEffect(() => {
     if (!request.picked || dropped.current || maxUploadBytes === undefined) return;
     dropped.current = true;
-    void add(request.picked).then(() => requestAnimationFrame(() => formRef.current?.querySelector<HTMLButtonElement>('.upload-send')?.focus()));
+    void add(request.picked).then(() => setFocusSend(true));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the limit is known
   }, [request.picked, maxUploadBytes]);
+  useEffect(() => {
+    if (!focusSend || reading > 0) return;
+    setFocusSend(false);
+    // After the dialog's own first focus (its focus scope moves focus in on the next frame).
+    requestAnimationFrame(() => setTimeout(() => formRef.current?.querySelector<HTMLButtonElement>('.upload-send:not([disabled])')?.focus()));
+  }, [focusSend, reading]);
 
   useEffect(() => {
     folderInput.current?.setAttribute('webkitdirectory', '');
