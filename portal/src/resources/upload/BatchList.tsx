@@ -12,6 +12,7 @@ import type { ItemState, UploadQueue } from './queue';
 import { timeLeft } from './rules';
 import type { BatchItem } from './sources';
 
+/** A row's height before it is measured (a failed file's words may wrap onto more lines). */
 const rowHeight = 44;
 
 function stateWords(state: ItemState | undefined, item: BatchItem): { text: string; tone: 'ok' | 'bad' | 'plain' } {
@@ -44,7 +45,7 @@ export function BatchList(props: { items: readonly BatchItem[]; queue: UploadQue
           const state = queue ? queue.state(item) : item.refusal ? ({ kind: 'refused', message: item.refusal } as const) : undefined;
           const words = stateWords(state, item);
           return (
-            <li key={item.id} className="batch-row" aria-setsize={items.length} aria-posinset={v.index + 1} style={{ transform: `translateY(${v.start}px)` }}>
+            <li key={item.id} ref={virtualizer.measureElement} data-index={v.index} className="batch-row" aria-setsize={items.length} aria-posinset={v.index + 1} style={{ transform: `translateY(${v.start}px)` }}>
               <span className="batch-name" title={item.shown}>
                 {item.shown}
               </span>
