@@ -204,7 +204,6 @@ export function UploadDialog(props: { request: UploadRequest; libraries: Addable
             value={settings.description}
             onChange={(description) => set({ description })}
             isDisabled={running}
-            multiline
             description="{name} stands for each file's display name (its file name without extension)."
           />
         )}
