@@ -111,7 +111,7 @@ export function UploadDialog(props: { request: UploadRequest; libraries: Addable
     if (!request.picked || dropped.current || maxUploadBytes === undefined) return;
     dropped.current = true;
     void add(request.picked).then(() => setFocusSend(true));
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the limit is known
+    // Once, when the limit is known (add is stable enough: it reads only setters and the limit).
   }, [request.picked, maxUploadBytes]);
   useEffect(() => {
     if (!focusSend || reading > 0) return;
