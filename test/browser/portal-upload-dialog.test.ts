@@ -192,6 +192,21 @@ describe.skipIf(!haveChromium)('portal Resources: the Upload dialog', () => {
     await poll(() => dialog.locator('.upload-summary').textContent()).toBe('Done: 1 created.');
     const inRow = await filesBeneath(rig, people.alice, `${personLibrary(people.alice)}/inbox/listing-target`);
     expect(inRow.map((f) => f.file_name).sort()).toEqual(['dropped.txt', 'seed.txt']);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+
+    // A drop onto Global, where Alice may not add files, opens nothing.
+    await dropFiles(page.getByRole('treegrid', { name: 'Folders' }).getByRole('row', { name: /^Global/ }), { 'stray.txt': 'stray' });
+    await dropFiles(listingRows(page).filter({ hasText: 'listing-target' }), { 'after.txt': 'after' });
+    await poll(() => dialog.getByLabel('Folder', { exact: true }).inputValue()).toBe('inbox/listing-target');
+    expect(await dialog.locator('.batch-name').allTextContents()).toEqual(['after.txt']);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // "Upload here…" in a folder's context menu opens the dialog on that folder.
+    await listingRows(page).filter({ hasText: 'drop-here' }).click();
+    await page.keyboard.press('Shift+F10');
+    await page.getByRole('menuitem', { name: 'Upload here…' }).click();
+    await poll(() => dialog.getByLabel('Folder', { exact: true }).inputValue()).toBe('inbox/drop-here');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(problems).toEqual([]);
     await context.close();
   });

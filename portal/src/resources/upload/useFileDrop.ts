@@ -61,12 +61,10 @@ export function useFileDrop(resolve: (target: EventTarget | null, container: HTM
       // The nearest container decides (a tree row inside the page: the tree).
       e.stopPropagation();
       mark(found?.element);
-      if (!found) {
-        e.dataTransfer.dropEffect = 'none';
-        return;
-      }
+      // Handled either way, so files dropped where nothing may be added are refused ('none')
+      // rather than opened by the browser in place of the portal.
       e.preventDefault();
-      e.dataTransfer.dropEffect = 'copy';
+      e.dataTransfer.dropEffect = found ? 'copy' : 'none';
     },
     onDragLeave(e: DragEvent<HTMLElement>) {
       if (!carriesFiles(e)) return;
@@ -77,8 +75,8 @@ export function useFileDrop(resolve: (target: EventTarget | null, container: HTM
       mark(undefined);
       const found = at(e);
       e.stopPropagation();
-      if (!found) return;
       e.preventDefault();
+      if (!found) return;
       uploads.open({ target: found.folder, picked: pickedFromDrop(e.dataTransfer) });
     },
   };
