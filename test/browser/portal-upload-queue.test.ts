@@ -163,11 +163,14 @@ describe.skipIf(!haveChromium)('portal Resources: the upload queue', () => {
       Array.from({ length: 6 }, (_, i) => ({ name: `slow-${i}.bin`, mimeType: 'application/octet-stream', buffer: Buffer.alloc(250_000, i) })),
     );
     await dialog.getByRole('button', { name: 'Upload 6 files' }).click();
+    // Focus moves from Upload (gone) onto Cancel upload, and onto Close once the batch ends.
+    await poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel upload');
     await poll(() => dialog.locator('.batch-state', { hasText: /^Sending/ }).count()).toBe(4);
     expect(await dialog.locator('.batch-state', { hasText: /^Waiting/ }).count()).toBe(2);
     await page.screenshot({ path: '/tmp/wt-37a-upload-sending-1280.png' });
     await dialog.getByRole('button', { name: 'Cancel upload' }).click();
     await poll(() => dialog.locator('.upload-summary').textContent()).toBe('Done: 6 cancelled.');
+    await poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Close');
     expect(await dialog.getByRole('button', { name: /Retry failed/ }).count()).toBe(0);
     const stored = await filesBeneath(rig, people.alice, `${personLibrary(people.alice)}/cancel`);
     expect(stored.map((f) => f.file_name)).toEqual(['seed.txt']);

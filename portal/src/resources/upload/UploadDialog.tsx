@@ -124,6 +124,12 @@ export function UploadDialog(props: { request: UploadRequest; libraries: Addable
     folderInput.current?.setAttribute('webkitdirectory', '');
   }, []);
 
+  // Upload and Retry failed give way to Cancel upload while the batch runs: focus goes onto it (and
+  // onto Close, autofocused, once the batch ends), never lost with the button that was pressed.
+  useEffect(() => {
+    if (running) formRef.current?.querySelector<HTMLButtonElement>('.upload-cancel')?.focus();
+  }, [running]);
+
   const tooMany = batchRefusal(items.length);
   const sendable = items.filter((i) => !i.refusal).length;
   const totalBytes = useMemo(() => items.reduce((sum, i) => sum + (i.refusal ? 0 : i.size), 0), [items]);
@@ -193,30 +199,28 @@ export function UploadDialog(props: { request: UploadRequest; libraries: Addable
             <span className="upload-hint">or drop files, folders and zip archives here. Zip archives are unpacked.</span>
           </div>
         ) : null}
-        {single ? (
-          <div className="upload-details">
-            <Field label="Display name" value={settings.displayName} onChange={(displayName) => set({ displayName })} isDisabled={running} />
-            <Field label="Description" value={settings.description} onChange={(description) => set({ description })} isDisabled={running} multiline />
-          </div>
-        ) : (
-          <Field
-            label="Description"
-            value={settings.description}
-            onChange={(description) => set({ description })}
-            isDisabled={running}
-            description="{name} stands for each file's display name (its file name without extension)."
-          />
-        )}
         <div className="upload-where">
+          {single ? (
+            <Field label="Display name" value={settings.displayName} onChange={(displayName) => set({ displayName })} isDisabled={running} />
+          ) : (
+            <Field
+              label="Description"
+              value={settings.description}
+              onChange={(description) => set({ description })}
+              isDisabled={running}
+              description="{name} stands for each file's display name (its file name without extension)."
+            />
+          )}
           <Field label="Tags" value={settings.tags} onChange={(tags) => set({ tags })} isDisabled={running} description="Comma-separated." />
-          <label className="field">
-            <span className="field-label">If a file of that name is already there</span>
-            <select className="field-input" value={settings.ifExists} onChange={(e) => set({ ifExists: e.target.value as IfExists })} disabled={running}>
-              <option value="fail">Refuse it (409)</option>
-              <option value="skip_unchanged">Skip it if unchanged, else add a version</option>
-            </select>
-          </label>
         </div>
+        {single ? <Field label="Description" value={settings.description} onChange={(description) => set({ description })} isDisabled={running} multiline /> : null}
+        <label className="field upload-if-exists">
+          <span className="field-label">If a file of that name is already there</span>
+          <select className="field-input" value={settings.ifExists} onChange={(e) => set({ ifExists: e.target.value as IfExists })} disabled={running}>
+            <option value="fail">Refuse it (409)</option>
+            <option value="skip_unchanged">Skip it if unchanged, else add a version</option>
+          </select>
+        </label>
         <p className="upload-counts" role="status">
           {reading > 0
             ? 'Reading the files…'
@@ -246,7 +250,7 @@ export function UploadDialog(props: { request: UploadRequest; libraries: Addable
               </Button>
             </>
           ) : running ? (
-            <Button variant="danger" onPress={() => queue.cancel()}>
+            <Button variant="danger" className="upload-cancel" onPress={() => queue.cancel()}>
               Cancel upload
             </Button>
           ) : (
