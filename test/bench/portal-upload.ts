@@ -31,11 +31,12 @@ async function throughPage(page: Page, url: string, folder: string, paths: strin
   const dialog = page.getByRole('dialog', { name: /^Upload/ });
   await dialog.getByLabel('Folder', { exact: true }).fill(folder);
   await dialog.getByLabel('Files to upload').setInputFiles(paths);
-  const send = dialog.getByRole('button', { name: /^Upload [\d,]+ files?$/ });
-  await page.waitForFunction('!document.querySelector(".upload-send")?.disabled', undefined, { timeout: 600_000 });
+  // Locators, not waitForFunction: the page's CSP allows no string evaluation.
+  const send = dialog.locator('.upload-send:not([disabled])');
+  await send.waitFor({ timeout: 600_000 });
   const started = performance.now();
   await send.click();
-  await page.waitForFunction('/^Done: /.test(document.querySelector(".upload-summary")?.textContent ?? "")', undefined, { polling: 'raf', timeout: 1_800_000 });
+  await dialog.locator('.upload-summary', { hasText: /^Done: / }).waitFor({ timeout: 1_800_000 });
   const seconds = (performance.now() - started) / 1000;
   const summary = await dialog.locator('.upload-summary').textContent();
   if (!/^Done: [\d,]+ created\.$/.test(summary ?? '')) throw new Error(`the page's batch ended: ${summary}`);
