@@ -98,6 +98,9 @@ describe.skipIf(!haveChromium)('portal Resources: the Upload dialog', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     await poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Upload');
     await poll(() => listedNames(page)).toContain('brand');
+    // Its page says so too.
+    await page.goto(`/portal/resources/${stored!.id}`);
+    await page.getByText('usable directly in generated documents').waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });
