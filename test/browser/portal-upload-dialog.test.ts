@@ -156,7 +156,7 @@ describe.skipIf(!haveChromium)('portal Resources: the Upload dialog', () => {
     await writeFile(join(root, 'Charts', 'q1.png'), png);
     await writeFile(join(root, 'Charts', '.cache', 'x.bin'), 'x');
     await writeFile(join(root, '.hidden'), 'x');
-    const { page, context } = await rig.open(people.alice);
+    const { page, context } = await rig.open(people.alice, { theme: 'dark', width: 1920 });
     const problems = watchPageProblems(page);
     await page.goto(personAddress(people.alice));
     await page.getByRole('toolbar', { name: 'Folder actions' }).getByRole('button', { name: 'Upload' }).click();
@@ -166,6 +166,8 @@ describe.skipIf(!haveChromium)('portal Resources: the Upload dialog', () => {
     await dialog.getByLabel('Folder', { exact: true }).fill('reports');
     await dialog.getByRole('button', { name: 'Upload 2 files' }).click();
     await poll(() => dialog.locator('.upload-summary').textContent()).toBe('Done: 2 created.');
+    await page.screenshot({ path: '/tmp/wt-37a-upload-folder-done-dark-1920.png' });
+    expect(await seriousViolations(page)).toEqual([]);
     const stored = await filesBeneath(rig, people.alice, `${personLibrary(people.alice)}/reports`);
     expect(stored.map((f) => `${f.path}/${f.file_name}`).sort()).toEqual(['reports/quarterly-pack/charts/q1.png', 'reports/quarterly-pack/summary.md']);
     expect(problems).toEqual([]);
