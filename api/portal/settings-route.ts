@@ -2,7 +2,8 @@
  * GET /api/v1/portal/settings: what the portal shows before anyone signs in — its brand
  * (`portal.title`, `portal.logo`, `logo_light`, `logo_dark`), how people sign in here, and the
  * bounds its pages apply as the api does (the inline preview bound: the bytes `fetch` answers
- * inline, spec document 2 "Limits"). Public: nothing in it is a secret, and the page needs it to
+ * inline; the upload ceiling per file, which the upload dialog checks before sending; spec
+ * document 2 "Limits"). Public: nothing in it is a secret, and the page needs it to
  * send a signed-out visitor the right way.
  */
 import { z } from 'zod';
@@ -34,6 +35,13 @@ const settingsSchema = z.object({
       'The inline preview bound (spec document 2, Limits: fetch returns bytes inline up to 1 MB): a text file up to this size is ' +
         'shown in the preview pane and opens in the source editor; a larger one is offered as a download',
     ),
+  max_upload_bytes: z
+    .number()
+    .int()
+    .describe(
+      'resources.managed.max_upload_bytes: the upload ceiling per file (spec document 2, Limits). The upload dialog refuses a larger ' +
+        'file before sending it; POST /api/v1/resources refuses it (413) all the same',
+    ),
 });
 
 export async function portalSettingsRoute(app: App, opts: { config: PlatformConfig; signIn: SignInKind }): Promise<void> {
@@ -47,6 +55,7 @@ export async function portalSettingsRoute(app: App, opts: { config: PlatformConf
     sign_in: opts.signIn,
     admin_path_prefix: admin.enabled ? admin.path_prefix : '',
     inline_preview_bytes: FETCH_INLINE_BYTES,
+    max_upload_bytes: opts.config.resources.managed.max_upload_bytes,
   };
   app.get(
     '/api/v1/portal/settings',

@@ -8,7 +8,12 @@
  *     printed), and the same for the api's first page alone (GET /api/v1/resources) as the baseline
  *     the page cannot beat;
  *  3. scrolling the listing to its end: the most rows the DOM held at once (budget: a few hundred)
- *     and whether the last file was reached.
+ *     and whether the last file was reached;
+ *  4. the upload figure (issue 37): 1,000 small files (BENCH_UPLOAD_FILES) and one 200 MB file
+ *     (BENCH_UPLOAD_MB) uploaded through the page's Upload dialog vs the same uploads made directly
+ *     from Node, 4 at a time, in the same run (budget: the page ≥ 0.7× Node's rate), and the peak
+ *     JavaScript heap of the page (CDP Performance.getMetrics, JSHeapUsedSize, sampled every 50 ms)
+ *     while it unpacks and uploads a large zip (BENCH_ZIP_MB, generated here).
  * The files are filed through the resource service itself (seeding is not what is measured), as
  * `application/octet-stream` with indexing off, so no background job competes with the page.
  *
@@ -16,6 +21,8 @@
  *   BENCH_FILES=10000 BENCH_ROUNDS=20 npx tsx test/bench/portal.ts
  */
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -28,6 +35,7 @@ import { portalDistDir } from '../../shared/toolchain/index.js';
 import { ensurePortalBuilt } from '../../shared/toolchain/index.js';
 import { devIdentityIssuer } from '../../api/portal-auth/index.js';
 import { people, startPortalRig } from '../support/portal.js';
+import { uploadFigure } from './portal-upload.js';
 
 const files = Number(process.env.BENCH_FILES ?? 10_000);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 20);
@@ -60,7 +68,10 @@ console.log(`initial JavaScript: ${(initial.gzipBytes / 1024).toFixed(1)} KB gzi
 const viewer = initialJavaScript('view.html');
 console.log(`public viewer JavaScript (cold cache, before first paint): ${(viewer.gzipBytes / 1024).toFixed(1)} KB gzipped (${viewer.files.join(', ')}); budget ≤ 100 KB`);
 
-const rig = await startPortalRig({ extraYaml: 'resources:\n  index:\n    - { index: not_indexed }\n' });
+const uploadMb = Number(process.env.BENCH_UPLOAD_MB ?? 200);
+const rig = await startPortalRig({
+  extraYaml: `resources:\n  managed:\n    max_upload_bytes: ${(uploadMb + 16) * 1024 * 1024}\n  index:\n    - { index: not_indexed }\n`,
+});
 try {
   const service = createResourceService({ config: rig.config, db: rig.db, objstore: createObjstoreConnections(rig.config, { env: {} }), log: silentLogger() });
   const owner = people.admin;
@@ -142,6 +153,17 @@ try {
   console.log(
     `public viewer, cold cache: first contentful paint p50 ${percentile(paints, 50).toFixed(0)} ms, the shared document shown p50 ${percentile(shown, 50).toFixed(0)} ms (p99 ${percentile(shown, 99).toFixed(0)} ms)`,
   );
+
+  const scratch = await mkdtemp(join(tmpdir(), 'bench-portal-upload-'));
+  try {
+    await uploadFigure(rig, owner, scratch, {
+      files: Number(process.env.BENCH_UPLOAD_FILES ?? 1000),
+      bigMb: uploadMb,
+      zipMb: Number(process.env.BENCH_ZIP_MB ?? 400),
+    });
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 } finally {
   await rig.stop();
 }

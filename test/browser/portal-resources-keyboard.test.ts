@@ -175,7 +175,7 @@ describe.skipIf(!haveChromium)('portal Resources: the listing by keyboard', () =
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await expectFocusedRow(page, 'one');
-    // A folder's menu: its own actions.
+    // A folder's menu: its own actions (Upload here: the person may add files there).
     await page.keyboard.press('Home');
     await page.keyboard.press('Shift+F10');
     const folderMenu = page.getByRole('menu', { name: 'Actions for alpha' });
@@ -185,6 +185,7 @@ describe.skipIf(!haveChromium)('portal Resources: the listing by keyboard', () =
       'Rename…',
       'Move to…',
       'Describe…',
+      'Upload here…',
       'Delete…',
     ]);
     await page.keyboard.press('Enter');

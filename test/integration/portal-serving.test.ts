@@ -107,7 +107,7 @@ describe('the built portal at /portal/', () => {
   it('GET /api/v1/portal/settings answers the brand and that browser sign-in is not configured, without credentials', async () => {
     const answer = await fetch(`${api.url}/api/v1/portal/settings`);
     expect(answer.status).toBe(200);
-    expect(await answer.json()).toEqual({ title: 'Acme Data', logo: 'https://cdn.acme.test/logo.svg', logo_light: '', logo_dark: 'https://img.acme.test/dark.svg', sign_in: 'none', inline_preview_bytes: 1024 * 1024, admin_path_prefix: '' });
+    expect(await answer.json()).toEqual({ title: 'Acme Data', logo: 'https://cdn.acme.test/logo.svg', logo_light: '', logo_dark: 'https://img.acme.test/dark.svg', sign_in: 'none', inline_preview_bytes: 1024 * 1024, admin_path_prefix: '', max_upload_bytes: 104_857_600 });
   });
 });
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-it('answers signed out: the brand, the sign-in kind and the inline preview bound (the bytes fetch answers inline, 1 MB)', async () => {
+it('answers signed out: the brand, the sign-in kind, the inline preview bound (the bytes fetch answers inline, 1 MB) and the upload ceiling per file', async () => {
   const answer = await fetch(`${url}/api/v1/portal/settings`);
   expect(answer.status).toBe(200);
   expect(answer.headers.get('cache-control')).toBe('no-cache');
@@ -37,8 +37,21 @@ it('answers signed out: the brand, the sign-in kind and the inline preview bound
     sign_in: 'link',
     admin_path_prefix: '',
     inline_preview_bytes: FETCH_INLINE_BYTES,
+    max_upload_bytes: 104_857_600,
   });
   expect(FETCH_INLINE_BYTES).toBe(1024 * 1024);
+});
+
+it('states resources.managed.max_upload_bytes as configured (the upload dialog refuses a larger file before sending it)', async () => {
+  const { config } = parseConfig('resources: { managed: { max_upload_bytes: 5000 } }\n', {});
+  const other = await buildHttpApp({ log: silentLogger(), metrics: createMetrics({ defaultMetrics: false }), readiness: new Readiness(), bodyLimit: 1024, version: 'test', serveMetrics: false });
+  await other.register(portalSettingsRoute, { config, signIn: 'none' });
+  try {
+    const answer = await other.inject({ method: 'GET', url: '/api/v1/portal/settings' });
+    expect(answer.json()).toMatchObject({ max_upload_bytes: 5000 });
+  } finally {
+    await other.close();
+  }
 });
 
 it("names admin.path_prefix when admin.enabled (the administrators' pages call the admin API there)", async () => {

@@ -67,7 +67,8 @@ export class ApiError extends Error {
   }
 }
 
-function errorOf(response: Response, body: unknown): ApiError {
+/** The ApiError of a refused answer (its status and parsed body), whichever way the request was made. */
+export function errorOf(response: Pick<Response, 'status' | 'statusText'>, body: unknown): ApiError {
   if (body && typeof body === 'object' && 'message' in body && typeof (body as { message: unknown }).message === 'string') {
     const { error, message, ...details } = body as { error?: unknown; message: string };
     return new ApiError(response.status, typeof error === 'string' ? error : 'error', message, details);
@@ -79,6 +80,11 @@ function errorOf(response: Response, body: unknown): ApiError {
 export function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
   if (result.response.ok && result.error === undefined) return result.data as T;
   throw errorOf(result.response, result.error);
+}
+
+/** The CSRF header a write sends, for requests made outside this client (an upload's XMLHttpRequest, for its progress). */
+export function csrfHeaders(): Record<string, string> {
+  return csrfToken ? { 'X-CSRF-Token': csrfToken } : {};
 }
 
 /** Raw fetch for what the typed client cannot express (bytes, multipart); same credentials and CSRF rule. */

@@ -10539,6 +10539,8 @@ export interface operations {
                         logo_dark: string;
                         /** @description portal.logo_light: overrides logo in the light theme */
                         logo_light: string;
+                        /** @description resources.managed.max_upload_bytes: the upload ceiling per file (spec document 2, Limits). The upload dialog refuses a larger file before sending it; POST /api/v1/resources refuses it (413) all the same */
+                        max_upload_bytes: number;
                         /**
                          * @description provider: /portal/auth/login signs in through the identity provider (auth.oidc with auth.browser_session); link: `platform dev` prints a one-time sign-in link on its terminal; none: browser sign-in is not configured (auth.browser_session.enabled)
                          * @enum {string}

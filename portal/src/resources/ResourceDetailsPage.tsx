@@ -24,6 +24,7 @@ import { isPeopleLibrary, libraryLabel, searchSettingLabel } from './details/lab
 import { useLibraryNames, useResource } from './details/queries';
 import { TablePanel } from './details/TablePanel';
 import { VersionHistory } from './details/VersionHistory';
+import { isDocumentImage } from './upload/rules';
 import './details/details.css';
 
 type Section = 'resources' | 'admin';
@@ -149,6 +150,7 @@ function ResourceDetails({ resource: r, section }: { resource: Resource; section
               <dt>Type</dt>
               <dd>
                 <code>{r.content_type}</code>
+                {isDocumentImage(r.file_name, r.content_type) ? <span className="muted"> · usable directly in generated documents</span> : null}
               </dd>
               <dt>Size</dt>
               <dd>

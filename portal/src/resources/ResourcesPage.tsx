@@ -13,6 +13,7 @@ import { FolderListing } from './listing/FolderListing';
 import { PreviewPane } from './preview/PreviewPane';
 import { FolderTree } from './tree/FolderTree';
 import { useTopFolders } from './tree/folders';
+import { UploadProvider } from './upload/context';
 
 export function ResourcesPage() {
   const splat = useParams()['*'];
@@ -22,12 +23,14 @@ export function ResourcesPage() {
   const [selectedId, setSelectedId] = useState<string | undefined>();
   return (
     <MoveProvider>
-      <div className="file-manager">
-        <h1 className="visually-hidden">Resources</h1>
-        <FolderTree location={location} top={top.folders} topError={top.error} ownSubject={session.subject} />
-        <FolderListing location={location} top={top.folders} ownSubject={session.subject} onSelect={setSelectedId} />
-        <PreviewPane resourceId={selectedId} />
-      </div>
+      <UploadProvider top={top.folders}>
+        <div className="file-manager">
+          <h1 className="visually-hidden">Resources</h1>
+          <FolderTree location={location} top={top.folders} topError={top.error} ownSubject={session.subject} />
+          <FolderListing location={location} top={top.folders} ownSubject={session.subject} onSelect={setSelectedId} />
+          <PreviewPane resourceId={selectedId} />
+        </div>
+      </UploadProvider>
     </MoveProvider>
   );
 }

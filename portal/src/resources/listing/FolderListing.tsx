@@ -19,7 +19,7 @@
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { FileText, FolderPlus } from 'lucide-react';
+import { FileText, FolderPlus, Upload } from 'lucide-react';
 import { messageOf } from '../../api/client';
 import type { Answer } from '../../api/types';
 import { ErrorMessage } from '../../ui/Alert';
@@ -37,6 +37,8 @@ import {
 import { useListingBulk } from '../bulk/useListingBulk';
 import { filesLabel, treeKey } from '../tree/FolderTree';
 import { useFolderContents, usePeopleFolders, type LibraryFolder, type TopFolder } from '../tree/folders';
+import { useUploads } from '../upload/context';
+import { folderRowAt, useFileDrop } from '../upload/useFileDrop';
 import { emptyGrid, ListingGrid, type GridState } from './ListingGrid';
 import { RowMenu, type MenuAction, type MenuState } from './RowMenu';
 import { fileKey, sortFolders, sorts, useFileList, type FileRow, type FolderRow, type ListedResource, type Row, type Sort } from './rows';
@@ -103,9 +105,12 @@ function rowActions(row: Row): MenuAction[] {
       // server also checks every file beneath, naming one it refuses).
       ...(a.delete ? [{ id: 'rename', label: 'Rename…', shortcut: 'F2' }, { id: 'move', label: 'Move to…' }] : []),
       ...(a.describe ? [{ id: 'describe', label: 'Describe…' }] : []),
+      ...(a.add ? [{ id: 'upload', label: 'Upload here…' }] : []),
       ...(a.delete ? [{ id: 'delete', label: 'Delete…', shortcut: 'Delete', danger: true }] : []),
     ];
   }
+  // A top-level folder: Upload here where the api lets the person add files.
+  if (row.type === 'folder' && row.folder && row.actions?.add) return [open, { id: 'upload', label: 'Upload here…' }];
   return [open];
 }
 
@@ -241,6 +246,9 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
 
   // ---- actions -----------------------------------------------------------------------------------
   const [dialog, setDialog] = useState<Dialog | null>(null);
+  const uploads = useUploads();
+  // A drop from the desktop: onto a folder row, else (the background, a file row) into the open folder.
+  const fileDrop = useFileDrop((target, container) => folderRowAt(target) ?? (folder ? { folder, element: container } : undefined));
   const [menu, setMenu] = useState<(MenuState & { row: Row }) | null>(null);
   const [status, setStatus] = useState('');
 
@@ -278,6 +286,7 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
       return;
     }
     if (id === 'open') return open(row);
+    if (id === 'upload' && row.type === 'folder' && row.folder) return uploads.open({ target: row.folder });
     if (row.type === 'file') {
       const resource = row.resource;
       if (id === 'rename') setDialog({ kind: 'rename-file', resource });
@@ -463,7 +472,7 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
     location.kind === 'root' ? 'No folders.' : location.kind === 'people' ? 'Nobody else has files yet.' : isLibraryRoot ? 'No folders yet.' : 'This folder is empty.';
 
   return (
-    <section className="listing" aria-labelledby="listing-title">
+    <section className="listing" aria-labelledby="listing-title" {...fileDrop}>
       <header className="listing-header">
         <nav aria-label="Breadcrumb" className="breadcrumb">
           <ol>
@@ -486,6 +495,11 @@ export function FolderListing(props: { location: ResourcesLocation; top: TopFold
             ) : null}
             {canDescribe && folder ? (
               <Button onPress={() => setDialog({ kind: 'describe-folder', folder, description: self?.description ?? '', fromRow: false })}>Describe folder</Button>
+            ) : null}
+            {canAdd && folder ? (
+              <Button onPress={() => uploads.open({ target: folder })}>
+                <Upload aria-hidden size={16} /> Upload
+              </Button>
             ) : null}
             {canAdd && folder ? (
               <Button onPress={() => setDialog({ kind: 'new-folder', parent: folder })}>

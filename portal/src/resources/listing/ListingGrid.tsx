@@ -378,6 +378,7 @@ export function ListingGrid(props: {
               key={row.key}
               role="row"
               data-index={v.index}
+              data-key={row.key}
               aria-rowindex={v.index + 2}
               aria-selected={selected}
               tabIndex={v.index === tabIndexRow ? 0 : -1}

@@ -12,10 +12,12 @@ import { useNavigate } from 'react-router';
 import { Button, Tree, TreeItem, TreeItemContent, TreeLoadMoreItem, type Key } from 'react-aria-components';
 import { ChevronRight, Folder, FolderOpen, Globe, User, Users } from 'lucide-react';
 import { messageOf } from '../../api/client';
+import { joinDragHandlers } from '../../ui/drag';
 import { formatRelative } from '../../ui/format';
 import { apiFolderPath, folderAddress, folderName, folderOfKey, peopleAddress, type FolderRef, type ResourcesLocation } from '../address';
 import { useMoves } from '../bulk/MoveProvider';
 import { useFolderContents, usePeopleFolders, type LibraryFolder, type TopFolder } from './folders';
+import { folderRowAt, useFileDrop } from '../upload/useFileDrop';
 import './tree.css';
 
 const peopleKey = 'people';
@@ -157,6 +159,7 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
   useEffect(() => {
     setExpanded((current) => (showKeys.every((k) => current.has(k)) ? current : new Set([...current, ...showKeys])));
   }, [showKeys]);
+  const fileDrop = useFileDrop(folderRowAt);
   const current = location.kind === 'people' ? peopleKey : location.kind === 'folder' ? treeKey(location.folder) : undefined;
   const open = (key: Key) => {
     if (key === current) return;
@@ -177,7 +180,7 @@ export function FolderTree(props: { location: ResourcesLocation; top: TopFolder[
 
   return (
     <nav
-      {...drops}
+      {...joinDragHandlers(drops, fileDrop)}
       className="folder-tree"
       aria-label={props.label ?? 'Folder tree'}
       onKeyDownCapture={(e) => {
