@@ -10,3 +10,4 @@ export { ProtocolError, protocolErrorCodes } from './protocol-error.js';
 export type { PlatformIdentity, PersonaSummary, PlatformFeatures } from './platform-info.js';
 export { platformInfoTool } from './platform-info.js';
 export { toolMetricsMiddleware } from './metrics.js';
+export { messageJson, rememberJsonText } from './json-text.js';

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { messageJson } from '../../../shared/mcp-tools/index.js';
 
 export interface SseOptions {
   /** Comment frames that keep proxies from closing an idle stream; 0 disables them. */
@@ -12,8 +13,13 @@ export interface SseOptions {
   flushHeaders: boolean;
 }
 
-const messageFrame = (message: unknown, id: string | undefined): string =>
-  `event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`;
+/**
+ * One event as bytes: a large answer (a 10,000-row result is megabytes) is encoded once here, where
+ * a string would be measured and encoded again by the HTTP layer. Values the tool serialised
+ * already are spliced in (messageJson).
+ */
+const messageFrame = (message: unknown, id: string | undefined): Buffer =>
+  Buffer.from(`event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${messageJson(message)}\n\n`);
 
 /**
  * One HTTP response carrying Server-Sent Events, written straight to the Node response (no Web
@@ -85,7 +91,7 @@ export class SseConnection {
   }
 
   /** Ends the response, with `lastFrame` as its last bytes when given. */
-  end(lastFrame?: string): void {
+  end(lastFrame?: string | Buffer): void {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#keepAlive) clearInterval(this.#keepAlive);
@@ -93,7 +99,7 @@ export class SseConnection {
     else this.res.end(lastFrame);
   }
 
-  #write(frame: string): boolean {
+  #write(frame: string | Buffer): boolean {
     if (this.#closed) return false;
     this.res.write(frame);
     return true;

@@ -4,6 +4,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { OutboundStream, type StreamArchive } from './outbound-stream.js';
 import type { StreamRegistry } from './registry.js';
+import { messageJson } from '../../../shared/mcp-tools/index.js';
 import { SseConnection } from './sse.js';
 import { isInitialize, isRequest, isResponse, jsonRpcCodes, jsonRpcError, parseEventId, primesStreams, type ResponseMode } from './wire.js';
 
@@ -242,7 +243,8 @@ export function resumeLocalStream(
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+  // Values a tool serialised already are spliced in (messageJson); bytes, encoded once.
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(Buffer.from(messageJson(body)));
 }
 
 /** One JSON body answering a POST's requests: a single response, or an array for a batch. */
