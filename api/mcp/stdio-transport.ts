@@ -20,7 +20,6 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import { classifyMessage, errorReply } from './jsonrpc-envelope.js';
 import { batchesAllowed, jsonRpcCodes } from './streamable/wire.js';
 import { parseCallerJson } from '../../shared/inbound/index.js';
-import { messageJson } from '../../shared/mcp-tools/index.js';
 
 /** Longest line accepted; a longer one is discarded and refused (the SDK's stdio limit). */
 export const maxLineBytes = 10 * 1024 * 1024;
@@ -101,7 +100,7 @@ export class LineTransport implements Transport {
   #write(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
     if (this.#closed) return Promise.resolve();
     return new Promise((resolve) => {
-      if (this.#output.write(`${messageJson(message)}\n`)) resolve();
+      if (this.#output.write(`${JSON.stringify(message)}\n`)) resolve();
       else this.#output.once('drain', resolve);
     });
   }

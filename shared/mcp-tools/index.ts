@@ -10,4 +10,3 @@ export { ProtocolError, protocolErrorCodes } from './protocol-error.js';
 export type { PlatformIdentity, PersonaSummary, PlatformFeatures } from './platform-info.js';
 export { platformInfoTool } from './platform-info.js';
 export { toolMetricsMiddleware } from './metrics.js';
-export { messageJson, rememberJsonText } from './json-text.js';

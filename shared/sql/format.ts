@@ -2,7 +2,6 @@
  * The shape and text of sql_query / sql_execute results (spec toolkits.md 1.2): the structured
  * object `{columns, rows, row_count, stats}` and its rendering as JSON, CSV or Markdown.
  */
-import { messageJson, rememberJsonText } from '../mcp-tools/index.js';
 import type { TruncatedReason } from './run.js';
 import type { ColumnMeta, Row } from './types.js';
 
@@ -133,8 +132,5 @@ export function toMarkdown(output: QueryOutput): string {
 export function renderOutput(output: QueryOutput, format: OutputFormat): string {
   if (format === 'csv') return toCsv(output);
   if (format === 'markdown') return toMarkdown(output);
-  // The rows' JSON is made once: the text holds it, and the transport splices the same text into
-  // structuredContent instead of serialising the rows again (mcp-tools/json-text.ts).
-  rememberJsonText(output.rows, JSON.stringify(output.rows));
-  return messageJson(output);
+  return JSON.stringify(output);
 }

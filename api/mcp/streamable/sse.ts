@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { messageJson } from '../../../shared/mcp-tools/index.js';
 
 export interface SseOptions {
   /** Comment frames that keep proxies from closing an idle stream; 0 disables them. */
@@ -14,12 +13,11 @@ export interface SseOptions {
 }
 
 /**
- * One event as bytes: a large answer (a 10,000-row result is megabytes) is encoded once here, where
- * a string would be measured and encoded again by the HTTP layer. Values the tool serialised
- * already are spliced in (messageJson).
+ * One event as bytes: a large answer (a 10,000-row result is megabytes) is encoded once here; as a
+ * string the HTTP layer would measure it (Buffer.byteLength) and then encode it.
  */
 const messageFrame = (message: unknown, id: string | undefined): Buffer =>
-  Buffer.from(`event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${messageJson(message)}\n\n`);
+  Buffer.from(`event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`);
 
 /**
  * One HTTP response carrying Server-Sent Events, written straight to the Node response (no Web

@@ -4,7 +4,6 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { OutboundStream, type StreamArchive } from './outbound-stream.js';
 import type { StreamRegistry } from './registry.js';
-import { messageJson } from '../../../shared/mcp-tools/index.js';
 import { SseConnection } from './sse.js';
 import { isInitialize, isRequest, isResponse, jsonRpcCodes, jsonRpcError, parseEventId, primesStreams, type ResponseMode } from './wire.js';
 
@@ -243,8 +242,8 @@ export function resumeLocalStream(
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  // Values a tool serialised already are spliced in (messageJson); bytes, encoded once.
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(Buffer.from(messageJson(body)));
+  // Bytes, encoded once (a string would be measured, then encoded, by the HTTP layer).
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(Buffer.from(JSON.stringify(body)));
 }
 
 /** One JSON body answering a POST's requests: a single response, or an array for a batch. */
