@@ -57,16 +57,85 @@ export function typeName(type: DuckDBType): string {
 }
 
 /**
- * Reads a chunk's rows one at a time as JSON-ready arrays, so a byte budget can stop between rows.
- * Vectors and types are looked up once per chunk (DuckDBDataChunk.convertRowValues does it for every
- * value, which costs more than the conversion itself).
+ * Types whose JSON-ready values are plain JS values already (numbers, booleans, strings) or null:
+ * what JsonDuckDBValueConverter does to them (Number, Boolean, String) changes nothing.
  */
-export function chunkRows(chunk: DuckDBDataChunk): (row: number) => Row {
+const asIs = new Set<DuckDBTypeId>([
+  DuckDBTypeId.BOOLEAN,
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.VARCHAR,
+]);
+
+/** Types DuckDB's JSON converter writes with String(value): dates, times, decimals, enums, uuids. */
+const asText = new Set<DuckDBTypeId>([
+  DuckDBTypeId.DATE,
+  DuckDBTypeId.TIME,
+  DuckDBTypeId.TIME_NS,
+  DuckDBTypeId.TIME_TZ,
+  DuckDBTypeId.TIMESTAMP,
+  DuckDBTypeId.TIMESTAMP_S,
+  DuckDBTypeId.TIMESTAMP_MS,
+  DuckDBTypeId.TIMESTAMP_NS,
+  DuckDBTypeId.TIMESTAMP_TZ,
+  DuckDBTypeId.DECIMAL,
+  DuckDBTypeId.ENUM,
+  DuckDBTypeId.UUID,
+]);
+
+/**
+ * The converter of one column, chosen once: jsonValue's result for every value of that type, without
+ * its dispatch (and DuckDB's converter's) per value.
+ */
+function columnConverter(type: DuckDBType): (value: unknown) => unknown {
+  if (asIs.has(type.typeId)) return (value) => value ?? null;
+  if (asText.has(type.typeId)) return (value) => (value === null || value === undefined ? null : String(value));
+  return (value) => jsonValue(value as never, type, jsonValue);
+}
+
+/**
+ * Types whose values never hold text a caller's data could put there (numbers, booleans, dates,
+ * times, decimals, uuids, intervals): the path scrubber can skip their columns.
+ */
+const withoutText = new Set<DuckDBTypeId>([
+  ...[...asIs].filter((id) => id !== DuckDBTypeId.VARCHAR),
+  ...[...asText].filter((id) => id !== DuckDBTypeId.ENUM),
+  DuckDBTypeId.BIGINT,
+  DuckDBTypeId.UBIGINT,
+  DuckDBTypeId.HUGEINT,
+  DuckDBTypeId.UHUGEINT,
+  DuckDBTypeId.BIGNUM,
+  DuckDBTypeId.FLOAT,
+  DuckDBTypeId.DOUBLE,
+  DuckDBTypeId.INTERVAL,
+  DuckDBTypeId.SQLNULL,
+]);
+
+/** Indexes of the columns whose values may hold text (strings, blobs, lists, structs, maps, …). */
+export function textColumns(types: readonly DuckDBType[]): number[] {
+  return types.flatMap((type, i) => (withoutText.has(type.typeId) ? [] : [i]));
+}
+
+/**
+ * Reads a chunk's rows one at a time as JSON-ready arrays, so a byte budget can stop between rows.
+ * Vectors, types and converters are looked up once per chunk (DuckDBDataChunk.convertRowValues does
+ * it for every value, which costs more than the conversion itself).
+ */
+export function chunkRows(chunk: DuckDBDataChunk): { count: number; row: (index: number) => Row } {
   const vectors = Array.from({ length: chunk.columnCount }, (_, c) => chunk.getColumnVector(c));
-  const types = vectors.map((v) => v.type);
-  return (r) => {
-    const row: Row = new Array(vectors.length);
-    for (let c = 0; c < vectors.length; c++) row[c] = jsonValue(vectors[c]!.getItem(r), types[c]!, jsonValue);
-    return row;
+  const converters = vectors.map((v) => columnConverter(v.type));
+  const width = vectors.length;
+  return {
+    // rowCount asks the binding each time it is read.
+    count: chunk.rowCount,
+    row(r) {
+      const row: Row = new Array(width);
+      for (let c = 0; c < width; c++) row[c] = converters[c]!(vectors[c]!.getItem(r));
+      return row;
+    },
   };
 }

@@ -19,7 +19,7 @@ import { DuckDBConnection, DuckDBInstance, ResultReturnType, StatementType, type
 import { deriveRefusals, platformObjectRefusal, policyRefusal, privatePathScrubber, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
 import { copySubquery, parquetCopy } from './duckdb-copy.js';
 import { PAGE_WINDOW, type ParquetFile, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
-import { chunkRows, jsonValue, typeName } from './duckdb-values.js';
+import { chunkRows, jsonValue, textColumns, typeName } from './duckdb-values.js';
 import { explainTarget, tokenize, type Token } from './lexer.js';
 import { duckdbTypeRefusal, duckdbVerdict } from './readonly.js';
 import { jsonSize } from './run.js';
@@ -281,18 +281,21 @@ class Engine {
         ...updateCount(result),
       };
       send({ id: req.id, ok: true, value: started });
+      // Only columns that may hold text can carry a path (numbers, dates, decimals … cannot).
+      const text = textColumns(Array.from({ length: result.columnCount }, (_, i) => result.columnType(i)));
       let rows = 0;
       let bytes = 0;
       while (rows < req.maxRows && !entry.stopped) {
         const chunk = await result.fetchChunk();
-        if (!chunk || chunk.rowCount === 0) {
+        const read = chunk ? chunkRows(chunk) : undefined;
+        if (!read || read.count === 0) {
           assertFinished(result, rows);
           break;
         }
         const page: Row[] = [];
-        const read = chunkRows(chunk);
-        for (let r = 0; r < chunk.rowCount && rows < req.maxRows; r++, rows++) {
-          const row = this.#scrubValue(read(r)) as Row;
+        for (let r = 0; r < read.count && rows < req.maxRows; r++, rows++) {
+          const row = read.row(r);
+          for (const c of text) row[c] = this.#scrubValue(row[c]);
           bytes += jsonSize(row);
           if (bytes > req.maxBytes) {
             if (page.length && !(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');

@@ -12,8 +12,12 @@ export interface SseOptions {
   flushHeaders: boolean;
 }
 
-const messageFrame = (message: unknown, id: string | undefined): string =>
-  `event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`;
+/**
+ * One event as bytes: a large answer (a 10,000-row result is megabytes) is encoded once here; as a
+ * string the HTTP layer would measure it (Buffer.byteLength) and then encode it.
+ */
+const messageFrame = (message: unknown, id: string | undefined): Buffer =>
+  Buffer.from(`event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`);
 
 /**
  * One HTTP response carrying Server-Sent Events, written straight to the Node response (no Web
@@ -85,7 +89,7 @@ export class SseConnection {
   }
 
   /** Ends the response, with `lastFrame` as its last bytes when given. */
-  end(lastFrame?: string): void {
+  end(lastFrame?: string | Buffer): void {
     if (this.#closed) return;
     this.#closed = true;
     if (this.#keepAlive) clearInterval(this.#keepAlive);
@@ -93,7 +97,7 @@ export class SseConnection {
     else this.res.end(lastFrame);
   }
 
-  #write(frame: string): boolean {
+  #write(frame: string | Buffer): boolean {
     if (this.#closed) return false;
     this.res.write(frame);
     return true;

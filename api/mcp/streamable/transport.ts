@@ -242,7 +242,8 @@ export function resumeLocalStream(
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+  // Bytes, encoded once (a string would be measured, then encoded, by the HTTP layer).
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(Buffer.from(JSON.stringify(body)));
 }
 
 /** One JSON body answering a POST's requests: a single response, or an array for a batch. */
