@@ -14,7 +14,7 @@ import yazl from 'yazl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { haveChromium, people, seriousViolations, startPortalRig, watchPageProblems, type PortalRig } from '../support/portal.js';
 import { listedNames, listingRows, personAddress, poll, treeRow, uploadMany } from './portal-resources-support.js';
-import { batchNames, batchRow, dropFiles, filesBeneath, personLibrary, topLevelOptions, uploadDialog } from './portal-upload-support.js';
+import { batchNames, batchRow, dropFiles, fileDragOutcome, filesBeneath, personLibrary, topLevelOptions, uploadDialog } from './portal-upload-support.js';
 
 /** A 1×1 PNG. */
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
@@ -201,6 +201,9 @@ describe.skipIf(!haveChromium)('portal Resources: the Upload dialog', () => {
 
     // A drop onto Global, where Alice may not add files, opens nothing.
     await dropFiles(page.getByRole('treegrid', { name: 'Folders' }).getByRole('row', { name: /^Global/ }), { 'stray.txt': 'stray' });
+    // Files dropped where nothing takes them (the preview pane) are refused, not opened by the
+    // browser in place of the portal, and open no dialog.
+    expect(await fileDragOutcome(page.getByRole('complementary', { name: 'Preview' }))).toEqual({ dragoverHandled: true, dropHandled: true, dropEffect: 'none' });
     await dropFiles(listingRows(page).filter({ hasText: 'listing-target' }), { 'after.txt': 'after' });
     await poll(() => dialog.getByLabel('Folder', { exact: true }).inputValue()).toBe('inbox/listing-target');
     expect(await dialog.locator('.batch-name').allTextContents()).toEqual(['after.txt']);

@@ -40,6 +40,25 @@ export async function dropFiles(target: Locator, files: Record<string, string>):
   }, Object.entries(files));
 }
 
+/**
+ * What the page does with files dragged over `target` and dropped there: whether it handled the
+ * dragover and the drop (so the browser does not open the file in place of the portal) and the drop
+ * effect it chose.
+ */
+export async function fileDragOutcome(target: Locator): Promise<{ dragoverHandled: boolean; dropHandled: boolean; dropEffect: string }> {
+  return target.evaluate((element) => {
+    const data = new DataTransfer();
+    data.items.add(new File(['stray'], 'stray.txt', { type: 'text/plain' }));
+    const box = element.getBoundingClientRect();
+    const at = { clientX: box.left + box.width / 2, clientY: box.top + box.height / 2 };
+    const over = new DragEvent('dragover', { bubbles: true, cancelable: true, dataTransfer: data, ...at });
+    element.dispatchEvent(over);
+    const drop = new DragEvent('drop', { bubbles: true, cancelable: true, dataTransfer: data, ...at });
+    element.dispatchEvent(drop);
+    return { dragoverHandled: over.defaultPrevented, dropHandled: drop.defaultPrevented, dropEffect: data.dropEffect };
+  });
+}
+
 /** A library's api text (`person:<subject>` percent-encoded as the list route takes it). */
 export function personLibrary(user: SessionUser): string {
   return `person:${encodeURIComponent(subjectOf(user))}`;

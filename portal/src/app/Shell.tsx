@@ -9,6 +9,7 @@ import { SignInGate, useSession } from './session';
 import { usePortalSettings } from './settings';
 import { nextPreference, useTheme, type ThemePreference } from './theme';
 import { AdminSections } from '../admin/AdminSections';
+import { useRefuseStrayFileDrops } from '../ui/drag';
 
 const themeLabels: Record<ThemePreference, string> = { system: 'Theme: system', light: 'Theme: light', dark: 'Theme: dark' };
 
@@ -50,6 +51,7 @@ function Who() {
 }
 
 export function Shell() {
+  useRefuseStrayFileDrops();
   const settings = usePortalSettings();
   if (settings.data?.title) document.title = settings.data.title;
   return (

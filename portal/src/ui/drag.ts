@@ -1,4 +1,4 @@
-import type { DragEvent } from 'react';
+import { useEffect, type DragEvent } from 'react';
 
 type DragHandler = (e: DragEvent<HTMLElement>) => void;
 export interface DragHandlers {
@@ -19,4 +19,27 @@ export function joinDragHandlers(...sets: Array<DragHandlers | undefined>): Requ
       for (const set of sets) set?.[name]?.(e);
     };
   return { onDragOver: each('onDragOver'), onDragLeave: each('onDragLeave'), onDrop: each('onDrop') };
+}
+
+/**
+ * Files dragged from the desktop onto a part of the page that takes none (the preview pane, a
+ * header, another page) are refused (the no-drop cursor) instead of being opened by the browser in
+ * place of the portal. Drops a part of the page handled (defaultPrevented) and file inputs are left
+ * alone.
+ */
+export function useRefuseStrayFileDrops(): void {
+  useEffect(() => {
+    const refuse = (e: globalThis.DragEvent) => {
+      if (e.defaultPrevented || !e.dataTransfer || !Array.from(e.dataTransfer.types).includes('Files')) return;
+      if (e.target instanceof Element && e.target.closest('input[type="file"]')) return;
+      e.preventDefault();
+      e.dataTransfer.dropEffect = 'none';
+    };
+    window.addEventListener('dragover', refuse);
+    window.addEventListener('drop', refuse);
+    return () => {
+      window.removeEventListener('dragover', refuse);
+      window.removeEventListener('drop', refuse);
+    };
+  }, []);
 }
