@@ -99,5 +99,10 @@ export function resolvePersonas(caller: CallerContext, settings: PersonaSettings
  * matches, not only the active one), or the local operator (stdio).
  */
 export function isPlatformAdmin(caller: CallerContext, settings: PersonaSettings, adminPersona: string): boolean {
-  return caller.authType === 'local' || resolvePersonas(caller, settings).members.some((p) => p.name === adminPersona);
+  return adminByMembership(caller, resolvePersonas(caller, settings).members, adminPersona);
+}
+
+/** isPlatformAdmin for a caller whose personas are already resolved (`members`). */
+export function adminByMembership(caller: CallerContext, members: readonly PersonaDefinition[], adminPersona: string): boolean {
+  return caller.authType === 'local' || members.some((p) => p.name === adminPersona);
 }

@@ -1,7 +1,7 @@
 /** Builds the ResourceActor authority needs from an authenticated caller and the config. */
 import type { PlatformConfig } from '../config/index.js';
 import type { CallerContext } from '../identity/index.js';
-import { resolvePersonas } from '../personas/index.js';
+import { adminByMembership, resolvePersonas } from '../personas/index.js';
 import type { ResourceActor } from './types.js';
 
 export const PERSONA_ADMIN_ROLE_PREFIX = 'persona-admin:';
@@ -26,7 +26,7 @@ export function resourceActor(caller: CallerContext, opts: ResourceActorOptions)
   const adminOfPersonas = caller.roles
     .filter((r) => r.startsWith(PERSONA_ADMIN_ROLE_PREFIX) && r.length > PERSONA_ADMIN_ROLE_PREFIX.length)
     .map((r) => r.slice(PERSONA_ADMIN_ROLE_PREFIX.length));
-  const platformAdmin = caller.authType === 'local' || personas.includes(opts.config.admin.persona);
+  const platformAdmin = adminByMembership(caller, resolution.members, opts.config.admin.persona);
   return {
     subject: caller.subject,
     ...(caller.email ? { email: caller.email } : {}),

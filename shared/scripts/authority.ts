@@ -8,13 +8,13 @@
  */
 import type { PlatformConfig } from '../config/index.js';
 import type { CallerContext } from '../identity/index.js';
-import { personaAllowsTool, resolvePersonas } from '../personas/index.js';
+import { adminByMembership, personaAllowsTool, resolvePersonas } from '../personas/index.js';
 import { ScriptError, type ScriptActions, type ScriptActor, type ScriptKind } from './types.js';
 
 /** The script rules' view of a caller; `sessionId` for an MCP tool call. */
 export function scriptActor(caller: CallerContext, config: Pick<PlatformConfig, 'personas' | 'admin'>, sessionId?: string): ScriptActor {
   const resolution = resolvePersonas(caller, config.personas);
-  const platformAdmin = caller.authType === 'local' || resolution.members.some((p) => p.name === config.admin.persona);
+  const platformAdmin = adminByMembership(caller, resolution.members, config.admin.persona);
   return {
     subject: caller.subject,
     ...(caller.email ? { email: caller.email } : {}),

@@ -16,7 +16,7 @@ import type { PlatformConfig } from '../../shared/config/index.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections } from '../../shared/objstore/index.js';
-import { callToolJson, testConfig, type Json } from '../support/api.js';
+import { callToolJson, testConfig, type Json, auditedApiYaml } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 export const keys = {
@@ -66,23 +66,8 @@ export async function startAssetsRig(opts: { maxContentSize?: number } = {}): Pr
   });
   await new Promise<void>((resolve) => logoServer.listen(0, '127.0.0.1', resolve));
   const logoPort = (logoServer.address() as { port: number }).port;
-  const keyLines = (Object.keys(keys) as User[]).map((u) => `      - { key: ${keys[u]}, name: ${u}, roles: [${roles[u].join(', ')}] }`).join('\n');
-  const config = testConfig(`
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
-database:
-  dsn: ${JSON.stringify(database.dsn)}
-audit:
-  enabled: true
-  log_tool_calls: true
-auth:
-  api_keys:
-    enabled: true
-    keys:
-${keyLines}
-personas:
+  const apiKeys = (Object.keys(keys) as User[]).map((u) => ({ key: keys[u], name: u, roles: roles[u] }));
+  const config = testConfig(`${auditedApiYaml({ dsn: database.dsn, keys: apiKeys })}personas:
   definitions:
     staff: { roles: [staff], priority: 1 }
     admin: { roles: [admin], priority: 3 }

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { openDatabase, startApiRole, type RunningApiRole } from '../../cli/services.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { callToolJson, restJson, testConfig, type Json } from '../support/api.js';
+import { callToolJson, restJson, testConfig, type Json, auditedApiYaml } from '../support/api.js';
 import { startDatahubServer, type DatahubServer } from '../support/datahub-server.js';
 import { createTestDatabase } from '../support/postgres.js';
 
@@ -53,23 +53,8 @@ export async function startKnowledgeRig(opts: KnowledgeRigOptions = {}): Promise
   const writeTo = opts.writeTo ?? 'hub';
   const database = await createTestDatabase();
   const datahub = await startDatahubServer();
-  const keyLines = (Object.keys(keys) as User[]).map((u) => `      - { key: ${keys[u]}, name: ${u}, roles: [${roles[u]}] }`).join('\n');
-  const config = testConfig(`
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
-database:
-  dsn: ${JSON.stringify(database.dsn)}
-audit:
-  enabled: true
-  log_tool_calls: true
-auth:
-  api_keys:
-    enabled: true
-    keys:
-${keyLines}
-personas:
+  const apiKeys = (Object.keys(keys) as User[]).map((u) => ({ key: keys[u], name: u, roles: [roles[u]] }));
+  const config = testConfig(`${auditedApiYaml({ dsn: database.dsn, keys: apiKeys })}personas:
   definitions:
     staff: { roles: [staff], priority: 1 }
     admin: { roles: [admin], priority: 3 }

@@ -12,7 +12,7 @@ import { openDatabase, startApiRole, type RunningApiRole } from '../../cli/servi
 import type { PlatformConfig } from '../../shared/config/index.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { callToolJson, testConfig, type Json } from '../support/api.js';
+import { callToolJson, testConfig, type Json, auditedApiYaml } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 export const keys = {
@@ -58,24 +58,8 @@ export interface PromptsRig {
 export async function startPromptsRig(opts: { server?: string; toolkits?: string; extra?: string } = {}): Promise<PromptsRig> {
   const database = await createTestDatabase();
   const root = await mkdtemp(join(tmpdir(), 'prompts-'));
-  const keyLines = (Object.keys(keys) as User[]).map((u) => `      - { key: ${keys[u]}, name: ${u}, roles: [${roles[u].map((r) => JSON.stringify(r)).join(', ')}] }`).join('\n');
-  const config = testConfig(`
-server:
-  address: "127.0.0.1:0"
-  transport: http
-  shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
-${opts.server ?? ''}
-database:
-  dsn: ${JSON.stringify(database.dsn)}
-audit:
-  enabled: true
-  log_tool_calls: true
-auth:
-  api_keys:
-    enabled: true
-    keys:
-${keyLines}
-personas:
+  const apiKeys = (Object.keys(keys) as User[]).map((u) => ({ key: keys[u], name: u, roles: roles[u] }));
+  const config = testConfig(`${auditedApiYaml({ dsn: database.dsn, keys: apiKeys, ...(opts.server ? { serverLines: opts.server } : {}) })}personas:
   definitions:
     staff: { roles: [staff], priority: 1 }
     analyst: { roles: [analyst], priority: 2 }

@@ -72,12 +72,18 @@ ${opts.extra ?? ''}`;
  * The head of an api test's platform.yaml: HTTP on a free port with a quick shutdown, the given
  * database, tool calls audited, and API keys (key, name, roles). Personas and the rest follow it.
  */
-export function auditedApiYaml(opts: { dsn: string; dataDir?: string; keys: ReadonlyArray<{ key: string; name: string; roles: readonly string[] }> }): string {
+export function auditedApiYaml(opts: {
+  dsn: string;
+  dataDir?: string;
+  keys: ReadonlyArray<{ key: string; name: string; roles: readonly string[] }>;
+  /** More `server:` keys, as lines indented by two spaces. */
+  serverLines?: string;
+}): string {
   return `${opts.dataDir ? `data_dir: ${JSON.stringify(opts.dataDir)}\n` : ''}server:
   address: "127.0.0.1:0"
   transport: http
   shutdown: { pre_shutdown_delay: 0s, grace_period: 5s }
-database:
+${opts.serverLines ? `${opts.serverLines}\n` : ''}database:
   dsn: ${JSON.stringify(opts.dsn)}
 audit:
   enabled: true
@@ -86,7 +92,7 @@ auth:
   api_keys:
     enabled: true
     keys:
-${opts.keys.map((k) => `      - { key: ${k.key}, name: ${k.name}, roles: [${k.roles.join(', ')}] }`).join('\n')}
+${opts.keys.map((k) => `      - { key: ${k.key}, name: ${k.name}, roles: [${k.roles.map((r) => JSON.stringify(r)).join(', ')}] }`).join('\n')}
 `;
 }
 
