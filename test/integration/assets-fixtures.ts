@@ -16,7 +16,7 @@ import type { PlatformConfig } from '../../shared/config/index.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createObjstoreConnections } from '../../shared/objstore/index.js';
-import { callToolJson, testConfig, type Json, auditedApiYaml } from '../support/api.js';
+import { testConfig, type Json, auditedApiYaml, toolCallerPerUser } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 export const keys = {
@@ -98,7 +98,6 @@ toolkits:
     clients.push(client);
     return client;
   };
-  const sessions = new Map<User, Client>();
   const connections = createObjstoreConnections(config, { env: {} });
   return {
     url: api.url,
@@ -107,14 +106,7 @@ toolkits:
     api,
     root,
     connect,
-    async call(user, name, args) {
-      let client = sessions.get(user);
-      if (!client) {
-        client = await connect(user);
-        sessions.set(user, client);
-      }
-      return callToolJson(client, name, args);
-    },
+    call: toolCallerPerUser(connect),
     async rest(user, method, path, body, headers = {}) {
       const response = await fetch(`${api.url}${path}`, {
         method,

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { openDatabase, startApiRole, type RunningApiRole } from '../../cli/services.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { callToolJson, restJson, testConfig, type Json, auditedApiYaml } from '../support/api.js';
+import { restJson, testConfig, type Json, auditedApiYaml, toolCallerPerUser } from '../support/api.js';
 import { startDatahubServer, type DatahubServer } from '../support/datahub-server.js';
 import { createTestDatabase } from '../support/postgres.js';
 
@@ -81,7 +81,6 @@ ${writeTo === 'none' ? '' : `    datahub_connection: ${writeTo}`}
   const db = (await openDatabase(config, log))!;
   const api = await startApiRole({ config, log, db });
   const clients: Client[] = [];
-  const sessions = new Map<User, Client>();
   const connect = async (user: User) => {
     const client = new Client({ name: `knowledge-${user}`, version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keys[user]}` } } }));
@@ -94,14 +93,7 @@ ${writeTo === 'none' ? '' : `    datahub_connection: ${writeTo}`}
     datahub,
     api,
     connect,
-    async call(user, name, args) {
-      let client = sessions.get(user);
-      if (!client) {
-        client = await connect(user);
-        sessions.set(user, client);
-      }
-      return callToolJson(client, name, args);
-    },
+    call: toolCallerPerUser(connect),
     rest: (user, method, path, body) => restJson(`${api.url}${path}`, keys[user], method, body),
     async stop() {
       await Promise.all(clients.map((c) => c.close().catch(() => undefined)));

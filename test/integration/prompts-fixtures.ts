@@ -12,7 +12,7 @@ import { openDatabase, startApiRole, type RunningApiRole } from '../../cli/servi
 import type { PlatformConfig } from '../../shared/config/index.js';
 import type { Db } from '../../shared/db/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
-import { callToolJson, testConfig, type Json, auditedApiYaml } from '../support/api.js';
+import { testConfig, type Json, auditedApiYaml, toolCallerPerUser } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 export const keys = {
@@ -91,21 +91,13 @@ ${opts.extra ?? ''}
     clients.push(client);
     return client;
   };
-  const sessions = new Map<User, Client>();
   return {
     url: api.url,
     config,
     db,
     api,
     connect,
-    async call(user, name, args) {
-      let client = sessions.get(user);
-      if (!client) {
-        client = await connect(user);
-        sessions.set(user, client);
-      }
-      return callToolJson(client, name, args);
-    },
+    call: toolCallerPerUser(connect),
     async rest(user, method, path, body) {
       const response = await fetch(`${api.url}${path}`, {
         method,

@@ -151,6 +151,19 @@ export async function callToolJson(client: Client, name: string, args: Record<st
   return { isError: result.isError === true, body: result.structuredContent ?? {}, text };
 }
 
+/** Tool calls as each user, over one MCP session per user opened on first use. */
+export function toolCallerPerUser<User>(connect: (user: User) => Promise<Client>): (user: User, name: string, args: Record<string, unknown>) => ReturnType<typeof callToolJson> {
+  const sessions = new Map<User, Promise<Client>>();
+  return async (user, name, args) => {
+    let client = sessions.get(user);
+    if (!client) {
+      client = connect(user);
+      sessions.set(user, client);
+    }
+    return callToolJson(await client, name, args);
+  };
+}
+
 /** A JSON REST call with a bearer key: the status and the parsed body. */
 export async function restJson(url: string, key: string, method: string, body?: unknown): Promise<{ status: number; body: Json; headers: Headers }> {
   const response = await fetch(url, {
