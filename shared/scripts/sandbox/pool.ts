@@ -5,12 +5,13 @@
  * cannot interrupt a long built-in call (a big `indexOf`, regex or `JSON.stringify`), so only a
  * thread can be stopped at a deadline, by terminating it.
  *
- * Threads are few: `maxThreads` of them (one per core, two at least) carry every run, several per
- * thread when needed — each run in its own QuickJS module instance — and a warm handler that does
- * not wait runs start to end in one turn, so a thread serves a burst one run after another. More
- * threads than cores cost more than they give (measured: CPU per trivial run grows from ~80 µs
- * with 8 threads to ~480 µs with 32 on two cores; endpoint requests/s on two cores, 2 threads vs 4:
- * 4,300 vs 3,100). A thread takes no new run while its script has been computing past `stallMs` by
+ * Threads are few: `maxThreads` of them (one per core but the api's own, one at least) carry every
+ * run, several per thread when needed — each run in its own QuickJS module instance — and a warm
+ * handler that does not wait runs start to end in one turn, so a thread serves a burst one run
+ * after another. More threads than the cores left to them cost more than they give (measured: CPU
+ * per trivial run grows from ~80 µs with 8 threads to ~480 µs with 32 on two cores; endpoint
+ * requests/s on two cores, 2 threads vs 4: 4,300 vs 3,100, and 1 vs 2 in five interleaved pairs:
+ * higher in four, ~10% less CPU per request). A thread takes no new run while its script has been computing past `stallMs` by
  * the clock, or while it holds a run under way across a wait for the host (worker.ts); runs handed
  * to a thread that then computes past `stallMs` are taken back before they start and placed again;
  * and when no thread takes runs a new one starts. Idle threads are kept — `keepIdle` of them; idle
@@ -32,8 +33,9 @@ export function createSandbox(options: SandboxOptions): Sandbox {
   });
   const settings: WorkerSettings = { maxStackBytes: options.maxStackBytes ?? 512 * 1024, terminateGraceMs: options.terminateGraceMs ?? 1_000, startAllowanceMs: 30_000 };
   const cores = availableParallelism();
-  const maxThreads = Math.min(options.maxConcurrent, options.maxThreads ?? Math.max(2, cores));
-  const keepIdle = options.keepIdle ?? Math.min(options.maxConcurrent, cores);
+  // The api's own thread keeps a core: sandbox threads on it wake and preempt the thread that serves every request.
+  const maxThreads = Math.min(options.maxConcurrent, options.maxThreads ?? Math.max(1, cores - 1));
+  const keepIdle = options.keepIdle ?? maxThreads;
   const idleMs = options.idleMs ?? 30_000;
   const stallMs = options.stallMs ?? 10;
   const threads = new Set<SandboxWorker>();

@@ -73,7 +73,7 @@ export interface SandboxOptions {
   maxPerPrincipal?: number;
   /** Of maxConcurrent, slots only `handle(req)` runs may take (default 0; at most half of maxConcurrent): other runs get the rest. */
   reservedForHandlers?: number;
-  /** Threads that carry the runs (default one per core, two at least, at most maxConcurrent); more start only while none takes runs. */
+  /** Threads that carry the runs (default one per core but the api's own, one at least, at most maxConcurrent); more start only while none takes runs. */
   maxThreads?: number;
   /**
    * A thread whose script has been computing this long without returning to its event loop, by the
@@ -90,7 +90,7 @@ export interface SandboxOptions {
    */
   terminateGraceMs?: number;
   /**
-   * Idle threads kept ready for the next runs (default: one per core, at most maxConcurrent); an
+   * Idle threads kept ready for the next runs (default: maxThreads); an
    * idle thread beyond them ends after `idleMs` (default 30 s). Each thread holds QuickJS modules
    * (16 MiB at least each), so a burst of runs does not keep its memory.
    */
