@@ -133,9 +133,8 @@ async function main(cleanups: Cleanups): Promise<void> {
   delete anchorEnv.LOG_LEVEL;
   const loadgen = new Loadgen(loadgenBinary, options);
   cleanups.push(() => loadgen.stop());
-  // The server of the run in progress, stopped by the cleanup when the script is interrupted.
-  const live = new Set<ChildProcess>();
-  cleanups.push(() => Promise.all([...live].map((child) => stopChild(child))));
+  // Every server's stop is registered as it spawns: an interruption stops the one starting or running.
+  const onSpawn = (child: ChildProcess) => cleanups.push(() => stopChild(child));
 
   const start = async (kind: ServerKind): Promise<Running> => {
     const port = await freePort();
@@ -145,18 +144,16 @@ async function main(cleanups: Cleanups): Promise<void> {
     writeServerConfig({ harness, kind, file, port, minioEndpoint: minio.endpoint, connections: options.connections, ...(auditDsn ? { auditDsn } : {}) });
     const child =
       kind === 'anchor'
-        ? await startServer({ name: 'the anchor', command: anchorBinary, args: ['-config', file], env: anchorEnv, logFile, url, group: false })
-        : await startPlatform({ configFile: file, logFile, url, env: variables });
+        ? await startServer({ name: 'the anchor', command: anchorBinary, args: ['-config', file], env: anchorEnv, logFile, url, group: false, onSpawn })
+        : await startPlatform({ configFile: file, logFile, url, env: variables, onSpawn });
     return { url, child, logFile };
   };
   const withServer = async <T>(begin: () => Promise<Running>, use: (server: Running) => Promise<T>): Promise<T> => {
     const server = await begin();
-    live.add(server.child);
     try {
       return await use(server);
     } finally {
       await stopChild(server.child);
-      live.delete(server.child);
     }
   };
 
@@ -178,7 +175,7 @@ async function main(cleanups: Cleanups): Promise<void> {
     const url = `http://127.0.0.1:${port}`;
     const logFile = join(dir, 'barego.log');
     const isReady = () => answers200(`${url}/bare`, { method: 'POST', body: '{}' });
-    const child = await startServer({ name: 'barego', command: baregoBinary, args: [`127.0.0.1:${port}`], logFile, url, group: false, isReady });
+    const child = await startServer({ name: 'barego', command: baregoBinary, args: [`127.0.0.1:${port}`], logFile, url, group: false, isReady, onSpawn });
     return { url, child, logFile };
   };
   const measure = (round: number, begin: () => Promise<Running>, path: string, args: string[]) =>

@@ -95,7 +95,8 @@ export function ensureAnchorBinary(): Promise<string> {
       await checkout(dependency.repository, `refs/tags/${dependency.tag}`, join(stage, dependency.repository));
       await runCommand(go, ['mod', 'edit', '-replace', `github.com/txn2/${dependency.repository}=../${dependency.repository}`], process.env, platformDir);
     }
-    const binary = join(stage, 'mcp-data-platform');
+    // Not beside the checkouts' names: `go build -o <existing dir>` writes into that directory.
+    const binary = join(stage, 'anchor.bin');
     try {
       await runCommand(go, ['build', '-o', binary, './cmd/mcp-data-platform'], process.env, platformDir);
     } catch (error) {

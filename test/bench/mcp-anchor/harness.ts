@@ -113,9 +113,10 @@ export interface LoadgenSettings {
   warmupSeconds: number;
 }
 
-/** The harness's load generator, one run at a time; stop() ends a run in progress (cleanup). */
+/** The harness's load generator, one run at a time; stop() ends a run in progress and refuses later ones (cleanup). */
 export class Loadgen {
   #running: ChildProcess | undefined;
+  #stopped = false;
 
   constructor(
     readonly binary: string,
@@ -141,11 +142,13 @@ export class Loadgen {
   }
 
   stop(): void {
+    this.#stopped = true;
     this.#running?.kill('SIGKILL');
   }
 
   /** Runs the loadgen; a run that outlasts its window by far (its own timeouts failed) is killed. */
   #run(args: string[], windowSeconds: number): Promise<{ ok: true; stdout: string } | { ok: false; reason: string }> {
+    if (this.#stopped) return Promise.resolve({ ok: false, reason: 'the benchmark is stopping' });
     return new Promise((resolvePromise) => {
       const child = spawn(this.binary, args, { stdio: ['ignore', 'pipe', 'pipe'] });
       this.#running = child;

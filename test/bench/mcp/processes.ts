@@ -83,10 +83,13 @@ export async function startServer(opts: {
   group: boolean;
   timeoutMs?: number;
   isReady?: () => Promise<boolean>;
+  /** Called as soon as the process exists, before it is ready (to register its stop). */
+  onSpawn?: (child: ChildProcess) => void;
 }): Promise<ChildProcess> {
   const log = openSync(opts.logFile, 'a');
   const child = spawn(opts.command, opts.args, { env: opts.env ?? process.env, stdio: ['ignore', log, log], detached: opts.group });
   closeSync(log);
+  opts.onSpawn?.(child);
   if (opts.group) groupLeaders.add(child);
   const crashed = exitAsError(child, () => `${opts.name} (log ${opts.logFile}):\n${lastLines(opts.logFile, 20)}\n`);
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
@@ -111,7 +114,14 @@ export async function startServer(opts: {
  * It leads a process group of its own, so its cluster workers can be found (CPU) and stopped with it.
  * `env` adds variables (those the configuration's `${VAR}`s name).
  */
-export async function startPlatform(opts: { configFile: string; logFile: string; url: string; timeoutMs?: number; env?: NodeJS.ProcessEnv }): Promise<ChildProcess> {
+export async function startPlatform(opts: {
+  configFile: string;
+  logFile: string;
+  url: string;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  onSpawn?: (child: ChildProcess) => void;
+}): Promise<ChildProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, PLATFORM_FROM_SOURCE: '1' };
   // The configuration file decides: default log level, its own data_dir.
   delete env.LOG_LEVEL;
@@ -125,6 +135,7 @@ export async function startPlatform(opts: { configFile: string; logFile: string;
     url: opts.url,
     group: true,
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.onSpawn ? { onSpawn: opts.onSpawn } : {}),
   });
 }
 
