@@ -35,11 +35,12 @@ import { startTestMinio } from '../support/minio.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { runBench, type Cleanups } from './mcp/cleanup.js';
 import { benchApiKey, benchObject, benchObjectBytes, freePort, positiveInt } from './mcp/options.js';
-import { answers200, hasExited, lastLines, startPlatform, startServer, stopChild } from './mcp/processes.js';
+import { answers200, hasExited, startPlatform, startServer, stopChild } from './mcp/processes.js';
 import { anchorLabel, ensureAnchorBinary, ensureHarnessBinary } from './mcp-anchor/build.js';
 import {
   Loadgen,
   anchorWorkloadNames,
+  deathCause,
   harnessDir,
   mcpPath,
   serverEnv,
@@ -83,8 +84,14 @@ interface Running {
   logFile: string;
 }
 
+/** How a server ended: its exit, and the cause its log gives. */
 function describeDeath(server: Running): string {
-  return `exited (${server.child.signalCode ?? `code ${server.child.exitCode}`}); its log ends:\n      ${lastLines(server.logFile, 3).split('\n').join('\n      ')}`;
+  const exit = `exited (${server.child.signalCode ?? `code ${server.child.exitCode}`})`;
+  try {
+    return `${exit}: ${deathCause(readFileSync(server.logFile, 'utf8'))}`;
+  } catch {
+    return exit;
+  }
 }
 
 function record(round: number, outcome: LoadgenOutcome, died: string | undefined): RunRecord {
@@ -96,7 +103,8 @@ function record(round: number, outcome: LoadgenOutcome, died: string | undefined
     rate: r.rate,
     errors: r.errors,
     ...(r.last_error ? { lastError: r.last_error } : {}),
-    ...(r.server_cpu_ms_per_op !== undefined ? { cpuMsPerOp: r.server_cpu_ms_per_op } : {}),
+    // A process gone before the window closed has no CPU figure (the loadgen reads its end as 0).
+    ...(r.server_cpu_ms_per_op !== undefined && !died ? { cpuMsPerOp: r.server_cpu_ms_per_op } : {}),
     p50Ms: r.p50_ms,
     p99Ms: r.p99_ms,
   };
@@ -136,11 +144,12 @@ async function main(cleanups: Cleanups): Promise<void> {
   // Every server's stop is registered as it spawns: an interruption stops the one starting or running.
   const onSpawn = (child: ChildProcess) => cleanups.push(() => stopChild(child));
 
-  const start = async (kind: ServerKind): Promise<Running> => {
+  /** Starts `kind`, logging to a file of this run's own (`tag`), so a death's cause is this run's. */
+  const start = async (kind: ServerKind, tag: string): Promise<Running> => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const file = join(dir, `${kind}.yaml`);
-    const logFile = join(dir, `${kind}.log`);
+    const logFile = join(dir, `${kind}-${tag}.log`);
     writeServerConfig({ harness, kind, file, port, minioEndpoint: minio.endpoint, connections: options.connections, ...(auditDsn ? { auditDsn } : {}) });
     const child =
       kind === 'anchor'
@@ -160,7 +169,7 @@ async function main(cleanups: Cleanups): Promise<void> {
   // One exchange of each workload on each server first: a setup that cannot work fails in seconds, not after the rounds.
   for (const kind of kinds) {
     await withServer(
-      () => start(kind),
+      () => start(kind, 'check'),
       async (server) => {
         for (const workload of options.workloads) {
           const refused = await loadgen.check(server.url + mcpPath, benchApiKey, workloadArgs(workload, kind));
@@ -204,7 +213,7 @@ async function main(cleanups: Cleanups): Promise<void> {
     for (const entry of report.workloads) {
       const figures: string[] = [];
       for (const kind of order) {
-        const run = await measure(round, () => start(kind), mcpPath, workloadArgs(entry.workload, kind));
+        const run = await measure(round, () => start(kind, `${entry.workload}-${round}`), mcpPath, workloadArgs(entry.workload, kind));
         entry.runs[kind]!.push(run);
         figures.push(`${serverLabels[kind]} ${figure(run)}`);
       }

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfigFile } from '../../../shared/config/index.js';
 import { Cleanups } from '../mcp/cleanup.js';
-import { harnessDir, serverEnv, writeServerConfig } from './harness.js';
+import { deathCause, harnessDir, serverEnv, writeServerConfig } from './harness.js';
 import { formatAnchorReport, oursFailures, type AnchorReport, type RunRecord, type WorkloadRuns } from './report.js';
 
 const run = (round: number, rate: number, extra: Partial<RunRecord> = {}): RunRecord => ({ round, rate, errors: 0, ...extra });
@@ -75,6 +75,26 @@ describe.skipIf(!haveHarness)('bench:mcp-anchor configurations from the shared h
     expect(config.audit).toMatchObject({ enabled: true, log_tool_calls: true });
     expect(config.database.dsn).toBe('postgresql://postgres@127.0.0.1:5432/bench');
     expect(config.sessions.max_per_subject).toBe(100);
+  });
+});
+
+describe('bench:mcp-anchor names why a server died', () => {
+  it("gives a Go runtime's fatal error with the first frame outside the runtime (the anchor under W3)", () => {
+    const log = [
+      '{"level":"INFO","msg":"Starting HTTP server on 127.0.0.1:28081"}',
+      'fatal error: concurrent map writes',
+      '',
+      'goroutine 9477 [running]:',
+      'internal/runtime/maps.fatal({0x136622c?, 0x11f8220?})',
+      '\t/usr/local/go/src/runtime/panic.go:1181 +0x18',
+      'github.com/txn2/mcp-data-platform/pkg/mcpapps.injectToolMetadata(0x104e6254ec30, {0x104e622283b0?})',
+      '\t/src/pkg/mcpapps/middleware.go:61 +0x225',
+    ].join('\n');
+    expect(deathCause(log)).toBe('fatal error: concurrent map writes in github.com/txn2/mcp-data-platform/pkg/mcpapps.injectToolMetadata');
+  });
+
+  it('gives the last lines of a log without a runtime error', () => {
+    expect(deathCause('a\nb\nc\nd\n')).toBe('its log ends: b | c | d');
   });
 });
 

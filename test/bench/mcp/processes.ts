@@ -49,7 +49,7 @@ function exitAsError(child: ChildProcess, describe: () => string): { promise: Pr
   return { promise, dispose: () => child.off('exit', onExit) };
 }
 
-export function lastLines(file: string, count: number): string {
+function lastLines(file: string, count: number): string {
   try {
     return readFileSync(file, 'utf8').trimEnd().split('\n').slice(-count).join('\n');
   } catch {
