@@ -173,12 +173,13 @@ export class Loadgen {
 
 /**
  * The cause a dead server's log gives: a Go runtime's last `panic:` / `fatal error:` line with the
- * first frame outside the runtime, else the log's last lines.
+ * first frame outside the standard library (a module path's first element has a dot), else the
+ * log's last lines.
  */
 export function deathCause(log: string): string {
   const lines = log.split('\n');
   const cause = lines.map((line) => /^(panic|fatal error):/.test(line)).lastIndexOf(true);
   if (cause < 0) return `its log ends: ${lines.filter(Boolean).slice(-3).join(' | ')}`;
-  const frame = lines.slice(cause + 1).find((line) => line !== '' && !/^(\t|goroutine |runtime\.|internal\/runtime|\[)/.test(line));
+  const frame = lines.slice(cause + 1).find((line) => /^[^\s/]+\.[^\s/]+\//.test(line));
   return `${lines[cause]}${frame ? ` in ${frame.replace(/\(.*$/, '')}` : ''}`;
 }

@@ -79,7 +79,7 @@ describe.skipIf(!haveHarness)('bench:mcp-anchor configurations from the shared h
 });
 
 describe('bench:mcp-anchor names why a server died', () => {
-  it("gives a Go runtime's fatal error with the first frame outside the runtime (the anchor under W3)", () => {
+  it("gives a Go runtime's fatal error with the first frame outside the standard library (the anchor under W3)", () => {
     const log = [
       '{"level":"INFO","msg":"Starting HTTP server on 127.0.0.1:28081"}',
       'fatal error: concurrent map writes',
@@ -87,6 +87,8 @@ describe('bench:mcp-anchor names why a server died', () => {
       'goroutine 9477 [running]:',
       'internal/runtime/maps.fatal({0x136622c?, 0x11f8220?})',
       '\t/usr/local/go/src/runtime/panic.go:1181 +0x18',
+      'reflect.mapIterNext(0x104e62a54e10)',
+      '\t/usr/local/go/src/reflect/map.go:318 +0x18',
       'github.com/txn2/mcp-data-platform/pkg/mcpapps.injectToolMetadata(0x104e6254ec30, {0x104e622283b0?})',
       '\t/src/pkg/mcpapps/middleware.go:61 +0x225',
     ].join('\n');
