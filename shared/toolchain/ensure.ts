@@ -130,10 +130,10 @@ async function install(job: Install): Promise<void> {
   }
 }
 
-/** Runs a command to completion; rejects with the tail of its stderr. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+/** Runs a command to completion (in `cwd` when given); resolves with its stdout, rejects with the tail of its stderr. */
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
     let out = '';
     let tail = '';
     child.stdout.setEncoding('utf8');

@@ -26,6 +26,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfigFile } from '../../shared/config/index.js';
 import { createTestDatabase } from '../support/postgres.js';
+import { runBench, type Cleanups } from './mcp/cleanup.js';
 import { processTreeCpuSeconds } from './mcp/cpu.js';
 import { benchApiKey, benchObject, benchOptions, freePort, writeBenchObject, writePlatformConfig, type PlatformVariant } from './mcp/options.js';
 import { LoadGenerator, startBareServer, startGoAnchor, startPlatform, stopChild } from './mcp/processes.js';
@@ -35,28 +36,6 @@ import type { WorkloadName } from './mcp/workloads.js';
 
 const options = benchOptions();
 const platformWorkloads: WorkloadName[] = ['W1', 'W2', 'W3', 'W4'];
-
-/** Undone in reverse order on every way out: normal end, error, SIGINT/SIGTERM. */
-const cleanups: Array<() => unknown> = [];
-let cleaning: Promise<void> | undefined;
-function cleanUp(): Promise<void> {
-  cleaning ??= (async () => {
-    for (let undo = cleanups.pop(); undo; undo = cleanups.pop()) {
-      try {
-        await undo();
-      } catch (error) {
-        console.error(`cleanup: ${error instanceof Error ? error.message : String(error)}`);
-      }
-    }
-  })();
-  return cleaning;
-}
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
-  process.once(signal, () => {
-    console.error(`\n${signal}: stopping`);
-    void cleanUp().then(() => process.exit(code));
-  });
-}
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -94,7 +73,7 @@ async function variantConfig(dir: string, variant: PlatformVariant): Promise<{ f
 }
 
 /** Starts `platform serve` for one variant and registers its stop. */
-async function startVariant(dir: string, variant: PlatformVariant, config: { file: string; port: number }): Promise<RunningVariant> {
+async function startVariant(cleanups: Cleanups, dir: string, variant: PlatformVariant, config: { file: string; port: number }): Promise<RunningVariant> {
   const url = `http://127.0.0.1:${config.port}`;
   const child = await startPlatform({ configFile: config.file, logFile: join(dir, `platform-${variant.workers}.log`), url });
   cleanups.push(() => stopChild(child));
@@ -107,9 +86,9 @@ async function startVariant(dir: string, variant: PlatformVariant, config: { fil
 }
 
 /** The single-process platform, and with BENCH_WORKERS > 1 one with that many workers (skipped, saying why, when not accepted). */
-async function startVariants(dir: string): Promise<{ running: RunningVariant[]; skipped: string[] }> {
+async function startVariants(cleanups: Cleanups, dir: string): Promise<{ running: RunningVariant[]; skipped: string[] }> {
   const single = { workers: 1 };
-  const running = [await startVariant(dir, single, await variantConfig(dir, single))];
+  const running = [await startVariant(cleanups, dir, single, await variantConfig(dir, single))];
   const skipped: string[] = [];
   if (options.workers > 1) {
     const database = await createTestDatabase();
@@ -117,7 +96,7 @@ async function startVariants(dir: string): Promise<{ running: RunningVariant[]; 
     const scaled = { workers: options.workers, databaseDsn: database.dsn };
     const config = await variantConfig(dir, scaled);
     const refusal = workersRefusal(config.file);
-    if (refusal === undefined) running.push(await startVariant(dir, scaled, config));
+    if (refusal === undefined) running.push(await startVariant(cleanups, dir, scaled, config));
     else skipped.push(`server.workers ${scaled.workers}: ${refusal}`);
   }
   return { running, skipped };
@@ -138,7 +117,7 @@ async function measure(load: LoadGenerator, workload: WorkloadName, server: Serv
 }
 
 /** The Go floor, unless BENCH_GO=0 or it cannot be built (then skipped, saying why). */
-async function startAnchor(dir: string, objectFile: string, skipped: string[]): Promise<{ report: NonNullable<Report['anchor']>; server: Server } | undefined> {
+async function startAnchor(cleanups: Cleanups, dir: string, objectFile: string, skipped: string[]): Promise<{ report: NonNullable<Report['anchor']>; server: Server } | undefined> {
   if (process.env.BENCH_GO === '0') return undefined;
   const port = await freePort();
   const child = await startGoAnchor({ port, key: benchApiKey, objectFile, bucket: benchObject.bucket, logFile: join(dir, 'go-anchor.log') });
@@ -153,7 +132,7 @@ async function startAnchor(dir: string, objectFile: string, skipped: string[]): 
   };
 }
 
-async function main(): Promise<void> {
+async function main(cleanups: Cleanups): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-mcp-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const anchorObject = await writeBenchObject(dir);
@@ -162,8 +141,8 @@ async function main(): Promise<void> {
   const bareChild = await startBareServer(barePort);
   cleanups.push(() => stopChild(bareChild));
   const bare: Server = { target: { baseUrl: `http://127.0.0.1:${barePort}`, token: '' }, pid: bareChild.pid! };
-  const { running, skipped } = await startVariants(dir);
-  const anchor = await startAnchor(dir, anchorObject, skipped);
+  const { running, skipped } = await startVariants(cleanups, dir);
+  const anchor = await startAnchor(cleanups, dir, anchorObject, skipped);
   const load = await LoadGenerator.start();
   cleanups.push(() => stopChild(load.child));
 
@@ -200,12 +179,4 @@ async function main(): Promise<void> {
   if (totalErrors(report) > 0) process.exitCode = 1;
 }
 
-try {
-  await main();
-} catch (error) {
-  // Interrupted: the children's ends are expected, not news.
-  if (!cleaning) console.error(error instanceof Error ? error.message : error);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await runBench(main);

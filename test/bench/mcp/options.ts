@@ -18,7 +18,7 @@ export interface BenchOptions {
   json: boolean;
 }
 
-function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+export function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -56,11 +56,11 @@ const objstoreRoot = (dir: string) => join(dir, 'objstore');
 
 export const benchObject: BenchObject = { bucket: 'bench', key: 'sample-64k.csv', size: 64 * 1024 };
 
-/** CSV text of exactly `size` bytes, so the tool returns it as text (no base64). */
-function csvBytes(size: number): Buffer {
+/** W4's object: CSV text of exactly benchObject.size bytes, so the tools return it as text (no base64). */
+export function benchObjectBytes(): Buffer {
   let text = 'id,name,amount\n';
-  for (let i = 1; text.length < size; i++) text += `${i},item-${i},${(i * 7) % 1000}.${i % 100}\n`;
-  return Buffer.from(text.slice(0, size - 1) + '\n', 'utf8');
+  for (let i = 1; text.length < benchObject.size; i++) text += `${i},item-${i},${(i * 7) % 1000}.${i % 100}\n`;
+  return Buffer.from(text.slice(0, benchObject.size - 1) + '\n', 'utf8');
 }
 
 /**
@@ -68,7 +68,7 @@ function csvBytes(size: number): Buffer {
  * find it, and the same bytes as a plain file for the Go anchor; returns that file's path.
  */
 export async function writeBenchObject(dir: string): Promise<string> {
-  const bytes = csvBytes(benchObject.size);
+  const bytes = benchObjectBytes();
   const store = new FilesystemObjectStore({ root: objstoreRoot(dir) });
   await store.createBucket(benchObject.bucket);
   await store.putObject(benchObject.bucket, benchObject.key, bytes, { contentType: 'text/csv' });

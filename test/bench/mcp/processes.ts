@@ -1,6 +1,7 @@
 /**
  * The benchmark's processes: the platform (`platform serve` from the sources), the bare-route
  * server and the load generator, each a child of the orchestrator, and how each is stopped.
+ * bench:mcp-anchor starts its Go servers (the anchor, barego) with startServer too.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -16,7 +17,7 @@ const repoRoot = join(here, '..', '..', '..');
 /** The forked TypeScript scripts run through tsx's loader, resolved here so the cwd does not matter. */
 const tsxLoader = import.meta.resolve('tsx');
 
-const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+export const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 /** Children started as leaders of their own process group (the platform and its cluster workers). */
 const groupLeaders = new WeakSet<ChildProcess>();
@@ -56,9 +57,10 @@ function lastLines(file: string, count: number): string {
   }
 }
 
-async function isReady(url: string): Promise<boolean> {
+/** Whether `init` to `url` answers 200 (a readiness probe). */
+export async function answers200(url: string, init: RequestInit = {}): Promise<boolean> {
   try {
-    const response = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(2000) });
     await response.arrayBuffer();
     return response.status === 200;
   } catch {
@@ -67,10 +69,11 @@ async function isReady(url: string): Promise<boolean> {
 }
 
 /**
- * Spawns a server logging to `logFile` and resolves once GET <url>/readyz answers 200. A group
- * leader can be stopped together with its children (the platform's cluster workers).
+ * Spawns a server logging to `logFile` and resolves once `isReady` (default: GET <url>/readyz
+ * answers 200). A group leader can be stopped together with its children (the platform's cluster
+ * workers).
  */
-async function spawnServer(opts: {
+export async function startServer(opts: {
   name: string;
   command: string;
   args: string[];
@@ -79,15 +82,20 @@ async function spawnServer(opts: {
   url: string;
   group: boolean;
   timeoutMs?: number;
+  isReady?: () => Promise<boolean>;
+  /** Called as soon as the process exists, before it is ready (to register its stop). */
+  onSpawn?: (child: ChildProcess) => void;
 }): Promise<ChildProcess> {
   const log = openSync(opts.logFile, 'a');
   const child = spawn(opts.command, opts.args, { env: opts.env ?? process.env, stdio: ['ignore', log, log], detached: opts.group });
   closeSync(log);
+  opts.onSpawn?.(child);
   if (opts.group) groupLeaders.add(child);
   const crashed = exitAsError(child, () => `${opts.name} (log ${opts.logFile}):\n${lastLines(opts.logFile, 20)}\n`);
   const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+  const isReady = opts.isReady ?? (() => answers200(`${opts.url}/readyz`));
   try {
-    while (!(await Promise.race([isReady(opts.url), crashed.promise]))) {
+    while (!(await Promise.race([isReady(), crashed.promise]))) {
       if (Date.now() > deadline) throw new Error(`${opts.name} did not become ready at ${opts.url}/readyz; its log:\n${lastLines(opts.logFile, 20)}`);
       await Promise.race([new Promise((resolve) => setTimeout(resolve, 100)), crashed.promise]);
     }
@@ -104,13 +112,21 @@ async function spawnServer(opts: {
  * Starts `platform serve -c <configFile>` from the TypeScript sources (a stale dist/ is never
  * measured), logging to `logFile` at the default level, and resolves once GET /readyz answers 200.
  * It leads a process group of its own, so its cluster workers can be found (CPU) and stopped with it.
+ * `env` adds variables (those the configuration's `${VAR}`s name).
  */
-export async function startPlatform(opts: { configFile: string; logFile: string; url: string; timeoutMs?: number }): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PLATFORM_FROM_SOURCE: '1' };
+export async function startPlatform(opts: {
+  configFile: string;
+  logFile: string;
+  url: string;
+  timeoutMs?: number;
+  env?: NodeJS.ProcessEnv;
+  onSpawn?: (child: ChildProcess) => void;
+}): Promise<ChildProcess> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, PLATFORM_FROM_SOURCE: '1' };
   // The configuration file decides: default log level, its own data_dir.
   delete env.LOG_LEVEL;
   delete env.PLATFORM_DATA_DIR;
-  return spawnServer({
+  return startServer({
     name: 'the platform',
     command: process.execPath,
     args: [join(repoRoot, 'bin', 'platform.js'), 'serve', '-c', opts.configFile],
@@ -119,6 +135,7 @@ export async function startPlatform(opts: { configFile: string; logFile: string;
     url: opts.url,
     group: true,
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.onSpawn ? { onSpawn: opts.onSpawn } : {}),
   });
 }
 
@@ -137,7 +154,7 @@ export async function startGoAnchor(opts: { port: number; key: string; objectFil
   const build = spawn(go, ['build', '-o', binary, '.'], { cwd: goAnchorDir, stdio: ['ignore', 'inherit', 'inherit'] });
   const [code] = (await once(build, 'exit')) as [number | null];
   if (code !== 0) return `go build of ${goAnchorDir} failed (exit ${code})`;
-  return spawnServer({
+  return startServer({
     name: 'the Go anchor',
     command: binary,
     args: ['-addr', `127.0.0.1:${opts.port}`, '-key', opts.key, '-object', opts.objectFile, '-bucket', opts.bucket],
