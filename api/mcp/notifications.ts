@@ -16,6 +16,7 @@ export interface NotificationTarget {
    */
   caller(): CallerContext | undefined;
   sendResourceListChanged(): Promise<void>;
+  sendPromptListChanged(): Promise<void>;
 }
 
 /**
@@ -82,62 +83,99 @@ export const listChangedIntervalMs = 1000;
  * reaches gets one notification. Sends are sequential, so a session gets at most one per interval.
  * Returns the unsubscribe.
  */
-export function notifyResourceListChanges(opts: {
+export function notifyResourceListChanges(opts: ListChangedOptions & {
   changes: ResourceChangeSource;
-  targets: Iterable<NotificationTarget>;
   reaches: (caller: CallerContext, libraries: ReadonlySet<string> | undefined) => boolean;
+}): () => void {
+  let libraries = new Set<string>();
+  let missed = false;
+  const batches = listChangedBatches(opts, 'resources', () => {
+    const batch = missed ? undefined : libraries;
+    [libraries, missed] = [new Set(), false];
+    return (caller) => opts.reaches(caller, batch);
+  });
+  const unsubscribe = opts.changes.subscribe({
+    changed(notice) {
+      for (const library of notice.libraries) libraries.add(library);
+      batches.arm();
+    },
+    missed() {
+      missed = true;
+      batches.arm();
+    },
+  });
+  return () => {
+    batches.stop();
+    unsubscribe();
+  };
+}
+
+/** Where list_changed notifications go and how their windows are timed. */
+interface ListChangedOptions {
+  targets: Iterable<NotificationTarget>;
   log: Logger;
   /** Runs `send` when the window closes, `delayMs` from now (tests hold it). */
   schedule?: (send: () => void, delayMs: number) => void;
   /** Milliseconds on a monotonic clock. */
   now?: () => number;
-}): () => void {
+}
+
+/**
+ * The windows of one kind of list_changed: `arm` opens one (at least `listChangedWindowMs`, and
+ * at least `listChangedIntervalMs` after the previous send); when it closes, `take` hands over the
+ * batch as the callers it reaches, and each session whose caller it reaches gets one notification.
+ * Sends are sequential, so a session gets at most one per interval.
+ */
+function listChangedBatches(opts: ListChangedOptions, list: 'resources' | 'prompts', take: () => (caller: CallerContext) => boolean) {
   const schedule = opts.schedule ?? ((send: () => void, delayMs: number) => void setTimeout(send, delayMs).unref());
   const now = opts.now ?? (() => performance.now());
-  let libraries = new Set<string>();
-  let missed = false;
   let armed = false;
   let stopped = false;
   let lastSent = -Infinity;
 
-  const arm = () => {
-    if (armed) return;
-    armed = true;
-    schedule(send, Math.max(listChangedWindowMs, lastSent + listChangedIntervalMs - now()));
+  // A session failing to take one never stops the others.
+  const deliver = async (target: NotificationTarget) => {
+    try {
+      await (list === 'resources' ? target.sendResourceListChanged() : target.sendPromptListChanged());
+    } catch (error) {
+      opts.log.debug({ err: error }, `${list} list_changed not delivered to a session`);
+    }
   };
 
   const send = () => {
-    const batch = missed ? undefined : libraries;
-    [libraries, missed, armed] = [new Set(), false, false];
+    const reaches = take();
+    armed = false;
     if (stopped) return;
     lastSent = now();
     for (const target of opts.targets) {
       const caller = target.caller();
-      if (caller && opts.reaches(caller, batch)) void deliver(target);
+      if (caller && reaches(caller)) void deliver(target);
     }
   };
 
-  // A session failing to take one never stops the others.
-  const deliver = async (target: NotificationTarget) => {
-    try {
-      await target.sendResourceListChanged();
-    } catch (error) {
-      opts.log.debug({ err: error }, 'resource list_changed not delivered to a session');
-    }
+  return {
+    arm() {
+      if (armed) return;
+      armed = true;
+      schedule(send, Math.max(listChangedWindowMs, lastSent + listChangedIntervalMs - now()));
+    },
+    stop() {
+      stopped = true;
+    },
   };
+}
 
-  const unsubscribe = opts.changes.subscribe({
-    changed(notice) {
-      for (const library of notice.libraries) libraries.add(library);
-      arm();
-    },
-    missed() {
-      missed = true;
-      arm();
-    },
-  });
+/**
+ * Turns committed changes of stored prompts (`changes`: this process's writes) into
+ * `notifications/prompts/list_changed` for every session whose caller `reaches` (prompts are
+ * served to callers with a persona that allows content), gathered in windows as resources' are.
+ * The notification says only that prompts changed; a client lists again and sees its own.
+ */
+export function notifyPromptListChanges(opts: ListChangedOptions & { changes: (listener: () => void) => () => void; reaches: (caller: CallerContext) => boolean }): () => void {
+  const batches = listChangedBatches(opts, 'prompts', () => opts.reaches);
+  const unsubscribe = opts.changes(batches.arm);
   return () => {
-    stopped = true;
+    batches.stop();
     unsubscribe();
   };
 }

@@ -62,6 +62,7 @@ export class StandaloneStreams {
       const unregister = this.targets?.add({
         caller: () => held.caller,
         sendResourceListChanged: () => transport.send({ jsonrpc: '2.0', method: 'notifications/resources/list_changed' }),
+        sendPromptListChanged: () => transport.send({ jsonrpc: '2.0', method: 'notifications/prompts/list_changed' }),
       });
       if (unregister) held.unregister = unregister;
       session = held;

@@ -20,7 +20,7 @@ import { configuredPrompts, platformPrompts, type StoredPrompts } from '../../sh
 import { mcpAppCatalogue, openMcpApps } from '../../shared/mcp-apps/index.js';
 import type { McpSurface } from './server.js';
 import type { McpResources } from './managed-resources.js';
-import { ConnectedServers, listChangeReaches, notifyResourceListChanges } from './notifications.js';
+import { ConnectedServers, listChangeReaches, notifyPromptListChanges, notifyResourceListChanges } from './notifications.js';
 
 /**
  * What the MCP server offers, from configuration: the identity, the tools (platform_info plus
@@ -130,6 +130,17 @@ export function buildMcpSurface(opts: {
         ...(opts.scheduleListChanged ? { schedule: opts.scheduleListChanged } : {}),
       })
     : undefined;
+  const stored = opts.storedPrompts;
+  const unsubscribePrompts = stored
+    ? notifyPromptListChanges({
+        changes: (listener) => stored.onChange(listener),
+        targets: connected,
+        // Prompts are served only to callers whose persona allows content (server.ts).
+        reaches: (caller) => personas.mayUseContent(caller),
+        log: opts.log,
+        ...(opts.scheduleListChanged ? { schedule: opts.scheduleListChanged } : {}),
+      })
+    : undefined;
   return {
     identity,
     registry,
@@ -153,7 +164,10 @@ export function buildMcpSurface(opts: {
     ...(opts.templatedResources?.length ? { templatedResources: opts.templatedResources } : {}),
     ...(opts.resources ? { resources: opts.resources } : {}),
     connected,
-    close: () => unsubscribe?.(),
+    close: () => {
+      unsubscribe?.();
+      unsubscribePrompts?.();
+    },
     ...(icons ? { promptIcons: icons.prompts, resourceIcons: icons.resources } : {}),
     log: opts.log,
   };

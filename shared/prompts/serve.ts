@@ -12,6 +12,8 @@ import type { AttachmentView, PromptActor, PromptService, PromptView, ServedProm
 export interface StoredPrompts {
   list(caller: CallerContext, sessionId?: string): Promise<PromptDefinition[]>;
   get(caller: CallerContext, name: string, sessionId?: string): Promise<ServedPrompt | undefined>;
+  /** Calls `listener` after each committed change of stored prompts on this process; answers the unsubscribe. */
+  onChange(listener: () => void): () => void;
 }
 
 export function definitionOf(prompt: Pick<PromptView, 'name' | 'description' | 'content' | 'arguments'>): PromptDefinition {
@@ -46,6 +48,7 @@ export function storedPrompts(service: PromptService, opts: { actorOf(caller: Ca
       const prompt = await service.byName(opts.actorOf(caller, sessionId), name);
       return prompt ? { definition: definitionOf(prompt), attachments: prompt.attachments } : undefined;
     },
+    onChange: (listener) => service.onChange(listener),
   };
 }
 

@@ -47,8 +47,6 @@ export interface PromptServiceDeps {
   resources: Pick<ResourceService, 'get' | 'resolve'>;
   /** Names taken by operator, prompts_dir and workflow prompts: a stored prompt may not shadow them. */
   reservedNames?: () => ReadonlySet<string>;
-  /** Told after every committed change (the MCP surface sends prompts list_changed). */
-  onChange?: () => void;
   clock?: () => Date;
 }
 
@@ -175,11 +173,13 @@ export function createPromptService(deps: PromptServiceDeps): PromptService {
     await recordPersonEvent(q, config, actor, { tool, parameters }, clock());
   }
 
-  /** Runs a write and tells onChange after it commits. */
+  const listeners = new Set<() => void>();
+
+  /** Runs a write and tells the onChange listeners after it commits. */
   async function write<T>(fn: (client: Client) => Promise<T>): Promise<T> {
     try {
       const result = await withTransaction(db, fn);
-      deps.onChange?.();
+      for (const listener of listeners) listener();
       return result;
     } catch (error) {
       if ((error as { code?: string }).code === '23505') throw new PromptError('conflict', 'a prompt of that name already exists in that scope');
@@ -343,6 +343,11 @@ export function createPromptService(deps: PromptServiceDeps): PromptService {
         await recordEvent(actor, 'portal_prompt_reorder', { prompt_id: id, resource_ids: resourceIds }, client);
       });
       return reread(actor, id);
+    },
+
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 

@@ -113,6 +113,8 @@ export interface PromptService {
   detach(actor: PromptActor, id: string, resourceId: string): Promise<PromptView>;
   /** The attachments in a new order: every attached resource id exactly once. */
   reorder(actor: PromptActor, id: string, resourceIds: readonly string[]): Promise<PromptView>;
+  /** Calls `listener` after every committed change of this process (the MCP surface sends prompts list_changed); answers the unsubscribe. */
+  onChange(listener: () => void): () => void;
 }
 
 export type PromptErrorCode = 'not_found' | 'forbidden' | 'invalid' | 'conflict' | 'attachment_narrower' | 'limit';

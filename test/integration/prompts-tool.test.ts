@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { PromptListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startPromptsRig, subjectOf, type PromptsRig } from './prompts-fixtures.js';
 
 let rig: PromptsRig;
@@ -188,5 +189,23 @@ describe('attachments through the tool and the MCP prompt methods', () => {
     const got = await alice.getPrompt({ name: 'keeps-serving' });
     expect(got.messages[0]!.content).toEqual({ type: 'text', text: 'Still here.' });
     expect((got.messages[1]!.content as { text: string }).text).toContain('Attached material missing: "portal-doomed"');
+  });
+});
+
+describe('prompts list_changed', () => {
+  it('a committed change of stored prompts reaches other sessions as notifications/prompts/list_changed; listing again shows it', async () => {
+    const bob = await rig.connect('bob');
+    let notified = 0;
+    bob.setNotificationHandler(PromptListChangedNotificationSchema, () => void notified++);
+    // The session's standalone stream opens after initialize: a change before it is live reaches no one, so changes repeat (each a real one) until one is heard.
+    for (let attempt = 0; notified === 0 && attempt < 20; attempt++) {
+      const created = await rig.call('root', 'manage_prompt', { command: 'create', name: `shared-news-${attempt}`, content: 'News.', scope: 'shared' });
+      expect(created.isError, created.text).toBe(false);
+      const heardBy = Date.now() + 1_500;
+      while (notified === 0 && Date.now() < heardBy) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(notified).toBeGreaterThan(0);
+    const listed = await bob.listPrompts();
+    expect(listed.prompts.map((p) => p.name)).toContain('shared-news-0');
   });
 });

@@ -123,7 +123,7 @@ describe('list_changed pacing', () => {
     let sent = 0;
     notifyResourceListChanges({
       changes: { subscribe: (h) => (handlers.push(h), () => undefined) },
-      targets: [{ caller: () => ({ subject: 's', roles: [], authType: 'apikey' }), sendResourceListChanged: async () => void sent++ }],
+      targets: [{ caller: () => ({ subject: 's', roles: [], authType: 'apikey' }), sendResourceListChanged: async () => void sent++, sendPromptListChanged: async () => undefined }],
       reaches: () => true,
       log: silentLogger(),
       schedule: (send, delayMs) => held.push({ send, delayMs }),
