@@ -74,6 +74,15 @@ function changesetFromRow(r: Row, changes: Change[]): Changeset {
 
 const urnShape = /^urn:li:dataset:\(urn:li:dataPlatform:[^,()]+,[^,()]+,[^,()]+\)$/;
 
+/**
+ * The session-level advisory lock an apply holds on a connection of its own from before its
+ * changeset is recorded until it finishes. A process that dies mid-apply loses its connection and
+ * with it the lock, so a changeset still `applying` whose lock is free has no one applying it any
+ * more: a rollback may take it over (rollback).
+ */
+const applyLock = (changesetId: string) => `knowledge-changeset:${changesetId}`;
+const lockSql = 'hashtextextended($1, 0)';
+
 export class Changesets {
   constructor(private readonly opts: { db: Db; config: PlatformConfig; catalog: CatalogConnections | undefined }) {}
 
@@ -96,13 +105,35 @@ export class Changesets {
     if (insightIds.length > LIMITS.insightIds) throw new KnowledgeError('invalid', `insight_ids: at most ${LIMITS.insightIds} at once (got ${insightIds.length})`);
     const c = this.connection();
     if (this.opts.config.knowledge.apply.require_confirmation && request.confirm !== true) return this.preview(c, entity, changes);
-    const id = await this.open(actor, c, entity, changes, insightIds, request.review_notes);
+    const id = uuidv7();
+    const holder = await this.opts.db.connect();
+    let broken: Error | undefined;
+    try {
+      await holder.query(`SELECT pg_advisory_lock(${lockSql})`, [applyLock(id)]);
+      await this.open(id, actor, c, entity, changes, insightIds, request.review_notes);
+      return await this.applyChanges(actor, c, id, entity, changes, insightIds);
+    } finally {
+      await holder.query(`SELECT pg_advisory_unlock(${lockSql})`, [applyLock(id)]).catch((error: unknown) => {
+        broken = error instanceof Error ? error : new Error(String(error));
+      });
+      // A connection whose unlock failed is closed, which frees the lock all the same.
+      holder.release(broken);
+    }
+  }
+
+  /**
+   * Writes the changes in order. Each change's prior value is recorded before its write, so a
+   * change left `planned` with a prior by a process that died may have been written, and its
+   * rollback knows what to restore.
+   */
+  private async applyChanges(actor: KnowledgeActor, c: CatalogConnection, id: string, entity: string, changes: ResolvedChange[], insightIds: string[]): Promise<Changeset> {
     let failure: { position: number; message: string } | undefined;
     for (const [position, change] of changes.entries()) {
       try {
         const prior = priorOf(change, await c.client.getEditableState(entity, change.column));
+        await this.opts.db.query(`UPDATE knowledge_changes SET prior = $3 WHERE changeset_id = $1 AND position = $2`, [id, position, JSON.stringify(prior)]);
         await send(c, writeFor(entity, change, prior));
-        await this.opts.db.query(`UPDATE knowledge_changes SET status = 'applied', prior = $3 WHERE changeset_id = $1 AND position = $2`, [id, position, JSON.stringify(prior)]);
+        await this.opts.db.query(`UPDATE knowledge_changes SET status = 'applied' WHERE changeset_id = $1 AND position = $2`, [id, position]);
       } catch (error) {
         failure = { position, message: error instanceof Error ? error.message : String(error) };
         await this.opts.db.query(`UPDATE knowledge_changes SET status = 'failed', error = $3 WHERE changeset_id = $1 AND position = $2`, [id, position, failure.message]);
@@ -131,8 +162,7 @@ export class Changesets {
   }
 
   /** Records the changeset and its planned changes, taking the approved insights it applies. */
-  private async open(actor: KnowledgeActor, c: CatalogConnection, entity: string, changes: ResolvedChange[], insightIds: string[], notes: string | undefined): Promise<string> {
-    const id = uuidv7();
+  private async open(id: string, actor: KnowledgeActor, c: CatalogConnection, entity: string, changes: ResolvedChange[], insightIds: string[], notes: string | undefined): Promise<void> {
     await withTransaction(this.opts.db, async (client) => {
       if (insightIds.length) {
         const { rows } = await client.query<{ id: string; status: string }>('SELECT id, status FROM knowledge_insights WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE', [insightIds]);
@@ -143,7 +173,7 @@ export class Changesets {
           throw new KnowledgeError('conflict', `only approved insights are applied: ${notApproved.map((r) => `${r.id} is ${r.status}`).join(', ')}`, { blocked: notApproved });
         }
         const busy = await client.query<{ id: string }>(`SELECT id FROM knowledge_changesets WHERE status = 'applying' AND insight_ids && $1::text[]`, [insightIds]);
-        if (busy.rows[0]) throw new KnowledgeError('conflict', `changeset ${busy.rows[0].id} is applying these insights now`);
+        if (busy.rows[0]) throw new KnowledgeError('conflict', `changeset ${busy.rows[0].id} is applying these insights (if its apply died, roll it back)`);
       }
       await client.query(
         `INSERT INTO knowledge_changesets (id, entity_urn, connection, status, insight_ids, review_notes, applied_by, applied_by_email, created_at)
@@ -161,16 +191,11 @@ export class Changesets {
         ]);
       }
     });
-    return id;
   }
 
   /** `force`: restore the prior values even where the catalog was changed since the apply. */
   async rollback(actor: KnowledgeActor, changesetId: string, opts: { force?: boolean } = {}): Promise<Changeset> {
-    const claimed = await this.opts.db.query(
-      `UPDATE knowledge_changesets SET status = 'rolling_back' WHERE id = $1 AND status IN ('applied', 'partial', 'rollback_partial') RETURNING *`,
-      [changesetId],
-    );
-    const row = claimed.rows[0];
+    const row = await this.claimRollback(changesetId);
     if (!row) {
       const now = await this.opts.db.query<{ status: string }>('SELECT status FROM knowledge_changesets WHERE id = $1', [changesetId]);
       if (!now.rows[0]) throw new KnowledgeError('not_found', `no changeset ${changesetId}`);
@@ -180,17 +205,24 @@ export class Changesets {
     let failure: string | undefined;
     try {
       const c = this.rollbackConnection(row.connection as string);
-      const { rows } = await this.opts.db.query(`SELECT * FROM knowledge_changes WHERE changeset_id = $1 AND status IN ('applied', 'rollback_failed') ORDER BY position DESC`, [changesetId]);
+      // Applied changes, and those a process that died may have written (planned, their prior recorded).
+      const { rows } = await this.opts.db.query(
+        `SELECT * FROM knowledge_changes WHERE changeset_id = $1 AND (status IN ('applied', 'rollback_failed') OR (status = 'planned' AND prior IS NOT NULL)) ORDER BY position DESC`,
+        [changesetId],
+      );
       for (const r of rows) {
         const change = changeFromRow(r);
         try {
           const [resolved] = resolveChanges([change]);
-          const undo = undoFor(entity, resolved!, change.prior!);
+          let undo = undoFor(entity, resolved!, change.prior!);
           if (undo && !opts.force) {
             // What the apply left must still be there: a later edit by someone else is not overwritten unasked.
             const now = priorOf(resolved!, await c.client.getEditableState(entity, resolved!.column));
             const left = afterOf(resolved!);
-            if (JSON.stringify(now) !== JSON.stringify(left)) {
+            // The catalog holds the prior value already (a change a dead apply never got to write, or
+            // one undone by hand): nothing to restore.
+            if (JSON.stringify(now) === JSON.stringify(change.prior)) undo = undefined;
+            else if (JSON.stringify(now) !== JSON.stringify(left)) {
               throw new Error(`the catalog was changed since it was applied (it holds ${JSON.stringify(now)}, the apply left ${JSON.stringify(left)}); roll back with force: true to restore ${JSON.stringify(change.prior)} anyway`);
             }
           }
@@ -214,6 +246,39 @@ export class Changesets {
       await recordKnowledgeChange(client, this.opts.config, actor, { action: 'rollback', changeset_id: changesetId, entity_urn: entity, status: failure ? 'rollback_partial' : 'rolled_back' });
     });
     return this.get(changesetId);
+  }
+
+  /**
+   * Takes the changeset for its rollback (`rolling_back`): an applied or partial one, a rollback
+   * that stopped, or one still `applying` whose apply died (its lock is free: applyLock).
+   */
+  private async claimRollback(changesetId: string): Promise<Record<string, unknown>> {
+    const client = await this.opts.db.connect();
+    let broken: Error | undefined;
+    try {
+      const free = await client.query<{ free: boolean }>(`SELECT pg_try_advisory_lock(${lockSql}) AS free`, [applyLock(changesetId)]);
+      const abandoned = free.rows[0]!.free;
+      try {
+        const claimed = await client.query(
+          `UPDATE knowledge_changesets SET status = 'rolling_back'
+            WHERE id = $1 AND (status IN ('applied', 'partial', 'rollback_partial') OR (status = 'applying' AND $2)) RETURNING *`,
+          [changesetId, abandoned],
+        );
+        if (claimed.rows[0]) return claimed.rows[0];
+      } finally {
+        if (abandoned) await client.query(`SELECT pg_advisory_unlock(${lockSql})`, [applyLock(changesetId)]);
+      }
+      const now = await client.query<{ status: string }>('SELECT status FROM knowledge_changesets WHERE id = $1', [changesetId]);
+      if (!now.rows[0]) throw new KnowledgeError('not_found', `no changeset ${changesetId}`);
+      if (now.rows[0].status === 'applying') throw new KnowledgeError('conflict', `changeset ${changesetId} is being applied now: roll it back once it is applied`);
+      throw new KnowledgeError('conflict', `changeset ${changesetId} is ${now.rows[0].status}: only an applied or partial changeset (or a rollback that stopped, or an apply that died) is rolled back`);
+    } catch (error) {
+      if (!(error instanceof KnowledgeError)) broken = error instanceof Error ? error : new Error(String(error));
+      throw error;
+    } finally {
+      // A connection that failed mid-way is closed, which frees any lock it took.
+      client.release(broken);
+    }
   }
 
   /** The instance the changeset wrote; it must still be configured and writable. */

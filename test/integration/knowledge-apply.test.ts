@@ -264,6 +264,55 @@ describe('apply and rollback', () => {
     expect(rig.datahub.mutations().length).toBe(before);
   });
 
+  /**
+   * What an apply that died mid-way leaves (as the apply records it: each change's prior value before
+   * its write): changeset applying, changes[0] written but not yet marked applied, changes[1] with its
+   * prior recorded but never written, changes[2] never reached. Its lock died with its connection.
+   */
+  async function diedMidApply(): Promise<string> {
+    const id = `0192f000-0000-7000-8000-${String(Date.now()).padStart(12, '0')}`;
+    await rig.db.query(
+      `INSERT INTO knowledge_changesets (id, entity_urn, connection, status, insight_ids, applied_by, created_at) VALUES ($1, $2, 'hub', 'applying', '{}', 'apikey:root', now())`,
+      [id, U.legacy],
+    );
+    await rig.db.query(
+      `INSERT INTO knowledge_changes (changeset_id, position, change_type, target, detail, prior) VALUES
+         ($1, 0, 'update_description', NULL, 'Orders before 2020', '{"description": ""}'),
+         ($1, 1, 'add_tag', NULL, $2, '{"present": false}'),
+         ($1, 2, 'add_tag', NULL, $3, NULL)`,
+      [id, U.tagFinance, U.tagPii],
+    );
+    await catalog.mutate(catalogOperations.updateDescriptionMutation, { input: { description: 'Orders before 2020', resourceUrn: U.legacy } });
+    return id;
+  }
+
+  it('a changeset whose apply died is rolled back: what it may have written is restored, what it never wrote left alone', async () => {
+    const id = await diedMidApply();
+    const back = await apply({ action: 'rollback', changeset_id: id });
+    expect(back.isError, back.text).toBe(false);
+    expect(back.body.changeset.status).toBe('rolled_back');
+    expect(back.body.changeset.changes.map((c: { status: string }) => c.status)).toEqual(['rolled_back', 'rolled_back', 'planned']);
+    expect(await catalog.getEditableState(U.legacy)).toMatchObject({ description: '', tags: [] });
+  });
+
+  it('a changeset being applied now is not taken over: its apply holds the lock until it ends', async () => {
+    const id = await diedMidApply();
+    // The applier's lock, as a live apply holds it on a connection of its own.
+    const applier = await rig.db.connect();
+    try {
+      await applier.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`knowledge-changeset:${id}`]);
+      const refused = await apply({ action: 'rollback', changeset_id: id });
+      expect(refused).toMatchObject({ isError: true, body: { error: 'conflict' } });
+      expect(refused.text).toContain('is being applied now');
+      expect((await rows('SELECT status FROM knowledge_changesets WHERE id = $1', [id]))[0].status).toBe('applying');
+    } finally {
+      applier.release(true);
+    }
+    const back = await apply({ action: 'rollback', changeset_id: id });
+    expect(back.body.changeset.status).toBe('rolled_back');
+    expect((await catalog.getEditableState(U.legacy)).description).toBe('');
+  });
+
   it('list_changesets lists an entity\'s changesets newest first with their changes', async () => {
     const r = await apply({ action: 'list_changesets', entity_urn: U.orders });
     expect(r.body.total).toBe(2);
