@@ -23,7 +23,7 @@ import type { HttpTransport, StreamSettings } from './mcp/streamable/transport.j
 import { StreamRegistry } from './mcp/streamable/registry.js';
 import { DatabaseStreamArchive } from './mcp/streamable/archive.js';
 import { legacySseRoutes } from './mcp/legacy-sse.js';
-import { isLoopbackHost } from './mcp/http-rules.js';
+import { isLoopbackHost, mcpBodyLimit } from './mcp/http-rules.js';
 import { mcpEndpointPath, protectedResourceOf, protectedResourceRoutes } from './mcp/protected-resource.js';
 import { mcpPathItem } from './mcp/openapi.js';
 import { securitySchemesOf } from './http/openapi.js';
@@ -212,8 +212,9 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
   }
   await app.register(protectedResourceRoutes, { resource: protectedResource });
   if (oauth) await app.register(oauthRoutes, { server: oauth.server, seal: oauth.seal, serverName: config.server.name, issuer: oauthIssuer(config), dcrEnabled: config.oauth.dcr.enabled, registrationsPerMinute: config.oauth.dcr.registrations_per_minute });
-  await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard, streams });
-  if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions, admit });
+  const bodyLimit = mcpBodyLimit({ bodyLimit: config.server.body_limit, maxContentSize: config.portal.max_content_size });
+  await app.register(streamableHttpRoutes, { surface: deps.surface, mode, guard, streams, bodyLimit });
+  if (config.server.transport === 'sse') await app.register(legacySseRoutes, { surface: deps.surface, guard, sessions: sseSessions, admit, bodyLimit });
 
   // The cookie authenticates REST routes only, never /mcp (whose guard reads header credentials).
   const browser = browserSignIn(config, log.child({ component: 'browser-session' })) ?? deps.signIn;

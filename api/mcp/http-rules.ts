@@ -45,3 +45,13 @@ export function tooManySessions(reply: FastifyReply, retryAfterSeconds: number):
     .header('content-type', 'application/json')
     .send(jsonRpcError(jsonRpcCodes.serverError, 'Too many sessions: this identity holds the most live MCP sessions allowed; close one or retry later'));
 }
+
+/**
+ * The largest body /mcp (and the legacy /messages) reads: server.body_limit, but never less than
+ * one asset save takes — portal.max_content_size bytes sent as base64 (a PNG's content_base64),
+ * four thirds of it, in a JSON-RPC envelope (64 KiB) — so a save the tool accepts never dies as a
+ * 413 at the door. Callers authenticate from their headers before their body is read.
+ */
+export function mcpBodyLimit(limits: { bodyLimit: number; maxContentSize: number }): number {
+  return Math.max(limits.bodyLimit, Math.ceil(limits.maxContentSize / 3) * 4 + 64 * 1024);
+}

@@ -20,6 +20,8 @@ export async function legacySseRoutes(
     sessions: LiveSessions<SSEServerTransport>;
     /** `sessions.max_per_subject`, shared with the Streamable HTTP sessions of this process. */
     admit: (subject: string) => Admission;
+    /** The largest body /messages reads (http-rules.ts mcpBodyLimit); default the listener's. */
+    bodyLimit?: number;
   },
 ): Promise<void> {
   const guard = mcpGuard(opts.guard);
@@ -42,7 +44,7 @@ export async function legacySseRoutes(
     return reply;
   });
 
-  app.post('/messages', authenticated, async (request, reply) => {
+  app.post('/messages', { ...authenticated, ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}) }, async (request, reply) => {
     const caller = guard.callerOf(request);
     const id = (request.query as { sessionId?: string }).sessionId;
     const session = id ? opts.sessions.use(id, caller.subject) : undefined;

@@ -37,6 +37,8 @@ export interface StreamableOptions {
   guard: McpGuard;
   streams: StreamSettings;
   path?: string;
+  /** The largest body read (http-rules.ts mcpBodyLimit); default the listener's. */
+  bodyLimit?: number;
 }
 
 /**
@@ -300,6 +302,7 @@ export async function streamableHttpRoutes(app: FastifyInstance, opts: Streamabl
     method: ['GET', 'POST', 'DELETE'],
     url: path,
     schema: { hide: true },
+    ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}),
     onRequest: (request, reply) => guard.onRequest(request, reply),
     handler: async (request, reply) => {
       const caller = guard.callerOf(request);

@@ -33,7 +33,8 @@ describe('MCP over Streamable HTTP (stateful, memory sessions)', () => {
   let api: RunningApi;
   beforeAll(async () => {
     api = await startTestApi({
-      config: testConfig(apiConfigYaml({ server: ['name: acme-data', 'body_limit: 65536'] })),
+      // /mcp reads up to max(body_limit, one asset save: 16,384 bytes as base64 + 64 KiB) = 87,384 bytes.
+      config: testConfig(apiConfigYaml({ server: ['name: acme-data', 'body_limit: 65536'], extra: 'portal:\n  max_content_size: 16384\n' })),
     });
   });
   afterAll(async () => api?.stop());
@@ -128,13 +129,23 @@ describe('MCP over Streamable HTTP (stateful, memory sessions)', () => {
     expect(await response.json()).toEqual({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: invalid JSON' }, id: null });
   });
 
-  it('answers an oversized body with 413', async () => {
+  it('answers a body past server.body_limit and past what one asset save takes with 413', async () => {
     const response = await fetch(`${api.url}/mcp`, {
       method: 'POST',
       headers: { ...mcpHeaders, authorization: `Bearer ${testApiKey}` },
-      body: JSON.stringify({ ...initializeBody, padding: 'x'.repeat(70_000) }),
+      body: JSON.stringify({ ...initializeBody, padding: 'x'.repeat(90_000) }),
     });
     expect(response.status).toBe(413);
+  });
+
+  it('reads a body past server.body_limit that one asset save of portal.max_content_size may take', async () => {
+    const response = await fetch(`${api.url}/mcp`, {
+      method: 'POST',
+      headers: { ...mcpHeaders, authorization: `Bearer ${testApiKey}` },
+      body: JSON.stringify({ ...initializeBody, params: { ...initializeBody.params, _meta: { padding: 'x'.repeat(70_000) } } }),
+    });
+    expect(response.status).toBe(200);
+    await response.body?.cancel();
   });
 
   it('answers an unknown tool with a JSON-RPC error -32602 (test/conformance/unknown-tools.test.ts has the details)', async () => {

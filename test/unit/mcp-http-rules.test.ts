@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkOrigin, isLoopbackHost } from '../../api/mcp/http-rules.js';
+import { checkOrigin, isLoopbackHost, mcpBodyLimit } from '../../api/mcp/http-rules.js';
 import { parseListenAddress } from '../../api/http/app.js';
 import { LiveSessions, isExpired } from '../../api/mcp/sessions.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -66,5 +66,14 @@ describe('LiveSessions', () => {
   it('isExpired applies ttl even to a busy session', () => {
     expect(isExpired({ createdAt: 0, lastSeenAt: 99 }, { ttlMs: 100, idleMs: 30 }, 100)).toBe(true);
     expect(isExpired({ createdAt: 0, lastSeenAt: 99 }, { ttlMs: 100, idleMs: 30 }, 99)).toBe(false);
+  });
+});
+
+describe('mcpBodyLimit', () => {
+  it('is server.body_limit, but never less than one asset save of portal.max_content_size as base64 in a JSON-RPC envelope', () => {
+    // The defaults: 4 MiB, 10 MiB assets — a 10 MiB PNG is 13,981,016 bytes of base64.
+    expect(mcpBodyLimit({ bodyLimit: 4_194_304, maxContentSize: 10_485_760 })).toBe(13_981_016 + 65_536);
+    expect(mcpBodyLimit({ bodyLimit: 64 * 1024 * 1024, maxContentSize: 10_485_760 })).toBe(64 * 1024 * 1024);
+    expect(mcpBodyLimit({ bodyLimit: 65_536, maxContentSize: 16_384 })).toBe(21_848 + 65_536);
   });
 });
