@@ -89,7 +89,7 @@ export function notifyResourceListChanges(opts: ListChangedOptions & {
 }): () => void {
   let libraries = new Set<string>();
   let missed = false;
-  const batches = listChangedBatches(opts, 'resources', () => {
+  const batches = listChangedBatches(opts, 'resources', (target) => target.sendResourceListChanged(), () => {
     const batch = missed ? undefined : libraries;
     [libraries, missed] = [new Set(), false];
     return (caller) => opts.reaches(caller, batch);
@@ -126,7 +126,7 @@ interface ListChangedOptions {
  * batch as the callers it reaches, and each session whose caller it reaches gets one notification.
  * Sends are sequential, so a session gets at most one per interval.
  */
-function listChangedBatches(opts: ListChangedOptions, list: 'resources' | 'prompts', take: () => (caller: CallerContext) => boolean) {
+function listChangedBatches(opts: ListChangedOptions, list: string, notify: (target: NotificationTarget) => Promise<void>, take: () => (caller: CallerContext) => boolean) {
   const schedule = opts.schedule ?? ((send: () => void, delayMs: number) => void setTimeout(send, delayMs).unref());
   const now = opts.now ?? (() => performance.now());
   let armed = false;
@@ -136,7 +136,7 @@ function listChangedBatches(opts: ListChangedOptions, list: 'resources' | 'promp
   // A session failing to take one never stops the others.
   const deliver = async (target: NotificationTarget) => {
     try {
-      await (list === 'resources' ? target.sendResourceListChanged() : target.sendPromptListChanged());
+      await notify(target);
     } catch (error) {
       opts.log.debug({ err: error }, `${list} list_changed not delivered to a session`);
     }
@@ -172,7 +172,7 @@ function listChangedBatches(opts: ListChangedOptions, list: 'resources' | 'promp
  * The notification says only that prompts changed; a client lists again and sees its own.
  */
 export function notifyPromptListChanges(opts: ListChangedOptions & { changes: (listener: () => void) => () => void; reaches: (caller: CallerContext) => boolean }): () => void {
-  const batches = listChangedBatches(opts, 'prompts', () => opts.reaches);
+  const batches = listChangedBatches(opts, 'prompts', (target) => target.sendPromptListChanged(), () => opts.reaches);
   const unsubscribe = opts.changes(batches.arm);
   return () => {
     batches.stop();
