@@ -1,4 +1,5 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
+import { flushAtExit, GatheredLines } from './gathered-lines.js';
 import { redactRequestUrl, redactUrlSecrets } from './redact-url.js';
 
 export type { Logger };
@@ -58,12 +59,13 @@ function serializeError(err: unknown): unknown {
 
 /**
  * The platform's logger, at `LOG_LEVEL` (default info). Without a `destination` it writes to stderr
- * in batches, asynchronously (pino's SonicBoom, `sync: false`): lines gather in a buffer that is
- * written once it holds 4 KiB, and at least every second, by a write that does not wait for the
- * reader. A line costs the request its formatting only — no system call of its own, and a slow
- * log reader (a full pipe) never stalls requests. What is still buffered is written synchronously
- * when the process exits, by process.exit or a crash alike; only a kill -9 or a power cut can lose
- * the last second of lines.
+ * in batches, asynchronously: lines gather in memory (gathered-lines.ts) until 64 KiB wait or 200 ms
+ * have passed since the first of them, and go out by one write that does not wait for the reader
+ * (pino's SonicBoom, `sync: false`). A line costs the request its formatting only — no system call
+ * or thread-pool dispatch of its own — and a slow log reader (a full pipe) never stalls requests:
+ * past 32 MiB waiting, lines are dropped rather than held. What is still held is written
+ * synchronously when the process exits, by process.exit or a crash alike; only a kill -9 or a
+ * power cut can lose the last 200 ms of lines.
  */
 export function createLogger(options: { level?: string; destination?: NodeJS.WritableStream } = {}): Logger {
   const opts: LoggerOptions = {
@@ -75,14 +77,15 @@ export function createLogger(options: { level?: string; destination?: NodeJS.Wri
   return pino(opts, (options.destination as pino.DestinationStream | undefined) ?? bufferedStderr());
 }
 
-/** Lines gather until this many bytes wait, or the flush interval passes: one write for many lines. */
-const bufferBytes = 4096;
-const flushIntervalMs = 1000;
+/** What waits for a slow stderr reader at most; more is dropped (SonicBoom's maxLength). */
+const maxWaitingBytes = 32 * 1024 * 1024;
 
 function bufferedStderr(): pino.DestinationStream {
-  const stderr = pino.destination({ fd: 2, sync: false, minLength: bufferBytes });
-  setInterval(() => stderr.flush(), flushIntervalMs).unref();
-  return stderr;
+  // minLength 0: each hand-over is already many lines, written as soon as the last write is done.
+  const stderr = pino.destination({ fd: 2, sync: false, minLength: 0, maxLength: maxWaitingBytes });
+  const gathered = new GatheredLines(stderr);
+  flushAtExit(gathered);
+  return gathered;
 }
 
 /** A logger that writes nowhere: for tests and for commands whose stdout is a protocol channel. */

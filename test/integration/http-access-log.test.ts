@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildHttpApp, type App } from '../../api/http/app.js';
 import { Readiness } from '../../api/http/readiness.js';
 import { createLogger } from '../../shared/logging/index.js';
+import { defaultGatherLimits } from '../../shared/logging/gathered-lines.js';
 import { createMetrics } from '../../shared/metrics/index.js';
 
 interface LogLine {
@@ -128,9 +129,9 @@ describe('the production logger', () => {
     `);
     expect(written).toHaveLength(1000);
     expect(JSON.parse(written[999]!)).toMatchObject({ msg: 'line', i: 999 });
-    // When the loop ended, at most the first batch (4 KiB and the line that filled it) had been
+    // When the loop ended, at most the first batch (64 KiB and the line that filled it) had been
     // handed to a write; the rest waited for the event loop, and for the exit.
-    expect(Number(stdout)).toBeLessThan(4096 + 2 * written[0]!.length);
+    expect(Number(stdout)).toBeLessThan(defaultGatherLimits.maxChars + 2 * written[0]!.length);
   });
 
   it('a lone line is written within the flush interval, without waiting for more or for the exit', async () => {
