@@ -6,7 +6,7 @@ import { databaseApiKeys } from '../shared/identity/index.js';
 import type { Logger } from '../shared/logging/index.js';
 import { buildMcpSurface } from '../api/mcp/surface.js';
 import { buildMcpServer, offeredPlatformPrompts, type McpSurface } from '../api/mcp/server.js';
-import { managePromptTool, reservedPromptNames, storedPrompts } from '../shared/prompts/index.js';
+import { followPromptChanges, managePromptTool, reservedPromptNames, storedPrompts, type PromptChanges } from '../shared/prompts/index.js';
 import { promptRoutes } from '../api/portal/prompts.js';
 import { databaseGatingStore, memoryGatingStore } from '../shared/workflow-gating/index.js';
 import { toolCallAudit } from './audit.js';
@@ -97,6 +97,10 @@ export async function startApiRole(opts: {
     resources && config.database.dsn
       ? await followResourceChanges({ service: resources, dsn: config.database.dsn, log: log.child({ component: 'resource-changes' }) })
       : undefined;
+  const promptChanges =
+    services.prompts && config.database.dsn
+      ? await followPromptChanges({ service: services.prompts, dsn: config.database.dsn, log: log.child({ component: 'prompt-changes' }) })
+      : undefined;
   const scheduling = temporal ? scheduleClient(config, temporal, log) : undefined;
   // Folder renames and archive extraction run as workflows the request awaits (docs/resources.md).
   const requests = temporal ? resourceRequests(config, temporal) : undefined;
@@ -113,6 +117,7 @@ export async function startApiRole(opts: {
     ...(db ? { db } : {}),
     ...(schedules ? { schedules } : {}),
     ...(resourceChanges ? { resourceChanges } : {}),
+    ...(promptChanges ? { promptChanges } : {}),
     ...(requests ? { requests } : {}),
   });
   // Scripted endpoints answer on every replica with a database and a sandbox (docs/endpoints.md, "Requests").
@@ -181,6 +186,7 @@ export async function startApiRole(opts: {
       await endpointRecords?.close();
       surface.close?.();
       await resourceChanges?.close();
+      await promptChanges?.close();
       // After the drain, so calls that finished during it are written too.
       await audit.close();
       if (!opts.services) await services.close();
@@ -221,6 +227,8 @@ function buildPlatformSurface(opts: {
   onRefused?: Parameters<typeof buildMcpSurface>[0]['onRefused'];
   schedules?: ScriptSchedules;
   resourceChanges?: Parameters<typeof buildMcpSurface>[0]['resourceChanges'];
+  /** Every replica's stored-prompt changes (else this process's). */
+  promptChanges?: PromptChanges;
   /** Requests answered by a workflow (manage_resource extract), through a Temporal client. */
   requests?: ResourceRequests;
 }): { surface: McpSurface; runner?: ScriptRunner; knowledge?: Knowledge } {
@@ -308,7 +316,7 @@ function buildPlatformSurface(opts: {
     ...(enrichment.middleware ? { innerMiddlewares: [enrichment.middleware] } : {}),
     ...(enrichment.resources ? { templatedResources: [enrichment.resources] } : {}),
     operatorPrompts: services.operatorPrompts,
-    ...(services.prompts ? { storedPrompts: storedPrompts(services.prompts, { actorOf: agentActor(config), reserved: () => reserved }) } : {}),
+    ...(services.prompts ? { storedPrompts: storedPrompts(services.prompts, { actorOf: agentActor(config), reserved: () => reserved, ...(opts.promptChanges ? { changes: opts.promptChanges } : {}) }) } : {}),
     ...(knowledge && config.knowledge.apply.enabled ? { reviewQueue: () => knowledge.insights.queue() } : {}),
     hasDatabase: db !== undefined,
   });

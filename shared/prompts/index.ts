@@ -10,6 +10,7 @@ export * from './types.js';
 export { createPromptService, PROMPT_REFERENCE_PREFIX, type PromptServiceDeps } from './store.js';
 export { promptReferences } from './references.js';
 export { managePromptTool, managePromptCommands, MANAGE_PROMPT_TOOL, type ManagePromptToolOptions } from './tool.js';
+export { followPromptChanges, publishPromptChange, PROMPT_CHANGES_CHANNEL, type PromptChangeFeed, type PromptChanges } from './change-feed.js';
 export { storedPrompts, attachmentBlocks, definitionOf, type StoredPrompts, type PromptContent } from './serve.js';
 export { platformPrompts, configuredPrompts, reservedPromptNames, WORKFLOW_PROMPTS } from './platform-prompts.js';
 export { loadPromptsDir, parsePromptFile, PromptsDirError } from './prompts-dir.js';

@@ -6,13 +6,14 @@
  */
 import type { CallerContext } from '../identity/index.js';
 import type { PromptDefinition } from '../mcp-content/index.js';
+import type { PromptChanges } from './change-feed.js';
 import type { AttachmentView, PromptActor, PromptService, PromptView, ServedPrompt } from './types.js';
 
 /** What the MCP server asks of stored prompts, per caller. */
 export interface StoredPrompts {
   list(caller: CallerContext, sessionId?: string): Promise<PromptDefinition[]>;
   get(caller: CallerContext, name: string, sessionId?: string): Promise<ServedPrompt | undefined>;
-  /** Calls `listener` after each committed change of stored prompts on this process; answers the unsubscribe. */
+  /** Calls `listener` after each committed change of stored prompts (every replica's where a change feed is followed); answers the unsubscribe. */
   onChange(listener: () => void): () => void;
 }
 
@@ -26,11 +27,16 @@ export function definitionOf(prompt: Pick<PromptView, 'name' | 'description' | '
 }
 
 /**
- * Stored prompts as the surface serves them. `reserved`: the operator and workflow prompts' names,
+ * Stored prompts as the surface serves them; their changes come from `changes` (every replica's),
+ * else from this process's service. `reserved`: the operator and workflow prompts' names,
  * which win over a stored prompt of the same name (one stored before the operator took the name).
  * Of stored prompts sharing a name, the caller gets the most specific (personal, persona, shared).
  */
-export function storedPrompts(service: PromptService, opts: { actorOf(caller: CallerContext, sessionId?: string): PromptActor; reserved(): ReadonlySet<string> }): StoredPrompts {
+export function storedPrompts(
+  service: PromptService,
+  opts: { actorOf(caller: CallerContext, sessionId?: string): PromptActor; reserved(): ReadonlySet<string>; changes?: PromptChanges },
+): StoredPrompts {
+  const changes = opts.changes ?? service;
   return {
     async list(caller, sessionId) {
       const reserved = opts.reserved();
@@ -48,7 +54,7 @@ export function storedPrompts(service: PromptService, opts: { actorOf(caller: Ca
       const prompt = await service.byName(opts.actorOf(caller, sessionId), name);
       return prompt ? { definition: definitionOf(prompt), attachments: prompt.attachments } : undefined;
     },
-    onChange: (listener) => service.onChange(listener),
+    onChange: (listener) => changes.onChange(listener),
   };
 }
 

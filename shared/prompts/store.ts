@@ -7,10 +7,12 @@
  * connection inside one (docs/architecture.md). People's writes through the portal are audited
  * (tool `portal_prompt_*`); agents' are tool calls, audited by the tool-call audit.
  */
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { PlatformConfig } from '../config/index.js';
 import { uuidv7 } from '../crypto/index.js';
 import { withTransaction, type Db } from '../db/index.js';
+import { publishPromptChange } from './change-feed.js';
 import { formatLibrary, libraryFromKey, recordPersonEvent, referenceOf, ResourceError, type ResourceService } from '../resources/index.js';
 import {
   attachmentFits,
@@ -174,11 +176,16 @@ export function createPromptService(deps: PromptServiceDeps): PromptService {
   }
 
   const listeners = new Set<() => void>();
+  const changeOrigin = randomUUID();
 
-  /** Runs a write and tells the onChange listeners after it commits. */
+  /** Runs a write, announced to every replica on commit (change-feed.ts); tells this process's onChange listeners after it commits. */
   async function write<T>(fn: (client: Client) => Promise<T>): Promise<T> {
     try {
-      const result = await withTransaction(db, fn);
+      const result = await withTransaction(db, async (client) => {
+        const done = await fn(client);
+        await publishPromptChange(client, changeOrigin);
+        return done;
+      });
       for (const listener of listeners) listener();
       return result;
     } catch (error) {
@@ -349,6 +356,8 @@ export function createPromptService(deps: PromptServiceDeps): PromptService {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+
+    changeOrigin,
   };
 
   /** The resource as the caller may open it (a bare id, mcp:resource:<id> or an mcp:// address); not_found otherwise. */

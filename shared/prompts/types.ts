@@ -115,6 +115,8 @@ export interface PromptService {
   reorder(actor: PromptActor, id: string, resourceIds: readonly string[]): Promise<PromptView>;
   /** Calls `listener` after every committed change of this process (the MCP surface sends prompts list_changed); answers the unsubscribe. */
   onChange(listener: () => void): () => void;
+  /** Names this process's writes on the change channel, so its own notifications are told apart (change-feed.ts). */
+  readonly changeOrigin: string;
 }
 
 export type PromptErrorCode = 'not_found' | 'forbidden' | 'invalid' | 'conflict' | 'attachment_narrower' | 'limit';

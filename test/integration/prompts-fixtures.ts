@@ -49,6 +49,8 @@ export interface PromptsRig {
   /** A tool call on the user's one session. */
   call(user: User, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; body: Json; text: string }>;
   rest(user: User | undefined, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json; text: string }>;
+  /** A second api replica over the same database and object store, with its own sessions and pool. */
+  startReplica(): Promise<{ api: RunningApiRole; connect(user: User): Promise<Client>; stop(): Promise<void> }>;
   /** Uploads a managed resource as `user` (multipart POST /api/v1/resources); answers its id. */
   upload(user: User, file: { library?: string; path?: string; name: string; content?: string }): Promise<string>;
   stop(): Promise<void>;
@@ -85,12 +87,13 @@ ${opts.extra ?? ''}
     throw error;
   }
   const clients: Client[] = [];
-  const connect = async (user: User) => {
+  const connectTo = async (url: string, user: User) => {
     const client = new Client({ name: `prompts-${user}`, version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keys[user]}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keys[user]}` } } }));
     clients.push(client);
     return client;
   };
+  const connect = (user: User) => connectTo(api.url, user);
   return {
     url: api.url,
     config,
@@ -112,6 +115,18 @@ ${opts.extra ?? ''}
         parsed = undefined;
       }
       return { status: response.status, body: parsed, text };
+    },
+    async startReplica() {
+      const replicaDb = (await openDatabase(config, log))!;
+      const replica = await startApiRole({ config, log, db: replicaDb });
+      return {
+        api: replica,
+        connect: (user: User) => connectTo(replica.url, user),
+        async stop() {
+          await replica.stop();
+          await replicaDb.end();
+        },
+      };
     },
     async upload(user, file) {
       const form = new FormData();

@@ -208,4 +208,37 @@ describe('prompts list_changed', () => {
     const listed = await bob.listPrompts();
     expect(listed.prompts.map((p) => p.name)).toContain('shared-news-0');
   });
+
+  it('a change committed on one replica reaches the sessions of another (Postgres LISTEN/NOTIFY), and a restored LISTEN connection tells them changes may have been missed', async () => {
+    const replica = await rig.startReplica();
+    try {
+      const carol = await replica.connect('carol');
+      let notified = 0;
+      carol.setNotificationHandler(PromptListChangedNotificationSchema, () => void notified++);
+      const heard = async (what: string) => {
+        const by = Date.now() + 5_000;
+        while (notified === 0 && Date.now() < by) await new Promise((resolve) => setTimeout(resolve, 25));
+        expect(notified, what).toBeGreaterThan(0);
+      };
+      // Written through the first replica only; repeated (each a real change) until carol's standalone stream is live.
+      for (let attempt = 0; notified === 0 && attempt < 20; attempt++) {
+        const created = await rig.call('root', 'manage_prompt', { command: 'create', name: `replica-news-${attempt}`, content: 'News.', scope: 'shared' });
+        expect(created.isError, created.text).toBe(false);
+        const by = Date.now() + 1_500;
+        while (notified === 0 && Date.now() < by) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await heard('a change on the other replica');
+      expect((await carol.listPrompts()).prompts.map((p) => p.name)).toContain('replica-news-0');
+
+      // Every LISTEN connection of the prompt channel dropped: each replica reconnects and its sessions hear list_changed with no change made.
+      notified = 0;
+      const { rows } = await rig.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM (SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'platform-prompt-changes' AND datname = current_database()) t`,
+      );
+      expect(rows[0]!.n).toBe(2);
+      await heard('a restored LISTEN connection');
+    } finally {
+      await replica.stop();
+    }
+  });
 });
