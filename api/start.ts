@@ -17,7 +17,7 @@ import { Readiness } from './http/readiness.js';
 import { drainAndClose } from './http/shutdown.js';
 import type { McpSurface } from './mcp/server.js';
 import { LiveSessions, memorySessionCap, type Clock } from './mcp/sessions.js';
-import { DatabaseSessions, sessionEndedChannel } from './mcp/database-sessions.js';
+import { DatabaseSessions, endedSessionIds, sessionEndedChannel } from './mcp/database-sessions.js';
 import { StandaloneStreams, streamableHttpRoutes, type StreamableMode } from './mcp/streamable.js';
 import type { HttpTransport, StreamSettings } from './mcp/streamable/transport.js';
 import { StreamRegistry } from './mcp/streamable/registry.js';
@@ -188,16 +188,18 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     onError: (error) => log.warn({ err: error }, 'MCP stream could not be archived for replay'),
   };
   const standalone = sessionDb ? new StandaloneStreams(streams, deps.surface.connected) : undefined;
-  const store = sessionDb ? new DatabaseSessions(sessionDb, limits, maxPerSubject, deps.clock) : undefined;
+  const store = sessionDb ? new DatabaseSessions(sessionDb, limits, maxPerSubject, log.child({ component: 'mcp-sessions' }), deps.clock) : undefined;
   // A session ended on another replica is forgotten here at once: its remembered row, its stream.
   const endedSessions =
     store && config.database.dsn
       ? await listenOnChannel({
           dsn: config.database.dsn,
           channel: sessionEndedChannel,
-          onNotification: (id) => {
-            store.forget(id);
-            void standalone?.close(id);
+          onNotification: (payload) => {
+            for (const id of endedSessionIds(payload)) {
+              store.forget(id);
+              void standalone?.close(id);
+            }
           },
           onReconnected: () => store.forget(),
           log: log.child({ component: 'mcp-sessions' }),

@@ -1,4 +1,5 @@
 import type { Db } from '../../shared/db/index.js';
+import type { Logger } from '../../shared/logging/index.js';
 import { admitSession, type Admission, type Clock, type SessionLimits } from './sessions.js';
 
 export interface StoredSession {
@@ -7,8 +8,77 @@ export interface StoredSession {
   protocolVersion: string;
 }
 
-/** Where a replica announces a session it ended (payload: the session id). */
+/** Where a replica announces the sessions it ended (payload: their ids, comma-separated). */
 export const sessionEndedChannel = 'platform_mcp_session_ended';
+
+/** The session ids of a notification on `sessionEndedChannel`. */
+export function endedSessionIds(payload: string): string[] {
+  return payload.split(',').filter(Boolean);
+}
+
+/** Postgres refuses a NOTIFY payload of 8000 bytes or more. */
+const maxAnnouncementBytes = 7999;
+
+/**
+ * Announces ended sessions to the other replicas, a group at a time: one NOTIFY is in flight per
+ * replica, and the sessions ended meanwhile go out together in the next. A NOTIFY serialises its
+ * transaction's commit with every other notifying commit of the cluster (Postgres's notification
+ * queue lock, held through the WAL flush), so a NOTIFY in each DELETE's own commit made every
+ * session end on every replica queue behind the others' (sampled under session churn on two
+ * workers: the commonest wait after the per-subject open lock). The replicas hear of an end a
+ * round trip later than at its commit; one whose announcement is lost (the process died, the
+ * database was away) forgets the session within `recentSessionMs` anyway.
+ */
+export class EndedSessionAnnouncer {
+  #waiting: string[] = [];
+  #sending = false;
+
+  constructor(
+    private readonly db: Pick<Db, 'query'>,
+    private readonly log: Pick<Logger, 'warn'>,
+  ) {}
+
+  announce(id: string): void {
+    this.#waiting.push(id);
+    if (!this.#sending) void this.#send();
+  }
+
+  async #send(): Promise<void> {
+    this.#sending = true;
+    try {
+      while (this.#waiting.length > 0) {
+        const { payload, rest } = announcementOf(this.#waiting);
+        this.#waiting = rest;
+        try {
+          await this.db.query('SELECT pg_notify($1, $2)', [sessionEndedChannel, payload]);
+        } catch (error) {
+          this.log.warn({ err: { message: (error as Error).message } }, 'ended MCP sessions not announced; other replicas forget them within a second');
+        }
+      }
+    } finally {
+      this.#sending = false;
+    }
+  }
+}
+
+/** As many of `ids` as fit one notification (at least one), and the rest. */
+export function announcementOf(ids: readonly string[]): { payload: string; rest: string[] } {
+  let bytes = Buffer.byteLength(ids[0]!);
+  let n = 1;
+  while (n < ids.length && bytes + 1 + Buffer.byteLength(ids[n]!) <= maxAnnouncementBytes) bytes += 1 + Buffer.byteLength(ids[n++]!);
+  return { payload: ids.slice(0, n).join(','), rest: ids.slice(n) };
+}
+
+/**
+ * A select-list item that lets the statement's transaction commit without waiting for its WAL to
+ * reach the disk (`synchronous_commit = off`, this transaction only). For session rows only: their
+ * opens hold the subject's lock until commit, so a WAL flush in each serialised every open of a
+ * subject behind the disk. A database crash may lose the last ~200 ms (wal_writer_delay) of
+ * session opens and ends: a lost open costs its client a 404 and a new initialize, as any lost
+ * session does; a lost end leaves a row that expires idle. Rows are visible to every replica at
+ * commit either way.
+ */
+const unsyncedCommit = `set_config('synchronous_commit', 'off', true) IS NULL`;
 
 /**
  * How long a replica answers a session it has just read from memory. A session ended on another
@@ -72,15 +142,18 @@ function liveSql(n: number): string {
  */
 export class DatabaseSessions {
   readonly #recent: RecentSessions;
+  readonly #ended: EndedSessionAnnouncer;
 
   constructor(
     private readonly db: Db,
     private readonly limits: SessionLimits,
     /** `sessions.max_per_subject`. */
     private readonly maxPerSubject: number,
+    log: Pick<Logger, 'warn'>,
     clock: Clock = Date.now,
   ) {
     this.#recent = new RecentSessions(clock);
+    this.#ended = new EndedSessionAnnouncer(db, log);
   }
 
   /**
@@ -99,7 +172,7 @@ export class DatabaseSessions {
    * session is remembered, so its first requests need no read.
    */
   async create(session: StoredSession & { clientInfo: unknown; capabilities: unknown }): Promise<Admission> {
-    const { rows } = await this.db.query<{ refused: number[] | null }>('SELECT mcp_session_open($1, $2, $3, $4, $5, $6, $7, $8) AS refused', [
+    const { rows } = await this.db.query<{ refused: number[] | null }>(`SELECT ${unsyncedCommit}, mcp_session_open($1, $2, $3, $4, $5, $6, $7, $8) AS refused`, [
       session.id,
       session.subject,
       session.protocolVersion,
@@ -155,14 +228,15 @@ export class DatabaseSessions {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Ends the session everywhere: the other replicas hear of it on `sessionEndedChannel` at commit. */
+  /** Ends the session everywhere: the other replicas hear of it on `sessionEndedChannel` (EndedSessionAnnouncer). */
   async delete(id: string, subject: string): Promise<boolean> {
     this.#recent.forget(id);
-    const { rowCount } = await this.db.query(
-      `WITH ended AS (DELETE FROM mcp_sessions WHERE id = $1 AND subject = $2 RETURNING id)
-       SELECT pg_notify($3, id) FROM ended`,
-      [id, subject, sessionEndedChannel],
-    );
-    return rowCount === 1;
+    const { rowCount } = await this.db.query(`WITH ended AS (DELETE FROM mcp_sessions WHERE id = $1 AND subject = $2 RETURNING id) SELECT ${unsyncedCommit} FROM ended`, [
+      id,
+      subject,
+    ]);
+    if (rowCount !== 1) return false;
+    this.#ended.announce(id);
+    return true;
   }
 }

@@ -11,9 +11,11 @@ describe('sessions.store: database — two api replicas on one Postgres', () => 
   let setup: DatabaseReplicas;
   let db: Db;
   let replicas: RunningApi[];
+  /** While set, the replicas' clock stands still (their memory of sessions read never lapses). */
+  let frozenAt: number | undefined;
 
   beforeAll(async () => {
-    setup = await startDatabaseReplicas();
+    setup = await startDatabaseReplicas({ clock: () => frozenAt ?? Date.now() });
     ({ db, replicas } = setup);
     expect(setup.config.server.streamable.stateless).toBe(true);
   });
@@ -93,27 +95,49 @@ describe('sessions.store: database — two api replicas on one Postgres', () => 
     expect(after['stale-session']).toBeGreaterThan(before['stale-session']!);
   });
 
-  it('a session ended through replica A is refused by replica B as soon as its notification arrives, though B had just served it from memory', async () => {
-    const [a, b] = replicas as [RunningApi, RunningApi];
-    const ping = (url: string, sessionId: string) =>
-      fetch(`${url}/mcp`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${testApiKey}`, 'mcp-session-id': sessionId },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-      });
-    const init = await fetch(`${a.url}/mcp`, {
+  const ping = (url: string, sessionId: string) =>
+    fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${testApiKey}`, 'mcp-session-id': sessionId },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+  const open = async (url: string) => {
+    const init = await fetch(`${url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${testApiKey}` },
       body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
     });
-    const sessionId = init.headers.get('mcp-session-id')!;
     await init.json();
+    return init.headers.get('mcp-session-id')!;
+  };
+  const end = (url: string, sessionId: string) => fetch(`${url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${testApiKey}`, 'mcp-session-id': sessionId } });
+
+  it('a session ended through replica A is refused by replica B as soon as its notification arrives, though B had just served it from memory', async () => {
+    const [a, b] = replicas as [RunningApi, RunningApi];
+    const sessionId = await open(a.url);
     expect((await ping(b.url, sessionId)).status).toBe(200);
     expect((await ping(b.url, sessionId)).status).toBe(200);
-    const ended = await fetch(`${a.url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${testApiKey}`, 'mcp-session-id': sessionId } });
-    expect(ended.status).toBe(200);
+    expect((await end(a.url, sessionId)).status).toBe(200);
     // B forgets it when Postgres delivers A's NOTIFY (sent at commit): milliseconds, longer only on
     // a machine under heavy load — far sooner than B's memory of it would lapse (recentSessionMs).
     await expect.poll(async () => (await ping(b.url, sessionId)).status, { timeout: 2_000, interval: 20 }).toBe(404);
+  });
+
+  it('sessions ended together through replica A are announced as a group, and replica B refuses every one though its memory of them has not lapsed', async () => {
+    const [a, b] = replicas as [RunningApi, RunningApi];
+    const ids = await Promise.all(Array.from({ length: 24 }, () => open(a.url)));
+    // B reads each row now and answers it from memory; with the clock still, that memory never lapses,
+    // so only the announcements can make B refuse them.
+    frozenAt = Date.now();
+    try {
+      for (const status of await Promise.all(ids.map(async (id) => (await ping(b.url, id)).status))) expect(status).toBe(200);
+      const ended = await Promise.all(ids.map((id) => end(a.url, id)));
+      expect(ended.map((r) => r.status)).toEqual(ids.map(() => 200));
+      await expect
+        .poll(async () => (await Promise.all(ids.map(async (id) => (await ping(b.url, id)).status))).filter((status) => status !== 404).length, { timeout: 5_000, interval: 20 })
+        .toBe(0);
+    } finally {
+      frozenAt = undefined;
+    }
   });
 });

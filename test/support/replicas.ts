@@ -22,13 +22,15 @@ export async function startDatabaseReplicas(opts: {
   auth?: string[];
   tools?: ToolDefinition[];
   surface?: (db: Db) => Parameters<typeof startTestApi>[0]['surface'];
+  /** Both replicas' clock (default Date.now). */
+  clock?: () => number;
 } = {}): Promise<DatabaseReplicas> {
   const database = await createTestDatabase();
   const db = createPool({ dsn: database.dsn, maxOpenConns: 4 });
   await migrate(db);
   const config = testConfig(apiConfigYaml({ ...(opts.server ? { server: opts.server } : {}), ...(opts.auth ? { auth: opts.auth } : {}), extra: `${opts.extra ?? ''}sessions:\n  store: database\ndatabase:\n  dsn: ${database.dsn}\n` }));
   const start = () =>
-    startTestApi({ config, db, ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.surface ? { surface: opts.surface(db) } : {}) });
+    startTestApi({ config, db, ...(opts.tools ? { tools: opts.tools } : {}), ...(opts.surface ? { surface: opts.surface(db) } : {}), ...(opts.clock ? { clock: opts.clock } : {}) });
   const replicas: [RunningApi, RunningApi] = [await start(), await start()];
   return {
     db,
