@@ -20,6 +20,7 @@ export const MAX_RATE_BUCKETS = 50_000;
 
 const minuteOf = (perMinute: number) => ({ perMinute, burst: perMinute });
 const endpointKey = (endpoint: string) => `endpoint\0${endpoint}`;
+const callerKey = (endpoint: string, subject: string) => `caller\0${endpoint}\0${subject}`;
 const refusalKey = (endpoint: string, client: string | undefined) => `${endpoint}\0${clientNetwork(client)}`;
 
 export class EndpointRateLimits {
@@ -43,7 +44,12 @@ export class EndpointRateLimits {
 
   /** One request of a signed-in caller (its subject) against the endpoint's caller_rate_limit. */
   caller(endpoint: string, subject: string, perMinute: number, nowMs: number): RateDecision {
-    return this.#admitted.take(`caller\0${endpoint}\0${subject}`, minuteOf(perMinute), nowMs);
+    return this.#admitted.take(callerKey(endpoint, subject), minuteOf(perMinute), nowMs);
+  }
+
+  /** Gives back the token `caller` took for a request whose answer was not used after all. */
+  giveBackCaller(endpoint: string, subject: string): void {
+    this.#admitted.giveBack(callerKey(endpoint, subject));
   }
 
   /** One request refused by authentication or the bot check, from `client` (an address), against the endpoint's rate_limit for its network. */

@@ -2,7 +2,10 @@
  * One request at `/endpoints/{name}/{rest...}` (spec document 3, "Scripted endpoints"), from the
  * binding read to the answer. The binding and its script's current version are read on every
  * request (target.ts: coalesced, each request answered by a query started after it arrived), so a
- * save or a binding change is seen by the next request on any replica.
+ * save or a binding change is seen by the next request on any replica. While that read is in
+ * flight, a replica that holds the endpoint's target from an earlier read serves the request on
+ * it and keeps the answer until the read confirms the target unchanged; otherwise the answer is
+ * dropped and the request served from what the read answered (Tentative, below).
  *
  * Order of the checks (each stops the request):
  *   1. an enabled endpoint of that name, and the path matches its template — else 404 (one answer
@@ -101,8 +104,60 @@ export interface EndpointRequestsDeps {
   clock?: () => number;
 }
 
+/**
+ * A request served from the target the replica holds while the request's own freshness read is in
+ * flight (answer()). Nothing it does may outlive a discard: the rate-limit tokens it took are given
+ * back, its run's platform calls and imports wait for the decision (ExecuteSpec.confirmed), and at
+ * anything else with an effect — a refusal counted against a network, a 429 counted in metrics,
+ * the bot check, a body to read — it stops (NotServedTentatively) and the request is served as
+ * usual once the read is in.
+ */
+class Tentative {
+  readonly decided: Promise<boolean>;
+  #decide!: (confirmed: boolean) => void;
+  readonly #givebacks: (() => void)[] = [];
+
+  constructor() {
+    this.decided = new Promise((resolve) => (this.#decide = resolve));
+  }
+
+  took(giveBack: () => void): void {
+    this.#givebacks.push(giveBack);
+  }
+
+  /** The read answered the same target: the answer stands (the first decision holds). */
+  confirm(): void {
+    this.#decide(true);
+  }
+
+  /** The answer will not be used: what it took goes back, its run reaches nothing more. */
+  discard(): void {
+    for (const giveBack of this.#givebacks.splice(0)) giveBack();
+    this.#decide(false);
+  }
+}
+
+/** Thrown where a tentative request would do something a discard could not undo. */
+class NotServedTentatively extends Error {}
+
+/** Only a request without a body is served tentatively: a body is read once, by the request that uses it. */
+function servableTentatively(request: EndpointRequest): boolean {
+  return request.headers['content-length'] === undefined && request.headers['transfer-encoding'] === undefined;
+}
+
+/** One request served from one target: its answer and what its records need. */
+interface Served {
+  target: EndpointTarget;
+  facts: TargetFacts;
+  progress: Progress;
+  sessionId: string;
+  answer: EndpointAnswer;
+}
+
 /** What one request came to, for its records. */
 interface Progress {
+  /** Served beside its read: see Tentative. */
+  tentative?: Tentative;
   caller: CallerContext | null;
   /** The handler ran (metrics count it). */
   ran: boolean;
@@ -186,28 +241,26 @@ export class EndpointRequests {
   async answer(request: EndpointRequest): Promise<EndpointAnswer> {
     const startedAt = this.#clock();
     const started = performance.now();
-    let target: EndpointTarget | undefined;
-    try {
-      target = ENDPOINT_NAME.test(request.name) ? await this.#targets.read(request.name) : undefined;
-    } catch (error) {
-      // The database is away: no endpoint can be told apart, none answers.
-      this.#deps.log.error({ err: { message: (error as Error).message } }, 'endpoint binding not read');
-      return bare(refusal('unavailable', { 'retry-after': '5' }));
+    if (!ENDPOINT_NAME.test(request.name)) return bare(refusal('not_found'));
+    // The read starts after the request arrived (target.ts). Meanwhile a target this replica holds
+    // serves it, the answer kept until the read says whether that target is still the endpoint's.
+    const reading = this.#targets.read(request.name);
+    const held = this.#targets.held(request.name);
+    let served = held && servableTentatively(request) ? await this.#serveBesideRead(request, held, reading) : undefined;
+    if (!served) {
+      let target: EndpointTarget | undefined;
+      try {
+        target = await reading;
+      } catch (error) {
+        // The database is away: no endpoint can be told apart, none answers.
+        this.#deps.log.error({ err: { message: (error as Error).message } }, 'endpoint binding not read');
+        return bare(refusal('unavailable', { 'retry-after': '5' }));
+      }
+      if (!target) return bare(refusal('not_found'));
+      served = await this.#attempt(request, target);
     }
-    if (!target) return bare(refusal('not_found'));
+    const { target, facts, progress, sessionId, answer } = served;
     const { binding } = target;
-    let facts = this.#facts.get(target);
-    if (!facts) this.#facts.set(target, (facts = factsOf(target)));
-    const progress: Progress = { caller: null, ran: false, failed: false };
-    // Node's randomUUID draws from a cached pool (a v7 id drew fresh random bytes per request).
-    const sessionId = `endpoint:${binding.endpoint}:${randomUUID()}`;
-    let answer: EndpointAnswer;
-    try {
-      answer = await this.#serve(request, target, facts, sessionId, progress);
-    } catch (error) {
-      this.#deps.log.error({ err: { message: (error as Error).message }, endpoint: binding.endpoint }, 'endpoint request failed');
-      answer = this.#failure(progress, 'handler_failed', (error as Error).message);
-    }
     const durationMs = performance.now() - started;
     this.#deps.records.request(
       {
@@ -234,6 +287,52 @@ export class EndpointRequests {
     return answer;
   }
 
+  /**
+   * Serves `request` from `held` while `reading` is in flight: the answer when the read confirms
+   * `held` (the same object: its rows unchanged), else undefined — the read failed, answered
+   * another target, or the request met something a discard could not undo — and the request is
+   * served again from what the read answered. A discarded run is not waited for.
+   */
+  async #serveBesideRead(request: EndpointRequest, held: EndpointTarget, reading: Promise<EndpointTarget | undefined>): Promise<Served | undefined> {
+    const tentative = new Tentative();
+    reading.then(
+      (target) => (target === held ? tentative.confirm() : tentative.discard()),
+      () => tentative.discard(),
+    );
+    const attempt = this.#attempt(request, held, tentative);
+    // Settled by whoever uses it; a discarded attempt's end (or NotServedTentatively) is nobody's concern.
+    attempt.catch(() => undefined);
+    if (!(await tentative.decided)) return undefined;
+    try {
+      return await attempt;
+    } catch (error) {
+      if (error instanceof NotServedTentatively) return undefined;
+      throw error;
+    }
+  }
+
+  /** Serves `request` from `target` (tentatively when given, see Tentative); an unexpected failure answers 500. */
+  async #attempt(request: EndpointRequest, target: EndpointTarget, tentative?: Tentative): Promise<Served> {
+    let facts = this.#facts.get(target);
+    if (!facts) this.#facts.set(target, (facts = factsOf(target)));
+    const progress: Progress = { caller: null, ran: false, failed: false, ...(tentative ? { tentative } : {}) };
+    // Node's randomUUID draws from a cached pool (a v7 id drew fresh random bytes per request).
+    const sessionId = `endpoint:${target.binding.endpoint}:${randomUUID()}`;
+    let answer: EndpointAnswer;
+    try {
+      answer = await this.#serve(request, target, facts, sessionId, progress);
+    } catch (error) {
+      if (error instanceof NotServedTentatively) {
+        tentative?.discard();
+        throw error;
+      }
+      if (tentative && !(await tentative.decided)) throw new NotServedTentatively();
+      this.#deps.log.error({ err: { message: (error as Error).message }, endpoint: target.binding.endpoint }, 'endpoint request failed');
+      answer = this.#failure(progress, 'handler_failed', (error as Error).message);
+    }
+    return { target, facts, progress, sessionId, answer };
+  }
+
   async #serve(request: EndpointRequest, target: EndpointTarget, facts: TargetFacts, sessionId: string, progress: Progress): Promise<EndpointAnswer> {
     const { binding, script } = target;
     const { method, headers } = request;
@@ -254,21 +353,25 @@ export class EndpointRequests {
     let spend: (() => Promise<BotCheckVerdict>) | undefined;
     if (binding.authMode === 'signed_in') {
       const auth = await this.#deps.authenticate({ method, headers });
-      if (!auth.ok) return this.#refused(binding, request, refusal(auth.error, auth.status === 401 ? { 'www-authenticate': 'Bearer' } : {}));
-      if (auth.caller.authType === 'anonymous') return this.#refused(binding, request, refusal('unauthorized', { 'www-authenticate': 'Bearer' }));
-      if (auth.viaSession && origin !== undefined && origin !== request.ownOrigin) return this.#refused(binding, request, refusal('cross_origin_session'));
+      if (!auth.ok) return this.#refused(binding, request, progress, refusal(auth.error, auth.status === 401 ? { 'www-authenticate': 'Bearer' } : {}));
+      if (auth.caller.authType === 'anonymous') return this.#refused(binding, request, progress, refusal('unauthorized', { 'www-authenticate': 'Bearer' }));
+      if (auth.viaSession && origin !== undefined && origin !== request.ownOrigin) return this.#refused(binding, request, progress, refusal('cross_origin_session'));
       caller = progress.caller = auth.caller;
       // The caller's own limit first: a caller past it spends nothing of the endpoint's.
       const callerRate = this.#limits.caller(binding.endpoint, caller.subject, binding.callerRateLimit, this.#clock());
-      if (!callerRate.ok) return this.#rateLimited(callerRate.retryAfterSeconds);
-      const limited = this.#pastRateLimit(binding);
+      if (!callerRate.ok) return this.#rateLimited(progress, callerRate.retryAfterSeconds);
+      const subject = caller.subject;
+      progress.tentative?.took(() => this.#limits.giveBackCaller(binding.endpoint, subject));
+      const limited = this.#pastRateLimit(binding, progress);
       if (limited) return limited;
     } else if (binding.openReads && (method === 'GET' || method === 'HEAD')) {
       // Open reads prove nothing: where the endpoint also answers checked methods, they leave half
       // of rate_limit to requests that pass the bot check, so a flood of reads cannot lock those out.
-      const limited = this.#pastRateLimit(binding, facts.checkedMethods ? Math.floor(binding.rateLimit / 2) : 0);
+      const limited = this.#pastRateLimit(binding, progress, facts.checkedMethods ? Math.floor(binding.rateLimit / 2) : 0);
       if (limited) return limited;
     } else {
+      // Checking an answer is the start of spending it: not for a request that may be discarded.
+      if (progress.tentative) throw new NotServedTentatively();
       const check = this.#deps.botCheck
         ? await this.#deps.botCheck.check({ endpoint: binding.endpoint, header: presented, ...(request.remoteIp ? { remoteIp: request.remoteIp } : {}) })
         : ({ ok: false, status: 503, reason: 'no bot check is configured on this replica' } as const);
@@ -311,16 +414,17 @@ export class EndpointRequests {
   }
 
   /** A refusal by authentication or the bot check, counted against its client network (past its bucket: 429). */
-  #refused(binding: EndpointBinding, request: EndpointRequest, answer: EndpointAnswer): EndpointAnswer {
+  #refused(binding: EndpointBinding, request: EndpointRequest, progress: Progress, answer: EndpointAnswer): EndpointAnswer {
+    if (progress.tentative) throw new NotServedTentatively();
     const network = this.#limits.refusal(binding.endpoint, request.remoteIp, binding.rateLimit, this.#clock());
-    return network.ok ? answer : this.#rateLimited(network.retryAfterSeconds);
+    return network.ok ? answer : this.#rateLimited(progress, network.retryAfterSeconds);
   }
 
   /** 403 for a missing or refused answer; 503 (a failed request, not the caller's refusal) when the check could not be made. */
   #botCheckRefused(binding: EndpointBinding, request: EndpointRequest, presented: string | undefined, progress: Progress, verdict: BotCheckRefusal): EndpointAnswer {
     return verdict.status === 503
       ? this.#failure(progress, 'bot_check_unavailable', `bot check: ${verdict.reason}`, { 'retry-after': '5' })
-      : this.#refused(binding, request, refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused'));
+      : this.#refused(binding, request, progress, refusal(presented === undefined ? 'bot_check_required' : 'bot_check_refused'));
   }
 
   /**
@@ -328,7 +432,7 @@ export class EndpointRequests {
    * retry; a refused spend gives the rate_limit token back. Undefined when spent.
    */
   async #spendAnswer(binding: EndpointBinding, request: EndpointRequest, presented: string | undefined, progress: Progress, spend: () => Promise<BotCheckVerdict>): Promise<EndpointAnswer | undefined> {
-    const limited = this.#pastRateLimit(binding);
+    const limited = this.#pastRateLimit(binding, progress);
     if (limited) return limited;
     const spent = await spend();
     if (spent.ok) return undefined;
@@ -350,6 +454,7 @@ export class EndpointRequests {
       countsAgainst: progress.caller?.subject,
       memoryBytes: binding.maxMemoryBytes,
       deadlineMs: binding.timeoutSeconds * 1000,
+      ...(progress.tentative ? { confirmed: progress.tentative.decided } : {}),
     });
     switch (outcome.status) {
       case 'ok': {
@@ -377,12 +482,15 @@ export class EndpointRequests {
   }
 
   /** 429 when the endpoint's rate_limit has no token for this admitted request (beyond `keep`); else undefined, its token taken. */
-  #pastRateLimit(binding: EndpointBinding, keep = 0): EndpointAnswer | undefined {
+  #pastRateLimit(binding: EndpointBinding, progress: Progress, keep = 0): EndpointAnswer | undefined {
     const decision = this.#limits.endpoint(binding.endpoint, binding.rateLimit, this.#clock(), keep);
-    return decision.ok ? undefined : this.#rateLimited(decision.retryAfterSeconds);
+    if (!decision.ok) return this.#rateLimited(progress, decision.retryAfterSeconds);
+    progress.tentative?.took(() => this.#limits.giveBack(binding.endpoint));
+    return undefined;
   }
 
-  #rateLimited(retryAfterSeconds: number): EndpointAnswer {
+  #rateLimited(progress: Progress, retryAfterSeconds: number): EndpointAnswer {
+    if (progress.tentative) throw new NotServedTentatively();
     this.#deps.metrics.rateLimited.inc({ limiter: 'endpoint' });
     return refusal('rate_limited', { 'retry-after': String(retryAfterSeconds) });
   }

@@ -177,6 +177,15 @@ export class EndpointTargetReader {
     });
   }
 
+  /**
+   * The target of `name` as last read, if this reader holds it: what a request may be served from
+   * while its own read is in flight (requests.ts), never an answer by itself. The object stays the
+   * same while its stamp does, so a read answering this very object confirms it unchanged.
+   */
+  held(name: string): EndpointTarget | undefined {
+    return this.#kept.get(name)?.target;
+  }
+
   #keep(name: string, read: Stamped | undefined): void {
     this.#forget(name);
     if (!read) return;

@@ -111,10 +111,12 @@ export function platformHost(client: ToolCaller, fetchPolicy: FetchPolicy, entry
 export class PlatformHost extends LazyHost {
   #functions: HostFunctions | undefined;
 
+  /** `confirmed`: the run started before it was known to be wanted; each call waits for the decision (afterConfirmation). */
   constructor(
     private readonly client: ToolCaller,
     private readonly fetchPolicy: FetchPolicy,
     private readonly entry: EntryPoint,
+    private readonly confirmed?: Promise<boolean>,
   ) {
     super();
   }
@@ -124,6 +126,26 @@ export class PlatformHost extends LazyHost {
   }
 
   functions(): HostFunctions {
-    return (this.#functions ??= platformHost(this.client, this.fetchPolicy, this.entry));
+    return (this.#functions ??= heldUntil(this.confirmed, platformHost(this.client, this.fetchPolicy, this.entry)));
   }
+}
+
+/** What a platform call of a run ends with when the run's answer was discarded before it could be used. */
+export const DISCARDED_RUN = 'this run was discarded (its endpoint changed while it ran): its platform calls were not made';
+
+/**
+ * `effect`, once `confirmed` (when given) says the run is wanted; refused when it says not. A run
+ * started beside its endpoint's freshness read (docs/endpoints.md) reaches nothing outside its
+ * sandbox before the read confirms the code it runs is still the endpoint's.
+ */
+export async function afterConfirmation<T>(confirmed: Promise<boolean> | undefined, effect: () => Promise<T>): Promise<T> {
+  if (confirmed !== undefined && !(await confirmed)) throw new Error(DISCARDED_RUN);
+  return effect();
+}
+
+function heldUntil(confirmed: Promise<boolean> | undefined, functions: HostFunctions): HostFunctions {
+  if (confirmed === undefined) return functions;
+  const held = { ...functions };
+  for (const name of PLATFORM_HOST_NAMES) held[name] = (...args: unknown[]) => afterConfirmation(confirmed, () => functions[name](...args));
+  return held;
 }

@@ -17,7 +17,7 @@ import { runs } from '../states.js';
 import type { ScriptStore } from '../store.js';
 import { ScriptError, type EntryPoint, type ResolvedLibrary, type RunImports } from '../types.js';
 import type { FetchPolicy } from './fetch.js';
-import { PlatformHost } from './host.js';
+import { afterConfirmation, PlatformHost } from './host.js';
 import { scriptPrincipal } from './principal.js';
 import { recordScriptRun, type RunStarter, type RunTrigger } from './records.js';
 import { LazyPlatformSession, type McpServerFor } from './session.js';
@@ -57,6 +57,12 @@ export interface ExecuteSpec {
   countsAgainst?: string | undefined;
   memoryBytes?: number;
   deadlineMs?: number;
+  /**
+   * The run starts before it is known to be wanted (an endpoint request served beside its
+   * freshness read): its platform calls and library imports wait until this resolves, true to
+   * make them, false to refuse them. Absent: the run is wanted.
+   */
+  confirmed?: Promise<boolean>;
 }
 
 /** One run of `main()` to execute: its source, the principal it acts as, and how it is recorded. */
@@ -153,8 +159,9 @@ export class ScriptRunner {
         consoleLimitBytes: config.scripts.console_limit_bytes,
         principal: spec.countsAgainst,
         authority: authorityOf(spec.principal),
-        resolveLibrary: (name) => resolveLibrarySource(imports === 'current' ? store.resolveLibrary(name) : store.resolvePinned(imports, name)),
-        host: new PlatformHost(session, this.fetchPolicy, spec.entry),
+        resolveLibrary: (name) =>
+          afterConfirmation(spec.confirmed, () => resolveLibrarySource(imports === 'current' ? store.resolveLibrary(name) : store.resolvePinned(imports, name))),
+        host: new PlatformHost(session, this.fetchPolicy, spec.entry, spec.confirmed),
       });
     } finally {
       if (session.opened) await session.close();

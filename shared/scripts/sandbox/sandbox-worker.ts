@@ -211,15 +211,15 @@ export class SandboxWorker {
   }
 
   /**
-   * Queues `message` for the thread: what one callback of the event loop sends, with the promise
-   * work it sets off, goes as one batch (one wake-up of the thread). A tick, not setImmediate: a
-   * tick queued from promise work runs once all of it is done, while setImmediate also waited for
-   * every other I/O callback of the loop's turn (docs/endpoints.md, "Performance").
+   * Queues `message` for the thread: what one turn of the event loop sends — every request that
+   * arrived in it, each starting its run beside its binding read — goes as one batch (one wake-up
+   * of the thread). setImmediate, not a tick: a tick went with each arrival's own callback, one
+   * message per request (docs/endpoints.md, "Performance").
    */
   #send(message: ToWorker): void {
     if (!this.#alive) return;
     this.#outbox.push(message);
-    if (this.#outbox.length === 1) process.nextTick(() => this.#flush());
+    if (this.#outbox.length === 1) setImmediate(() => this.#flush());
   }
 
   #flush(): void {
