@@ -50,7 +50,11 @@ export interface CreateAuditLogOptions {
   clock?: Clock;
   /** Rows per INSERT (default 200, at most 1000). A full batch is written at once. */
   batchSize?: number;
-  /** A partial batch waits at most this long before it is written (default 250 ms). */
+  /**
+   * A partial batch waits this long from its first record before it is written (default 250 ms),
+   * also while full batches are being written: under load the writer sends full batches, each row
+   * costing the database about a third less than in the small batches it sent back to back before.
+   */
   flushIntervalMs?: number;
   /** Pause before the single retry of a failed write (default 500 ms). */
   retryDelayMs?: number;
@@ -119,6 +123,8 @@ export function createAuditLog(opts: CreateAuditLogOptions): AuditLog {
   const counter = droppedCounter(opts.metrics?.registry);
 
   const queue: AuditEntry[] = [];
+  /** When each queued entry was queued (performance.now()), in queue order: a partial batch's timer runs from its first. */
+  const queuedAt: number[] = [];
   const waiters: Waiter[] = [];
   /** Entries of the batch being written: they still hold memory, so they count against capacity. */
   let inFlight = 0;
@@ -148,23 +154,32 @@ export function createAuditLog(opts: CreateAuditLogOptions): AuditLog {
   }
 
   function schedule(): void {
-    if (queue.length >= batchSize || pending() >= capacity) {
-      // A full batch, or a full queue, goes now (or right after the batch being written).
+    if (pending() >= capacity) {
+      // A full queue goes now, partial batch and all (or right after the batch being written).
       clearTimer();
-      void drain();
+      void drain(true);
       return;
     }
-    if (timer || draining) return; // the running drain picks the entry up before it stops
-    timer = setTimeout(() => {
-      timer = undefined;
-      void drain();
-    }, flushIntervalMs);
+    if (queue.length >= batchSize) {
+      clearTimer();
+      void drain(false);
+      return;
+    }
+    if (timer || draining) return; // the running drain schedules what it leaves when it stops
+    timer = setTimeout(
+      () => {
+        timer = undefined;
+        void drain(true);
+      },
+      Math.max(0, flushIntervalMs - (performance.now() - queuedAt[0]!)),
+    );
     // Shutdown calls close(); a pending audit batch must not keep an otherwise finished process alive.
     timer.unref();
   }
 
   function enqueue(entry: AuditEntry): void {
     queue.push(entry);
+    queuedAt.push(performance.now());
     schedule();
   }
 
@@ -173,6 +188,7 @@ export function createAuditLog(opts: CreateAuditLogOptions): AuditLog {
     while (waiters.length > 0 && pending() < capacity) {
       const waiter = waiters.shift()!;
       queue.push(waiter.entry);
+      queuedAt.push(performance.now());
       waiter.resolve();
     }
     if (queue.length > 0) schedule();
@@ -208,16 +224,23 @@ export function createAuditLog(opts: CreateAuditLogOptions): AuditLog {
     }
   }
 
-  /** The single writer: batches until the queue is empty. Never rejects. */
-  function drain(): Promise<void> {
+  /**
+   * The single writer: full batches and — when `all` (the interval passed, a full queue, a flush)
+   * — every entry queued when it started. Never rejects. A partial batch it leaves (entries that
+   * arrived while it wrote) waits for its own timer, so a steady stream goes in full batches.
+   */
+  function drain(all: boolean): Promise<void> {
     if (draining) return draining;
     clearTimer();
     // The loop below always awaits before its `finally`, so `draining` is assigned before it is cleared.
-    if (queue.length === 0) return Promise.resolve();
+    if (queue.length === 0 || (!all && queue.length < batchSize)) return Promise.resolve();
+    let owed = all ? queue.length : 0;
     draining = (async () => {
       try {
-        while (queue.length > 0) {
+        while (queue.length >= batchSize || owed > 0) {
           const batch = queue.splice(0, batchSize);
+          queuedAt.splice(0, batch.length);
+          owed -= batch.length;
           inFlight = batch.length;
           try {
             await write(batch);
@@ -230,6 +253,7 @@ export function createAuditLog(opts: CreateAuditLogOptions): AuditLog {
         log.error({ err: { message: (err as Error).message } }, 'audit writer failed');
       } finally {
         draining = undefined;
+        if (queue.length > 0) schedule();
       }
     })();
     return draining;
@@ -257,7 +281,7 @@ export function createAuditLog(opts: CreateAuditLogOptions): AuditLog {
 
   async function flush(): Promise<void> {
     clearTimer();
-    while (queue.length > 0 || draining) await (draining ?? drain());
+    while (queue.length > 0 || draining) await (draining ?? drain(true));
   }
 
   return {
@@ -284,7 +308,7 @@ export function createAuditLog(opts: CreateAuditLogOptions): AuditLog {
       // Room appears only when a batch is written: make sure one is on its way.
       if (queue.length > 0) {
         clearTimer();
-        void drain();
+        void drain(true);
       }
       return waiting;
     },

@@ -184,6 +184,31 @@ describe('writer', () => {
     expect(db.calls.map((c) => c.rows.length)).toEqual([2, 2, 1]);
   });
 
+  it('writes a steady stream in full batches: entries queued while a batch is written wait for a full batch or their own interval', async () => {
+    const db = fakeDb();
+    // Each write waits until the test lets it finish.
+    const finishes: (() => void)[] = [];
+    const query = db.query as unknown as (q: unknown) => Promise<unknown>;
+    const slowDb = { calls: db.calls, query: (async (q: unknown) => { await new Promise<void>((r) => finishes.push(r)); return query(q); }) as never };
+    const audit = createAuditLog({ config: { audit: on }, db: slowDb, log: silentLogger(), flushIntervalMs: 60_000, batchSize: 3 });
+    for (const t of ['a', 'b', 'c']) audit.record(entry(t));
+    await expect.poll(() => finishes.length).toBe(1);
+    // Two arrive while the first batch is written: they do not go as a batch of two right after it.
+    audit.record(entry('d'));
+    audit.record(entry('e'));
+    finishes.shift()!();
+    await expect.poll(() => audit.pending).toBe(2);
+    expect(db.calls).toHaveLength(1);
+    expect(finishes).toHaveLength(0);
+    // A third makes a full batch, written at once.
+    audit.record(entry('f'));
+    await expect.poll(() => finishes.length).toBe(1);
+    finishes.shift()!();
+    await expect.poll(() => db.calls.length).toBe(2);
+    expect(db.calls.map((c) => c.rows.map((row) => row.tool))).toEqual([['a', 'b', 'c'], ['d', 'e', 'f']]);
+    await audit.close();
+  });
+
   it('writes a partial batch after flushIntervalMs', async () => {
     const db = fakeDb();
     const audit = createAuditLog({ config: { audit: on }, db, log: silentLogger(), flushIntervalMs: 10 });
