@@ -116,13 +116,24 @@ class Tentative {
   readonly decided: Promise<boolean>;
   #decide!: (confirmed: boolean) => void;
   readonly #givebacks: (() => void)[] = [];
+  #discarded = false;
 
   constructor() {
     this.decided = new Promise((resolve) => (this.#decide = resolve));
   }
 
+  /** A token the try took, given back on a discard — at once, the try stopped, when the discard came first (the read beat its checks). */
   took(giveBack: () => void): void {
+    if (this.#discarded) {
+      giveBack();
+      throw new NotServedTentatively();
+    }
     this.#givebacks.push(giveBack);
+  }
+
+  /** Stops a try whose answer was already dropped before it starts its run. */
+  stillWanted(): void {
+    if (this.#discarded) throw new NotServedTentatively();
   }
 
   /** The read answered the same target: the answer stands (the first decision holds). */
@@ -132,6 +143,7 @@ class Tentative {
 
   /** The answer will not be used: what it took goes back, its run reaches nothing more. */
   discard(): void {
+    this.#discarded = true;
     for (const giveBack of this.#givebacks.splice(0)) giveBack();
     this.#decide(false);
   }
@@ -442,6 +454,7 @@ export class EndpointRequests {
 
   async #run(target: EndpointTarget, facts: TargetFacts, req: HandlerRequest, sessionId: string, progress: Progress): Promise<EndpointAnswer> {
     const { binding, script } = target;
+    progress.tentative?.stillWanted();
     progress.ran = true;
     const outcome = await this.#deps.runner.execute({
       source: script.source,

@@ -8,8 +8,12 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scriptPrincipal } from '../../shared/scripts/index.js';
+import { noopAuditLog } from '../../shared/audit/index.js';
+import { endpointMetrics, EndpointRateLimits, EndpointRecords, EndpointRequests, type EndpointRequest } from '../../shared/endpoints/index.js';
+import { silentLogger } from '../../shared/logging/index.js';
+import { scriptPrincipal, type ScriptRunner } from '../../shared/scripts/index.js';
 import { jsonOf, startEndpointRig, type EndpointRig } from './endpoint-requests-fixtures.js';
 
 let rig: EndpointRig;
@@ -139,5 +143,46 @@ describe('an endpoint request served beside its read', () => {
     const hitsBefore = hits;
     expect((await rig.call('/endpoints/beside-disabled')).status).toBe(404);
     expect(hits).toBe(hitsBefore);
+  });
+
+  it('stops a try whose read came back first: its tokens go back and its handler never runs', async () => {
+    await rig.endpoint('beside-slow-auth', "export function handle() { return { json: 'ran' } }", { auth_mode: 'signed_in', rate_limit: 3, caller_rate_limit: 3 });
+    const log = silentLogger();
+    const runner = rig.api.scriptRunner!;
+    let runs = 0;
+    const counting: Pick<ScriptRunner, 'execute'> = { execute: (spec) => (runs++, runner.execute(spec)) };
+    // Authentication of the next request waits until the test lets it go.
+    let holdNext = false;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const requests = new EndpointRequests({
+      db: rig.db,
+      runner: counting,
+      authenticate: async () => {
+        if (holdNext) {
+          holdNext = false;
+          await held;
+        }
+        return { ok: true, caller: { subject: 'apikey:bob', roles: ['staff'], authType: 'apikey' }, viaSession: false };
+      },
+      records: new EndpointRecords({ db: rig.db, audit: noopAuditLog(), log }),
+      metrics: endpointMetrics(new Registry()),
+      log,
+      limits: new EndpointRateLimits(),
+    });
+    const request: EndpointRequest = { name: 'beside-slow-auth', rest: '', method: 'GET', path: '/endpoints/beside-slow-auth', rawQuery: '', headers: {}, rawHeaders: [], ownOrigin: undefined, readBody: async () => new Uint8Array() };
+    const body = async () => JSON.parse((await requests.answer(request)).body.toString()) as unknown;
+    expect(await body()).toBe('ran');
+    // The binding's row written: the next read answers a new target while the try on the held one authenticates.
+    await rig.db.query("UPDATE endpoint_bindings SET updated_at = now() WHERE endpoint = 'beside-slow-auth'");
+    holdNext = true;
+    expect(await body()).toBe('ran');
+    expect(runs).toBe(2);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(runs).toBe(2);
+    // Two of the three tokens of each bucket were used: the third request is served.
+    expect(await body()).toBe('ran');
+    expect(runs).toBe(3);
   });
 });
