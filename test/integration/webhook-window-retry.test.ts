@@ -66,7 +66,12 @@ describe('admin retry of a window', () => {
   it('a retry while the compaction waits an hour for its next try cuts the wait: the same run tries again at once and succeeds (and replays)', async () => {
     const { workflowId, fix } = await failedWindow('still-running', 3_600_000);
     const run = handle.client.workflow.getHandle(workflowId);
-    const before = await run.describe();
+    // The window's row counts the failed try before Temporal has scheduled the next one: wait for that.
+    const before = await until(
+      'the next try scheduled',
+      () => run.describe(),
+      (described) => described.raw.pendingActivities?.[0]?.nextAttemptScheduleTime?.seconds != null,
+    );
     const [pending] = before.raw.pendingActivities ?? [];
     expect(Number(pending?.nextAttemptScheduleTime?.seconds ?? 0) * 1000).toBeGreaterThan(Date.now() + 30 * 60_000);
     await fix();
