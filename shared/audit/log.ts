@@ -177,9 +177,13 @@ export function createAuditLog(opts: CreateAuditLogOptions): AuditLog {
     timer.unref();
   }
 
-  function enqueue(entry: AuditEntry): void {
+  function push(entry: AuditEntry): void {
     queue.push(entry);
     queuedAt.push(performance.now());
+  }
+
+  function enqueue(entry: AuditEntry): void {
+    push(entry);
     schedule();
   }
 
@@ -187,8 +191,7 @@ export function createAuditLog(opts: CreateAuditLogOptions): AuditLog {
   function admitWaiters(): void {
     while (waiters.length > 0 && pending() < capacity) {
       const waiter = waiters.shift()!;
-      queue.push(waiter.entry);
-      queuedAt.push(performance.now());
+      push(waiter.entry);
       waiter.resolve();
     }
     if (queue.length > 0) schedule();

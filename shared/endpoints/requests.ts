@@ -124,11 +124,9 @@ class Tentative {
 
   /** A token the try took, given back on a discard — at once, the try stopped, when the discard came first (the read beat its checks). */
   took(giveBack: () => void): void {
-    if (this.#discarded) {
-      giveBack();
-      throw new NotServedTentatively();
-    }
-    this.#givebacks.push(giveBack);
+    if (this.#discarded) giveBack();
+    else this.#givebacks.push(giveBack);
+    this.stillWanted();
   }
 
   /** Stops a try whose answer was already dropped before it starts its run. */
