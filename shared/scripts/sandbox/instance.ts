@@ -114,16 +114,10 @@ const prelude = `(function (write, hostCall, hostNamesJson, toBase64, fromBase64
   }
   globalThis.platform = Object.freeze(platform);
   // handle(req) gets its request deep-frozen (spec: a frozen dict), with the prelude's own
-  // Object functions: a script's module code runs before the call.
-  const { freeze, isFrozen, keys } = Object;
-  // A typed array with elements cannot be frozen: req.body stays a writable copy of the bytes.
-  const deepFreeze = (value) => {
-    if (value !== null && typeof value === 'object' && !isView(value) && !isFrozen(value)) {
-      freeze(value);
-      for (const key of keys(value)) deepFreeze(value[key]);
-    }
-    return value;
-  };
+  // Object functions: a script's module code runs before the call. Frozen as it is parsed (a
+  // reviver: a third of the cost of walking the parsed request again inside the interpreter).
+  const { freeze } = Object;
+  const frozen = (key, value) => (value !== null && typeof value === 'object' ? freeze(value) : value);
   const toText = (result) => {
     const text = stringify(result);
     return text === undefined ? 'null' : text;
@@ -137,16 +131,16 @@ const prelude = `(function (write, hostCall, hostNamesJson, toBase64, fromBase64
   return (namespace, entry, argsJson) => {
     const fn = namespace[entry];
     if (typeof fn !== 'function') throw new TypeError('the script does not export ' + entry + '()');
-    const args = parse(argsJson);
     const handle = entry === 'handle';
+    let result;
     if (handle) {
-      const req = args[0];
-      // An empty body (every GET) needs no call out of the interpreter.
-      if (req !== null && typeof req === 'object' && isWireBytes(req.body)) req.body = req.body.base64 === '' ? new Uint8ArrayOf(0) : new Uint8ArrayOf(fromBase64(req.body.base64));
-      for (let i = 0; i < args.length; i++) deepFreeze(args[i]);
-    }
+      let req = parse(argsJson, frozen)[0];
+      // Its body a Uint8Array, left writable (a typed array with elements cannot be frozen); an
+      // empty body (every GET) needs no call out of the interpreter.
+      if (req !== null && typeof req === 'object' && isWireBytes(req.body)) req = freeze({ ...req, body: req.body.base64 === '' ? new Uint8ArrayOf(0) : new Uint8ArrayOf(fromBase64(req.body.base64)) });
+      result = fn(req);
+    } else result = fn(...parse(argsJson));
     const answer = handle ? answerText : toText;
-    const result = fn(...args);
     const thenable = result !== null && (typeof result === 'object' || typeof result === 'function') && typeof result.then === 'function';
     return thenable ? Promise.resolve(result).then(answer) : answer(result);
   };

@@ -25,7 +25,7 @@ export interface SandboxRun {
   source: string;
   /** The export to call: `main()` for draft and scheduled runs, `handle(req)` for endpoints. */
   entry: 'main' | 'handle';
-  /** The entry's arguments, copied in as JSON; handle's arrive deep-frozen. */
+  /** The entry's arguments, copied in as JSON; `handle` is called with the first alone (its request), deep-frozen. */
   args: unknown[];
   /** Ceiling of the run's QuickJS heap, in bytes. */
   memoryBytes: number;
