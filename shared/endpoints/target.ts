@@ -159,6 +159,8 @@ export class EndpointTargetReader {
   /** Requests that arrived since the query in flight started, by endpoint name. */
   #waiting = new Map<string, Waiter[]>();
   #reading = false;
+  /** A start is queued for the end of this turn (#next). */
+  #starting = false;
   /** The targets last read, by endpoint name, with their stamps. */
   readonly #kept = new Map<string, Stamped>();
   #keptChars = 0;
@@ -201,7 +203,22 @@ export class EndpointTargetReader {
     this.#keptChars -= kept.target.script.source.length;
   }
 
+  /**
+   * Starts the next query at the end of this turn of the event loop (setImmediate), so every
+   * request that arrived in the turn shares it — the turn's arrivals, its sandbox batch and its
+   * query then leave together, and a busy replica sends fewer queries (docs/endpoints.md,
+   * "Performance"). A start later than the arrival keeps the rule above.
+   */
   #next(): void {
+    if (this.#reading || this.#starting || this.#waiting.size === 0) return;
+    this.#starting = true;
+    setImmediate(() => {
+      this.#starting = false;
+      this.#start();
+    });
+  }
+
+  #start(): void {
     if (this.#reading || this.#waiting.size === 0) return;
     const batch = this.#waiting;
     this.#waiting = new Map();

@@ -43,6 +43,8 @@ describe('endpoint target reads', () => {
     const gated = gatedDb(rig.db);
     const reader = new EndpointTargetReader(gated.db);
     const first = reader.read('reads');
+    // The first query is sent (its answer waits at its gate) before the later requests arrive.
+    while (gated.queries() === 0) await new Promise((resolve) => setImmediate(resolve));
     const later = Array.from({ length: 20 }, (_, i) => reader.read(i % 2 ? 'reads' : 'unknown'));
     await gated.openAll();
     expect((await first)?.binding.endpoint).toBe('reads');
@@ -50,6 +52,17 @@ describe('endpoint target reads', () => {
     const answers = await Promise.all(later);
     answers.forEach((target, i) => expect(target?.binding.endpoint).toBe(i % 2 ? 'reads' : undefined));
     expect(gated.queries()).toBe(2);
+  });
+
+  it('requests arriving in one turn of the event loop share one query, started at the end of the turn', async () => {
+    const gated = gatedDb(rig.db);
+    const reader = new EndpointTargetReader(gated.db);
+    const reads = Array.from({ length: 21 }, (_, i) => reader.read(i % 2 ? 'unknown' : 'reads'));
+    expect(gated.queries()).toBe(0);
+    await gated.openAll();
+    const answers = await Promise.all(reads);
+    answers.forEach((target, i) => expect(target?.binding.endpoint).toBe(i % 2 ? undefined : 'reads'));
+    expect(gated.queries()).toBe(1);
   });
 
   it('a request after a commit sees it, though a query started before the commit is still in flight', async () => {
