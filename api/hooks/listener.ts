@@ -5,7 +5,7 @@
  */
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { AccessLogController } from '../http/access-log.js';
+import { AccessLogController, requestLogger } from '../http/access-log.js';
 import { refuseBadCallerInput } from '../http/caller-input.js';
 import { applyBodyRules, arrivalOptions, type ArrivalLimits, type BodyRules } from '../http/raw-body.js';
 import { countRequests, parseListenAddress, type App } from '../http/app.js';
@@ -22,6 +22,7 @@ export async function startHookListener(opts: HookRoutesOptions & { address: str
   const app = Fastify({
     loggerInstance: opts.log.child({ listener: 'webhooks' }) as FastifyBaseLogger,
     logController: new AccessLogController(),
+    childLoggerFactory: requestLogger,
     routerOptions: { ignoreTrailingSlash: true },
     forceCloseConnections: 'idle',
     ...arrivalOptions(opts.arrival),

@@ -1,4 +1,5 @@
-import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import { LogController, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import { lazyChild, requestFields, writeAccessLine, type Logger } from '../../shared/logging/index.js';
 
 /**
  * Fastify's request logging, cut to one access line per request. Fastify writes two info lines per
@@ -7,15 +8,25 @@ import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
  * after the response has gone out. Answers with a 5xx status and responses that failed are logged
  * at error, so they are kept at every level; the rest at info. Fastify's other lines (stream and
  * serializer errors, header failures) are unchanged.
+ *
+ * The line is written by hand in pino's shape (shared/logging/lines.ts), and a request's own
+ * logger is made only when the request logs (`requestLogger`): most requests log nothing else.
  */
 export class AccessLogController extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    const line = { req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else if (reply.statusCode >= 500) reply.log.error(line, 'request completed');
-    else reply.log.info(line, 'request completed');
+    if (error) {
+      reply.log.error({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime, err: error }, 'request errored');
+      return;
+    }
+    const level = reply.statusCode >= 500 ? 'error' : 'info';
+    const line = { idLabel: this.requestIdLogLabel, id: String(request.id), req: requestFields(request), statusCode: reply.statusCode, responseTime: reply.elapsedTime };
+    if (writeAccessLine(request.server.log as Logger, level, line)) return;
+    reply.log[level]({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
+
+/** Fastify's `childLoggerFactory`: each request's logger, made when it first logs. */
+export const requestLogger: NonNullable<FastifyServerOptions['childLoggerFactory']> = (logger, bindings, options) => lazyChild(logger as Logger, bindings, options);

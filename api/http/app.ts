@@ -16,7 +16,7 @@ import type { Logger } from '../../shared/logging/index.js';
 import type { Metrics } from '../../shared/metrics/index.js';
 import type { Readiness } from './readiness.js';
 import { jsonRpcCodes, jsonRpcError } from '../mcp/streamable/wire.js';
-import { AccessLogController } from './access-log.js';
+import { AccessLogController, requestLogger } from './access-log.js';
 import { CallerInputError, refuseBadCallerInput } from './caller-input.js';
 import { applyBodyRules, arrivalOptions, type ArrivalLimits, type BodyRules } from './raw-body.js';
 import { pathsWithDeclaredSecurity, publicOperation, schemaWithDeclaredSecurity, type SecurityRequirement, type SecurityScheme } from './openapi.js';
@@ -53,6 +53,7 @@ export async function buildHttpApp(opts: HttpOptions): Promise<App> {
     // Request log lines take the logger's `req` serializer, which hides URL secrets (shared/logging).
     loggerInstance: opts.log,
     logController: new AccessLogController(),
+    childLoggerFactory: requestLogger,
     bodyLimit: opts.bodyLimit,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];

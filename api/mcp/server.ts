@@ -1,6 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -10,7 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { Logger } from '../../shared/logging/index.js';
+import { lazyChild, type Logger } from '../../shared/logging/index.js';
 import type { CallerContext } from '../../shared/identity/index.js';
 import {
   invokeTool,
@@ -38,6 +37,7 @@ import {
 import { attachmentBlocks, type StoredPrompts } from '../../shared/prompts/index.js';
 import { AppFileError, MCP_APPS_EXTENSION, type McpApps } from '../../shared/mcp-apps/index.js';
 import type { ConnectedServers, NotificationTarget } from './notifications.js';
+import { directDispatch, setToolCallHandler } from './sdk-dispatch.js';
 import { sessionJsonSchemaValidator } from './json-schema-validator.js';
 import {
   isManagedResourceUri,
@@ -143,8 +143,9 @@ class SessionServer extends Server implements NotificationTarget {
 
   override async connect(transport: Transport): Promise<void> {
     await super.connect(transport);
-    // Protocol.connect installed its own onmessage; note each message's caller in front of it.
-    const handle = transport.onmessage;
+    // Protocol.connect installed its own onmessage; note each message's caller in front of it,
+    // and hand checked messages to the protocol's handlers directly (sdk-dispatch.ts).
+    const handle = directDispatch(this, transport.onmessage);
     transport.onmessage = (message, extra) => {
       this.latestCaller = messageCaller(extra) ?? this.latestCaller;
       handle?.(message, extra);
@@ -189,7 +190,8 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     tools: listTools(surface.registry, surface.listing, surface.access, callerOf(session, extra)),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // Registered on the protocol: Server's wrapper would parse the request again and our result (sdk-dispatch.ts).
+  setToolCallHandler(server, async (request, extra) => {
     const caller = callerOf(session, extra);
     const capabilities = server.getClientCapabilities();
     const sessionId = session.sessionId ?? extra.sessionId;
@@ -213,7 +215,7 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
                 server.elicitInput(params, { relatedRequestId: extra.requestId, timeout: elicitationTimeoutMs }),
             }
           : {}),
-        log: surface.log.child({ tool: request.params.name, session: sessionId }),
+        log: lazyChild(surface.log, { tool: request.params.name, session: sessionId }),
       },
     });
   });

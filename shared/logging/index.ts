@@ -1,9 +1,11 @@
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import { flushAtExit, GatheredLines } from './gathered-lines.js';
+import type { RequestFields } from './lines.js';
 import { redactRequestUrl, redactUrlSecrets } from './redact-url.js';
 
 export type { Logger };
 export { isSecretParamName, redactRequestUrl, redactUrlSecrets } from './redact-url.js';
+export { lazyChild, writeAccessLine, type AccessLine, type RequestFields } from './lines.js';
 
 /** Paths whose values are never written to a log line. */
 const redactedPaths = [
@@ -17,7 +19,7 @@ const redactedPaths = [
 ];
 
 /** A Fastify request or a raw Node request: the fields a request log line shows. */
-interface LoggedRequest {
+export interface LoggedRequest {
   method?: string;
   url?: string;
   host?: string;
@@ -30,7 +32,7 @@ interface LoggedRequest {
  * The `req` of every request log line (Fastify's own, on every listener built on this logger):
  * no headers at all, and the URL with path tokens and secret query parameters hidden.
  */
-function serializeRequest(req: LoggedRequest): Record<string, unknown> {
+export function requestFields(req: LoggedRequest): RequestFields {
   return {
     method: req.method,
     url: typeof req.url === 'string' ? redactRequestUrl(req.url) : undefined,
@@ -71,7 +73,7 @@ export function createLogger(options: { level?: string; destination?: NodeJS.Wri
   const opts: LoggerOptions = {
     level: options.level ?? process.env.LOG_LEVEL ?? 'info',
     redact: { paths: redactedPaths, censor: '[redacted]' },
-    serializers: { req: serializeRequest, err: serializeError },
+    serializers: { req: requestFields, err: serializeError },
     base: { service: 'platform' },
   };
   return pino(opts, (options.destination as pino.DestinationStream | undefined) ?? bufferedStderr());
