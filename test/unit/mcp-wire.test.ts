@@ -10,6 +10,7 @@ import {
   primesStreams,
   responseModeFor,
 } from '../../api/mcp/streamable/wire.js';
+import { newStreamId } from '../../api/mcp/streamable/transport.js';
 
 const request = { jsonrpc: '2.0', id: 1, method: 'ping' };
 
@@ -67,5 +68,16 @@ describe('Streamable HTTP wire rules', () => {
   it('round-trips event ids and refuses malformed ones', () => {
     expect(parseEventId(eventId('AbC_-9', 12))).toEqual({ streamId: 'AbC_-9', seq: 12 });
     for (const bad of ['', 'x', 'a.b', 'a b.1', '.1', `${'a'.repeat(65)}.1`]) expect(parseEventId(bad), bad).toBeUndefined();
+  });
+});
+
+describe('stream ids', () => {
+  it('are 12 random bytes each, distinct across refills of their pool, and fit an event id', () => {
+    const ids = Array.from({ length: 1000 }, () => newStreamId());
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) {
+      expect(id).toMatch(/^[A-Za-z0-9_-]{16}$/);
+      expect(parseEventId(eventId(id, 3))).toEqual({ streamId: id, seq: 3 });
+    }
   });
 });
