@@ -72,6 +72,29 @@ export function userMappingKeys(caller: CallerContext): string[] {
  * every tool); otherwise no persona, and access is denied.
  */
 export function resolvePersonas(caller: CallerContext, settings: PersonaSettings): PersonaResolution {
+  let cache = resolutions.get(settings);
+  if (!cache) resolutions.set(settings, (cache = new Map()));
+  // Everything the resolution reads of the caller (userMappingKeys and the roles), so equal keys resolve alike.
+  const key = JSON.stringify([caller.subject, caller.email ?? null, caller.idpSubject ?? null, caller.roles]);
+  let resolution = cache.get(key);
+  if (!resolution) {
+    resolution = Object.freeze(resolveAnew(caller, settings));
+    Object.freeze(resolution.members);
+    if (cache.size >= maxResolutions) cache.delete(cache.keys().next().value!);
+    cache.set(key, resolution);
+  }
+  return resolution;
+}
+
+/**
+ * Resolutions by the caller's identity and roles, per settings object (the parsed config never
+ * changes): every request authenticates into a fresh caller, and resolving anew per request was
+ * ~2.5% of an MCP tools/call's CPU. Shared, so frozen; bounded, the oldest forgotten first.
+ */
+const resolutions = new WeakMap<PersonaSettings, Map<string, PersonaResolution>>();
+const maxResolutions = 1024;
+
+function resolveAnew(caller: CallerContext, settings: PersonaSettings): PersonaResolution {
   const roles = new Set(caller.roles);
   const fromUser = userMappingKeys(caller).map((k) => defined(settings, settings.role_mapping.user_personas[k])).filter((p) => p !== undefined);
   const fromRoleMapping = [...roles]

@@ -132,3 +132,28 @@ describe('content access', () => {
     expect(personaToolAccess({ ...settings, default_persona: 'unset' }).mayUseContent(caller(['nobody']))).toBe(false);
   });
 });
+
+describe('resolutions remembered by identity', () => {
+  it('a fresh caller object with the same identity and roles gets the same frozen resolution', () => {
+    const first = resolvePersonas(caller(['analyst'], 'a@example.com', 'remembered'), settings);
+    const again = resolvePersonas(caller(['analyst'], 'a@example.com', 'remembered'), settings);
+    expect(again).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first.members)).toBe(true);
+  });
+
+  it('anything the resolution reads tells callers apart: roles, email, subject, the provider subject', () => {
+    const base = resolvePersonas(caller(['analyst'], undefined, 'who'), settings);
+    expect(resolvePersonas(caller(['analyst', 'engineer'], undefined, 'who'), settings).active?.name).toBe('engineer');
+    expect(resolvePersonas(caller(['analyst'], 'cfo@example.com', 'who'), settings).active?.name).toBe('exec');
+    expect(resolvePersonas(caller(['analyst'], undefined, 'cfo@example.com'), settings).active?.name).toBe('exec');
+    expect(resolvePersonas({ ...caller(['analyst'], undefined, 'who'), idpSubject: 'cfo@example.com' }, settings).active?.name).toBe('exec');
+    // Fewer roles later (a new token): resolved for those roles, not remembered from before.
+    expect(resolvePersonas(caller([], undefined, 'who'), settings).active?.name).toBe('default');
+    expect(resolvePersonas(caller(['analyst'], undefined, 'who'), settings)).toBe(base);
+  });
+
+  it('stays bounded and right past its size', () => {
+    for (let i = 0; i < 1100; i++) expect(resolvePersonas(caller([i % 2 ? 'engineer' : 'analyst'], undefined, `many-${i}`), settings).active?.name).toBe(i % 2 ? 'engineer' : 'analyst');
+    expect(resolvePersonas(caller(['engineer'], undefined, 'many-0'), settings).active?.name).toBe('engineer');
+  });
+});
