@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import { createLogger, type Logger } from '../../shared/logging/index.js';
 
-export function capturingLogger(level: 'trace' | 'info' = 'info'): { log: Logger; lines: string[] } {
+export function capturingLogger(level: 'trace' | 'info' | 'warn' = 'info'): { log: Logger; lines: string[] } {
   const lines: string[] = [];
   const destination = new Writable({
     write(chunk: Buffer, _enc, done) {

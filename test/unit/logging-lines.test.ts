@@ -6,18 +6,8 @@
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import { createLogger, lazyChild, requestFields, writeAccessLine, type Logger } from '../../shared/logging/index.js';
-
-function capture(level = 'info'): { log: Logger; lines: string[] } {
-  const lines: string[] = [];
-  const destination = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(...chunk.toString().split('\n').filter(Boolean));
-      done();
-    },
-  });
-  return { log: createLogger({ level, destination }), lines };
-}
+import { lazyChild, requestFields, writeAccessLine } from '../../shared/logging/index.js';
+import { capturingLogger } from '../support/logs.js';
 
 async function settled(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
@@ -27,7 +17,7 @@ const req = { method: 'POST', url: '/mcp?api_key=[redacted]', host: 'localhost:8
 
 describe('access lines written by hand', () => {
   it('is the line pino writes for the same request, bindings of the parent included', async () => {
-    const { log, lines } = capture();
+    const { log, lines } = capturingLogger();
     const listener = log.child({ listener: 'webhooks' });
     const now = vi.spyOn(Date, 'now').mockReturnValue(1_790_000_000_000);
     try {
@@ -45,7 +35,7 @@ describe('access lines written by hand', () => {
   });
 
   it('keeps the level: an error line at warn, nothing of an info line', async () => {
-    const { log, lines } = capture('warn');
+    const { log, lines } = capturingLogger('warn');
     expect(writeAccessLine(log, 'info', { idLabel: 'reqId', id: 'a', req, statusCode: 200, responseTime: 1 })).toBe(true);
     expect(writeAccessLine(log, 'error', { idLabel: 'reqId', id: 'b', req, statusCode: 503, responseTime: 2 })).toBe(true);
     await settled();
@@ -53,7 +43,7 @@ describe('access lines written by hand', () => {
   });
 
   it('escapes what the caller sent (a request id or URL cannot add fields or lines)', async () => {
-    const { log, lines } = capture();
+    const { log, lines } = capturingLogger();
     const id = 'x","level":10,"msg":"forged\ninjected';
     writeAccessLine(log, 'info', { idLabel: 'reqId', id, req: { ...req, url: '/a"}\n{"b' }, statusCode: 200, responseTime: 1 });
     await settled();
@@ -69,7 +59,7 @@ describe('access lines written by hand', () => {
 
 describe('a logger made when it first logs', () => {
   it('makes no child until a line is logged, then logs with its bindings', async () => {
-    const { log, lines } = capture();
+    const { log, lines } = capturingLogger();
     const child = vi.spyOn(log, 'child');
     const lazy = lazyChild(log, { tool: 'platform_info', session: 's-1' });
     expect(typeof lazy.info).toBe('function');
@@ -86,7 +76,7 @@ describe('a logger made when it first logs', () => {
   });
 
   it('answers every other member from the child: level, bindings, isLevelEnabled', () => {
-    const { log } = capture('warn');
+    const { log } = capturingLogger('warn');
     const lazy = lazyChild(log, { reqId: 'r' }, { level: 'debug' });
     expect(lazy.level).toBe('debug');
     expect(lazy.bindings()).toMatchObject({ reqId: 'r' });
@@ -95,7 +85,7 @@ describe('a logger made when it first logs', () => {
   });
 
   it('a grandchild keeps both bindings', async () => {
-    const { log, lines } = capture();
+    const { log, lines } = capturingLogger();
     lazyChild(log, { reqId: 'r' }).child({ step: 'auth' }).info('checked');
     await settled();
     expect(JSON.parse(lines[0]!)).toMatchObject({ reqId: 'r', step: 'auth', msg: 'checked' });
