@@ -17,14 +17,14 @@ export class AccessLogController extends LogController {
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
+    const { statusCode, elapsedTime: responseTime } = reply;
     if (error) {
-      reply.log.error({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime, err: error }, 'request errored');
+      reply.log.error({ req: request, res: { statusCode }, responseTime, err: error }, 'request errored');
       return;
     }
-    const level = reply.statusCode >= 500 ? 'error' : 'info';
-    const line = { idLabel: this.requestIdLogLabel, id: String(request.id), req: requestFields(request), statusCode: reply.statusCode, responseTime: reply.elapsedTime };
-    if (writeAccessLine(request.server.log as Logger, level, line)) return;
-    reply.log[level]({ req: request, res: { statusCode: reply.statusCode }, responseTime: reply.elapsedTime }, 'request completed');
+    const level = statusCode >= 500 ? 'error' : 'info';
+    const line = { idLabel: this.requestIdLogLabel, id: String(request.id), req: requestFields(request), statusCode, responseTime };
+    if (!writeAccessLine(request.server.log as Logger, level, line)) reply.log[level]({ req: request, res: { statusCode }, responseTime }, 'request completed');
   }
 }
 

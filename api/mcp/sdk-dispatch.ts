@@ -16,8 +16,8 @@
  *   no tasks.)
  *
  * Both reach members the SDK does not export as API (`_onrequest`, `_onnotification`,
- * `_onresponse`, Protocol's setRequestHandler under Server's); when an SDK version lacks them,
- * the SDK's own paths are used. mcp-sdk-dispatch.test.ts holds the shortcuts to the SDK's answers.
+ * `_onresponse`; Protocol's setRequestHandler under Server's is public); when an SDK version
+ * lacks the handlers, its own dispatcher is used. mcp-sdk-dispatch.test.ts holds the shortcuts to the SDK's answers.
  */
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -75,12 +75,7 @@ const toolCallMethod = z.looseObject({ method: z.literal('tools/call') });
  * as the handler made it.
  */
 export function setToolCallHandler(server: Server, handler: CallToolHandler): void {
-  const direct = (Protocol.prototype as unknown as { setRequestHandler?: ProtocolSetRequestHandler }).setRequestHandler;
-  if (!direct) {
-    server.setRequestHandler(CallToolRequestSchema, handler);
-    return;
-  }
-  direct.call(server, toolCallMethod, (request, extra) => {
+  (Protocol.prototype.setRequestHandler as unknown as ProtocolSetRequestHandler).call(server, toolCallMethod, (request, extra) => {
     const parsed = CallToolRequestSchema.safeParse(request);
     if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid tools/call request: ${parsed.error.message}`);
     return handler(parsed.data, extra);

@@ -218,8 +218,8 @@ export class EndpointTargetReader {
     });
   }
 
+  /** Only #next calls it: no read is in flight, and requests wait. */
   #start(): void {
-    if (this.#reading || this.#waiting.size === 0) return;
     const batch = this.#waiting;
     this.#waiting = new Map();
     this.#reading = true;

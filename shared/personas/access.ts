@@ -14,9 +14,9 @@ export interface PersonaAccess extends ToolAccess {
 
 /**
  * Tool access by persona: the active persona's allow/deny gates both tools/list and tools/call.
- * The local operator (stdio) acts with the operator's own rights and is not filtered. Resolutions
- * are cached per caller object, and every HTTP request authenticates into a fresh one, so roles
- * and persona are resolved again for each request (a token with fewer roles gets fewer tools).
+ * The local operator (stdio) acts with the operator's own rights and is not filtered. Each caller
+ * object keeps its resolution (a listing asks once per tool); resolvePersonas remembers them by
+ * identity and roles, so a token with fewer roles still gets fewer tools.
  */
 export function personaToolAccess(settings: PersonaSettings): PersonaAccess {
   const cache = new WeakMap<CallerContext, PersonaResolution>();

@@ -74,8 +74,8 @@ export function userMappingKeys(caller: CallerContext): string[] {
 export function resolvePersonas(caller: CallerContext, settings: PersonaSettings): PersonaResolution {
   let cache = resolutions.get(settings);
   if (!cache) resolutions.set(settings, (cache = new Map()));
-  // Everything the resolution reads of the caller (userMappingKeys and the roles), so equal keys resolve alike.
-  const key = JSON.stringify([caller.subject, caller.email ?? null, caller.idpSubject ?? null, caller.roles]);
+  // Everything the resolution reads of the caller, so equal keys resolve alike.
+  const key = JSON.stringify([userMappingKeys(caller), caller.roles]);
   let resolution = cache.get(key);
   if (!resolution) {
     resolution = Object.freeze(resolveAnew(caller, settings));
