@@ -19,6 +19,9 @@ export type CallerJson = { ok: true; value: unknown } | { ok: false; error: 'inv
  * first level past it, so a hostile text costs no more than its first `max + 1` brackets.
  */
 export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boolean {
+  // Most texts open fewer brackets than the limit in all: counted by the engine's own search,
+  // a few times faster than reading every character below.
+  if (opensAtMost(text, max)) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -35,6 +38,14 @@ export function nestsDeeperThan(text: string, max: number = MAX_JSON_DEPTH): boo
     }
   }
   return false;
+}
+
+/** Whether `text` holds at most `max` of `[` and `{` together, inside strings or not. */
+function opensAtMost(text: string, max: number): boolean {
+  let n = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++n > max) return false;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++n > max) return false;
+  return true;
 }
 
 /** The refusal of a text past the limit; `what` names it for the caller ("body", "payload field"). */

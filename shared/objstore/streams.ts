@@ -58,9 +58,13 @@ export class DigestStream extends Transform {
 /** A Readable over a body given as a stream, bytes or a string (UTF-8). */
 export function toReadable(body: Readable | Uint8Array | string): Readable {
   if (body instanceof Readable) return body;
-  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   // One chunk, not an iterable of numbers.
-  return Readable.from([bytes], { objectMode: false });
+  return Readable.from([bytesOf(body)], { objectMode: false });
+}
+
+/** A body given as bytes or a string (UTF-8) as a Buffer over the same memory. */
+export function bytesOf(body: Uint8Array | string): Buffer {
+  return typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 }
 
 /** Reads a stream to the end (or until `limit` bytes, then destroys it). For small bodies only. */

@@ -106,6 +106,7 @@ export class SourceBuffer {
   #sequence = 0;
   readonly #nextSequence: () => number;
   readonly #registered = new Set<string>();
+  #lastWindow: Window | undefined;
   readonly #now: () => number;
 
   constructor(
@@ -141,7 +142,7 @@ export class SourceBuffer {
     for (const row of rows) {
       // The line is finished at flush time with landed_at, a timestamp of fixed length.
       const line = segmentLineParts(row, this.deps.replica);
-      this.#pending.push({ window: windowOf(row.receivedAtMs, windowMinutes), line });
+      this.#pending.push({ window: this.#windowOf(row.receivedAtMs, windowMinutes), line });
       this.#pendingBytes += line[0].length + line[1].length + landedAtLength + 1;
     }
     this.deps.onHeld?.(this.held);
@@ -149,6 +150,13 @@ export class SourceBuffer {
     if (full || this.#flushing.size === 0) this.#flushSoon();
     else if (wasEmpty) this.#timer = setTimeout(() => this.#flushNow(), this.#settings.flushMaxIntervalMs);
     return done;
+  }
+
+  /** The window `atMs` falls in: the last one found, while events keep falling in it. */
+  #windowOf(atMs: number, minutes: WindowLength): Window {
+    const last = this.#lastWindow;
+    if (last && atMs >= last.startMs && atMs < last.endMs && last.endMs - last.startMs === minutes * 60_000) return last;
+    return (this.#lastWindow = windowOf(atMs, minutes));
   }
 
   /** Writes what is held now (and waits for it); used on shutdown. */

@@ -4,6 +4,7 @@
  * `split` path, and each event's columns (event id, type, key, content hash, payload).
  * Refusal reasons are stored and shown to administrators, so they never quote the body.
  */
+import { isUtf8 } from 'node:buffer';
 import { hash } from 'node:crypto';
 import { parseCallerJson } from '../inbound/index.js';
 import { readJsonPath, type JsonPath } from './json-path.js';
@@ -25,12 +26,10 @@ function isJsonMediaType(mediaType: string): boolean {
  */
 export function parseWebhookBody(body: Uint8Array, contentType: string | undefined): BodyResult {
   const mediaType = (contentType ?? '').split(';', 1)[0]!.trim().toLowerCase();
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(body);
-  } catch {
-    return { ok: false, reason: 'body is not valid UTF-8' };
-  }
+  if (!isUtf8(body)) return { ok: false, reason: 'body is not valid UTF-8' };
+  let text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  // A byte order mark is not part of the JSON (as a UTF-8 TextDecoder would drop it).
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (mediaType === FORM) {
     const payloads = new URLSearchParams(text).getAll('payload');
     if (payloads.length === 0) return { ok: false, reason: 'form post has no payload field' };
@@ -67,15 +66,24 @@ export function splitEvents(value: unknown, split: JsonPath | undefined): SplitR
 
 /** JSON with every object's keys sorted (by UTF-16 code units) and no whitespace. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const members = Object.keys(record)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`);
-    return `{${members.join(',')}}`;
+  // Written into one string without arrays of parts: this runs for every event received.
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + (canonicalJson(value[i]) ?? '');
+    return `${out}]`;
   }
-  return JSON.stringify(value);
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (!isSorted(keys)) keys.sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) out += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonicalJson(record[keys[i]!])}`;
+  return `${out}}`;
+}
+
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
 }
 
 export interface EventPaths {

@@ -65,10 +65,18 @@ export function segmentKey(source: string, w: Pick<Window, 'dt' | 'hour' | 'minu
 
 /** A timestamp as the tables' JSON lines carry it: `YYYY-MM-DD HH:MM:SS.ffffff`, UTC. */
 export function tableTimestamp(ms: number): string {
-  const iso = new Date(Math.floor(ms)).toISOString();
-  const micros = Math.round((ms - Math.floor(ms / 1000) * 1000) * 1000);
-  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}.${String(micros).padStart(6, '0')}`;
+  const second = Math.floor(ms / 1000);
+  const micros = Math.round((ms - second * 1000) * 1000);
+  // Every event received is stamped: the date and time of the last second are kept.
+  if (second !== lastSecond.second) {
+    const iso = new Date(second * 1000).toISOString();
+    lastSecond.second = second;
+    lastSecond.text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  }
+  return `${lastSecond.text}.${String(micros).padStart(6, '0')}`;
 }
+
+const lastSecond = { second: Number.NaN, text: '' };
 
 /** One event as a row of the webhook table (the partition columns come from its window). */
 export interface WebhookRow {

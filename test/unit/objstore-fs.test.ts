@@ -6,6 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
@@ -115,6 +116,48 @@ describe('crash safety', () => {
     expect(await text(store, 'bkt', 'k')).toBe('original');
     expect(await readdir(join(root, '.tmp'))).toEqual([]);
     expect((await files(join(root, 'bkt'))).filter((f) => f.startsWith('o_'))).toHaveLength(1);
+  });
+});
+
+describe('bodies in memory', () => {
+  it('bytes, a string and a stream of the same content store the same object: size, ETag, SHA-256 and bytes', async () => {
+    const store = new FilesystemObjectStore({ root });
+    await store.createBucket('bkt');
+    const bytes = randomBytes(70_000);
+    const fromBytes = await store.putObject('bkt', 'bytes', bytes);
+    const fromStream = await store.putObject('bkt', 'stream', Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]));
+    expect(fromBytes).toEqual(fromStream);
+    expect(fromBytes).toEqual({ size: bytes.length, etag: `"${createHash('md5').update(bytes).digest('hex')}"`, sha256: createHash('sha256').update(bytes).digest('hex') });
+    // A view into a larger buffer is stored as the view, not the buffer under it.
+    const view = new Uint8Array(bytes.buffer, bytes.byteOffset + 10, 20);
+    expect(await store.putObject('bkt', 'view', view)).toMatchObject({ size: 20 });
+    expect((await readAll((await store.getObject('bkt', 'view')).body)).bytes).toEqual(Buffer.from(view));
+    expect(await store.putObject('bkt', 'text', 'é')).toMatchObject({ size: 2 });
+    expect(await text(store, 'bkt', 'text')).toBe('é');
+    expect(await readdir(join(root, '.tmp'))).toEqual([]);
+  });
+
+  it('a put already aborted, or to a bucket that does not exist, stores nothing and leaves no temp file', async () => {
+    const store = new FilesystemObjectStore({ root });
+    await store.createBucket('bkt');
+    await store.putObject('bkt', 'k', 'original');
+    const aborted = AbortSignal.abort();
+    await expect(store.putObject('bkt', 'k', Buffer.from('new'), { signal: aborted })).rejects.toMatchObject({ code: 'ServiceUnavailable' });
+    await expect(store.putObject('none', 'k', Buffer.from('new'))).rejects.toMatchObject({ code: 'NoSuchBucket' });
+    expect(await text(store, 'bkt', 'k')).toBe('original');
+    expect(await readdir(join(root, '.tmp'))).toEqual([]);
+  });
+
+  it('overwrites and conditional writes of bytes keep one data file per object', async () => {
+    const store = new FilesystemObjectStore({ root });
+    await store.createBucket('bkt');
+    const first = await store.putObject('bkt', 'k', Buffer.from('one'));
+    await store.putObject('bkt', 'k', Buffer.from('two'), { ifMatch: first.etag });
+    await expect(store.putObject('bkt', 'k', Buffer.from('three'), { ifMatch: first.etag })).rejects.toMatchObject({ code: 'PreconditionFailed' });
+    await Promise.all(Array.from({ length: 10 }, (_, i) => store.putObject('bkt', 'k', Buffer.from(`v${i}`))));
+    expect((await files(join(root, 'bkt'))).filter((f) => f.startsWith('o_'))).toHaveLength(1);
+    expect(await text(store, 'bkt', 'k')).toMatch(/^v\d$/);
+    expect(await readdir(join(root, '.tmp'))).toEqual([]);
   });
 });
 

@@ -191,6 +191,25 @@ describe('webhook buffer', () => {
     expect(fiveMinutes.written[0]!.key).toContain('/hour=10/minute=05/');
   });
 
+  it('the window of the events before is not reused for another window length or past its end', async () => {
+    const r = rig({ flushMaxEvents: 1 });
+    const at = Date.UTC(2026, 10, 22, 10, 7, 30);
+    await r.buffer.append([row('a', at)], 5);
+    // The source's compact_every_minutes changed: the same instant falls in an hour-long window.
+    await r.buffer.append([row('b', at)], 60);
+    await r.buffer.append([row('c', at)], 5);
+    // The last millisecond of 10:05-10:10, then the first of the next window.
+    await r.buffer.append([row('d', Date.UTC(2026, 10, 22, 10, 9, 59, 999))], 5);
+    await r.buffer.append([row('e', Date.UTC(2026, 10, 22, 10, 10))], 5);
+    expect(r.written.map((s) => `${s.window.hour}:${s.window.minute} ${s.window.endMs - s.window.startMs}`)).toEqual([
+      '10:05 300000',
+      '10:00 3600000',
+      '10:05 300000',
+      '10:05 300000',
+      '10:10 300000',
+    ]);
+  });
+
   it('registers a window again once its raw generation changed (retention removed its segments and unregistered it), not for a source gone', async () => {
     const r = rig({ flushMaxEvents: 1 });
     await r.buffer.append([row('a')], 60);

@@ -152,6 +152,9 @@ describe('split', () => {
 describe('canonical JSON', () => {
   it('sorts object keys at every level and keeps array order, with no whitespace', () => {
     expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    // Keys already in order, empty containers, arrays in arrays.
+    expect(canonicalJson({ a: [], b: {}, c: [[1, [2]], [{}]] })).toBe('{"a":[],"b":{},"c":[[1,[2]],[{}]]}');
+    expect(canonicalJson([])).toBe('[]');
   });
 
   it('gives the same text for the same content however keys were ordered or spaced', () => {
