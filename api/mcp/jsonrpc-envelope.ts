@@ -5,6 +5,7 @@
  * error reply that names the reason and, when it had a usable one, its id.
  */
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { jsonWritten } from '../../shared/mcp-tools/index.js';
 
 export type Envelope =
   | { ok: true; kind: 'request'; id: RequestId; method: string; message: JSONRPCMessage }
@@ -78,4 +79,27 @@ export function classifyMessage(value: unknown): Envelope {
 export function errorReply(id: RequestId | null, code: number, message: string): JSONRPCMessage {
   // The SDK's message type has no `id: null`, which JSON-RPC requires when the id is unknown.
   return { jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage;
+}
+
+/**
+ * A message (or a batch of them) as JSON text, the same text JSON.stringify gives. A tool's
+ * answer whose structuredContent jsonResult already wrote as its text is written with that text
+ * (shared/mcp-tools jsonWritten): a large result is serialised once, not twice.
+ */
+export function messageJson(message: unknown): string {
+  if (Array.isArray(message)) return message.every(isObject) ? `[${message.map(messageJson).join(',')}]` : JSON.stringify(message);
+  if (!isObject(message) || !isObject(message.result)) return JSON.stringify(message);
+  const written = jsonWritten(message.result.structuredContent);
+  if (written === undefined) return JSON.stringify(message);
+  return objectJson(message, 'result', objectJson(message.result, 'structuredContent', written));
+}
+
+/** `object` as JSON.stringify writes it (key order kept, undefined members left out), with `key`'s value already written. */
+function objectJson(object: Record<string, unknown>, key: string, written: string): string {
+  let out = '';
+  for (const name of Object.keys(object)) {
+    const value = name === key ? written : (JSON.stringify(object[name]) as string | undefined);
+    if (value !== undefined) out += `${out === '' ? '' : ','}${JSON.stringify(name)}:${value}`;
+  }
+  return `{${out}}`;
 }

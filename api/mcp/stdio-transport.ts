@@ -17,7 +17,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { classifyMessage, errorReply } from './jsonrpc-envelope.js';
+import { classifyMessage, errorReply, messageJson } from './jsonrpc-envelope.js';
 import { batchesAllowed, jsonRpcCodes } from './streamable/wire.js';
 import { parseCallerJson } from '../../shared/inbound/index.js';
 
@@ -100,7 +100,7 @@ export class LineTransport implements Transport {
   #write(message: JSONRPCMessage | JSONRPCMessage[]): Promise<void> {
     if (this.#closed) return Promise.resolve();
     return new Promise((resolve) => {
-      if (this.#output.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (this.#output.write(`${messageJson(message)}\n`)) resolve();
       else this.#output.once('drain', resolve);
     });
   }

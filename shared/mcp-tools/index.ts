@@ -1,5 +1,5 @@
 export type { ToolDefinition, ToolCallContext, ToolAnnotations, CallToolResult } from './tool.js';
-export { defineTool, textResult, jsonResult, toolError } from './tool.js';
+export { defineTool, textResult, jsonResult, jsonWritten, toolError } from './tool.js';
 export { ToolRegistry } from './registry.js';
 export { globMatcher, allowDenyFilter } from './globs.js';
 export { builtInDescriptionOverrides, describeTool, namedTools, withoutUnofferedTools } from './descriptions.js';

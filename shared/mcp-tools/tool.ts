@@ -52,8 +52,24 @@ export function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
+/** JSON text plus the same object as structuredContent. */
 export function jsonResult(value: Record<string, unknown>): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+  const text = JSON.stringify(value);
+  writtenJson.set(value, text);
+  return { content: [{ type: 'text', text }], structuredContent: value };
+}
+
+/**
+ * The JSON text of objects jsonResult already serialised: the wire writes a result's
+ * structuredContent from it rather than serialising the object a second time (megabytes for a
+ * large query result). Results are not changed in place once made (enrichment merges into a new
+ * object, which has no text here and is serialised as usual).
+ */
+const writtenJson = new WeakMap<object, string>();
+
+/** The JSON text jsonResult made of `value`, if it made one. */
+export function jsonWritten(value: unknown): string | undefined {
+  return typeof value === 'object' && value !== null ? writtenJson.get(value) : undefined;
 }
 
 /** A tool failure the agent should read: a result with isError, never a protocol error. */

@@ -138,6 +138,7 @@ export function sqlTools(context: SqlToolsContext): ToolDefinition[] {
       });
       if (args.unwrap_json ?? true) output = unwrapJson(output);
       const format: OutputFormat = args.format ?? 'json';
+      if (format === 'json') return jsonResult(output);
       return { content: [{ type: 'text', text: renderOutput(output, format) }], structuredContent: output };
     } catch (error) {
       return failure(error, prefix);

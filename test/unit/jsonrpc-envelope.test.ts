@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
-import { classifyMessage } from '../../api/mcp/jsonrpc-envelope.js';
+import { classifyMessage, messageJson } from '../../api/mcp/jsonrpc-envelope.js';
+import { jsonResult } from '../../shared/mcp-tools/index.js';
 
 /** Shapes on both sides of the line; the SDK's schema is the reference for what it would accept. */
 const samples: unknown[] = [
@@ -45,5 +46,38 @@ describe('classifyMessage', () => {
   it('keeps a usable id of a refused message so the refusal can answer it', () => {
     expect(classifyMessage({ jsonrpc: '2.0', id: 'q', method: 5 })).toMatchObject({ ok: false, id: 'q' });
     expect(classifyMessage({ jsonrpc: '2.0', id: { no: 1 }, method: 'ping' })).toMatchObject({ ok: false, id: null });
+  });
+});
+
+describe('messageJson', () => {
+  const rows = Array.from({ length: 50 }, (_, i) => ({ id: i, name: `row "${i}"\n`, nested: { a: [i, null, true] } }));
+
+  it('gives the text JSON.stringify gives, for answers with written structured content and for every other message', () => {
+    const written = jsonResult({ columns: ['id'], rows, row_count: rows.length });
+    const messages: unknown[] = [
+      { result: written, jsonrpc: '2.0', id: 7 },
+      { jsonrpc: '2.0', id: 'a"b', result: { ...written, isError: false, _meta: { x: 1 } } },
+      { jsonrpc: '2.0', id: 1, result: { structuredContent: written.structuredContent } },
+      { jsonrpc: '2.0', id: 1, result: { content: [], structuredContent: { not: 'written' } } },
+      { jsonrpc: '2.0', id: 1, result: { content: [] } },
+      { jsonrpc: '2.0', id: 1, result: written, extra: true },
+      { jsonrpc: '2.0', method: 'notifications/progress', params: { progress: 1 } },
+      { jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'bad' } },
+      [{ jsonrpc: '2.0', id: 1, result: written }, { jsonrpc: '2.0', id: 2, result: {} }],
+      [],
+    ];
+    for (const message of messages) expect(messageJson(message)).toBe(JSON.stringify(message));
+    // The answer parses back to the message it was made of.
+    expect(JSON.parse(messageJson({ result: written, jsonrpc: '2.0', id: 7 }))).toEqual({ jsonrpc: '2.0', id: 7, result: written });
+  });
+
+  it('writes structured content from the text jsonResult made of it, not by serialising it again', () => {
+    const value: Record<string, unknown> = { rows: [1, 2] };
+    const written = jsonResult(value);
+    // Results are not changed once made: this one is, to show which text is sent.
+    value.rows = ['changed'];
+    const text = messageJson({ jsonrpc: '2.0', id: 1, result: written });
+    expect(JSON.parse(text).result.structuredContent).toEqual({ rows: [1, 2] });
+    expect(JSON.parse(text).result.content).toEqual([{ type: 'text', text: '{"rows":[1,2]}' }]);
   });
 });

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { messageJson } from '../jsonrpc-envelope.js';
 
 export interface SseOptions {
   /** Comment frames that keep proxies from closing an idle stream; 0 disables them. */
@@ -17,7 +18,7 @@ export interface SseOptions {
  * string the HTTP layer would measure it (Buffer.byteLength) and then encode it.
  */
 const messageFrame = (message: unknown, id: string | undefined): Buffer =>
-  Buffer.from(`event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(message)}\n\n`);
+  Buffer.from(`event: message\n${id !== undefined ? `id: ${id}\n` : ''}data: ${messageJson(message)}\n\n`);
 
 /**
  * One HTTP response carrying Server-Sent Events, written straight to the Node response (no Web

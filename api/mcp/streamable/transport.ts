@@ -2,6 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { messageJson } from '../jsonrpc-envelope.js';
 import { OutboundStream, type StreamArchive } from './outbound-stream.js';
 import type { StreamRegistry } from './registry.js';
 import { SseConnection } from './sse.js';
@@ -243,7 +244,7 @@ export function resumeLocalStream(
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   // Bytes, encoded once (a string would be measured, then encoded, by the HTTP layer).
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(Buffer.from(JSON.stringify(body)));
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(Buffer.from(messageJson(body)));
 }
 
 /** One JSON body answering a POST's requests: a single response, or an array for a batch. */
