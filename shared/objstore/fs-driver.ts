@@ -301,7 +301,7 @@ export class FilesystemObjectStore implements ObjectStore {
     }
     await this.#requireBucket(bucket);
     await this.#init();
-    if (opts.signal?.aborted) throw mapFsError(opts.signal.reason, 'writing the object');
+    if (opts.signal?.aborted) throw new ObjstoreError('ServiceUnavailable', 'the request was aborted', { cause: opts.signal.reason });
     const loc = locateKey(key);
     const id = randomBytes(8).toString('hex');
     const tmpData = join(this.#tmp, id);
