@@ -33,7 +33,7 @@ import {
   normalizeMetadata,
   quoteEtag,
 } from './rules.js';
-import { DigestStream } from './streams.js';
+import { bytesOf, DigestStream } from './streams.js';
 import {
   systemClock,
   type BucketInfo,
@@ -278,7 +278,7 @@ export class S3ObjectStore implements ObjectStore {
 
     // Bytes in hand and small enough for one request: a plain PutObject.
     if (!(body instanceof Readable)) {
-      const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+      const bytes = bytesOf(body);
       if (opts.maxBytes !== undefined && opts.maxBytes > 0 && bytes.length > opts.maxBytes) {
         throw new ObjstoreError('EntityTooLarge', `object is larger than the limit of ${opts.maxBytes} bytes`);
       }
