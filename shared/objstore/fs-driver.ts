@@ -24,7 +24,7 @@ import { listBucket } from './fs-listing.js';
 import { checkConditions, readSidecar, sidecarHead, type Sidecar } from './fs-sidecar.js';
 import { buildPresignedUrl, derivePresignKey, verifyPresigned, type ParsedPresignedRequest, type PresignVerdict } from './presign-token.js';
 import { assertBucketName, assertContentType, assertKey, assertMetadataSize, normalizeMetadata, quoteEtag } from './rules.js';
-import { bytesOf, DigestStream, toReadable } from './streams.js';
+import { assertWithinLimit, bytesOf, DigestStream, toReadable } from './streams.js';
 import {
   systemClock,
   type BucketInfo,
@@ -249,19 +249,12 @@ export class FilesystemObjectStore implements ObjectStore {
     const source = toReadable(body);
     let metadata: Record<string, string>;
     try {
-      assertKey(key);
-      assertContentType(opts.contentType);
-      metadata = normalizeMetadata(opts.metadata);
-      assertMetadataSize(metadata);
-      await this.#requireBucket(bucket);
-      await this.#init();
+      metadata = await this.#admitPut(bucket, key, opts);
     } catch (err) {
       source.destroy();
       throw err;
     }
-    const loc = locateKey(key);
-    const id = randomBytes(8).toString('hex');
-    const tmpData = join(this.#tmp, id);
+    const { loc, id, tmpData } = this.#newPut(key);
     const digest = new DigestStream({ md5: true, ...(opts.maxBytes !== undefined ? { maxBytes: opts.maxBytes } : {}) });
     try {
       await pipeline(source, digest, createWriteStream(tmpData, { flags: 'wx' }), ...(opts.signal ? [{ signal: opts.signal }] : []));
@@ -271,19 +264,40 @@ export class FilesystemObjectStore implements ObjectStore {
       await rm(tmpData, { force: true });
       throw mapFsError(err, 'writing the object');
     }
-    const sidecar: Sidecar = {
+    const sidecar = this.#newSidecar(key, loc, id, { size: digest.byteCount, md5: digest.md5, sha256: digest.sha256 }, opts.contentType, metadata);
+    await this.#commit(bucket, loc, tmpData, sidecar, opts);
+    return { etag: sidecar.etag, size: sidecar.size, sha256: sidecar.sha256 };
+  }
+
+  /** A put's checks before any byte is written; answers its normalised metadata. */
+  async #admitPut(bucket: string, key: string, opts: PutOptions): Promise<Record<string, string>> {
+    assertKey(key);
+    assertContentType(opts.contentType);
+    const metadata = normalizeMetadata(opts.metadata);
+    assertMetadataSize(metadata);
+    await this.#requireBucket(bucket);
+    await this.#init();
+    return metadata;
+  }
+
+  /** Where a new version of `key` is written first, under a fresh unique id. */
+  #newPut(key: string): { loc: KeyLocation; id: string; tmpData: string } {
+    const id = randomBytes(8).toString('hex');
+    return { loc: locateKey(key), id, tmpData: join(this.#tmp, id) };
+  }
+
+  #newSidecar(key: string, loc: KeyLocation, id: string, bytes: { size: number; md5: string; sha256: string }, contentType: string | undefined, metadata: Record<string, string>): Sidecar {
+    return {
       v: 1,
       key,
-      size: digest.byteCount,
-      etag: quoteEtag(digest.md5),
-      sha256: digest.sha256,
-      content_type: opts.contentType || defaultContentType,
+      size: bytes.size,
+      etag: quoteEtag(bytes.md5),
+      sha256: bytes.sha256,
+      content_type: contentType || defaultContentType,
       last_modified: this.#clock().toISOString(),
       metadata,
       data: dataName(loc.leaf, id),
     };
-    await this.#commit(bucket, loc, tmpData, sidecar, opts);
-    return { etag: sidecar.etag, size: sidecar.size, sha256: sidecar.sha256 };
   }
 
   /**
@@ -292,30 +306,12 @@ export class FilesystemObjectStore implements ObjectStore {
    * waits of the stream path: a webhook segment is written this way on every flush).
    */
   async #putBytes(bucket: string, key: string, bytes: Buffer, opts: PutOptions): Promise<PutResult> {
-    assertKey(key);
-    assertContentType(opts.contentType);
-    const metadata = normalizeMetadata(opts.metadata);
-    assertMetadataSize(metadata);
-    if (opts.maxBytes !== undefined && opts.maxBytes > 0 && bytes.length > opts.maxBytes) {
-      throw new ObjstoreError('EntityTooLarge', `object is larger than the limit of ${opts.maxBytes} bytes`);
-    }
-    await this.#requireBucket(bucket);
-    await this.#init();
+    assertWithinLimit(bytes.length, opts.maxBytes);
+    const metadata = await this.#admitPut(bucket, key, opts);
     if (opts.signal?.aborted) throw new ObjstoreError('ServiceUnavailable', 'the request was aborted', { cause: opts.signal.reason });
-    const loc = locateKey(key);
-    const id = randomBytes(8).toString('hex');
-    const tmpData = join(this.#tmp, id);
-    const sidecar: Sidecar = {
-      v: 1,
-      key,
-      size: bytes.length,
-      etag: quoteEtag(hash('md5', bytes, 'hex')),
-      sha256: hash('sha256', bytes, 'hex'),
-      content_type: opts.contentType || defaultContentType,
-      last_modified: this.#clock().toISOString(),
-      metadata,
-      data: dataName(loc.leaf, id),
-    };
+    const { loc, id, tmpData } = this.#newPut(key);
+    const digests = { size: bytes.length, md5: hash('md5', bytes, 'hex'), sha256: hash('sha256', bytes, 'hex') };
+    const sidecar = this.#newSidecar(key, loc, id, digests, opts.contentType, metadata);
     const writeData = () =>
       writeFile(tmpData, bytes, { flag: 'wx', flush: true, ...(opts.signal ? { signal: opts.signal } : {}) }).catch((err: unknown) => {
         throw mapFsError(err, 'writing the object');

@@ -33,7 +33,7 @@ import {
   normalizeMetadata,
   quoteEtag,
 } from './rules.js';
-import { bytesOf, DigestStream } from './streams.js';
+import { assertWithinLimit, bytesOf, DigestStream } from './streams.js';
 import {
   systemClock,
   type BucketInfo,
@@ -279,9 +279,7 @@ export class S3ObjectStore implements ObjectStore {
     // Bytes in hand and small enough for one request: a plain PutObject.
     if (!(body instanceof Readable)) {
       const bytes = bytesOf(body);
-      if (opts.maxBytes !== undefined && opts.maxBytes > 0 && bytes.length > opts.maxBytes) {
-        throw new ObjstoreError('EntityTooLarge', `object is larger than the limit of ${opts.maxBytes} bytes`);
-      }
+      assertWithinLimit(bytes.length, opts.maxBytes);
       if (bytes.length <= this.#partSize) {
         const out = await this.#send(
           () => this.client.send(new PutObjectCommand({ ...params, Body: bytes, ContentLength: bytes.length }), { abortSignal: opts.signal }),

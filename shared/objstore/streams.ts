@@ -23,8 +23,10 @@ export class DigestStream extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.#size += chunk.length;
-    if (this.#maxBytes !== undefined && this.#size > this.#maxBytes) {
-      done(new ObjstoreError('EntityTooLarge', `object is larger than the limit of ${this.#maxBytes} bytes`));
+    try {
+      assertWithinLimit(this.#size, this.#maxBytes);
+    } catch (error) {
+      done(error as Error);
       return;
     }
     this.#sha256.update(chunk);
@@ -53,6 +55,11 @@ export class DigestStream extends Transform {
     if (this.#md5Hex === undefined) throw new Error('md5 was not requested or the stream has not ended');
     return this.#md5Hex;
   }
+}
+
+/** EntityTooLarge once `size` passes `maxBytes` (unset or 0: no limit). */
+export function assertWithinLimit(size: number, maxBytes: number | undefined): void {
+  if (maxBytes !== undefined && maxBytes > 0 && size > maxBytes) throw new ObjstoreError('EntityTooLarge', `object is larger than the limit of ${maxBytes} bytes`);
 }
 
 /** A Readable over a body given as a stream, bytes or a string (UTF-8). */

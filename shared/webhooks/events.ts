@@ -74,16 +74,10 @@ export function canonicalJson(value: unknown): string {
     return `${out}]`;
   }
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  if (!isSorted(keys)) keys.sort();
+  const keys = Object.keys(record).sort();
   let out = '{';
   for (let i = 0; i < keys.length; i++) out += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonicalJson(record[keys[i]!])}`;
   return `${out}}`;
-}
-
-function isSorted(keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
-  return true;
 }
 
 export interface EventPaths {
