@@ -188,7 +188,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     onError: (error) => log.warn({ err: error }, 'MCP stream could not be archived for replay'),
   };
   const standalone = sessionDb ? new StandaloneStreams(streams, deps.surface.connected) : undefined;
-  const store = sessionDb ? new DatabaseSessions(sessionDb, limits, maxPerSubject, log.child({ component: 'mcp-sessions' }), deps.clock) : undefined;
+  const store = sessionDb ? new DatabaseSessions(sessionDb, limits, maxPerSubject, deps.clock) : undefined;
   // A session ended on another replica is forgotten here at once: its remembered row, its stream.
   const endedSessions =
     store && config.database.dsn

@@ -1,5 +1,5 @@
 import type { Db } from '../../shared/db/index.js';
-import type { Logger } from '../../shared/logging/index.js';
+import { atMost, BatchQueue } from '../../shared/db/batch-queue.js';
 import { admitSession, type Admission, type Clock, type SessionLimits } from './sessions.js';
 
 export interface StoredSession {
@@ -20,54 +20,17 @@ export function endedSessionIds(payload: string): string[] {
 const maxAnnouncementBytes = 7999;
 
 /**
- * Announces ended sessions to the other replicas, a group at a time: one NOTIFY is in flight per
- * replica, and the sessions ended meanwhile go out together in the next. A NOTIFY serialises its
- * transaction's commit with every other notifying commit of the cluster (Postgres's notification
- * queue lock, held through the WAL flush), so a NOTIFY in each DELETE's own commit made every
- * session end on every replica queue behind the others' (sampled under session churn on two
- * workers: the commonest wait after the per-subject open lock). The replicas hear of an end a
- * round trip later than at its commit; one whose announcement is lost (the process died, the
- * database was away) forgets the session within `recentSessionMs` anyway.
+ * Whether ending `next` with `batch` keeps the batch's announcement (its ids, comma-separated)
+ * within Postgres's NOTIFY payload limit, whichever of them turn out to exist.
  */
-export class EndedSessionAnnouncer {
-  #waiting: string[] = [];
-  #sending = false;
-
-  constructor(
-    private readonly db: Pick<Db, 'query'>,
-    private readonly log: Pick<Logger, 'warn'>,
-  ) {}
-
-  announce(id: string): void {
-    this.#waiting.push(id);
-    if (!this.#sending) void this.#send();
-  }
-
-  async #send(): Promise<void> {
-    this.#sending = true;
-    try {
-      while (this.#waiting.length > 0) {
-        const { payload, rest } = announcementOf(this.#waiting);
-        this.#waiting = rest;
-        try {
-          await this.db.query('SELECT pg_notify($1, $2)', [sessionEndedChannel, payload]);
-        } catch (error) {
-          this.log.warn({ err: { message: (error as Error).message } }, 'ended MCP sessions not announced; other replicas forget them within a second');
-        }
-      }
-    } finally {
-      this.#sending = false;
-    }
-  }
+export function fitsAnnouncement<T extends { id: string }>(batch: readonly T[], next: T): boolean {
+  let bytes = Buffer.byteLength(next.id);
+  for (const ended of batch) bytes += 1 + Buffer.byteLength(ended.id);
+  return bytes <= maxAnnouncementBytes;
 }
 
-/** As many of `ids` as fit one notification (at least one), and the rest. */
-export function announcementOf(ids: readonly string[]): { payload: string; rest: string[] } {
-  let bytes = Buffer.byteLength(ids[0]!);
-  let n = 1;
-  while (n < ids.length && bytes + 1 + Buffer.byteLength(ids[n]!) <= maxAnnouncementBytes) bytes += 1 + Buffer.byteLength(ids[n++]!);
-  return { payload: ids.slice(0, n).join(','), rest: ids.slice(n) };
-}
+/** Sessions opened or read together in one statement (a replica's batch under load). */
+const maxBatch = 100;
 
 /**
  * A select-list item that lets the statement's transaction commit without waiting for its WAL to
@@ -129,31 +92,46 @@ export function touchEveryMs(limits: SessionLimits): number {
   return Math.min(limits.idleMs / 20, 30_000);
 }
 
-/** SQL: the row is live; `$n` is the lifetime and `$n+1` the idle timeout, in milliseconds. */
-function liveSql(n: number): string {
-  return `created_at > now() - make_interval(secs => $${n}::double precision / 1000)
-          AND last_seen_at > now() - make_interval(secs => $${n + 1}::double precision / 1000)`;
+/** SQL: the row (of `table`, when named) is live; `$n` is the lifetime and `$n+1` the idle timeout, in milliseconds. */
+function liveSql(n: number, table?: string): string {
+  const column = table ? `${table}.` : '';
+  return `${column}created_at > now() - make_interval(secs => $${n}::double precision / 1000)
+          AND ${column}last_seen_at > now() - make_interval(secs => $${n + 1}::double precision / 1000)`;
+}
+
+type NewSession = StoredSession & { clientInfo: unknown; capabilities: unknown };
+type SessionKey = { id: string; subject: string };
+interface SessionRow {
+  id: string;
+  subject: string;
+  protocol_version: string;
+  expires_in_ms: number;
 }
 
 /**
  * Sessions in the platform database (`sessions.store: database`): any replica can serve any
  * session. Expiry is checked in SQL against the database clock so replicas agree; the
- * housekeeping job deletes the rows.
+ * housekeeping job deletes the rows. Opens, reads and ends each go to the database in batches
+ * (BatchQueue): one statement of each kind in flight per replica, the requests that arrive
+ * meanwhile together in the next — under session churn most of a session's round trips are shared.
  */
 export class DatabaseSessions {
   readonly #recent: RecentSessions;
-  readonly #ended: EndedSessionAnnouncer;
+  readonly #opens: BatchQueue<NewSession, number[] | null>;
+  readonly #reads: BatchQueue<SessionKey, SessionRow | undefined>;
+  readonly #ends: BatchQueue<SessionKey, boolean>;
 
   constructor(
     private readonly db: Db,
     private readonly limits: SessionLimits,
     /** `sessions.max_per_subject`. */
     private readonly maxPerSubject: number,
-    log: Pick<Logger, 'warn'>,
     clock: Clock = Date.now,
   ) {
     this.#recent = new RecentSessions(clock);
-    this.#ended = new EndedSessionAnnouncer(db, log);
+    this.#opens = new BatchQueue((sessions) => this.#open(sessions), atMost(maxBatch));
+    this.#reads = new BatchQueue((keys) => this.#read(keys), atMost(maxBatch));
+    this.#ends = new BatchQueue((keys) => this.#end(keys), fitsAnnouncement);
   }
 
   /**
@@ -166,26 +144,38 @@ export class DatabaseSessions {
   }
 
   /**
-   * Records a new session unless its subject already holds `maxPerSubject` live ones, in one
-   * round trip (migration 0007's `mcp_session_open`): count and insert run under an advisory lock
-   * on the subject, so two initializes on any replicas cannot both take the last place. The new
-   * session is remembered, so its first requests need no read.
+   * Records a new session unless its subject already holds `maxPerSubject` live ones (migration
+   * 0033's `mcp_sessions_open`): counts and inserts run under advisory locks on the subjects, so
+   * two initializes on any replicas cannot both take the last place. The new session is
+   * remembered, so its first requests need no read.
    */
-  async create(session: StoredSession & { clientInfo: unknown; capabilities: unknown }): Promise<Admission> {
-    const { rows } = await this.db.query<{ refused: number[] | null }>(`SELECT ${unsyncedCommit}, mcp_session_open($1, $2, $3, $4, $5, $6, $7, $8) AS refused`, [
-      session.id,
-      session.subject,
-      session.protocolVersion,
-      JSON.stringify(session.clientInfo ?? {}),
-      JSON.stringify(session.capabilities ?? {}),
-      this.limits.ttlMs,
-      this.limits.idleMs,
-      this.maxPerSubject,
-    ]);
-    const refused = rows[0]?.refused;
+  async create(session: NewSession): Promise<Admission> {
+    const refused = await this.#opens.submit(session);
     if (refused) return admitSession(refused, this.maxPerSubject, 0);
     this.#recent.remember({ id: session.id, subject: session.subject, protocolVersion: session.protocolVersion }, Math.min(this.limits.ttlMs, this.limits.idleMs));
     return { ok: true };
+  }
+
+  async #open(sessions: NewSession[]): Promise<Array<number[] | null>> {
+    const { rows } = await this.db.query<{ session_id: string; refused: number[] | null }>(
+      `SELECT ${unsyncedCommit}, session_id, refused FROM mcp_sessions_open($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6, $7, $8)`,
+      [
+        sessions.map((s) => s.id),
+        sessions.map((s) => s.subject),
+        sessions.map((s) => s.protocolVersion),
+        sessions.map((s) => JSON.stringify(s.clientInfo ?? {})),
+        sessions.map((s) => JSON.stringify(s.capabilities ?? {})),
+        this.limits.ttlMs,
+        this.limits.idleMs,
+        this.maxPerSubject,
+      ],
+    );
+    const refusals = new Map(rows.map((row) => [row.session_id, row.refused]));
+    return sessions.map((s) => {
+      const refused = refusals.get(s.id);
+      if (refused === undefined) throw new Error(`session ${s.id} was not opened`);
+      return refused;
+    });
   }
 
   /**
@@ -197,25 +187,30 @@ export class DatabaseSessions {
   async use(id: string, subject: string): Promise<StoredSession | undefined> {
     const recent = this.#recent.get(id, subject);
     if (recent) return recent;
-    const { rows } = await this.db.query<{ id: string; subject: string; protocol_version: string; expires_in_ms: number }>(
-      `WITH live AS (
-         SELECT id, subject, protocol_version, created_at, last_seen_at FROM mcp_sessions
-          WHERE id = $1 AND subject = $2 AND ${liveSql(3)}
-       ), touched AS (
-         UPDATE mcp_sessions s SET last_seen_at = now() FROM live
-          WHERE s.id = live.id AND live.last_seen_at < now() - make_interval(secs => $5::double precision / 1000)
-       )
-       SELECT id, subject, protocol_version,
-              extract(epoch FROM least(created_at + make_interval(secs => $3::double precision / 1000),
-                                       last_seen_at + make_interval(secs => $4::double precision / 1000)) - now())::float8 * 1000 AS expires_in_ms
-         FROM live`,
-      [id, subject, this.limits.ttlMs, this.limits.idleMs, touchEveryMs(this.limits)],
-    );
-    const row = rows[0];
+    const row = await this.#reads.submit({ id, subject });
     if (!row) return undefined;
     const session = { id: row.id, subject: row.subject, protocolVersion: row.protocol_version };
     this.#recent.remember(session, row.expires_in_ms);
     return session;
+  }
+
+  async #read(keys: SessionKey[]): Promise<Array<SessionRow | undefined>> {
+    const { rows } = await this.db.query<SessionRow>(
+      `WITH live AS (
+         SELECT s.id, s.subject, s.protocol_version, s.created_at, s.last_seen_at
+           FROM mcp_sessions s JOIN unnest($1::text[], $2::text[]) AS asked (id, subject) ON s.id = asked.id AND s.subject = asked.subject
+          WHERE ${liveSql(3, 's')}
+       ), touched AS (
+         UPDATE mcp_sessions s SET last_seen_at = now() FROM live
+          WHERE s.id = live.id AND live.last_seen_at < now() - make_interval(secs => $5::double precision / 1000)
+       )
+       SELECT DISTINCT id, subject, protocol_version,
+              extract(epoch FROM least(created_at + make_interval(secs => $3::double precision / 1000),
+                                       last_seen_at + make_interval(secs => $4::double precision / 1000)) - now())::float8 * 1000 AS expires_in_ms
+         FROM live`,
+      [keys.map((k) => k.id), keys.map((k) => k.subject), this.limits.ttlMs, this.limits.idleMs, touchEveryMs(this.limits)],
+    );
+    return keys.map((k) => rows.find((row) => row.id === k.id && row.subject === k.subject));
   }
 
   /** Which of these sessions are still live (without counting as activity). */
@@ -228,15 +223,32 @@ export class DatabaseSessions {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Ends the session everywhere: the other replicas hear of it on `sessionEndedChannel` (EndedSessionAnnouncer). */
+  /** Ends the session everywhere: the other replicas hear of it on `sessionEndedChannel`. */
   async delete(id: string, subject: string): Promise<boolean> {
     this.#recent.forget(id);
-    const { rowCount } = await this.db.query(`WITH ended AS (DELETE FROM mcp_sessions WHERE id = $1 AND subject = $2 RETURNING id) SELECT ${unsyncedCommit} FROM ended`, [
-      id,
-      subject,
-    ]);
-    if (rowCount !== 1) return false;
-    this.#ended.announce(id);
-    return true;
+    return this.#ends.submit({ id, subject });
+  }
+
+  /**
+   * Ends a batch of sessions and announces those that existed in the same statement. A NOTIFY
+   * serialises its transaction's commit with every other notifying commit of the cluster
+   * (Postgres's notification queue lock); with one batch in flight per replica, a replica's ends
+   * queue behind one announcement of its own at most, not one each. A replica that misses an
+   * announcement (its listener was reconnecting) forgets every session it remembers.
+   */
+  async #end(keys: SessionKey[]): Promise<boolean[]> {
+    const { rows } = await this.db.query<{ ids: string[]; subjects: string[] }>(
+      `WITH ended AS (
+         DELETE FROM mcp_sessions s USING unnest($1::text[], $2::text[]) AS asked (id, subject)
+          WHERE s.id = asked.id AND s.subject = asked.subject RETURNING s.id, s.subject
+       )
+       SELECT ${unsyncedCommit}, array_agg(id) AS ids, array_agg(subject) AS subjects, pg_notify($3, string_agg(id, ',')) IS NULL
+         FROM ended HAVING count(*) > 0`,
+      [keys.map((k) => k.id), keys.map((k) => k.subject), sessionEndedChannel],
+    );
+    const { ids = [], subjects = [] } = rows[0] ?? {};
+    const ended = new Map(ids.map((id, i) => [id, subjects[i]]));
+    // An id asked twice in one batch ends once: its first asker with the right subject is its ender.
+    return keys.map((k) => ended.get(k.id) === k.subject && ended.delete(k.id));
   }
 }

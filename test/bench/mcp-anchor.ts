@@ -34,12 +34,11 @@ import { S3ObjectStore } from '../../shared/objstore/index.js';
 import { startTestMinio } from '../support/minio.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { runBench, type Cleanups } from './mcp/cleanup.js';
-import { benchApiKey, benchObject, benchObjectBytes, freePort, positiveInt } from './mcp/options.js';
+import { benchApiKey, benchObject, benchObjectBytes, freePort, positiveInt, workloadsFrom } from './mcp/options.js';
 import { answers200, hasExited, startPlatform, startServer, stopChild } from './mcp/processes.js';
 import { anchorLabel, ensureAnchorBinary, ensureHarnessBinary } from './mcp-anchor/build.js';
 import {
   Loadgen,
-  anchorWorkloadNames,
   deathCause,
   harnessDir,
   mcpPath,
@@ -47,19 +46,10 @@ import {
   serverLabels,
   workloadArgs,
   writeServerConfig,
-  type AnchorWorkload,
   type LoadgenOutcome,
   type ServerKind,
 } from './mcp-anchor/harness.js';
 import { formatAnchorReport, jsonAnchorReport, oursFailures, type AnchorReport, type RunRecord, type WorkloadRuns } from './mcp-anchor/report.js';
-
-function workloadsFrom(raw: string | undefined): AnchorWorkload[] {
-  if (!raw) return [...anchorWorkloadNames];
-  const names = raw.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
-  const unknown = names.filter((n) => !(anchorWorkloadNames as readonly string[]).includes(n));
-  if (unknown.length > 0 || names.length === 0) throw new Error(`BENCH_WORKLOADS takes W1, W2, W3, W4 separated by commas, not ${JSON.stringify(raw)}`);
-  return anchorWorkloadNames.filter((n) => names.includes(n));
-}
 
 function anchorOptions(env: NodeJS.ProcessEnv = process.env) {
   return {

@@ -14,7 +14,9 @@
  *
  *   npm run bench:mcp
  *   BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_SECONDS=3   (the defaults)
- *   BENCH_WORKERS=2   also measure a platform with server.workers: 2 (sessions in a fresh database)
+ *   BENCH_WORKERS=2   also measure a platform with server.workers: 2 (sessions in a fresh database);
+ *                     the report adds its figures over the one-process platform's (issue 41: W2 >= 0.8)
+ *   BENCH_WORKLOADS=W2  a subset of W1..W4
  *   BENCH_GO=0        leave out the Go floor: a minimal mark3labs/mcp-go server with the same two
  *                     tools and a bearer check (test/bench/go-anchor, built into the tool cache when a
  *                     Go toolchain is found) — what an MCP request costs in Go with nothing else on
@@ -35,7 +37,7 @@ import type { Target } from './mcp/mcp-http.js';
 import type { WorkloadName } from './mcp/workloads.js';
 
 const options = benchOptions();
-const platformWorkloads: WorkloadName[] = ['W1', 'W2', 'W3', 'W4'];
+const platformWorkloads = options.workloads;
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 

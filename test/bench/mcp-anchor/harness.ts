@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseDocument } from 'yaml';
-import { benchObject } from '../mcp/options.js';
+import { benchObject, type PlatformWorkload } from '../mcp/options.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 
@@ -22,8 +22,8 @@ export function harnessDir(env: NodeJS.ProcessEnv = process.env): string {
   return dir;
 }
 
-export const anchorWorkloadNames = ['W1', 'W2', 'W3', 'W4'] as const;
-export type AnchorWorkload = (typeof anchorWorkloadNames)[number];
+/** The anchor runs the platform benchmark's four workloads. */
+export type AnchorWorkload = PlatformWorkload;
 
 export const anchorWorkloadTitles: Record<AnchorWorkload, string> = {
   W1: 'tools/call platform_info',

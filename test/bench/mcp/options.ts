@@ -7,7 +7,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { FilesystemObjectStore } from '../../../shared/objstore/index.js';
-import type { BenchObject } from './workloads.js';
+import type { BenchObject, WorkloadName } from './workloads.js';
 
 export interface BenchOptions {
   connections: number;
@@ -15,7 +15,21 @@ export interface BenchOptions {
   seconds: number;
   /** server.workers of the scaled variant; 1 runs only the single-process platform. */
   workers: number;
+  /** The platform workloads measured (BENCH_WORKLOADS, e.g. "W2"); all four by default. */
+  workloads: PlatformWorkload[];
   json: boolean;
+}
+
+export const platformWorkloadNames = ['W1', 'W2', 'W3', 'W4'] as const satisfies readonly WorkloadName[];
+export type PlatformWorkload = (typeof platformWorkloadNames)[number];
+
+/** BENCH_WORKLOADS: some of W1..W4 separated by commas, in their own order; all when unset. */
+export function workloadsFrom(raw: string | undefined): PlatformWorkload[] {
+  if (!raw) return [...platformWorkloadNames];
+  const names = raw.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean);
+  const unknown = names.filter((n) => !(platformWorkloadNames as readonly string[]).includes(n));
+  if (unknown.length > 0 || names.length === 0) throw new Error(`BENCH_WORKLOADS takes W1, W2, W3, W4 separated by commas, not ${JSON.stringify(raw)}`);
+  return platformWorkloadNames.filter((n) => names.includes(n));
 }
 
 export function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -32,6 +46,7 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     rounds: positiveInt(env, 'BENCH_ROUNDS', 5),
     seconds: positiveInt(env, 'BENCH_SECONDS', 3),
     workers: positiveInt(env, 'BENCH_WORKERS', 1),
+    workloads: workloadsFrom(env.BENCH_WORKLOADS),
     json: env.BENCH_JSON === '1',
   };
 }

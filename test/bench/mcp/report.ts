@@ -7,6 +7,8 @@ import { workloadTitles, type RoundResult, type WorkloadName } from './workloads
 /** Issue 10's targets, as fractions of the bare route's median. */
 export const targets: Partial<Record<WorkloadName, number>> = { W1: 0.1, W2: 0.04 };
 
+/** Issue 41's scale-out goal: a multi-worker platform's figure as a fraction of the one-process one's. */
+export const scaleOutTargets: Partial<Record<WorkloadName, number>> = { W2: 0.8 };
 
 /** One measured series: a workload against one server (the bare route, or one platform variant). */
 export class Series {
@@ -77,6 +79,28 @@ function anchorRatios(report: Report) {
       return [{ variant, workload: series.workload, ratio: median(series.opsPerSecond) / median(theirs.opsPerSecond) }];
     }),
   );
+}
+
+/**
+ * Each multi-worker variant's workloads against the one-process platform's: the median of the
+ * rounds' ratios (each round measures both, back to back), so the machine's drift between rounds
+ * cancels out.
+ */
+function scaleOutRatios(report: Report) {
+  const single = report.variants.find((v) => v.workers === 1);
+  if (!single) return [];
+  return report.variants
+    .filter((v) => v.workers > 1)
+    .flatMap((variant) =>
+      variant.series.flatMap((series) => {
+        const base = single.series.find((s) => s.workload === series.workload);
+        if (!base) return [];
+        const perRound = series.opsPerSecond.map((ops, i) => ops / base.opsPerSecond[i]!);
+        const ratio = median(perRound);
+        const target = scaleOutTargets[series.workload];
+        return [{ variant, workload: series.workload, ratio, perRound, target, pass: target === undefined ? undefined : ratio >= target }];
+      }),
+    );
 }
 
 function summary(series: Series, bareMedian: number) {
@@ -150,6 +174,13 @@ export function formatReport(report: Report): string {
     lines.push('', 'ratio to the Go floor (platform / floor; the floor has no auth chain, personas, audit, metrics or logging):');
   }
   for (const r of ratios) lines.push(`  ${r.workload} ${r.ratio.toFixed(2)}x  (${r.variant.label})`);
+  const scaled = scaleOutRatios(report);
+  if (scaled.length > 0) lines.push('', 'scale-out (platform / 1 process, median of the rounds\' ratios):');
+  for (const r of scaled) {
+    const verdict = r.pass === undefined ? '     ' : r.pass ? 'PASS ' : 'FAIL ';
+    const goal = r.target === undefined ? '' : ` >= ${r.target.toFixed(2)}`;
+    lines.push(`  ${verdict} ${r.workload}${goal}: ${r.ratio.toFixed(2)} (rounds ${r.perRound.map((x) => x.toFixed(2)).join(', ')})  (${r.variant.label})`);
+  }
   lines.push('', 'targets (fraction of the bare route):');
   for (const check of targetChecks(report, bareMedian)) {
     lines.push(`  ${check.pass ? 'PASS' : 'FAIL'}  ${check.workload} >= ${check.target.toFixed(2)}: ${check.fraction.toFixed(3)}  (${check.variant.label})`);
@@ -193,6 +224,7 @@ export function jsonReport(report: Report): string {
           anchor_ratios: anchorRatios(report).map((r) => ({ workers: r.variant.workers, sessions: r.variant.sessions, workload: r.workload, ratio: Number(r.ratio.toFixed(3)) })),
         }
       : {}),
+    scale_out: scaleOutRatios(report).map((r) => ({ workers: r.variant.workers, workload: r.workload, ratio: Number(r.ratio.toFixed(3)), ...(r.target === undefined ? {} : { target: r.target, pass: r.pass }) })),
     skipped: report.skipped,
     errors: totalErrors(report),
   });
