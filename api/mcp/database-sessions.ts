@@ -1,5 +1,5 @@
 import type { Db } from '../../shared/db/index.js';
-import { atMost, BatchQueue } from '../../shared/db/batch-queue.js';
+import { BatchQueue } from '../../shared/db/batch-queue.js';
 import { admitSession, type Admission, type Clock, type SessionLimits } from './sessions.js';
 
 export interface StoredSession {
@@ -19,29 +19,37 @@ export function endedSessionIds(payload: string): string[] {
 /** Postgres refuses a NOTIFY payload of 8000 bytes or more. */
 const maxAnnouncementBytes = 7999;
 
-/**
- * Whether ending `next` with `batch` keeps the batch's announcement (its ids, comma-separated)
- * within Postgres's NOTIFY payload limit, whichever of them turn out to exist.
- */
-export function fitsAnnouncement<T extends { id: string }>(batch: readonly T[], next: T): boolean {
-  let bytes = Buffer.byteLength(next.id);
-  for (const ended of batch) bytes += 1 + Buffer.byteLength(ended.id);
-  return bytes <= maxAnnouncementBytes;
+/** Sessions opened, or read, together in one step at most (a replica's batch under load). */
+const maxPerStep = 100;
+
+type NewSession = StoredSession & { clientInfo: unknown; capabilities: unknown };
+type SessionKey = { id: string; subject: string };
+
+/** One caller's part of a step: a session to open, to read, or to end. */
+export type SessionWork = { open: NewSession } | { read: SessionKey } | { end: SessionKey };
+
+interface ReadSession extends StoredSession {
+  /** Until the session expires unless used again, by the database clock. */
+  expiresInMs: number;
 }
 
-/** Sessions opened or read together in one statement (a replica's batch under load). */
-const maxBatch = 100;
+/** An open's refusal (the subject's live sessions' expiries) or null; a read's session; whether an end ended one. */
+type WorkOutcome = number[] | null | ReadSession | undefined | boolean;
 
 /**
- * A select-list item that lets the statement's transaction commit without waiting for its WAL to
- * reach the disk (`synchronous_commit = off`, this transaction only). For session rows only: their
- * opens hold the subject's lock until commit, so a WAL flush in each serialised every open of a
- * subject behind the disk. A database crash may lose the last ~200 ms (wal_writer_delay) of
- * session opens and ends: a lost open costs its client a 404 and a new initialize, as any lost
- * session does; a lost end leaves a row that expires idle. Rows are visible to every replica at
- * commit either way.
+ * Whether `next` may join `step`: at most `maxPerStep` opens and as many reads, and the ids it ends
+ * within Postgres's NOTIFY payload limit when announced together (comma-separated), whichever of
+ * them turn out to exist.
  */
-const unsyncedCommit = `set_config('synchronous_commit', 'off', true) IS NULL`;
+export function fitsStep(step: readonly SessionWork[], next: SessionWork): boolean {
+  if ('end' in next) {
+    let bytes = Buffer.byteLength(next.end.id);
+    for (const work of step) if ('end' in work) bytes += 1 + Buffer.byteLength(work.end.id);
+    return bytes <= maxAnnouncementBytes;
+  }
+  const kind = 'open' in next ? 'open' : 'read';
+  return step.filter((work) => kind in work).length < maxPerStep;
+}
 
 /**
  * How long a replica answers a session it has just read from memory. A session ended on another
@@ -92,34 +100,22 @@ export function touchEveryMs(limits: SessionLimits): number {
   return Math.min(limits.idleMs / 20, 30_000);
 }
 
-/** SQL: the row (of `table`, when named) is live; `$n` is the lifetime and `$n+1` the idle timeout, in milliseconds. */
-function liveSql(n: number, table?: string): string {
-  const column = table ? `${table}.` : '';
-  return `${column}created_at > now() - make_interval(secs => $${n}::double precision / 1000)
-          AND ${column}last_seen_at > now() - make_interval(secs => $${n + 1}::double precision / 1000)`;
-}
-
-type NewSession = StoredSession & { clientInfo: unknown; capabilities: unknown };
-type SessionKey = { id: string; subject: string };
-interface SessionRow {
-  id: string;
-  subject: string;
-  protocol_version: string;
-  expires_in_ms: number;
+/** SQL: the row is live; `$n` is the lifetime and `$n+1` the idle timeout, in milliseconds. */
+function liveSql(n: number): string {
+  return `created_at > now() - make_interval(secs => $${n}::double precision / 1000)
+          AND last_seen_at > now() - make_interval(secs => $${n + 1}::double precision / 1000)`;
 }
 
 /**
  * Sessions in the platform database (`sessions.store: database`): any replica can serve any
  * session. Expiry is checked in SQL against the database clock so replicas agree; the
- * housekeeping job deletes the rows. Opens, reads and ends each go to the database in batches
- * (BatchQueue): one statement of each kind in flight per replica, the requests that arrive
- * meanwhile together in the next — under session churn most of a session's round trips are shared.
+ * housekeeping job deletes the rows. Opens, reads and ends go to the database in steps
+ * (BatchQueue): one step in flight per replica, the work that arrives meanwhile together in the
+ * next, in one round trip — under session churn most of a session's round trips are shared.
  */
 export class DatabaseSessions {
   readonly #recent: RecentSessions;
-  readonly #opens: BatchQueue<NewSession, number[] | null>;
-  readonly #reads: BatchQueue<SessionKey, SessionRow | undefined>;
-  readonly #ends: BatchQueue<SessionKey, boolean>;
+  readonly #steps: BatchQueue<SessionWork, WorkOutcome>;
 
   constructor(
     private readonly db: Db,
@@ -129,9 +125,7 @@ export class DatabaseSessions {
     clock: Clock = Date.now,
   ) {
     this.#recent = new RecentSessions(clock);
-    this.#opens = new BatchQueue((sessions) => this.#open(sessions), atMost(maxBatch));
-    this.#reads = new BatchQueue((keys) => this.#read(keys), atMost(maxBatch));
-    this.#ends = new BatchQueue((keys) => this.#end(keys), fitsAnnouncement);
+    this.#steps = new BatchQueue((work) => this.#step(work), fitsStep);
   }
 
   /**
@@ -144,38 +138,15 @@ export class DatabaseSessions {
   }
 
   /**
-   * Records a new session unless its subject already holds `maxPerSubject` live ones (migration
-   * 0033's `mcp_sessions_open`): counts and inserts run under advisory locks on the subjects, so
-   * two initializes on any replicas cannot both take the last place. The new session is
-   * remembered, so its first requests need no read.
+   * Records a new session unless its subject already holds `maxPerSubject` live ones: the count
+   * and insert run under an advisory lock on the subject, so two initializes on any replicas cannot
+   * both take the last place. The new session is remembered, so its first requests need no read.
    */
   async create(session: NewSession): Promise<Admission> {
-    const refused = await this.#opens.submit(session);
+    const refused = (await this.#steps.submit({ open: session })) as number[] | null;
     if (refused) return admitSession(refused, this.maxPerSubject, 0);
     this.#recent.remember({ id: session.id, subject: session.subject, protocolVersion: session.protocolVersion }, Math.min(this.limits.ttlMs, this.limits.idleMs));
     return { ok: true };
-  }
-
-  async #open(sessions: NewSession[]): Promise<Array<number[] | null>> {
-    const { rows } = await this.db.query<{ session_id: string; refused: number[] | null }>(
-      `SELECT ${unsyncedCommit}, session_id, refused FROM mcp_sessions_open($1::text[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[], $6, $7, $8)`,
-      [
-        sessions.map((s) => s.id),
-        sessions.map((s) => s.subject),
-        sessions.map((s) => s.protocolVersion),
-        sessions.map((s) => JSON.stringify(s.clientInfo ?? {})),
-        sessions.map((s) => JSON.stringify(s.capabilities ?? {})),
-        this.limits.ttlMs,
-        this.limits.idleMs,
-        this.maxPerSubject,
-      ],
-    );
-    const refusals = new Map(rows.map((row) => [row.session_id, row.refused]));
-    return sessions.map((s) => {
-      const refused = refusals.get(s.id);
-      if (refused === undefined) throw new Error(`session ${s.id} was not opened`);
-      return refused;
-    });
   }
 
   /**
@@ -187,30 +158,11 @@ export class DatabaseSessions {
   async use(id: string, subject: string): Promise<StoredSession | undefined> {
     const recent = this.#recent.get(id, subject);
     if (recent) return recent;
-    const row = await this.#reads.submit({ id, subject });
-    if (!row) return undefined;
-    const session = { id: row.id, subject: row.subject, protocolVersion: row.protocol_version };
-    this.#recent.remember(session, row.expires_in_ms);
+    const read = (await this.#steps.submit({ read: { id, subject } })) as ReadSession | undefined;
+    if (!read) return undefined;
+    const session = { id: read.id, subject: read.subject, protocolVersion: read.protocolVersion };
+    this.#recent.remember(session, read.expiresInMs);
     return session;
-  }
-
-  async #read(keys: SessionKey[]): Promise<Array<SessionRow | undefined>> {
-    const { rows } = await this.db.query<SessionRow>(
-      `WITH live AS (
-         SELECT s.id, s.subject, s.protocol_version, s.created_at, s.last_seen_at
-           FROM mcp_sessions s JOIN unnest($1::text[], $2::text[]) AS asked (id, subject) ON s.id = asked.id AND s.subject = asked.subject
-          WHERE ${liveSql(3, 's')}
-       ), touched AS (
-         UPDATE mcp_sessions s SET last_seen_at = now() FROM live
-          WHERE s.id = live.id AND live.last_seen_at < now() - make_interval(secs => $5::double precision / 1000)
-       )
-       SELECT DISTINCT id, subject, protocol_version,
-              extract(epoch FROM least(created_at + make_interval(secs => $3::double precision / 1000),
-                                       last_seen_at + make_interval(secs => $4::double precision / 1000)) - now())::float8 * 1000 AS expires_in_ms
-         FROM live`,
-      [keys.map((k) => k.id), keys.map((k) => k.subject), this.limits.ttlMs, this.limits.idleMs, touchEveryMs(this.limits)],
-    );
-    return keys.map((k) => rows.find((row) => row.id === k.id && row.subject === k.subject));
   }
 
   /** Which of these sessions are still live (without counting as activity). */
@@ -223,32 +175,66 @@ export class DatabaseSessions {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** Ends the session everywhere: the other replicas hear of it on `sessionEndedChannel`. */
+  /**
+   * Ends the session everywhere: the other replicas hear of it on `sessionEndedChannel`, in one
+   * NOTIFY for every session the step ends. A NOTIFY serialises its transaction's commit with every
+   * other notifying commit of the cluster (Postgres's notification queue lock); with one step in
+   * flight per replica, a replica's ends queue behind one announcement of its own at most. A
+   * replica that misses an announcement (its listener was reconnecting) forgets every session.
+   */
   async delete(id: string, subject: string): Promise<boolean> {
     this.#recent.forget(id);
-    return this.#ends.submit({ id, subject });
+    return (await this.#steps.submit({ end: { id, subject } })) as boolean;
   }
 
-  /**
-   * Ends a batch of sessions and announces those that existed in the same statement. A NOTIFY
-   * serialises its transaction's commit with every other notifying commit of the cluster
-   * (Postgres's notification queue lock); with one batch in flight per replica, a replica's ends
-   * queue behind one announcement of its own at most, not one each. A replica that misses an
-   * announcement (its listener was reconnecting) forgets every session it remembers.
-   */
-  async #end(keys: SessionKey[]): Promise<boolean[]> {
-    const { rows } = await this.db.query<{ ids: string[]; subjects: string[] }>(
-      `WITH ended AS (
-         DELETE FROM mcp_sessions s USING unnest($1::text[], $2::text[]) AS asked (id, subject)
-          WHERE s.id = asked.id AND s.subject = asked.subject RETURNING s.id, s.subject
-       )
-       SELECT ${unsyncedCommit}, array_agg(id) AS ids, array_agg(subject) AS subjects, pg_notify($3, string_agg(id, ',')) IS NULL
-         FROM ended HAVING count(*) > 0`,
-      [keys.map((k) => k.id), keys.map((k) => k.subject), sessionEndedChannel],
-    );
-    const { ids = [], subjects = [] } = rows[0] ?? {};
-    const ended = new Map(ids.map((id, i) => [id, subjects[i]]));
-    // An id asked twice in one batch ends once: its first asker with the right subject is its ender.
-    return keys.map((k) => ended.get(k.id) === k.subject && ended.delete(k.id));
+  /** One round trip for a step's work (migration 0033's `mcp_sessions_step`); outcomes in the work's order. */
+  async #step(work: SessionWork[]): Promise<WorkOutcome[]> {
+    const opens = work.flatMap((w) => ('open' in w ? [w.open] : []));
+    const reads = work.flatMap((w) => ('read' in w ? [w.read] : []));
+    const ends = work.flatMap((w) => ('end' in w ? [w.end] : []));
+    const { rows } = await this.db.query<{
+      kind: 'open' | 'read' | 'end';
+      session_id: string;
+      session_subject: string;
+      session_version: string | null;
+      expires_in_ms: number | null;
+      refused: number[] | null;
+    }>('SELECT kind, session_id, session_subject, session_version, expires_in_ms, refused FROM mcp_sessions_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)', [
+      opens.map((s) => s.id),
+      opens.map((s) => s.subject),
+      opens.map((s) => s.protocolVersion),
+      opens.map((s) => JSON.stringify(s.clientInfo ?? {})),
+      opens.map((s) => JSON.stringify(s.capabilities ?? {})),
+      reads.map((k) => k.id),
+      reads.map((k) => k.subject),
+      ends.map((k) => k.id),
+      ends.map((k) => k.subject),
+      this.limits.ttlMs,
+      this.limits.idleMs,
+      touchEveryMs(this.limits),
+      this.maxPerSubject,
+      sessionEndedChannel,
+    ]);
+    const refusals = new Map<string, number[] | null>();
+    const found = new Map<string, ReadSession>();
+    const ended = new Map<string, string>();
+    for (const row of rows) {
+      if (row.kind === 'open') refusals.set(row.session_id, row.refused);
+      else if (row.kind === 'read') found.set(row.session_id, { id: row.session_id, subject: row.session_subject, protocolVersion: row.session_version!, expiresInMs: row.expires_in_ms! });
+      else ended.set(row.session_id, row.session_subject);
+    }
+    return work.map((w) => {
+      if ('open' in w) {
+        const refused = refusals.get(w.open.id);
+        if (refused === undefined) throw new Error(`session ${w.open.id} was not opened`);
+        return refused;
+      }
+      if ('read' in w) {
+        const session = found.get(w.read.id);
+        return session?.subject === w.read.subject ? session : undefined;
+      }
+      // An id asked to end twice in one step ends once: its first asker with the right subject is its ender.
+      return ended.get(w.end.id) === w.end.subject && ended.delete(w.end.id);
+    });
   }
 }

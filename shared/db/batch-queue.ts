@@ -1,9 +1,10 @@
 /**
  * One statement for many callers: a batch runs at a time, and the callers that arrive while it is
- * in flight wait and go together in the next. An idle queue runs a lone caller at once (no timer,
- * no added latency); under load each round trip carries everything that arrived during the last,
- * so the statements per caller fall as the load rises. `fits` bounds a batch (it always takes at
- * least one); a failed batch fails each of its callers and the next batch still runs.
+ * in flight wait and go together in the next. An idle queue starts its batch on the next turn of
+ * the event loop, so the callers of one turn (the requests read from the network together) share
+ * it too; under load each round trip carries everything that arrived during the last, so the
+ * statements per caller fall as the load rises. `fits` bounds a batch (it always takes at least
+ * one); a failed batch fails each of its callers and the next batch still runs.
  */
 export class BatchQueue<I, O> {
   #waiting: Array<{ item: I; resolve: (value: O) => void; reject: (error: unknown) => void }> = [];
@@ -19,12 +20,13 @@ export class BatchQueue<I, O> {
   submit(item: I): Promise<O> {
     return new Promise<O>((resolve, reject) => {
       this.#waiting.push({ item, resolve, reject });
-      if (!this.#running) void this.#drain();
+      if (this.#running) return;
+      this.#running = true;
+      setImmediate(() => void this.#drain());
     });
   }
 
   async #drain(): Promise<void> {
-    this.#running = true;
     try {
       while (this.#waiting.length > 0) {
         const items = [this.#waiting[0]!.item];
@@ -41,9 +43,4 @@ export class BatchQueue<I, O> {
       this.#running = false;
     }
   }
-}
-
-/** A `fits` that caps a batch at `max` items. */
-export function atMost<I>(max: number): (batch: readonly I[]) => boolean {
-  return (batch) => batch.length < max;
 }

@@ -1,19 +1,19 @@
 /**
  * Issue 41 (scale-out with database sessions): a replica opens, reads and ends database sessions in
- * batches — the requests that arrive while its previous statement is in flight share the next —
- * keeping every rule of one at a time: the per-subject cap across replicas, the subject binding,
- * and the announcement of exactly the sessions that ended.
+ * steps of one round trip — the work of one turn, or that arrives while its previous step is in
+ * flight, shares the next — keeping every rule of one at a time: the per-subject cap across
+ * replicas, the subject binding, and the announcement of exactly the sessions that ended.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPool, listen, migrate, type Db, type Listening } from '../../shared/db/index.js';
-import { DatabaseSessions, endedSessionIds, sessionEndedChannel } from '../../api/mcp/database-sessions.js';
+import { DatabaseSessions, endedSessionIds, sessionEndedChannel, touchEveryMs } from '../../api/mcp/database-sessions.js';
 import { createTestDatabase } from '../support/postgres.js';
 
 const limits = { ttlMs: 8 * 3_600_000, idleMs: 30 * 60_000 };
 const newSession = (subject: string) => ({ id: randomUUID(), subject, protocolVersion: '2025-11-25', clientInfo: { name: 'batch' }, capabilities: {} });
 
-describe('database sessions in batches (real Postgres)', () => {
+describe('database sessions in steps (real Postgres)', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let db: Db;
   let statements: string[];
@@ -57,8 +57,8 @@ describe('database sessions in batches (real Postgres)', () => {
     const admissions = await Promise.all(opening.map((s) => sessions.create(s)));
     expect(admissions.filter((a) => a.ok)).toHaveLength(3);
     for (const refused of admissions.filter((a) => !a.ok)) expect(refused).toEqual({ ok: false, retryAfterSeconds: expect.any(Number) });
-    // The first ran alone; the nine that arrived meanwhile went together.
-    expect(statements).toHaveLength(2);
+    // Asked in one turn: one statement.
+    expect(statements).toHaveLength(1);
     // The admitted are the first three asked, in the order asked.
     expect(admissions.map((a) => a.ok)).toEqual([true, true, true, false, false, false, false, false, false, false]);
     const { rows } = await db.query<{ id: string; client_info: unknown }>('SELECT id, client_info FROM mcp_sessions ORDER BY created_at');
@@ -95,7 +95,7 @@ describe('database sessions in batches (real Postgres)', () => {
     expect(found.slice(0, 5).map((s) => s?.id)).toEqual(opened.map((s) => s.id));
     expect(found[0]).toEqual({ id: opened[0]!.id, subject: 'apikey:alice', protocolVersion: '2025-11-25' });
     expect(found.slice(5)).toEqual([undefined, undefined]);
-    expect(statements).toHaveLength(2);
+    expect(statements).toHaveLength(1);
     // The same id asked twice in one batch answers both.
     statements = [];
     const again = new DatabaseSessions(counted, limits, 10);
@@ -117,7 +117,7 @@ describe('database sessions in batches (real Postgres)', () => {
       sessions.delete(alice[0]!.id, 'apikey:alice'), // asked twice: ends once
     ]);
     expect(ended).toEqual([true, true, true, true, false, false, false]);
-    expect(statements).toHaveLength(2);
+    expect(statements).toHaveLength(1);
     const { rows } = await db.query<{ id: string }>('SELECT id FROM mcp_sessions');
     expect(rows.map((r) => r.id)).toEqual([bob.id]);
     await expect.poll(() => announced.length, { timeout: 5_000 }).toBe(4);
@@ -132,5 +132,45 @@ describe('database sessions in batches (real Postgres)', () => {
     // A marker announcement sent after: it arrives, and nothing came before it.
     await db.query('SELECT pg_notify($1, $2)', [sessionEndedChannel, 'marker']);
     await expect.poll(() => announced, { timeout: 5_000 }).toEqual(['marker']);
+  });
+
+  it('opens, reads and ends of one turn share one round trip, ends first', async () => {
+    const opener = new DatabaseSessions(db, limits, 10);
+    const [kept, ending, both] = [newSession('apikey:alice'), newSession('apikey:alice'), newSession('apikey:alice')];
+    await Promise.all([kept, ending, both].map((s) => opener.create(s)));
+    const sessions = new DatabaseSessions(counted, limits, 10);
+    const fresh = newSession('apikey:alice');
+    const [opened, read, ended, readOfEnded, endOfRead] = await Promise.all([
+      sessions.create(fresh),
+      sessions.use(kept.id, 'apikey:alice'),
+      sessions.delete(ending.id, 'apikey:alice'),
+      sessions.use(both.id, 'apikey:alice'),
+      sessions.delete(both.id, 'apikey:alice'),
+    ]);
+    expect(statements).toHaveLength(1);
+    expect(opened).toEqual({ ok: true });
+    expect(read?.id).toBe(kept.id);
+    expect(ended).toBe(true);
+    // Read and ended in one step: the end goes first.
+    expect(readOfEnded).toBeUndefined();
+    expect(endOfRead).toBe(true);
+    const { rows } = await db.query<{ id: string }>('SELECT id FROM mcp_sessions');
+    expect(new Set(rows.map((r) => r.id))).toEqual(new Set([kept.id, fresh.id]));
+    await expect.poll(() => new Set(announced), { timeout: 5_000 }).toEqual(new Set([ending.id, both.id]));
+  });
+
+  it('rewrites a read session\'s last-seen stamp only once it is touchEveryMs old', async () => {
+    const sessions = new DatabaseSessions(db, limits, 10);
+    const [fresh, stale] = [newSession('apikey:alice'), newSession('apikey:alice')];
+    await Promise.all([fresh, stale].map((s) => sessions.create(s)));
+    await db.query(`UPDATE mcp_sessions SET last_seen_at = now() - interval '10 seconds' WHERE id = $1`, [fresh.id]);
+    await db.query(`UPDATE mcp_sessions SET last_seen_at = now() - interval '2 minutes' WHERE id = $1`, [stale.id]);
+    const reader = new DatabaseSessions(db, limits, 10);
+    expect(touchEveryMs(limits)).toBe(30_000);
+    await Promise.all([reader.use(fresh.id, 'apikey:alice'), reader.use(stale.id, 'apikey:alice')]);
+    const { rows } = await db.query<{ id: string; age_s: number }>('SELECT id, extract(epoch FROM now() - last_seen_at)::float8 AS age_s FROM mcp_sessions');
+    const age = new Map(rows.map((r) => [r.id, r.age_s]));
+    expect(age.get(fresh.id)).toBeGreaterThan(9);
+    expect(age.get(stale.id)).toBeLessThan(5);
   });
 });

@@ -3,7 +3,7 @@
  * the previous one is in flight — one statement at a time, none delayed when idle.
  */
 import { describe, expect, it } from 'vitest';
-import { atMost, BatchQueue } from '../../shared/db/batch-queue.js';
+import { BatchQueue } from '../../shared/db/batch-queue.js';
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -23,9 +23,11 @@ function heldQueue(fits: (batch: readonly number[], next: number) => boolean = (
 }
 
 describe('BatchQueue', () => {
-  it('runs a lone caller at once, and the callers that arrive meanwhile together in the next batch', async () => {
+  it('runs the callers of one turn together, and the callers that arrive meanwhile together in the next batch', async () => {
     const { queue, batches, release } = heldQueue();
     const first = queue.submit(1);
+    expect(batches).toEqual([]);
+    await turn();
     expect(batches).toEqual([[1]]);
     const rest = [2, 3, 4].map((n) => queue.submit(n));
     await turn();
@@ -40,15 +42,14 @@ describe('BatchQueue', () => {
   });
 
   it('a batch takes what fits and the rest goes in the next', async () => {
-    const { queue, batches, release } = heldQueue(atMost(2));
+    const { queue, batches, release } = heldQueue((batch) => batch.length < 2);
     const all = [1, 2, 3, 4, 5].map((n) => queue.submit(n));
-    release.shift()!();
-    await turn();
-    release.shift()!();
-    await turn();
-    release.shift()!();
+    for (let i = 0; i < 3; i++) {
+      await turn();
+      release.shift()!();
+    }
     expect(await Promise.all(all)).toEqual([1, 2, 3, 4, 5].map((n) => `done ${n}`));
-    expect(batches).toEqual([[1], [2, 3], [4, 5]]);
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
   });
 
   it('a batch always takes its first caller, even one that fits nothing', async () => {
@@ -65,6 +66,7 @@ describe('BatchQueue', () => {
   it('a failed batch fails each of its callers only; the next batch still runs', async () => {
     const { queue, batches, release } = heldQueue();
     const first = queue.submit(1);
+    await turn();
     const second = [queue.submit(2), queue.submit(3)];
     release.shift()!(new Error('connection lost'));
     await expect(first).rejects.toThrow('connection lost');
@@ -74,12 +76,15 @@ describe('BatchQueue', () => {
     expect(batches).toEqual([[1], [2, 3]]);
   });
 
-  it('an idle queue runs the next caller at once again', async () => {
+  it('an idle queue starts again on the next turn', async () => {
     const { queue, batches, release } = heldQueue();
     const first = queue.submit(1);
+    await turn();
     release.shift()!();
     await first;
     const second = queue.submit(2);
+    expect(batches).toEqual([[1]]);
+    await turn();
     expect(batches).toEqual([[1], [2]]);
     release.shift()!();
     expect(await second).toBe('done 2');
