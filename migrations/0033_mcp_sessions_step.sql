@@ -38,12 +38,15 @@ BEGIN
   FOR lock_key IN SELECT DISTINCT hashtext(s) FROM unnest(p_open_subjects) AS s ORDER BY 1 LOOP
     PERFORM pg_advisory_xact_lock(1835233395, lock_key);
   END LOOP;
-  PERFORM 1 FROM mcp_sessions m
-    WHERE m.id = ANY (p_end_ids)
-       OR (m.id = ANY (p_read_ids) AND m.last_seen_at < now() - make_interval(secs => p_touch_ms / 1000))
-    ORDER BY m.id
-    FOR UPDATE;
+  IF cardinality(p_end_ids) > 0 OR cardinality(p_read_ids) > 0 THEN
+    PERFORM 1 FROM mcp_sessions m
+      WHERE m.id = ANY (p_end_ids)
+         OR (m.id = ANY (p_read_ids) AND m.last_seen_at < now() - make_interval(secs => p_touch_ms / 1000))
+      ORDER BY m.id
+      FOR UPDATE;
+  END IF;
 
+  IF cardinality(p_end_ids) > 0 THEN
   WITH ended AS (
     DELETE FROM mcp_sessions m USING unnest(p_end_ids, p_end_subjects) AS e (id, subject)
      WHERE m.id = e.id AND m.subject = e.subject
@@ -55,7 +58,9 @@ BEGIN
     RETURN QUERY SELECT 'end'::text, e.id, e.subject, NULL::text, NULL::double precision, NULL::double precision[]
       FROM unnest(ended_ids, ended_subjects) AS e (id, subject);
   END IF;
+  END IF;
 
+  IF cardinality(p_read_ids) > 0 THEN
   RETURN QUERY
   WITH live AS (
     SELECT DISTINCT m.id, m.subject, m.protocol_version, m.created_at, m.last_seen_at
@@ -71,6 +76,7 @@ BEGIN
                                   live.last_seen_at + make_interval(secs => p_idle_ms / 1000)) - now())::double precision * 1000,
          NULL::double precision[]
     FROM live;
+  END IF;
 
   FOR i IN 1 .. coalesce(cardinality(p_open_ids), 0) LOOP
     SELECT coalesce(array_agg(extract(epoch FROM least(

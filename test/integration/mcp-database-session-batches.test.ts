@@ -173,4 +173,25 @@ describe('database sessions in steps (real Postgres)', () => {
     expect(age.get(fresh.id)).toBeGreaterThan(9);
     expect(age.get(stale.id)).toBeLessThan(5);
   });
+
+  it('a step commits without waiting for its WAL, in its own transaction only', async () => {
+    const client = await db.connect();
+    try {
+      const empty: string[] = [];
+      await client.query('BEGIN');
+      await client.query('SELECT * FROM mcp_sessions_step($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)', [
+        ...[empty, empty, empty, empty, empty, empty, empty, empty, empty],
+        limits.ttlMs,
+        limits.idleMs,
+        30_000,
+        3,
+        sessionEndedChannel,
+      ]);
+      expect((await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit).toBe('off');
+      await client.query('COMMIT');
+      expect((await client.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit).toBe('on');
+    } finally {
+      client.release();
+    }
+  });
 });

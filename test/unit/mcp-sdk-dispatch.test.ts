@@ -8,7 +8,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
-import { directDispatch, setToolCallHandler } from '../../api/mcp/sdk-dispatch.js';
+import { directDispatch, retireServer, setToolCallHandler } from '../../api/mcp/sdk-dispatch.js';
 
 /** A transport that records what the server sends. */
 class RecordingTransport implements Transport {
@@ -17,7 +17,9 @@ class RecordingTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   async start(): Promise<void> {}
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.onclose?.();
+  }
   async send(message: JSONRPCMessage): Promise<void> {
     this.sent.push(message);
   }
@@ -96,5 +98,45 @@ describe('tools/call registered on the protocol', () => {
     expect(ok!.result).toBe(result);
     // Refused as Server's own wrapper refuses it.
     expect(refused).toMatchObject({ id: 2, error: { code: -32602, message: expect.stringContaining('Invalid tools/call request') } });
+  });
+});
+
+describe('retiring a per-request server (stateless mode)', () => {
+  it('closes it as close() does — handlers still registered are aborted, the server hears its close — without building stack traces, and leaves the limit as it was', async () => {
+    const { server, transport } = await connected();
+    let signal: AbortSignal | undefined;
+    server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => {
+      signal = extra.signal;
+      return new Promise(() => undefined); // never answers
+    });
+    transport.onmessage?.({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    await vi.waitFor(() => expect(signal).toBeDefined());
+    let closed = 0;
+    server.onclose = () => void closed++;
+    const limit = Error.stackTraceLimit;
+    const stacks: Array<string | undefined> = [];
+    signal!.addEventListener('abort', () => stacks.push((signal!.reason as Error).stack));
+    retireServer(server);
+    expect(closed).toBe(1);
+    expect(signal!.aborted).toBe(true);
+    expect(stacks).toHaveLength(1);
+    expect(stacks[0]).not.toMatch(/\n\s+at /);
+    expect(Error.stackTraceLimit).toBe(limit);
+    expect(new Error('after').stack).toMatch(/\n\s+at /);
+  });
+
+  it('a close that fails is not an unhandled rejection, and the limit is restored', async () => {
+    const limit = Error.stackTraceLimit;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      retireServer({ close: () => Promise.reject(new Error('broken')) });
+      expect(Error.stackTraceLimit).toBe(limit);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });
