@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { closeWithoutStackTraces } from './sdk-dispatch.js';
 
 export interface SessionLimits {
   /** Lifetime from creation (`sessions.ttl`). */
@@ -92,8 +93,8 @@ export class LiveSessions<T extends Transport = Transport> {
     const session = this.#sessions.get(id);
     if (!session) return;
     this.#sessions.delete(id);
-    await session.transport.close().catch(() => undefined);
-    await session.server.close().catch(() => undefined);
+    await closeWithoutStackTraces(session.transport);
+    await closeWithoutStackTraces(session.server);
   }
 
   async sweep(): Promise<number> {

@@ -6,7 +6,7 @@ import { authInfoFor, buildMcpServer, type McpSurface } from './server.js';
 import type { Admission, LiveSessions } from './sessions.js';
 import type { DatabaseSessions } from './database-sessions.js';
 import { tooManySessions } from './http-rules.js';
-import { retireServer } from './sdk-dispatch.js';
+import { closeWithoutStackTraces } from './sdk-dispatch.js';
 import type { ConnectedServers } from './notifications.js';
 import { mcpGuard, type McpGuard } from './guard.js';
 import { jsonBodyParser } from '../http/caller-input.js';
@@ -284,7 +284,7 @@ async function servePerRequest(
     ...(sessionId ? { sessionId } : {}),
     protocolVersion: version,
     streams: opts.streams,
-    onSettled: () => retireServer(server),
+    onSettled: () => void closeWithoutStackTraces(server),
   });
   await server.connect(transport);
   reply.hijack();

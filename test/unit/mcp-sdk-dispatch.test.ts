@@ -6,9 +6,9 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { EmptyResultSchema, ErrorCode, ListToolsRequestSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it, vi } from 'vitest';
-import { directDispatch, retireServer, setToolCallHandler } from '../../api/mcp/sdk-dispatch.js';
+import { directDispatch, closeWithoutStackTraces, setToolCallHandler } from '../../api/mcp/sdk-dispatch.js';
 
 /** A transport that records what the server sends. */
 class RecordingTransport implements Transport {
@@ -101,7 +101,7 @@ describe('tools/call registered on the protocol', () => {
   });
 });
 
-describe('retiring a per-request server (stateless mode)', () => {
+describe('closing without stack traces (a stateless request\'s server, a session\'s end)', () => {
   it('closes it as close() does — handlers still registered are aborted, the server hears its close — without building stack traces, and leaves the limit as it was', async () => {
     const { server, transport } = await connected();
     let signal: AbortSignal | undefined;
@@ -116,7 +116,7 @@ describe('retiring a per-request server (stateless mode)', () => {
     const limit = Error.stackTraceLimit;
     const stacks: Array<string | undefined> = [];
     signal!.addEventListener('abort', () => stacks.push((signal!.reason as Error).stack));
-    retireServer(server);
+    void closeWithoutStackTraces(server);
     expect(closed).toBe(1);
     expect(signal!.aborted).toBe(true);
     expect(stacks).toHaveLength(1);
@@ -125,14 +125,23 @@ describe('retiring a per-request server (stateless mode)', () => {
     expect(new Error('after').stack).toMatch(/\n\s+at /);
   });
 
+  it('a request the server is still waiting on fails as before: ConnectionClosed, same message', async () => {
+    const { server, transport } = await connected();
+    const pending = server.request({ method: 'ping' }, EmptyResultSchema);
+    await vi.waitFor(() => expect(transport.sent).toHaveLength(1));
+    await closeWithoutStackTraces(transport);
+    await expect(pending).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed, message: 'MCP error -32000: Connection closed' });
+  });
+
   it('a close that fails is not an unhandled rejection, and the limit is restored', async () => {
     const limit = Error.stackTraceLimit;
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => void unhandled.push(reason);
     process.on('unhandledRejection', onUnhandled);
     try {
-      retireServer({ close: () => Promise.reject(new Error('broken')) });
+      const closing = closeWithoutStackTraces({ close: () => Promise.reject(new Error('broken')) });
       expect(Error.stackTraceLimit).toBe(limit);
+      await expect(closing).resolves.toBeUndefined();
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);
     } finally {
