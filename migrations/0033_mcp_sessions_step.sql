@@ -32,6 +32,9 @@ DECLARE
   expiries double precision[];
   ended_ids text[];
   ended_subjects text[];
+  counted_subjects text[] := '{}';
+  live_counts integer[] := '{}';
+  k integer;
 BEGIN
   PERFORM set_config('synchronous_commit', 'off', true);
   -- Class key 0x6d637073 (ASCII "mcps"): the locks that serialise session openings.
@@ -78,25 +81,38 @@ BEGIN
     FROM live;
   END IF;
 
+  -- A subject's live sessions are counted once a step; its later opens add those the step admitted,
+  -- and are counted again only at the cap (a refusal carries the expiries as they are then).
   FOR i IN 1 .. coalesce(cardinality(p_open_ids), 0) LOOP
-    SELECT coalesce(array_agg(extract(epoch FROM least(
-             m.created_at + make_interval(secs => p_ttl_ms / 1000),
-             m.last_seen_at + make_interval(secs => p_idle_ms / 1000)) - now()) * 1000), '{}')
-      INTO expiries
-      FROM mcp_sessions m
-     WHERE m.subject = p_open_subjects[i]
-       AND m.created_at > now() - make_interval(secs => p_ttl_ms / 1000)
-       AND m.last_seen_at > now() - make_interval(secs => p_idle_ms / 1000);
+    k := array_position(counted_subjects, p_open_subjects[i]);
+    IF k IS NULL OR live_counts[k] >= p_max THEN
+      SELECT coalesce(array_agg(extract(epoch FROM least(
+               m.created_at + make_interval(secs => p_ttl_ms / 1000),
+               m.last_seen_at + make_interval(secs => p_idle_ms / 1000)) - now()) * 1000), '{}')
+        INTO expiries
+        FROM mcp_sessions m
+       WHERE m.subject = p_open_subjects[i]
+         AND m.created_at > now() - make_interval(secs => p_ttl_ms / 1000)
+         AND m.last_seen_at > now() - make_interval(secs => p_idle_ms / 1000);
+      IF k IS NULL THEN
+        counted_subjects := counted_subjects || p_open_subjects[i];
+        live_counts := live_counts || cardinality(expiries);
+        k := cardinality(counted_subjects);
+      ELSE
+        live_counts[k] := cardinality(expiries);
+      END IF;
+    END IF;
     kind := 'open';
     session_id := p_open_ids[i];
     session_subject := p_open_subjects[i];
     session_version := p_open_versions[i];
     expires_in_ms := NULL;
-    IF cardinality(expiries) >= p_max THEN
+    IF live_counts[k] >= p_max THEN
       refused := expiries;
     ELSE
       INSERT INTO mcp_sessions (id, subject, protocol_version, client_info, client_capabilities)
       VALUES (p_open_ids[i], p_open_subjects[i], p_open_versions[i], p_open_client_infos[i], p_open_capabilities[i]);
+      live_counts[k] := live_counts[k] + 1;
       refused := NULL;
     END IF;
     RETURN NEXT;
