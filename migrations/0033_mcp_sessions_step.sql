@@ -50,35 +50,35 @@ BEGIN
   END IF;
 
   IF cardinality(p_end_ids) > 0 THEN
-  WITH ended AS (
-    DELETE FROM mcp_sessions m USING unnest(p_end_ids, p_end_subjects) AS e (id, subject)
-     WHERE m.id = e.id AND m.subject = e.subject
-    RETURNING m.id, m.subject
-  )
-  SELECT array_agg(ended.id), array_agg(ended.subject) INTO ended_ids, ended_subjects FROM ended;
-  IF ended_ids IS NOT NULL THEN
-    PERFORM pg_notify(p_channel, array_to_string(ended_ids, ','));
-    RETURN QUERY SELECT 'end'::text, e.id, e.subject, NULL::text, NULL::double precision, NULL::double precision[]
-      FROM unnest(ended_ids, ended_subjects) AS e (id, subject);
-  END IF;
+    WITH ended AS (
+      DELETE FROM mcp_sessions m USING unnest(p_end_ids, p_end_subjects) AS e (id, subject)
+       WHERE m.id = e.id AND m.subject = e.subject
+      RETURNING m.id, m.subject
+    )
+    SELECT array_agg(ended.id), array_agg(ended.subject) INTO ended_ids, ended_subjects FROM ended;
+    IF ended_ids IS NOT NULL THEN
+      PERFORM pg_notify(p_channel, array_to_string(ended_ids, ','));
+      RETURN QUERY SELECT 'end'::text, e.id, e.subject, NULL::text, NULL::double precision, NULL::double precision[]
+        FROM unnest(ended_ids, ended_subjects) AS e (id, subject);
+    END IF;
   END IF;
 
   IF cardinality(p_read_ids) > 0 THEN
-  RETURN QUERY
-  WITH live AS (
-    SELECT DISTINCT m.id, m.subject, m.protocol_version, m.created_at, m.last_seen_at
-      FROM mcp_sessions m JOIN unnest(p_read_ids, p_read_subjects) AS r (id, subject) ON m.id = r.id AND m.subject = r.subject
-     WHERE m.created_at > now() - make_interval(secs => p_ttl_ms / 1000)
-       AND m.last_seen_at > now() - make_interval(secs => p_idle_ms / 1000)
-  ), touched AS (
-    UPDATE mcp_sessions m SET last_seen_at = now() FROM live
-     WHERE m.id = live.id AND live.last_seen_at < now() - make_interval(secs => p_touch_ms / 1000)
-  )
-  SELECT 'read'::text, live.id, live.subject, live.protocol_version,
-         extract(epoch FROM least(live.created_at + make_interval(secs => p_ttl_ms / 1000),
-                                  live.last_seen_at + make_interval(secs => p_idle_ms / 1000)) - now())::double precision * 1000,
-         NULL::double precision[]
-    FROM live;
+    RETURN QUERY
+    WITH live AS (
+      SELECT DISTINCT m.id, m.subject, m.protocol_version, m.created_at, m.last_seen_at
+        FROM mcp_sessions m JOIN unnest(p_read_ids, p_read_subjects) AS r (id, subject) ON m.id = r.id AND m.subject = r.subject
+       WHERE m.created_at > now() - make_interval(secs => p_ttl_ms / 1000)
+         AND m.last_seen_at > now() - make_interval(secs => p_idle_ms / 1000)
+    ), touched AS (
+      UPDATE mcp_sessions m SET last_seen_at = now() FROM live
+       WHERE m.id = live.id AND live.last_seen_at < now() - make_interval(secs => p_touch_ms / 1000)
+    )
+    SELECT 'read'::text, live.id, live.subject, live.protocol_version,
+           extract(epoch FROM least(live.created_at + make_interval(secs => p_ttl_ms / 1000),
+                                    live.last_seen_at + make_interval(secs => p_idle_ms / 1000)) - now())::double precision * 1000,
+           NULL::double precision[]
+      FROM live;
   END IF;
 
   -- A subject's live sessions are counted once a step; its later opens add those the step admitted,
