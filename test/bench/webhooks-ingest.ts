@@ -50,6 +50,7 @@ import { createResourceService } from '../../shared/resources/index.js';
 import { apiConfigYaml, startTestApi, testConfig } from '../support/api.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { duckdbPlatformYaml, trinoPlatformYaml } from '../support/scratch-rigs.js';
+import { median } from './mcp/report.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const warmupSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -64,11 +65,6 @@ const signatureHeader = 'x-signature';
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const spec = { flushMaxEvents: 5000, flushIntervalMs: 1000 };
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 
 /** What the orchestrator asks the senders for: POST to `url` for `seconds`, after `warmupSeconds` not counted. */
 interface Round {
