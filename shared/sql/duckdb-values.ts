@@ -6,6 +6,8 @@ import {
   arrayFromListValue,
   objectFromStructValue,
   type DuckDBDataChunk,
+  type DuckDBDateValue,
+  type DuckDBDecimalValue,
   type DuckDBType,
   type DuckDBValueConverter,
   type Json,
@@ -87,12 +89,50 @@ const asText = new Set<DuckDBTypeId>([
   DuckDBTypeId.UUID,
 ]);
 
+/** Date texts by day number: a result's dates repeat, and DuckDB formats each through a JS Date. */
+const dateTexts = new Map<number, string>();
+const DATE_TEXTS_KEPT = 8192;
+
+/** A DATE as DuckDB writes it (String(value)), remembered per day. */
+export function dateText(value: DuckDBDateValue): string {
+  let text = dateTexts.get(value.days);
+  if (text === undefined) {
+    text = String(value);
+    if (dateTexts.size >= DATE_TEXTS_KEPT) dateTexts.clear();
+    dateTexts.set(value.days, text);
+  }
+  return text;
+}
+
+const powersOfTen = Array.from({ length: 16 }, (_, i) => 10 ** i);
+const maxExact = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A DECIMAL as DuckDB writes it (String(value): the digits, a point and `scale` fraction digits):
+ * in float arithmetic while the scaled value is an exact integer there, instead of DuckDB's
+ * BigInt division and power per value; in DuckDB's own way otherwise.
+ */
+export function decimalText(value: DuckDBDecimalValue): string {
+  const { value: scaled, scale } = value;
+  if (scale === 0 || scale >= powersOfTen.length || scaled > maxExact || scaled < -maxExact) return String(value);
+  const n = Number(scaled);
+  const abs = n < 0 ? -n : n;
+  const unit = powersOfTen[scale]!;
+  // Exact: below 2^53 the quotient's rounding error (under half a unit in its last place, less than
+  // 1/unit) never carries it across an integer, and whole * unit and the difference are exact.
+  const whole = Math.floor(abs / unit);
+  const fraction = abs - whole * unit;
+  return `${n < 0 ? '-' : ''}${whole}.${String(fraction).padStart(scale, '0')}`;
+}
+
 /**
  * The converter of one column, chosen once: jsonValue's result for every value of that type, without
  * its dispatch (and DuckDB's converter's) per value.
  */
 function columnConverter(type: DuckDBType): (value: unknown) => unknown {
   if (asIs.has(type.typeId)) return (value) => value ?? null;
+  if (type.typeId === DuckDBTypeId.DATE) return (value) => (value === null || value === undefined ? null : dateText(value as DuckDBDateValue));
+  if (type.typeId === DuckDBTypeId.DECIMAL) return (value) => (value === null || value === undefined ? null : decimalText(value as DuckDBDecimalValue));
   if (asText.has(type.typeId)) return (value) => (value === null || value === undefined ? null : String(value));
   return (value) => jsonValue(value as never, type, jsonValue);
 }

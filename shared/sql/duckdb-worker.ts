@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBConnection, DuckDBInstance, ResultReturnType, StatementType, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBInstance, ResultReturnType, StatementType, type DuckDBDataChunk, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
 import { deriveRefusals, platformObjectRefusal, policyRefusal, privatePathScrubber, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
 import { copySubquery, parquetCopy } from './duckdb-copy.js';
 import { PAGE_WINDOW, type ParquetFile, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
@@ -283,30 +283,44 @@ class Engine {
       send({ id: req.id, ok: true, value: started });
       // Only columns that may hold text can carry a path (numbers, dates, decimals … cannot).
       const text = textColumns(Array.from({ length: result.columnCount }, (_, i) => result.columnType(i)));
-      let rows = 0;
-      let bytes = 0;
-      while (rows < req.maxRows && !entry.stopped) {
-        const chunk = await result.fetchChunk();
-        const read = chunk ? chunkRows(chunk) : undefined;
-        if (!read || read.count === 0) {
-          assertFinished(result, rows);
-          break;
-        }
-        const page: Row[] = [];
-        for (let r = 0; r < read.count && rows < req.maxRows; r++, rows++) {
-          const row = read.row(r);
-          for (const c of text) row[c] = this.#scrubValue(row[c]);
-          bytes += jsonSize(row);
-          if (bytes > req.maxBytes) {
-            if (page.length && !(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
-            send({ id: req.id, end: true, budgetReached: true });
-            return;
+      // DuckDB makes the next chunk on its threads while this one is converted and sent; the
+      // connection is closed only once that fetch is over (run's finally), whichever way we leave.
+      let next: Promise<DuckDBDataChunk | null> | undefined;
+      try {
+        let rows = 0;
+        let bytes = 0;
+        next = result.fetchChunk();
+        while (rows < req.maxRows && !entry.stopped) {
+          const chunk = await next;
+          next = undefined;
+          const read = chunk ? chunkRows(chunk) : undefined;
+          if (!read || read.count === 0) {
+            assertFinished(result, rows);
+            break;
           }
-          page.push(row);
+          if (rows + read.count < req.maxRows) next = result.fetchChunk();
+          const page: Row[] = [];
+          for (let r = 0; r < read.count && rows < req.maxRows; r++, rows++) {
+            const row = read.row(r);
+            for (const c of text) row[c] = this.#scrubValue(row[c]);
+            bytes += jsonSize(row);
+            if (bytes > req.maxBytes) {
+              if (page.length && !(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
+              send({ id: req.id, end: true, budgetReached: true });
+              return;
+            }
+            page.push(row);
+          }
+          if (!(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
         }
-        if (!(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
+        send({ id: req.id, end: true, budgetReached: false });
+      } finally {
+        // A fetch still running when we stop early: interrupted, then waited for (its outcome is nobody's).
+        if (next) {
+          connection.interrupt();
+          await next.catch(() => undefined);
+        }
       }
-      send({ id: req.id, end: true, budgetReached: false });
     });
   }
 

@@ -3,9 +3,9 @@
  * column, chosen once) and scrubs only the columns that may hold text. Every type must still come
  * out exactly as the per-value converter (jsonValue through DuckDB's own convertRows) gives it.
  */
-import { DuckDBInstance, type DuckDBDataChunk } from '@duckdb/node-api';
+import { DuckDBDateValue, DuckDBDecimalValue, DuckDBInstance, type DuckDBDataChunk } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chunkRows, jsonValue, textColumns } from '../../shared/sql/duckdb-values.js';
+import { chunkRows, dateText, decimalText, jsonValue, textColumns } from '../../shared/sql/duckdb-values.js';
 
 const everyType = `
   SELECT
@@ -55,5 +55,35 @@ describe('issue 41: DuckDB values converted per column', () => {
     expect(types.length).toBe(names.length);
     const scrubbed = textColumns(types).map((c) => names[c]);
     expect(scrubbed).toStrictEqual(['v', 'j', 'e', 'u_text', 'bl', 'bits', 'l', 'ls', 'st', 'm', 'mi', 'arr', 'un']);
+  });
+
+  it('decimals are written as DuckDB writes them, in and past the exact float range, every scale', () => {
+    // A deterministic spread of scaled values: small, around powers of ten, around 2^53, past it.
+    const edges = [0n, 1n, 5n, 9n, 10n, 99n, 100n, 101n, 999_999n, 2n ** 53n - 1n, 2n ** 53n, 2n ** 53n + 1n, 10n ** 17n - 1n, 10n ** 30n + 7n];
+    let seed = 41n;
+    const random = () => (seed = (seed * 6364136223846793005n + 1442695040888963407n) % 2n ** 64n);
+    const values = [...edges, ...Array.from({ length: 4000 }, () => random() % 10n ** BigInt(Number(random() % 19n)))];
+    for (let scale = 0; scale <= 18; scale++) {
+      // Just below multiples of the unit near 2^53, where a float quotient is closest to rounding up.
+      const unit = 10n ** BigInt(scale);
+      const top = ((2n ** 53n - 1n) / unit) * unit;
+      const nearTop = Array.from({ length: 40 }, (_, i) => [top - BigInt(i), top - unit + BigInt(i), 2n ** 53n - 1n - BigInt(i)]).flat().filter((v) => v >= 0n);
+      for (const v of [...values, ...nearTop]) {
+        for (const scaled of [v, -v]) {
+          const value = new DuckDBDecimalValue(scaled, 38, scale);
+          expect(decimalText(value)).toBe(String(value));
+        }
+      }
+    }
+  });
+
+  it('dates are written as DuckDB writes them, the same when remembered, BC and infinities included', () => {
+    const days = [0, 1, -1, 59, 60, 365, 11_016, 19_782, -719_162, -719_163, -800_000, 2_932_896, 2 ** 31 - 1, -(2 ** 31 - 1)];
+    for (let d = -3000; d <= 3000; d += 7) days.push(d * 97);
+    for (const d of days) {
+      const value = new DuckDBDateValue(d);
+      expect(dateText(value)).toBe(String(value));
+      expect(dateText(new DuckDBDateValue(d))).toBe(String(value));
+    }
   });
 });
