@@ -333,13 +333,15 @@ export function isPrivatePath(value: string, paths: PrivatePaths): boolean {
  * definitions and settings: whatever else may carry a path, an answer does not.
  */
 export function privatePathScrubber(prefixes: readonly string[]): (value: unknown) => unknown {
-  const escaped = [...new Set(prefixes)].filter((p) => p.length > 1).sort((a, b) => b.length - a.length).map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  if (escaped.length === 0) return (value) => value;
-  const pattern = new RegExp(`(?:${escaped.join('|')})[^'"\\s,;()\\[\\]{}]*`, 'g');
+  const kept = [...new Set(prefixes)].filter((p) => p.length > 1).sort((a, b) => b.length - a.length);
+  if (kept.length === 0) return (value) => value;
+  const pattern = new RegExp(`(?:${kept.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})[^'"\\s,;()\\[\\]{}]*`, 'g');
+  // A string shorter than every prefix holds none (most values of a result: codes, names, words).
+  const shortest = kept[kept.length - 1]!.length;
   // Rows are built fresh for each result (duckdb-values.ts), so they are scrubbed in place: every
   // row of every result passes here, and rebuilding each object cost an allocation per value.
   const scrub = (value: unknown): unknown => {
-    if (typeof value === 'string') return value.replace(pattern, '<path>');
+    if (typeof value === 'string') return value.length < shortest ? value : value.replace(pattern, '<path>');
     if (value !== null && typeof value === 'object') {
       const fields = value as Record<string, unknown>;
       for (const key of Object.keys(fields)) {

@@ -3,7 +3,7 @@
  * runWithLimit on any engine, bounded classification, and the engine process's restart delays.
  */
 import { describe, expect, it } from 'vitest';
-import { deriveRefusals, isPrivatePath, policyRefusal, scrubPaths, stringValue, type PrivatePaths } from '../../shared/sql/duckdb-policy.js';
+import { deriveRefusals, isPrivatePath, policyRefusal, privatePathScrubber, scrubPaths, stringValue, type PrivatePaths } from '../../shared/sql/duckdb-policy.js';
 import { restartDelay } from '../../shared/supervision/index.js';
 import { tokenize } from '../../shared/sql/lexer.js';
 import { classifyTrino, jsonSize, requirePermitted, requireSingleStatement, runWithLimit, SqlEngineError, type QueryCursor, type Row, type SqlEngine, type StartOptions } from '../../shared/sql/index.js';
@@ -127,6 +127,16 @@ describe("DuckDB's call policy", () => {
     expect(scrubPaths('IO Error: "/data/sql/local.duckdb" held by /usr/bin/node (PID 7)', ['/usr/bin/node'])).toBe('IO Error: "<path>" held by <path> (PID 7)');
     expect(scrubPaths("LINE 1: SELECT * FROM read_csv('/srv/x.csv')", [])).toBe("LINE 1: SELECT * FROM read_csv('<path>')");
     expect(scrubPaths('Conversion Error: 12 / 3 is not "x"', [])).toBe('Conversion Error: 12 / 3 is not "x"');
+  });
+
+  it("scrubs the platform's paths from result values: a value as long as the shortest prefix, inside nested values; shorter ones untouched", () => {
+    const scrub = privatePathScrubber(['/data/sql/local.duckdb', '/data/objstore']);
+    expect(scrub('/data/objstore')).toBe('<path>');
+    expect(scrub('see /data/objstore/resources/x.csv, then')).toBe('see <path>, then');
+    expect(scrub('/data/objstor')).toBe('/data/objstor');
+    expect(scrub('delivered')).toBe('delivered');
+    expect(scrub({ a: ['/data/sql/local.duckdb.wal', 'EUR'], b: { c: 'at /data/objstore' } })).toEqual({ a: ['<path>', 'EUR'], b: { c: 'at <path>' } });
+    expect(privatePathScrubber([])('/data/objstore')).toBe('/data/objstore');
   });
 });
 
