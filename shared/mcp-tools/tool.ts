@@ -52,9 +52,12 @@ export function textResult(text: string): CallToolResult {
   return { content: [{ type: 'text', text }] };
 }
 
-/** JSON text plus the same object as structuredContent. */
-export function jsonResult(value: Record<string, unknown>): CallToolResult {
-  const text = JSON.stringify(value);
+/**
+ * JSON text plus the same object as structuredContent. `written` is that text when the caller
+ * already made it (exactly what JSON.stringify gives for `value`).
+ */
+export function jsonResult(value: Record<string, unknown>, written?: string): CallToolResult {
+  const text = written ?? JSON.stringify(value);
   writtenJson.set(value, text);
   return { content: [{ type: 'text', text }], structuredContent: value };
 }

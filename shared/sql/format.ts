@@ -41,34 +41,74 @@ export function uniqueColumnNames(columns: readonly ColumnMeta[]): ColumnMeta[] 
   });
 }
 
-export function buildOutput(opts: {
-  columns: readonly ColumnMeta[];
-  rows: readonly Row[];
+/** What a result's stats say besides its rows. */
+export interface OutputFacts {
   truncated: boolean;
   truncatedReason?: TruncatedReason;
   limit: number;
   durationMs: number;
   updateCount?: number;
-}): QueryOutput {
-  const columns = uniqueColumnNames(opts.columns);
-  const rows = opts.rows.map((r) => {
-    const obj: Record<string, unknown> = {};
-    columns.forEach((c, i) => (obj[c.name] = r[i] ?? null));
-    return obj;
-  });
+}
+
+/** A row as an object keyed by the (unique) column names. */
+function rowObject(columns: readonly ColumnMeta[], row: Row): Record<string, unknown> {
+  const obj: Record<string, unknown> = {};
+  for (let i = 0; i < columns.length; i++) obj[columns[i]!.name] = row[i] ?? null;
+  return obj;
+}
+
+function outputOf(columns: ColumnMeta[], rows: Array<Record<string, unknown>>, facts: OutputFacts): QueryOutput {
   return {
     columns,
     rows,
     row_count: rows.length,
     stats: {
       row_count: rows.length,
-      truncated: opts.truncated,
-      ...(opts.truncated && opts.truncatedReason ? { truncated_reason: opts.truncatedReason } : {}),
-      limit_applied: opts.limit,
-      duration_ms: opts.durationMs,
-      ...(opts.updateCount !== undefined ? { update_count: opts.updateCount } : {}),
+      truncated: facts.truncated,
+      ...(facts.truncated && facts.truncatedReason ? { truncated_reason: facts.truncatedReason } : {}),
+      limit_applied: facts.limit,
+      duration_ms: facts.durationMs,
+      ...(facts.updateCount !== undefined ? { update_count: facts.updateCount } : {}),
     },
   };
+}
+
+export function buildOutput(opts: OutputFacts & { columns: readonly ColumnMeta[]; rows: readonly Row[] }): QueryOutput {
+  const columns = uniqueColumnNames(opts.columns);
+  return outputOf(
+    columns,
+    opts.rows.map((r) => rowObject(columns, r)),
+    opts,
+  );
+}
+
+/**
+ * The `json` answer made page by page while the rest of the result is still being read (the rows'
+ * objects and their JSON text), so that little is left to do once the last page is in. `finish`
+ * gives what buildOutput gives and its JSON.stringify text, byte for byte.
+ */
+export class QueryOutputWriter {
+  readonly #columns: ColumnMeta[];
+  readonly #rows: Array<Record<string, unknown>> = [];
+  /** Each page's rows as JSON, without the brackets of their array. */
+  readonly #pages: string[] = [];
+
+  constructor(columns: readonly ColumnMeta[]) {
+    this.#columns = uniqueColumnNames(columns);
+  }
+
+  add(rows: readonly Row[]): void {
+    if (rows.length === 0) return;
+    const objects = rows.map((r) => rowObject(this.#columns, r));
+    for (const o of objects) this.#rows.push(o);
+    this.#pages.push(JSON.stringify(objects).slice(1, -1));
+  }
+
+  finish(facts: OutputFacts): { output: QueryOutput; json: string } {
+    const output = outputOf(this.#columns, this.#rows, facts);
+    const json = `{"columns":${JSON.stringify(output.columns)},"rows":[${this.#pages.join(',')}],"row_count":${output.row_count},"stats":${JSON.stringify(output.stats)}}`;
+    return { output, json };
+  }
 }
 
 const jsonTextTypes = /^(varchar|char|json|text|string)(\s*\(\s*\d+\s*\))?$/i;

@@ -55,13 +55,31 @@ export function effectiveTimeoutMs(requestedSeconds: number | undefined, configu
 /** Why a result stopped short: the row limit, or the byte budget. */
 export type TruncatedReason = 'row_limit' | 'byte_budget';
 
-export interface RunResult {
+export interface RunResult<C = undefined> {
   columns: ColumnMeta[];
   rows: Row[];
   truncated: boolean;
   truncatedReason?: TruncatedReason;
   updateCount?: number;
   durationMs: number;
+  /** What `collect` made of the rows (of the run that answered). */
+  collected: C;
+}
+
+/** Takes a result's rows page by page, as they are accepted (within the limit and the budget). */
+export interface RowCollector {
+  add(rows: readonly Row[]): void;
+}
+
+export interface RunOptions<C> {
+  limit: number;
+  timeoutMs: number;
+  maxBytes?: number;
+  signal?: AbortSignal;
+  readOnly?: boolean;
+  now?: () => number;
+  /** A collector for each run of the statement, once its columns are known (a rerun starts a new one). */
+  collect?: (columns: readonly ColumnMeta[]) => C;
 }
 
 /**
@@ -124,11 +142,7 @@ export function isTransientEngineError(error: unknown): boolean {
  * asks the engine to enforce reads on its side as well. A read failing with a transient engine
  * error is run again (at most twice, within the same deadline).
  */
-export async function runWithLimit(
-  engine: SqlEngine,
-  sql: string,
-  opts: { limit: number; timeoutMs: number; maxBytes?: number; signal?: AbortSignal; readOnly?: boolean; now?: () => number },
-): Promise<RunResult> {
+export async function runWithLimit<C extends RowCollector | undefined = undefined>(engine: SqlEngine, sql: string, opts: RunOptions<C>): Promise<RunResult<C>> {
   const now = opts.now ?? (() => performance.now());
   const started = now();
   const deadline = deadlineSignal(opts.timeoutMs, opts.signal);
@@ -146,14 +160,10 @@ export async function runWithLimit(
   }
 }
 
-async function runOnce(
-  engine: SqlEngine,
-  sql: string,
-  opts: { limit: number; maxBytes?: number; readOnly?: boolean },
-  signal: AbortSignal,
-): Promise<Omit<RunResult, 'durationMs'>> {
+async function runOnce<C extends RowCollector | undefined>(engine: SqlEngine, sql: string, opts: RunOptions<C>, signal: AbortSignal): Promise<Omit<RunResult<C>, 'durationMs'>> {
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_RESULT_BYTES;
   const cursor = await raceSignal(engine.start(sql, { signal, readOnly: opts.readOnly ?? false, maxRows: opts.limit + 1, maxBytes }), signal);
+  const collected = opts.collect?.(cursor.columns) as C;
   const rows: Row[] = [];
   let reason: TruncatedReason | undefined;
   let bytes = 0;
@@ -164,18 +174,19 @@ async function runOnce(
         if (cursor.budgetReached) reason = 'byte_budget';
         break;
       }
+      const first = rows.length;
       for (const row of page) {
-        if (rows.length === opts.limit) {
-          reason = 'row_limit';
-          break read;
+        if (rows.length === opts.limit) reason = 'row_limit';
+        else if ((bytes += jsonSize(row)) > maxBytes) reason = 'byte_budget';
+        else {
+          rows.push(row);
+          continue;
         }
-        bytes += jsonSize(row);
-        if (bytes > maxBytes) {
-          reason = 'byte_budget';
-          break read;
-        }
-        rows.push(row);
+        break;
       }
+      // Collected while the engine makes the next page.
+      collected?.add(rows.length - first === page.length ? page : rows.slice(first));
+      if (reason) break read;
       if (rows.length === opts.limit) {
         // Exactly at the limit: one more page (or its end) decides whether there was more.
         const more = await raceSignal(cursor.nextPage(), signal);
@@ -190,6 +201,7 @@ async function runOnce(
   return {
     columns: [...cursor.columns],
     rows,
+    collected,
     truncated: reason !== undefined,
     ...(reason ? { truncatedReason: reason } : {}),
     ...(cursor.updateCount !== undefined ? { updateCount: cursor.updateCount } : {}),

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { defineTool, jsonResult, type CallToolResult, type ToolCallContext, type ToolDefinition } from '../mcp-tools/index.js';
 import { describeConnection, resolveConnection, type SqlConnection } from './connections.js';
-import { buildOutput, renderOutput, unwrapJson, type OutputFormat } from './format.js';
+import { buildOutput, QueryOutputWriter, renderOutput, unwrapJson, type OutputFacts, type OutputFormat } from './format.js';
 import { requirePermitted, requireRead, requireSingleStatement } from './readonly.js';
 import { deadlineSignal, effectiveLimit, effectiveTimeoutMs, runWithLimit } from './run.js';
 import { SqlCancelledError, SqlConnectionError, SqlEngineError, SqlTimeoutError, type Classification, type ExplainType } from './types.js';
@@ -118,6 +118,7 @@ export function sqlTools(context: SqlToolsContext): ToolDefinition[] {
       const single = requireSingleStatement(classification);
       if (!single.ok) return rejected(single.message);
 
+      const format: OutputFormat = args.format ?? 'json';
       const result = await runWithLimit(conn.engine, args.sql, {
         limit,
         timeoutMs,
@@ -126,19 +127,24 @@ export function sqlTools(context: SqlToolsContext): ToolDefinition[] {
         // sql_query is a read wherever it runs; sql_execute only on a read-only connection.
         readOnly: mode === 'query' || cfg.read_only,
         ...(context.now ? { now: context.now } : {}),
+        // The json answer is written page by page, while the engine makes the next one.
+        collect: (columns) => (format === 'json' ? new QueryOutputWriter(columns) : undefined),
       });
-      let output = buildOutput({
-        columns: result.columns,
-        rows: result.rows,
+      const facts: OutputFacts = {
         truncated: result.truncated,
         ...(result.truncatedReason ? { truncatedReason: result.truncatedReason } : {}),
         limit,
         durationMs: result.durationMs,
         ...(result.updateCount !== undefined ? { updateCount: result.updateCount } : {}),
-      });
-      if (args.unwrap_json ?? true) output = unwrapJson(output);
-      const format: OutputFormat = args.format ?? 'json';
-      if (format === 'json') return jsonResult(output);
+      };
+      const unwrap = args.unwrap_json ?? true;
+      if (result.collected) {
+        const { output, json } = result.collected.finish(facts);
+        const unwrapped = unwrap ? unwrapJson(output) : output;
+        return unwrapped === output ? jsonResult(output, json) : jsonResult(unwrapped);
+      }
+      let output = buildOutput({ ...facts, columns: result.columns, rows: result.rows });
+      if (unwrap) output = unwrapJson(output);
       return { content: [{ type: 'text', text: renderOutput(output, format) }], structuredContent: output };
     } catch (error) {
       return failure(error, prefix);

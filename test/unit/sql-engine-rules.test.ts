@@ -209,6 +209,37 @@ describe('the byte budget (runWithLimit, any engine)', () => {
   });
 });
 
+describe('rows collected page by page (runWithLimit collect)', () => {
+  const row = (n: number): Row => ['x'.repeat(n)];
+  /** A collector that records each page it is given. */
+  const recorder = () => {
+    const pages: Row[][] = [];
+    return { pages, add: (rows: readonly Row[]) => void pages.push([...rows]) };
+  };
+
+  it('each page as it is accepted: whole pages, then the part within the row limit', async () => {
+    const r = await runWithLimit(pagedEngine([[row(1), row(2)], [row(3), row(4), row(5)]]), 'q', { limit: 4, timeoutMs: 1000, collect: recorder });
+    expect(r.collected.pages).toEqual([[row(1), row(2)], [row(3), row(4)]]);
+    expect(r.collected.pages.flat()).toEqual(r.rows);
+    expect(r).toMatchObject({ truncated: true, truncatedReason: 'row_limit' });
+  });
+
+  it('the part within the byte budget, and an empty part when the first row is over it', async () => {
+    const budget = await runWithLimit(pagedEngine([[row(40), row(40)], [row(40), row(40)]]), 'q', { limit: 100, timeoutMs: 1000, maxBytes: 150, collect: recorder });
+    expect(budget.collected.pages).toEqual([[row(40), row(40)], [row(40)]]);
+    const none = await runWithLimit(pagedEngine([[row(1000)]]), 'q', { limit: 100, timeoutMs: 1000, maxBytes: 100, collect: recorder });
+    expect(none.collected.pages).toEqual([[]]);
+    expect(none.rows).toEqual([]);
+  });
+
+  it('the columns reach the collector; no collector, nothing collected', async () => {
+    let seen: unknown;
+    await runWithLimit(pagedEngine([[row(1)]]), 'q', { limit: 10, timeoutMs: 1000, collect: (columns) => ((seen = columns), recorder()) });
+    expect(seen).toEqual([{ name: 'v', type: 'varchar' }]);
+    expect((await runWithLimit(pagedEngine([[row(1)]]), 'q', { limit: 10, timeoutMs: 1000 })).collected).toBeUndefined();
+  });
+});
+
 describe('transient engine errors (runWithLimit)', () => {
   /** An engine whose first `failures` runs fail after one page with `errorName`, then answer. */
   function flakyEngine(failures: number, errorName: string): SqlEngine & { runs: number } {
@@ -235,8 +266,20 @@ describe('transient engine errors (runWithLimit)', () => {
 
   it('a read failing because a partition was unregistered while it ran (Trino) is run again, its rows once', async () => {
     const engine = flakyEngine(2, 'HIVE_PARTITION_DROPPED_DURING_QUERY');
-    expect((await runWithLimit(engine, 'q', opts)).rows).toEqual([['a'], ['b']]);
+    const collectors: Array<{ pages: Row[][]; add(rows: readonly Row[]): void }> = [];
+    const collect = () => {
+      const pages: Row[][] = [];
+      const collector = { pages, add: (rows: readonly Row[]) => void pages.push([...rows]) };
+      collectors.push(collector);
+      return collector;
+    };
+    const r = await runWithLimit(engine, 'q', { ...opts, collect });
+    expect(r.rows).toEqual([['a'], ['b']]);
     expect(engine.runs).toBe(3);
+    // Each run collects afresh: the answer's collector holds the last run's rows only.
+    expect(collectors).toHaveLength(3);
+    expect(r.collected).toBe(collectors[2]);
+    expect(r.collected.pages).toEqual([[['a']], [['b']]]);
   });
 
   it('at most twice more; never a write, never another error', async () => {

@@ -9,7 +9,7 @@ import {
   sqlDescriptionOverrides,
   trinoServerUrl,
 } from '../../shared/sql/index.js';
-import { buildOutput, renderOutput, unwrapJson, uniqueColumnNames } from '../../shared/sql/format.js';
+import { buildOutput, QueryOutputWriter, renderOutput, unwrapJson, uniqueColumnNames } from '../../shared/sql/format.js';
 import { duckdbPlanEstimate, trinoPlanEstimate } from '../../shared/sql/explain.js';
 import { costMessage, qualifyTables } from '../../shared/sql/elicitation.js';
 import { defaultConnectionName } from '../../shared/sql/connections.js';
@@ -85,6 +85,45 @@ describe('output shapes', () => {
 
   it('renames duplicate column names so row objects keep every value', () => {
     expect(uniqueColumnNames([{ name: 'a', type: 'x' }, { name: 'a', type: 'y' }, { name: 'a_2', type: 'z' }]).map((c) => c.name)).toEqual(['a', 'a_2_', 'a_2']);
+  });
+});
+
+describe('the json answer written page by page (QueryOutputWriter)', () => {
+  const columns = [
+    { name: 'id', type: 'BIGINT' },
+    { name: 'id', type: 'VARCHAR' },
+    { name: 'note', type: 'VARCHAR' },
+    { name: 'tags', type: 'VARCHAR[]' },
+  ];
+  const rows = [
+    [1, 'a', 'quote " and \\ and \n newline', ['x', null]],
+    [2, null, 'ünïcødé ✓ \u2028', []],
+    [Number.NaN, 'c', null, null],
+    [4, 'd', '', [{ nested: { deep: true } }]],
+  ];
+
+  it('gives buildOutput\'s object and exactly its JSON.stringify text, whatever the pages', () => {
+    const facts = { truncated: true, truncatedReason: 'row_limit' as const, limit: 4, durationMs: 12, updateCount: 3 };
+    for (const split of [[4], [1, 3], [2, 0, 2], [1, 1, 1, 1], [0]]) {
+      const writer = new QueryOutputWriter(columns);
+      let at = 0;
+      for (const size of split) {
+        writer.add(rows.slice(at, at + size));
+        at += size;
+      }
+      const used = rows.slice(0, at);
+      const { output, json } = writer.finish(facts);
+      const expected = buildOutput({ ...facts, columns, rows: used });
+      expect(output).toStrictEqual(expected);
+      expect(json).toBe(JSON.stringify(expected));
+    }
+  });
+
+  it('an empty result, and one without truncation', () => {
+    const writer = new QueryOutputWriter([]);
+    const { output, json } = writer.finish({ truncated: false, limit: 10, durationMs: 0 });
+    expect(json).toBe(JSON.stringify(buildOutput({ columns: [], rows: [], truncated: false, limit: 10, durationMs: 0 })));
+    expect(output.stats).not.toHaveProperty('truncated_reason');
   });
 });
 
