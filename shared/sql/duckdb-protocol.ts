@@ -61,8 +61,14 @@ export type WorkerReply =
   | { id: number; page: Row[] }
   | { id: number; end: true; budgetReached: boolean };
 
-/** Pages of one statement that may be on their way or waiting in the api (each up to 2048 rows). */
+/** Pages of one statement that may be on their way or waiting in the api (each up to PAGE_ROWS rows). */
 export const PAGE_WINDOW = 4;
+
+/**
+ * Rows in a page: half a DuckDB chunk, so the api starts on a result's first rows (and finishes
+ * its last page) sooner while the engine converts the rest.
+ */
+export const PAGE_ROWS = 1024;
 
 /** A Parquet export the engine process wrote: the api streams the file into storage, then removes it. */
 export interface ParquetFile {

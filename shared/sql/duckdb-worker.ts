@@ -18,7 +18,7 @@ import path from 'node:path';
 import { DuckDBConnection, DuckDBInstance, ResultReturnType, StatementType, type DuckDBDataChunk, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
 import { deriveRefusals, platformObjectRefusal, policyRefusal, privatePathScrubber, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
 import { copySubquery, parquetCopy } from './duckdb-copy.js';
-import { PAGE_WINDOW, type ParquetFile, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
+import { PAGE_ROWS, PAGE_WINDOW, type ParquetFile, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
 import { chunkRows, jsonValue, textColumns, typeName } from './duckdb-values.js';
 import { explainTarget, tokenize, type Token } from './lexer.js';
 import { duckdbTypeRefusal, duckdbVerdict } from './readonly.js';
@@ -299,8 +299,12 @@ class Engine {
             break;
           }
           if (rows + read.count < req.maxRows) next = result.fetchChunk();
-          const page: Row[] = [];
+          let page: Row[] = [];
           for (let r = 0; r < read.count && rows < req.maxRows; r++, rows++) {
+            if (page.length === PAGE_ROWS) {
+              if (!(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
+              page = [];
+            }
             const row = read.row(r);
             for (const c of text) row[c] = this.#scrubValue(row[c]);
             bytes += jsonSize(row);
