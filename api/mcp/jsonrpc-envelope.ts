@@ -89,16 +89,19 @@ export function errorReply(id: RequestId | null, code: number, message: string):
 export function messageJson(message: unknown): string {
   if (Array.isArray(message)) return message.every(isObject) ? `[${message.map(messageJson).join(',')}]` : JSON.stringify(message);
   if (!isObject(message) || !isObject(message.result)) return JSON.stringify(message);
-  const written = jsonWritten(message.result.structuredContent);
-  if (written === undefined) return JSON.stringify(message);
-  return objectJson(message, 'result', objectJson(message.result, 'structuredContent', written));
+  const { result } = message;
+  if (jsonWritten(result.structuredContent) === undefined && jsonWritten(result.content) === undefined) return JSON.stringify(message);
+  return objectJson(message, ['result', objectJson(result)]);
 }
 
-/** `object` as JSON.stringify writes it (key order kept, undefined members left out), with `key`'s value already written. */
-function objectJson(object: Record<string, unknown>, key: string, written: string): string {
+/**
+ * `object` as JSON.stringify writes it (key order kept, undefined members left out): a member is
+ * `written` (name and text), else the text jsonResult made of it, else serialised.
+ */
+function objectJson(object: Record<string, unknown>, written?: [name: string, text: string]): string {
   let out = '';
   for (const name of Object.keys(object)) {
-    const value = name === key ? written : (JSON.stringify(object[name]) as string | undefined);
+    const value = name === written?.[0] ? written[1] : (jsonWritten(object[name]) ?? (JSON.stringify(object[name]) as string | undefined));
     if (value !== undefined) out += `${out === '' ? '' : ','}${JSON.stringify(name)}:${value}`;
   }
   return `{${out}}`;

@@ -53,20 +53,24 @@ export function textResult(text: string): CallToolResult {
 }
 
 /**
- * JSON text plus the same object as structuredContent. `written` is that text when the caller
- * already made it (exactly what JSON.stringify gives for `value`).
+ * JSON text plus the same object as structuredContent. `written` is what the caller already made
+ * of it: `text`, exactly what JSON.stringify gives for `value`, and `quoted`, exactly what
+ * JSON.stringify gives for that text (the text as a JSON string, as the content block carries it).
  */
-export function jsonResult(value: Record<string, unknown>, written?: string): CallToolResult {
-  const text = written ?? JSON.stringify(value);
+export function jsonResult(value: Record<string, unknown>, written?: { text: string; quoted: string }): CallToolResult {
+  const text = written?.text ?? JSON.stringify(value);
   writtenJson.set(value, text);
-  return { content: [{ type: 'text', text }], structuredContent: value };
+  const content: CallToolResult['content'] = [{ type: 'text', text }];
+  if (written) writtenJson.set(content, `[{"type":"text","text":${written.quoted}}]`);
+  return { content, structuredContent: value };
 }
 
 /**
  * The JSON text of objects jsonResult already serialised: the wire writes a result's
- * structuredContent from it rather than serialising the object a second time (megabytes for a
- * large query result). Results are not changed in place once made (enrichment merges into a new
- * object, which has no text here and is serialised as usual).
+ * structuredContent (and content, when the caller also wrote that) from it rather than
+ * serialising the object a second time (megabytes for a large query result). Results are not
+ * changed in place once made (enrichment merges into new objects, which have no text here and are
+ * serialised as usual).
  */
 const writtenJson = new WeakMap<object, string>();
 

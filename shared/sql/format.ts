@@ -92,6 +92,8 @@ export class QueryOutputWriter {
   readonly #rows: Array<Record<string, unknown>> = [];
   /** Each page's rows as JSON, without the brackets of their array. */
   readonly #pages: string[] = [];
+  /** The same as JSON string contents (escaped as the answer's text block carries them). */
+  readonly #quotedPages: string[] = [];
 
   constructor(columns: readonly ColumnMeta[]) {
     this.#columns = uniqueColumnNames(columns);
@@ -101,13 +103,22 @@ export class QueryOutputWriter {
     if (rows.length === 0) return;
     const objects = rows.map((r) => rowObject(this.#columns, r));
     for (const o of objects) this.#rows.push(o);
-    this.#pages.push(JSON.stringify(objects).slice(1, -1));
+    const page = JSON.stringify(objects).slice(1, -1);
+    this.#pages.push(page);
+    this.#quotedPages.push(JSON.stringify(page).slice(1, -1));
   }
 
-  finish(facts: OutputFacts): { output: QueryOutput; json: string } {
+  /**
+   * The output, its JSON text, and that text quoted as a JSON string. Escaping works character by
+   * character and pages end between rows, so the quoted pages joined are the quoted text.
+   */
+  finish(facts: OutputFacts): { output: QueryOutput; json: string; quoted: string } {
     const output = outputOf(this.#columns, this.#rows, facts);
-    const json = `{"columns":${JSON.stringify(output.columns)},"rows":[${this.#pages.join(',')}],"row_count":${output.row_count},"stats":${JSON.stringify(output.stats)}}`;
-    return { output, json };
+    const head = `{"columns":${JSON.stringify(output.columns)},"rows":[`;
+    const tail = `],"row_count":${output.row_count},"stats":${JSON.stringify(output.stats)}}`;
+    const json = `${head}${this.#pages.join(',')}${tail}`;
+    const quoted = `${JSON.stringify(head).slice(0, -1)}${this.#quotedPages.join(',')}${JSON.stringify(tail).slice(1)}`;
+    return { output, json, quoted };
   }
 }
 

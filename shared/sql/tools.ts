@@ -139,9 +139,9 @@ export function sqlTools(context: SqlToolsContext): ToolDefinition[] {
       };
       const unwrap = args.unwrap_json ?? true;
       if (result.collected) {
-        const { output, json } = result.collected.finish(facts);
+        const { output, json, quoted } = result.collected.finish(facts);
         const unwrapped = unwrap ? unwrapJson(output) : output;
-        return unwrapped === output ? jsonResult(output, json) : jsonResult(unwrapped);
+        return unwrapped === output ? jsonResult(output, { text: json, quoted }) : jsonResult(unwrapped);
       }
       let output = buildOutput({ ...facts, columns: result.columns, rows: result.rows });
       if (unwrap) output = unwrapJson(output);

@@ -80,4 +80,19 @@ describe('messageJson', () => {
     expect(JSON.parse(text).result.structuredContent).toEqual({ rows: [1, 2] });
     expect(JSON.parse(text).result.content).toEqual([{ type: 'text', text: '{"rows":[1,2]}' }]);
   });
+
+  it('writes the text block from the quoted text its maker gave, and anything made anew is serialised', () => {
+    const value = { rows };
+    const text = JSON.stringify(value);
+    const written = jsonResult(value, { text, quoted: JSON.stringify(text) });
+    const message = { jsonrpc: '2.0', id: 3, result: written };
+    expect(messageJson(message)).toBe(JSON.stringify(message));
+    // The quoted text is what goes out: a block that was given one is not serialised again.
+    const marked = jsonResult({ rows: [1] }, { text: '{"rows":[1]}', quoted: '"{\\"rows\\":[1],\\"seen\\":true}"' });
+    expect(JSON.parse(messageJson({ jsonrpc: '2.0', id: 4, result: marked })).result.content[0].text).toBe('{"rows":[1],"seen":true}');
+    // A content array made anew (enrichment appends into a new one) has no text of its own.
+    const appended = { ...written, content: [...written.content, { type: 'text', text: 'more' }] };
+    const other = { jsonrpc: '2.0', id: 5, result: appended };
+    expect(messageJson(other)).toBe(JSON.stringify(other));
+  });
 });

@@ -112,17 +112,19 @@ describe('the json answer written page by page (QueryOutputWriter)', () => {
         at += size;
       }
       const used = rows.slice(0, at);
-      const { output, json } = writer.finish(facts);
+      const { output, json, quoted } = writer.finish(facts);
       const expected = buildOutput({ ...facts, columns, rows: used });
       expect(output).toStrictEqual(expected);
       expect(json).toBe(JSON.stringify(expected));
+      expect(quoted).toBe(JSON.stringify(json));
     }
   });
 
   it('an empty result, and one without truncation', () => {
     const writer = new QueryOutputWriter([]);
-    const { output, json } = writer.finish({ truncated: false, limit: 10, durationMs: 0 });
+    const { output, json, quoted } = writer.finish({ truncated: false, limit: 10, durationMs: 0 });
     expect(json).toBe(JSON.stringify(buildOutput({ columns: [], rows: [], truncated: false, limit: 10, durationMs: 0 })));
+    expect(quoted).toBe(JSON.stringify(json));
     expect(output.stats).not.toHaveProperty('truncated_reason');
   });
 });
