@@ -61,14 +61,15 @@ export type WorkerReply =
   | { id: number; page: Row[] }
   | { id: number; end: true; budgetReached: boolean };
 
-/** Pages of one statement that may be on their way or waiting in the api (each up to PAGE_ROWS rows). */
+/** Pages of one statement that may be on their way or waiting in the api (each a DuckDB chunk, up to 2,048 rows). */
 export const PAGE_WINDOW = 4;
 
 /**
- * Rows in a page: half a DuckDB chunk, so the api starts on a result's first rows (and finishes
- * its last page) sooner while the engine converts the rest.
+ * Rows in a statement's first page: half a chunk, so the api starts on a result's first rows while
+ * the engine converts the rest of the chunk. Later pages are whole chunks (each page has a cost of
+ * its own in the reader: an export's encoder, a write).
  */
-export const PAGE_ROWS = 1024;
+export const FIRST_PAGE_ROWS = 1024;
 
 /** A Parquet export the engine process wrote: the api streams the file into storage, then removes it. */
 export interface ParquetFile {

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { DuckDBConnection, DuckDBInstance, ResultReturnType, StatementType, type DuckDBDataChunk, type DuckDBExtractedStatements, type DuckDBResult } from '@duckdb/node-api';
 import { deriveRefusals, platformObjectRefusal, policyRefusal, privatePathScrubber, scrubPaths, type PrivatePaths, type Refusals } from './duckdb-policy.js';
 import { copySubquery, parquetCopy } from './duckdb-copy.js';
-import { PAGE_ROWS, PAGE_WINDOW, type ParquetFile, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
+import { FIRST_PAGE_ROWS, PAGE_WINDOW, type ParquetFile, type StartedStatement, type WorkerError, type WorkerReply, type WorkerRequest, type WorkerSettings } from './duckdb-protocol.js';
 import { chunkRows, jsonValue, textColumns, typeName } from './duckdb-values.js';
 import { explainTarget, tokenize, type Token } from './lexer.js';
 import { duckdbTypeRefusal, duckdbVerdict } from './readonly.js';
@@ -299,9 +299,11 @@ class Engine {
             break;
           }
           if (rows + read.count < req.maxRows) next = result.fetchChunk();
+          // The first chunk goes in two pages, so the reader starts on a result's first rows sooner.
+          const pageRows = rows === 0 ? FIRST_PAGE_ROWS : Number.POSITIVE_INFINITY;
           let page: Row[] = [];
           for (let r = 0; r < read.count && rows < req.maxRows; r++, rows++) {
-            if (page.length === PAGE_ROWS) {
+            if (page.length === pageRows) {
               if (!(await this.#sendPage(req.id, entry, page))) throw new EngineError('the statement was cancelled');
               page = [];
             }
