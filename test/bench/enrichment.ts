@@ -17,15 +17,12 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { apiConfigYaml, testConfig } from '../support/api.js';
 import { startDatahubServer } from '../support/datahub-server.js';
 import { enrichmentYaml, execute, filesYaml, mcpClient, startEnrichmentRig, warehouseStatements, type EnrichmentRig } from '../integration/enrichment-fixtures.js';
+import { median } from './mcp/report.js';
 
 const iterations = Number(process.argv[2] ?? 40);
 const sql = 'SELECT order_id, customer_email, amount FROM local.sales.orders ORDER BY order_id';
 const goal = 1.2;
 
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
 const ms = (n: number) => `${n.toFixed(2)} ms`;
 
 async function main() {

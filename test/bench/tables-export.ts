@@ -13,11 +13,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { startExportRig } from '../integration/exports-fixtures.js';
+import { median } from './mcp/report.js';
 
 const copyOptions = { csv: '(FORMAT CSV, HEADER)', ndjson: '(FORMAT JSON)', parquet: '(FORMAT PARQUET)' } as const;
 type Format = keyof typeof copyOptions;
 
-const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 
 export async function benchSqlExport(rows: number, iterations: number): Promise<void> {
   const query = `SELECT range AS id, 'row-' || range AS name, range * 0.5 AS amount, range % 7 = 0 AS flag FROM range(${rows})`;

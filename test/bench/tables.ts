@@ -21,6 +21,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { registerTable } from '../../shared/tables/index.js';
 import { sales, startTablesEnv } from '../integration/tables-fixtures.js';
 import { benchSqlExport } from './tables-export.js';
+import { median } from './mcp/report.js';
 
 export interface TableBenchResult {
   bytes: number;
@@ -51,7 +52,6 @@ function* csvChunks(bytes: number): Generator<Buffer> {
   }
 }
 
-const median = (samples: number[]) => [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
 
 async function time<T>(work: () => Promise<T>): Promise<[number, T]> {
   const start = performance.now();

@@ -66,6 +66,7 @@ import { rawWindowPrefix, segmentKey, segmentLine, windowOf, type Window } from 
 import { apiConfigYaml } from '../support/api.js';
 import { duckdbPlatformYaml } from '../support/scratch-rigs.js';
 import { createTestDatabase } from '../support/postgres.js';
+import { median } from './mcp/report.js';
 
 const eventCount = Number(process.env.BENCH_EVENTS ?? 200_000);
 const segmentEvents = Number(process.env.BENCH_SEGMENT_EVENTS ?? 5_000);
@@ -280,7 +281,6 @@ interface Round {
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 const secs = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 function line(label: string, r: JobResult & { loadBefore: number }): string {
   const phases = r.phases.map(([name, ms]) => `${name} ${secs(ms)}`).join(', ');
