@@ -131,10 +131,15 @@ export function decimalText(value: DuckDBDecimalValue): string {
  */
 function columnConverter(type: DuckDBType): (value: unknown) => unknown {
   if (asIs.has(type.typeId)) return (value) => value ?? null;
-  if (type.typeId === DuckDBTypeId.DATE) return (value) => (value === null || value === undefined ? null : dateText(value as DuckDBDateValue));
-  if (type.typeId === DuckDBTypeId.DECIMAL) return (value) => (value === null || value === undefined ? null : decimalText(value as DuckDBDecimalValue));
-  if (asText.has(type.typeId)) return (value) => (value === null || value === undefined ? null : String(value));
+  if (type.typeId === DuckDBTypeId.DATE) return orNull((value) => dateText(value as DuckDBDateValue));
+  if (type.typeId === DuckDBTypeId.DECIMAL) return orNull((value) => decimalText(value as DuckDBDecimalValue));
+  if (asText.has(type.typeId)) return orNull(String);
   return (value) => jsonValue(value as never, type, jsonValue);
+}
+
+/** `write` for a value, null for a missing one. */
+function orNull(write: (value: unknown) => string): (value: unknown) => string | null {
+  return (value) => (value === null || value === undefined ? null : write(value));
 }
 
 /**
