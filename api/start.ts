@@ -170,6 +170,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     loopbackOnly: isLoopbackHost(listen.host),
     realm: 'mcp',
     protectedResource,
+    clock: deps.clock,
   };
   const limits = { ttlMs: config.sessions.ttl, idleMs: config.sessions.idle_timeout };
   const maxPerSubject = config.sessions.max_per_subject;

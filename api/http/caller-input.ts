@@ -7,13 +7,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { bodyParser } from './raw-body.js';
-import { nestsDeeperThan, nulField, nulInTarget, tooDeepReason } from '../../shared/inbound/index.js';
+import { jsonTextMayHoldNul, nestsDeeperThan, nulField, nulInTarget, tooDeepReason } from '../../shared/inbound/index.js';
 
 /** A request refused for what it carries: 400, `invalid_request`, the message says why. */
 export class CallerInputError extends Error {
   readonly statusCode = 400;
   readonly code = 'invalid_request';
 }
+
+/** Parsed JSON bodies whose text held no NUL escape: the NUL rule has nothing to look for in them. */
+const nulFreeBodies = new WeakSet<object>();
 
 /**
  * The application/json body parser: read within the body rules (raw-body.ts), the depth rule on
@@ -26,7 +29,11 @@ export function jsonBodyParser(app: FastifyInstance, opts: { allowEmpty: boolean
     const body = bytes.toString('utf8');
     if (body === '' && opts.allowEmpty) return done(null, undefined);
     if (nestsDeeperThan(body)) return done(new CallerInputError(tooDeepReason('the JSON body')));
-    json(request, body, done);
+    if (jsonTextMayHoldNul(body)) return json(request, body, done);
+    json(request, body, (error, value) => {
+      if (!error && typeof value === 'object' && value !== null) nulFreeBodies.add(value);
+      done(error, value);
+    });
   });
 }
 
@@ -40,7 +47,8 @@ export function refuseBadCallerInput(app: FastifyInstance): void {
     done(place ? new CallerInputError(`${place} holds a NUL character, which is not accepted`) : undefined);
   });
   app.addHook('preValidation', (request, _reply, done) => {
-    const field = request.body === undefined ? undefined : nulField(request.body);
+    const { body } = request;
+    const field = body === undefined || nulFreeBodies.has(body as object) ? undefined : nulField(body);
     done(field ? new CallerInputError(`${field === 'the body' ? field : `the field ${field}`} holds a NUL character, which is not accepted`) : undefined);
   });
 }

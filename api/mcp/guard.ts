@@ -1,5 +1,6 @@
+import type { Socket } from 'node:net';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { extractCredentials, type AuthDecision, type CallerContext, type Credential } from '../../shared/identity/index.js';
+import { ConnectionVerdicts, extractCredentials, presentedCredentials, type AuthDecision, type CallerContext, type Credential } from '../../shared/identity/index.js';
 import { checkOrigin } from './http-rules.js';
 import { jsonRpcCodes, jsonRpcError } from './streamable/wire.js';
 import { resourceMetadataUrl, type ProtectedResource } from './protected-resource.js';
@@ -14,6 +15,8 @@ export interface McpGuard {
   realm: string;
   /** Present when protected resource metadata is served: challenges then point clients at it. */
   protectedResource?: ProtectedResource | undefined;
+  /** Milliseconds since the epoch (how long a connection's accepted credentials hold). */
+  clock?: (() => number) | undefined;
 }
 
 /**
@@ -44,6 +47,7 @@ const exposeHeaders = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, R
  */
 export function mcpGuard(guard: McpGuard) {
   const callers = new WeakMap<FastifyRequest, CallerContext>();
+  const connections = new ConnectionVerdicts<Socket>(guard.clock);
 
   function cors(request: FastifyRequest, reply: FastifyReply): void {
     const origin = request.headers.origin;
@@ -69,8 +73,15 @@ export function mcpGuard(guard: McpGuard) {
   async function admit(request: FastifyRequest, reply: FastifyReply): Promise<CallerContext | undefined> {
     if (!originOk(request, reply)) return undefined;
     cors(request, reply);
+    const presented = presentedCredentials(request.headers);
+    const { socket } = request.raw;
+    const known = presented && connections.get(socket, presented);
+    if (known) return known;
     const decision = await guard.authenticate(extractCredentials(request.headers));
-    if (decision.ok) return decision.caller;
+    if (decision.ok) {
+      if (presented && decision.remainingMs !== undefined) connections.remember(socket, presented, decision.caller, decision.remainingMs);
+      return decision.caller;
+    }
     request.log.info({ reason: decision.error }, 'MCP request refused: not authenticated');
     void closeIfBodyPending(request, reply)
       .code(401)

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { jsonRpcCodes, jsonRpcError } from './streamable/wire.js';
+import { headerDecisions } from '../../shared/inbound/index.js';
 
 const loopbackHosts = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -8,8 +9,10 @@ function hostName(hostHeader: string): string {
   return (hostHeader.split(':')[0] ?? '').toLowerCase();
 }
 
+const isLoopbackHostName = headerDecisions((hostHeader: string) => loopbackHosts.has(hostName(hostHeader)));
+
 export function isLoopbackHost(hostHeader: string | undefined): boolean {
-  return hostHeader !== undefined && loopbackHosts.has(hostName(hostHeader));
+  return hostHeader !== undefined && isLoopbackHostName(hostHeader);
 }
 
 /**

@@ -49,6 +49,8 @@ export function admitSession(liveExpiries: readonly number[], max: number, now: 
  */
 export class LiveSessions<T extends Transport = Transport> {
   readonly #sessions = new Map<string, LiveSession<T>>();
+  /** Sessions per subject, expired ones not yet closed included. */
+  readonly #held = new Map<string, number>();
 
   constructor(
     private readonly limits: SessionLimits,
@@ -57,7 +59,20 @@ export class LiveSessions<T extends Transport = Transport> {
 
   add(id: string, session: Omit<LiveSession<T>, 'createdAt' | 'lastSeenAt'>): void {
     const now = this.clock();
+    this.#drop(id);
     this.#sessions.set(id, { ...session, createdAt: now, lastSeenAt: now });
+    this.#held.set(session.subject, (this.#held.get(session.subject) ?? 0) + 1);
+  }
+
+  /** Takes the session out of the map and its subject's count; the session, if there was one. */
+  #drop(id: string): LiveSession<T> | undefined {
+    const session = this.#sessions.get(id);
+    if (!session) return undefined;
+    this.#sessions.delete(id);
+    const held = (this.#held.get(session.subject) ?? 1) - 1;
+    if (held > 0) this.#held.set(session.subject, held);
+    else this.#held.delete(session.subject);
+    return session;
   }
 
   /** The session if it exists, is unexpired and belongs to `subject`; touching it counts as activity. */
@@ -73,6 +88,11 @@ export class LiveSessions<T extends Transport = Transport> {
     return session;
   }
 
+  /** How many sessions the subject holds, expired ones not yet closed included: never fewer than its live ones. */
+  heldBy(subject: string): number {
+    return this.#held.get(subject) ?? 0;
+  }
+
   /** When each of the subject's live sessions expires if left idle. */
   liveExpiries(subject: string): number[] {
     const now = this.clock();
@@ -82,7 +102,7 @@ export class LiveSessions<T extends Transport = Transport> {
   }
 
   forget(id: string): void {
-    this.#sessions.delete(id);
+    this.#drop(id);
   }
 
   get size(): number {
@@ -90,9 +110,8 @@ export class LiveSessions<T extends Transport = Transport> {
   }
 
   async close(id: string): Promise<void> {
-    const session = this.#sessions.get(id);
+    const session = this.#drop(id);
     if (!session) return;
-    this.#sessions.delete(id);
     await closeWithoutStackTraces(session.transport);
     await closeWithoutStackTraces(session.server);
   }
@@ -124,8 +143,14 @@ export class LiveSessions<T extends Transport = Transport> {
  */
 export function memorySessionCap(
   max: number,
-  stores: readonly Pick<LiveSessions, 'liveExpiries'>[],
+  stores: readonly Pick<LiveSessions, 'liveExpiries' | 'heldBy'>[],
   clock: Clock = Date.now,
 ): (subject: string) => Admission {
-  return (subject) => admitSession(stores.flatMap((s) => s.liveExpiries(subject)), max, clock());
+  return (subject) => {
+    // Fewer held than the cap means fewer live: admitted without looking at each (most initializes).
+    let held = 0;
+    for (const store of stores) held += store.heldBy(subject);
+    if (held < max) return { ok: true };
+    return admitSession(stores.flatMap((s) => s.liveExpiries(subject)), max, clock());
+  };
 }

@@ -78,7 +78,7 @@ export function apiKeyAuthenticator(configured: readonly ApiKeyDefinition[], loo
       if (!presented) return credential.kind === 'apikey' ? { result: 'reject', reason: 'empty API key' } : { result: 'pass' };
       const digest = credentialDigest(credential);
       const known = verified.get(digest);
-      if (known) return { result: 'accept', caller: known };
+      if (known) return { result: 'accept', ...known };
       let match: StoredApiKey | undefined;
       for (const key of keys) {
         if (timingSafeEqual(key.digest, digest) && !match) match = key;
@@ -89,8 +89,7 @@ export function apiKeyAuthenticator(configured: readonly ApiKeyDefinition[], loo
       }
       if (match) {
         const caller = callerOf(match);
-        verified.remember(digest, caller);
-        return { result: 'accept', caller };
+        return { result: 'accept', caller, remainingMs: verified.remember(digest, caller) };
       }
       return credential.kind === 'apikey' ? { result: 'reject', reason: 'unknown API key' } : { result: 'pass' };
     },

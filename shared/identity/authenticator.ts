@@ -7,7 +7,8 @@ import type { Credential } from './credentials.js';
  * `reject` means "mine, and it is bad" — which ends the chain (fail closed).
  */
 export type AuthOutcome =
-  | { result: 'accept'; caller: CallerContext }
+  /** `remainingMs`: how much longer the verdict holds without asking again (a cached verdict's rest; none: ask every time). */
+  | { result: 'accept'; caller: CallerContext; remainingMs?: number }
   | { result: 'pass' }
   | { result: 'reject'; reason: string };
 
@@ -17,7 +18,7 @@ export interface Authenticator {
 }
 
 export type AuthDecision =
-  | { ok: true; caller: CallerContext }
+  | { ok: true; caller: CallerContext; remainingMs?: number }
   | { ok: false; error: 'missing_credentials' | 'invalid_token'; description: string };
 
 /**
@@ -38,7 +39,7 @@ export async function authenticateCredentials(
   for (const credential of credentials) {
     for (const link of chain) {
       const outcome = await link.authenticate(credential);
-      if (outcome.result === 'accept') return { ok: true, caller: outcome.caller };
+      if (outcome.result === 'accept') return outcome.remainingMs === undefined ? { ok: true, caller: outcome.caller } : { ok: true, caller: outcome.caller, remainingMs: outcome.remainingMs };
       if (outcome.result === 'reject') return { ok: false, error: 'invalid_token', description: outcome.reason };
     }
   }

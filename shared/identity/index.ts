@@ -7,6 +7,8 @@ export type { Credential } from './credentials.js';
 export { extractCredentials } from './credentials.js';
 export type { Authenticator, AuthOutcome, AuthDecision } from './authenticator.js';
 export { authenticateCredentials } from './authenticator.js';
+export type { PresentedCredentials } from './connection-verdicts.js';
+export { ConnectionVerdicts, presentedCredentials } from './connection-verdicts.js';
 export type { ApiKeyDefinition, ApiKeyLookup, StoredApiKey } from './api-keys.js';
 export { apiKeyAuthenticator, digestKey, generateApiKey } from './api-keys.js';
 export { databaseApiKeys } from './api-key-store.js';

@@ -111,14 +111,13 @@ export function oidcAuthenticator(config: OidcConfig, opts: OidcAuthenticatorOpt
       if (credential.kind !== 'bearer') return { result: 'pass' };
       const digest = credentialDigest(credential);
       const known = verified.get(digest);
-      if (known) return { result: 'accept', caller: known };
+      if (known) return { result: 'accept', ...known };
       const outcome = await verify(credential.token);
       if (outcome.result === 'reject') {
         log?.debug({ reason: outcome.reason }, 'OIDC token refused');
         return outcome;
       }
-      verified.remember(digest, outcome.caller, outcome.validUntilMs);
-      return { result: 'accept', caller: outcome.caller };
+      return { result: 'accept', caller: outcome.caller, remainingMs: verified.remember(digest, outcome.caller, outcome.validUntilMs) };
     },
   };
 }

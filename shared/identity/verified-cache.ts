@@ -17,7 +17,14 @@ interface Entry {
   expiresAt: number;
 }
 
-const copyOf = (caller: CallerContext): CallerContext => ({ ...caller, roles: [...caller.roles] });
+/** A caller object of the request's own (callers are mutable; one request must not see another's changes). */
+export const copyOf = (caller: CallerContext): CallerContext => ({ ...caller, roles: [...caller.roles] });
+
+/** A remembered verdict: who the credential is, and for how many more milliseconds that holds. */
+export interface Verified {
+  caller: CallerContext;
+  remainingMs: number;
+}
 
 /**
  * Credentials that passed verification, remembered for a short while so that a client's stream of
@@ -47,24 +54,29 @@ export class VerifiedCredentials {
   }
 
   /** The caller a credential with this digest was verified as, while that verdict holds. */
-  get(digest: Buffer): CallerContext | undefined {
+  get(digest: Buffer): Verified | undefined {
     const key = digest.toString('base64');
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     this.entries.delete(key);
-    if (this.clock() >= entry.expiresAt) return undefined;
+    const remainingMs = entry.expiresAt - this.clock();
+    if (remainingMs <= 0) return undefined;
     this.entries.set(key, entry);
-    return copyOf(entry.caller);
+    return { caller: copyOf(entry.caller), remainingMs };
   }
 
-  /** Remembers an accepted credential until the TTL ends or `validUntil` (ms since the epoch), whichever is first. */
-  remember(digest: Buffer, caller: CallerContext, validUntil = Number.POSITIVE_INFINITY): void {
+  /**
+   * Remembers an accepted credential until the TTL ends or `validUntil` (ms since the epoch),
+   * whichever is first. Returns how long it is remembered (0: not at all, its validity is over).
+   */
+  remember(digest: Buffer, caller: CallerContext, validUntil = Number.POSITIVE_INFINITY): number {
     const now = this.clock();
     const expiresAt = Math.min(now + this.ttlMs, validUntil);
-    if (expiresAt <= now) return;
+    if (expiresAt <= now) return 0;
     const key = digest.toString('base64');
     this.entries.delete(key);
     this.entries.set(key, { caller: copyOf(caller), expiresAt });
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    return expiresAt - now;
   }
 }

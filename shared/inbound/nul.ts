@@ -31,6 +31,15 @@ function decodeName(name: string): string {
 }
 
 /**
+ * Whether parsing this JSON text can yield a NUL in a string or a key. JSON writes U+0000 only as
+ * the escape `\u0000` (a raw control character is not JSON), so a text without those six
+ * characters cannot; with them (even as part of `\\u0000`) the parsed value must be checked.
+ */
+export function jsonTextMayHoldNul(text: string): boolean {
+  return text.includes('\\u0000');
+}
+
+/**
  * The first field of a parsed body (JSON value or form fields) holding a NUL in a string or a key,
  * at any depth, as a path (`description`, `tags[1]`, `a.b`); undefined when none does. Iterative,
  * so no nesting can overflow the stack; bytes (Buffer, Uint8Array) are not fields.

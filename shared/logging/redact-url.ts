@@ -55,5 +55,5 @@ const hookPathToken = /^(\/hooks\/[^/?#]+\/)[^/?#]+/;
 
 /** A request's URL (path and query) as a log line may show it: path tokens and secret parameters hidden. */
 export function redactRequestUrl(url: string): string {
-  return redactUrlSecrets(url.replace(hookPathToken, `$1${REDACTED}`));
+  return redactUrlSecrets(url.startsWith('/hooks/') ? url.replace(hookPathToken, `$1${REDACTED}`) : url);
 }

@@ -145,12 +145,13 @@ describe('OIDC fail-closed matrix', () => {
     expect(outcome).toEqual({
       result: 'accept',
       caller: { subject: `oidc:${issuer.url}#user-1`, idpSubject: 'user-1', name: 'Ada Lovelace', email: 'ada@example.com', roles: ['analyst', 'admin'], authType: 'oidc' },
+      remainingMs: expect.any(Number),
     });
   });
 
   it('name falls back to preferred_username; absent email and roles stay absent/empty', async () => {
     const token = await issuer.sign(claims({ name: undefined, email: undefined, preferred_username: 'ada', realm_access: undefined }));
-    expect(await verdict(token)).toEqual({ result: 'accept', caller: { subject: `oidc:${issuer.url}#user-1`, idpSubject: 'user-1', name: 'ada', roles: [], authType: 'oidc' } });
+    expect(await verdict(token)).toEqual({ result: 'accept', caller: { subject: `oidc:${issuer.url}#user-1`, idpSubject: 'user-1', name: 'ada', roles: [], authType: 'oidc' }, remainingMs: expect.any(Number) });
   });
 });
 

@@ -18,11 +18,11 @@ describe('VerifiedCredentials', () => {
   it('answers for the digest it was given until the TTL ends', () => {
     const clock = testClock();
     const cache = new VerifiedCredentials({ clock: clock.now, ttlMs: 1000 });
-    cache.remember(digestKey('k1'), ada);
-    expect(cache.get(digestKey('k1'))).toEqual(ada);
+    expect(cache.remember(digestKey('k1'), ada)).toBe(1000);
+    expect(cache.get(digestKey('k1'))).toEqual({ caller: ada, remainingMs: 1000 });
     expect(cache.get(digestKey('k2'))).toBeUndefined();
     clock.advance(999);
-    expect(cache.get(digestKey('k1'))).toEqual(ada);
+    expect(cache.get(digestKey('k1'))).toEqual({ caller: ada, remainingMs: 1 });
     clock.advance(1);
     expect(cache.get(digestKey('k1'))).toBeUndefined();
   });
@@ -30,9 +30,10 @@ describe('VerifiedCredentials', () => {
   it('never past the verdict’s own end, and not at all when that has passed', () => {
     const clock = testClock();
     const cache = new VerifiedCredentials({ clock: clock.now, ttlMs: 60_000 });
-    cache.remember(digestKey('token'), ada, clock.now() + 500);
-    cache.remember(digestKey('stale'), ada, clock.now());
+    expect(cache.remember(digestKey('token'), ada, clock.now() + 500)).toBe(500);
+    expect(cache.remember(digestKey('stale'), ada, clock.now())).toBe(0);
     expect(cache.get(digestKey('stale'))).toBeUndefined();
+    expect(cache.get(digestKey('token'))?.remainingMs).toBe(500);
     clock.advance(500);
     expect(cache.get(digestKey('token'))).toBeUndefined();
   });
@@ -43,9 +44,9 @@ describe('VerifiedCredentials', () => {
     cache.remember(digestKey('b'), ada);
     cache.get(digestKey('a'));
     cache.remember(digestKey('c'), ada);
-    expect(cache.get(digestKey('a'))).toEqual(ada);
+    expect(cache.get(digestKey('a'))?.caller).toEqual(ada);
     expect(cache.get(digestKey('b'))).toBeUndefined();
-    expect(cache.get(digestKey('c'))).toEqual(ada);
+    expect(cache.get(digestKey('c'))?.caller).toEqual(ada);
   });
 
   it('hands every request a caller of its own', () => {
@@ -54,8 +55,8 @@ describe('VerifiedCredentials', () => {
     cache.remember(digestKey('k'), first);
     first.roles.push('admin');
     const hit = cache.get(digestKey('k'))!;
-    hit.roles.push('admin');
-    expect(cache.get(digestKey('k'))).toEqual(ada);
+    hit.caller.roles.push('admin');
+    expect(cache.get(digestKey('k'))?.caller).toEqual(ada);
   });
 });
 

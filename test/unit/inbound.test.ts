@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, nestsDeeperThan, nulField, nulInTarget, parseCallerJson } from '../../shared/inbound/index.js';
+import { jsonTextMayHoldNul, MAX_JSON_DEPTH, nestsDeeperThan, nulField, nulInTarget, parseCallerJson } from '../../shared/inbound/index.js';
 
 const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 
@@ -48,5 +48,23 @@ describe('NUL characters', () => {
     expect(nulField(Buffer.from([0, 0, 0]))).toBeUndefined();
     expect(nulField('plain')).toBeUndefined();
     expect(nulField(Array.from({ length: 300_000 }, () => 'x'))).toBeUndefined();
+  });
+
+  it('a JSON text can yield a NUL only through the escape \\u0000, which the quick check looks for', () => {
+    const texts = [
+      '{"a":"b\\u0000"}',
+      '{"a\\u0000":1}',
+      '[1,["\\u0000x"]]',
+      '"\\\\u0000"',
+      '{"a":"\\u0001","b":"\\u00000"}',
+      '{"a":"b","c":[1,null,true,{"d":"e"}]}',
+      '{"a":"\\\\","b":"u0000","c":"\\u0030"}',
+    ];
+    for (const text of texts) {
+      if (!jsonTextMayHoldNul(text)) expect(nulField(JSON.parse(text))).toBeUndefined();
+    }
+    expect(texts.map(jsonTextMayHoldNul)).toEqual([true, true, true, true, true, false, false]);
+    // Raw NULs are not JSON at all: nothing parses with one.
+    for (const raw of ['"a\u0000b"', '{"a\u0000":1}', '[1,\u00002]']) expect(() => JSON.parse(raw)).toThrow();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkOrigin, isLoopbackHost, mcpBodyLimit } from '../../api/mcp/http-rules.js';
 import { parseListenAddress } from '../../api/http/app.js';
-import { LiveSessions, isExpired } from '../../api/mcp/sessions.js';
+import { LiveSessions, isExpired, memorySessionCap } from '../../api/mcp/sessions.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 
@@ -61,6 +61,29 @@ describe('LiveSessions', () => {
     expect(await sessions.sweep()).toBe(1);
     expect(a.closed).toEqual({ transport: true, server: true });
     expect(sessions.size).toBe(0);
+  });
+
+  it('memorySessionCap: an identity\'s sessions in every store count; at the cap only live ones do', async () => {
+    let now = 0;
+    const limits = { ttlMs: 1000, idleMs: 100 };
+    const http = new LiveSessions(limits, () => now);
+    const sse = new LiveSessions(limits, () => now);
+    const admit = memorySessionCap(2, [http, sse], () => now);
+    const a = fakeSession();
+    const b = fakeSession();
+    http.add('a', { transport: a.transport, server: a.server, subject: 'alice' });
+    expect(admit('alice')).toEqual({ ok: true });
+    sse.add('b', { transport: b.transport, server: b.server, subject: 'alice' });
+    expect(admit('alice')).toEqual({ ok: false, retryAfterSeconds: 1 });
+    expect(admit('bob')).toEqual({ ok: true });
+    // Both idle past idleMs but not yet swept: still held, no longer live.
+    now = 100;
+    expect(http.heldBy('alice') + sse.heldBy('alice')).toBe(2);
+    expect(admit('alice')).toEqual({ ok: true });
+    http.forget('a');
+    await sse.close('b');
+    expect(http.heldBy('alice') + sse.heldBy('alice')).toBe(0);
+    expect(b.closed).toEqual({ transport: true, server: true });
   });
 
   it('isExpired applies ttl even to a busy session', () => {

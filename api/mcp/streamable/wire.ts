@@ -5,6 +5,7 @@
  */
 import { classifyMessage } from '../jsonrpc-envelope.js';
 import { protocolErrorCodes } from '../../../shared/mcp-tools/index.js';
+import { headerDecisions } from '../../../shared/inbound/index.js';
 import {
   DEFAULT_NEGOTIATED_PROTOCOL_VERSION,
   ErrorCode,
@@ -65,25 +66,17 @@ export function acceptQuality(accept: string, mediaType: string): number {
  */
 export function responseModeFor(accept: string | undefined): ResponseMode | WireRefusal {
   if (accept === undefined || accept.trim() === '') return 'sse';
-  // Clients send the same few headers on every request: decide each once.
-  const known = decidedAccepts.get(accept);
-  if (known) return known;
-  const decided = decideResponseMode(accept);
-  if (decidedAccepts.size >= 64) decidedAccepts.clear();
-  decidedAccepts.set(accept, decided);
-  return decided;
+  return decideResponseMode(accept);
 }
 
-const decidedAccepts = new Map<string, ResponseMode | WireRefusal>();
-
-function decideResponseMode(accept: string): ResponseMode | WireRefusal {
+const decideResponseMode = headerDecisions((accept: string): ResponseMode | WireRefusal => {
   const stream = acceptQuality(accept, eventStream);
   const body = acceptQuality(accept, json);
   if (stream === 0 && body === 0) {
     return { status: 406, code: jsonRpcCodes.serverError, message: 'Not Acceptable: accept application/json or text/event-stream' };
   }
   return body > stream ? 'json' : 'sse';
-}
+});
 
 /** A GET opens a stream; refused only when the client explicitly cannot take one. */
 export function acceptsEventStream(accept: string | undefined): boolean {
