@@ -4,6 +4,8 @@
  * database and Temporal, and the API keys (names and roles) the personas page resolves.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../shared/toolchain/index.js';
 import type { PlatformConfig } from '../shared/config/index.js';
 import type { Db } from '../shared/db/index.js';
 import { temporalReachable, type TemporalHandle } from '../shared/temporal/index.js';
@@ -15,7 +17,7 @@ const startedAt = new Date();
 
 const platformVersion = (() => {
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+    return (JSON.parse(readFileSync(join(packageRoot(import.meta.url), 'package.json'), 'utf8')) as { version?: string }).version ?? 'unknown';
   } catch {
     return 'unknown';
   }

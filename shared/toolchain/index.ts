@@ -1,6 +1,7 @@
 export { ensureBinary, isExecutableFile, runCommand, type EnsureBinaryOptions, type ToolLog } from './ensure.js';
 export { processAlive, withFileLock, type FileLockJob } from './file-lock.js';
 export { ensurePortalBuilt, portalDistDir, type PortalBuildOptions } from './portal-build.js';
+export { packageRoot } from './package-root.js';
 export { withProgress, type ProgressOptions } from './progress.js';
 export {
   locateBinary,

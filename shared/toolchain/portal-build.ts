@@ -10,11 +10,11 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { withFileLock } from './file-lock.js';
+import { packageRoot } from './package-root.js';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = packageRoot(import.meta.url);
 export const portalDir = join(repoRoot, 'portal');
 export const portalDistDir = join(portalDir, 'dist');
 const lockStamp = join(portalDir, 'node_modules', '.platform-lock-hash');

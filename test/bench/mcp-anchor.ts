@@ -11,8 +11,8 @@
  *
  * Go builds the anchor, the loadgen and barego into the tool cache on first use
  * (test/bench/mcp-anchor/build.ts). MinIO comes from the tool cache with a `bench` bucket holding
- * the 64 KiB object. Every run starts its server afresh (`platform serve` from the sources, or
- * the anchor's binary), measures one workload, and stops it: one server at a time, ours and the
+ * the 64 KiB object. Every run starts its server afresh (`platform serve` from the compiled build,
+ * or the anchor's binary), measures one workload, and stops it: one server at a time, ours and the
  * anchor interleaved, the order alternating round by round. A server that dies during a run is
  * reported as such; the script goes on.
  *
@@ -25,6 +25,9 @@
  *   ANCHOR_SOURCES=DIR      the four txn2 repositories (mcp-data-platform, mcp-trino, mcp-datahub,
  *                           mcp-s3) are in DIR instead of on GitHub
  *   BENCH_HARNESS_DIR=DIR   the shared harness is in DIR instead of ../shared/bench/mcp
+ *   BENCH_SOURCES=1         ours from the TypeScript sources through tsx instead of the compiled
+ *                           build (dist/, compiled first when it does not match the sources), which
+ *                           is what a production deployment runs
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -35,7 +38,7 @@ import { startTestMinio } from '../support/minio.js';
 import { createTestDatabase } from '../support/postgres.js';
 import { runBench, type Cleanups } from './mcp/cleanup.js';
 import { benchApiKey, benchObject, benchObjectBytes, freePort, positiveInt, workloadsFrom } from './mcp/options.js';
-import { answers200, hasExited, startPlatform, startServer, stopChild } from './mcp/processes.js';
+import { answers200, ensureCompiledBuild, hasExited, startPlatform, startServer, stopChild, type PlatformCode } from './mcp/processes.js';
 import { anchorLabel, ensureAnchorBinary, ensureHarnessBinary } from './mcp-anchor/build.js';
 import {
   Loadgen,
@@ -61,6 +64,7 @@ function anchorOptions(env: NodeJS.ProcessEnv = process.env) {
     audit: env.BENCH_AUDIT === '1',
     json: env.BENCH_JSON === '1',
     buildOnly: env.BENCH_BUILD_ONLY === '1',
+    code: (env.BENCH_SOURCES === '1' ? 'sources' : 'compiled') as PlatformCode,
   };
 }
 
@@ -110,6 +114,8 @@ async function main(cleanups: Cleanups): Promise<void> {
     console.log([anchorBinary, loadgenBinary, baregoBinary].join('\n'));
     return;
   }
+  // Compiled once here, not inside the first run's start.
+  if (options.code === 'compiled') ensureCompiledBuild();
 
   const dir = mkdtempSync(join(tmpdir(), 'bench-mcp-anchor-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
@@ -144,7 +150,7 @@ async function main(cleanups: Cleanups): Promise<void> {
     const child =
       kind === 'anchor'
         ? await startServer({ name: 'the anchor', command: anchorBinary, args: ['-config', file], env: anchorEnv, logFile, url, group: false, onSpawn })
-        : await startPlatform({ configFile: file, logFile, url, env: variables, onSpawn });
+        : await startPlatform({ configFile: file, logFile, url, code: options.code, env: variables, onSpawn });
     return { url, child, logFile };
   };
   const withServer = async <T>(begin: () => Promise<Running>, use: (server: Running) => Promise<T>): Promise<T> => {
@@ -188,6 +194,7 @@ async function main(cleanups: Cleanups): Promise<void> {
 
   const report: AnchorReport = {
     anchor: anchorLabel,
+    ours: options.code,
     connections: options.connections,
     seconds: options.seconds,
     warmupSeconds: options.warmupSeconds,

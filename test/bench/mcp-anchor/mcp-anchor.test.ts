@@ -11,7 +11,7 @@ import { formatAnchorReport, oursFailures, type AnchorReport, type RunRecord, ty
 const run = (round: number, rate: number, extra: Partial<RunRecord> = {}): RunRecord => ({ round, rate, errors: 0, ...extra });
 
 function reportOf(workloads: WorkloadRuns[]): AnchorReport {
-  return { anchor: 'anchor', connections: 16, seconds: 10, warmupSeconds: 2, rounds: 2, bare: [run(1, 10_000), run(2, 10_000)], workloads, loadavg: { start: '1 1 1', end: '1 1 1' } };
+  return { anchor: 'anchor', ours: 'compiled', connections: 16, seconds: 10, warmupSeconds: 2, rounds: 2, bare: [run(1, 10_000), run(2, 10_000)], workloads, loadavg: { start: '1 1 1', end: '1 1 1' } };
 }
 
 describe('bench:mcp-anchor report (issue 41: ours / anchor against the goals)', () => {

@@ -4,6 +4,7 @@
  * operation; the bare Go route for scale. A table for people, one JSON line for machines.
  */
 import { median } from '../mcp/report.js';
+import type { PlatformCode } from '../mcp/processes.js';
 import { anchorWorkloadTitles, serverLabels, type AnchorWorkload, type ServerKind } from './harness.js';
 
 /** One loadgen run against one freshly started server. */
@@ -29,6 +30,8 @@ export interface WorkloadRuns {
 
 export interface AnchorReport {
   anchor: string;
+  /** What ours ran: the compiled build or the sources (PlatformCode). */
+  ours: PlatformCode;
   connections: number;
   seconds: number;
   warmupSeconds: number;
@@ -120,6 +123,7 @@ export function formatAnchorReport(report: AnchorReport): string {
   const bareMedian = median(report.bare.map((r) => r.rate));
   const lines = [
     `MCP request path, ours against the Go anchor ${report.anchor}`,
+    `ours: platform serve from ${report.ours === 'compiled' ? 'the compiled build (dist/, npm run build)' : 'the TypeScript sources through tsx'}`,
     `shared loadgen: ${report.connections} workers, ${report.warmupSeconds} s warm-up + ${report.seconds} s per run, ${report.rounds} rounds; every run on a freshly started server, one server at a time, the order alternating round by round`,
     `load average (1, 5, 15 min): ${report.loadavg.start} at the start, ${report.loadavg.end} at the end`,
     `bare net/http route (barego, the machine's HTTP ceiling): median ${Math.round(bareMedian)} op/s (rounds ${report.bare.map((r) => Math.round(r.rate)).join(' ')})`,
@@ -143,6 +147,7 @@ export function jsonAnchorReport(report: AnchorReport): string {
   return JSON.stringify({
     bench: 'mcp-anchor',
     anchor: report.anchor,
+    ours: report.ours,
     connections: report.connections,
     seconds: report.seconds,
     warmup_seconds: report.warmupSeconds,

@@ -3,12 +3,13 @@
  * server and the load generator, each a child of the orchestrator, and how each is stopped.
  * bench:mcp-anchor starts its Go servers (the anchor, barego) with startServer too.
  */
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { fork, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { compiledBuildIsFresh } from '../../../bin/source-stamp.js';
 import { isExecutableFile, locateGo, toolCacheDir } from '../../../shared/toolchain/index.js';
 import type { LoadMessage, RoundRequest, RoundResult } from './workloads.js';
 
@@ -108,21 +109,37 @@ export async function startServer(opts: {
   }
 }
 
+/** What `platform` runs: the TypeScript sources through tsx, or the compiled build (dist/, `npm run build`). */
+export type PlatformCode = 'sources' | 'compiled';
+
 /**
- * Starts `platform serve -c <configFile>` from the TypeScript sources (a stale dist/ is never
- * measured), logging to `logFile` at the default level, and resolves once GET /readyz answers 200.
- * It leads a process group of its own, so its cluster workers can be found (CPU) and stopped with it.
- * `env` adds variables (those the configuration's `${VAR}`s name).
+ * Compiles dist/ unless it was compiled from the sources as they are now (bin/source-stamp.js),
+ * so a compiled run never measures stale code.
+ */
+export function ensureCompiledBuild(): void {
+  if (compiledBuildIsFresh(repoRoot)) return;
+  const built = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(repoRoot, 'scripts', 'build-server.ts')], { cwd: repoRoot, stdio: 'inherit' });
+  if (built.status !== 0 || !compiledBuildIsFresh(repoRoot)) throw new Error('npm run build failed: the compiled platform cannot be measured');
+}
+
+/**
+ * Starts `platform serve -c <configFile>` — from the TypeScript sources unless `code` is
+ * `compiled` (then ensureCompiledBuild first) — logging to `logFile` at the default level, and
+ * resolves once GET /readyz answers 200. It leads a process group of its own, so its cluster
+ * workers can be found (CPU) and stopped with it. `env` adds variables (those the configuration's
+ * `${VAR}`s name).
  */
 export async function startPlatform(opts: {
   configFile: string;
   logFile: string;
   url: string;
+  code?: PlatformCode;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
   onSpawn?: (child: ChildProcess) => void;
 }): Promise<ChildProcess> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, PLATFORM_FROM_SOURCE: '1' };
+  if (opts.code === 'compiled') ensureCompiledBuild();
+  const env: NodeJS.ProcessEnv = { ...process.env, ...opts.env, PLATFORM_FROM_SOURCE: opts.code === 'compiled' ? '0' : '1' };
   // The configuration file decides: default log level, its own data_dir.
   delete env.LOG_LEVEL;
   delete env.PLATFORM_DATA_DIR;
