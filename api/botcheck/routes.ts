@@ -7,15 +7,14 @@
  * cross-origin requests from the endpoint's own allowed_origins, like the endpoint itself, and
  * never allows credentials.
  */
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { z } from 'zod';
 import type { Counter } from 'prom-client';
 import type { App } from '../http/app.js';
 import type { BotCheck } from '../../shared/botcheck/index.js';
 import { publicOperation } from '../http/openapi.js';
+import { packageRoot } from '../../shared/toolchain/index.js';
 
 export interface BotCheckRoutesOptions {
   /** Absent until the endpoint bindings are composed: then only solver.js is served. */
@@ -40,16 +39,11 @@ const challengeSchema = z
   .describe('A bot-check challenge');
 
 /**
- * The solver's path: beside this module in the sources; a compiled build (dist/) has only the
- * compiled modules, so there it is found under the package root, as the migrations are.
+ * The solver's path: under the package root, which is the same from the sources and from a
+ * compiled build (dist/ has only the compiled modules).
  */
 function solverPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  for (let dir = here; ; dir = dirname(dir)) {
-    const candidate = dir === here ? join(dir, 'solver.js') : join(dir, 'api', 'botcheck', 'solver.js');
-    if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error(`api/botcheck/solver.js not found above ${here}`);
-  }
+  return join(packageRoot(import.meta.url), 'api', 'botcheck', 'solver.js');
 }
 
 export async function botCheckRoutes(app: App, opts: BotCheckRoutesOptions): Promise<void> {

@@ -118,7 +118,7 @@ export type PlatformCode = 'sources' | 'compiled';
  */
 export function ensureCompiledBuild(): void {
   if (compiledBuildIsFresh(repoRoot)) return;
-  const built = spawnSync(process.execPath, [join(repoRoot, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(repoRoot, 'scripts', 'build-server.ts')], { cwd: repoRoot, stdio: 'inherit' });
+  const built = spawnSync(process.execPath, ['--import', tsxLoader, join(repoRoot, 'scripts', 'build-server.ts')], { cwd: repoRoot, stdio: 'inherit' });
   if (built.status !== 0 || !compiledBuildIsFresh(repoRoot)) throw new Error('npm run build failed: the compiled platform cannot be measured');
 }
 
