@@ -154,22 +154,41 @@ class SessionServer extends Server implements NotificationTarget {
   }
 }
 
-/**
- * One SDK Server per session (the SDK binds a server to one transport). Handlers are registered on
- * the low-level server so our own pipeline — listing rules, access, middleware — decides every
- * answer instead of the SDK's built-in registry.
- */
-export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Server {
-  const server = new SessionServer(
-    { name: surface.identity.name, version: surface.identity.version },
-    {
+/** What every session's server of a surface shares, made once per surface (a session is built per initialize, per request when stateless). */
+interface SurfaceStatics {
+  info: { name: string; version: string };
+  options: ConstructorParameters<typeof Server>[1];
+  /** Custom resources and apps: the first entries of every resource listing. */
+  customListing: readonly { uri: string }[];
+  /** Managed-resource and generated templates, with their icons. */
+  resourceTemplates: readonly object[];
+}
+
+const staticsOf = new WeakMap<McpSurface, SurfaceStatics>();
+
+function surfaceStatics(surface: McpSurface): SurfaceStatics {
+  const known = staticsOf.get(surface);
+  if (known) return known;
+  const withIcons = <T extends { uri: string }>(r: T) => {
+    const icons = toMcpIcons(surface.resourceIcons?.[r.uri]);
+    return icons ? { ...r, icons } : r;
+  };
+  // Icons of templates are keyed by the template URI (spec: "name (or resource template URI)"), else its name.
+  const templateWithIcons = <T extends { uriTemplate: string; name: string }>(t: T) => {
+    const icons = toMcpIcons(surface.resourceIcons?.[t.uriTemplate] ?? surface.resourceIcons?.[t.name]);
+    return icons ? { ...t, icons } : t;
+  };
+  const apps = surface.apps?.listing() ?? [];
+  const statics: SurfaceStatics = {
+    info: { name: surface.identity.name, version: surface.identity.version },
+    options: {
       capabilities: {
         tools: { listChanged: true },
         prompts: { listChanged: true },
         resources: { listChanged: true },
         logging: {},
         // SEP-2133 extension negotiation: the server offers MCP Apps (hosts may also just read the tools' _meta).
-        ...(surface.apps?.listing().length ? { extensions: { [MCP_APPS_EXTENSION]: {} } } : {}),
+        ...(apps.length ? { extensions: { [MCP_APPS_EXTENSION]: {} } } : {}),
       },
       // A burst of changes (a batch of writes in one tick) reaches each client as one notification.
       debouncedNotificationMethods: ['notifications/resources/list_changed'],
@@ -177,7 +196,27 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
       jsonSchemaValidator: sessionJsonSchemaValidator,
       ...(surface.identity.agent_instructions ? { instructions: surface.identity.agent_instructions } : {}),
     },
-  );
+    customListing: [
+      ...surface.customResources.map((r) => withIcons({ uri: r.uri, name: r.name, description: r.description ?? '', mimeType: r.mime_type })),
+      ...apps.map(withIcons),
+    ],
+    resourceTemplates: [
+      ...(surface.resources ? managedResourceTemplates.map(templateWithIcons) : []),
+      ...(surface.templatedResources ?? []).flatMap((source) => source.templates.map(templateWithIcons)),
+    ],
+  };
+  staticsOf.set(surface, statics);
+  return statics;
+}
+
+/**
+ * One SDK Server per session (the SDK binds a server to one transport). Handlers are registered on
+ * the low-level server so our own pipeline — listing rules, access, middleware — decides every
+ * answer instead of the SDK's built-in registry.
+ */
+export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Server {
+  const statics = surfaceStatics(surface);
+  const server = new SessionServer(statics.info, statics.options);
   server.latestCaller = session.caller;
   const connected = surface.connected;
   if (connected) server.onConnected = (s, transport) => connected.track(s, transport);
@@ -267,40 +306,18 @@ export function buildMcpServer(surface: McpSurface, session: McpSessionInfo): Se
     }
   });
 
-  const withIcons = <T extends { uri: string }>(r: T) => {
-    const icons = toMcpIcons(surface.resourceIcons?.[r.uri]);
-    return icons ? { ...r, icons } : r;
-  };
-  const customListing = () => [
-    ...surface.customResources.map((r) =>
-      withIcons({ uri: r.uri, name: r.name, description: r.description ?? '', mimeType: r.mime_type }),
-    ),
-    ...(surface.apps?.listing() ?? []).map(withIcons),
-  ];
-
   // Custom resources and apps lead the first page; managed resources follow, paged by the MCP cursor.
   server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => {
     const { caller, allowed } = contentFor(extra);
     if (!allowed) return { resources: [] };
     const cursor = request.params?.cursor;
-    if (!managed) return { resources: customListing() };
+    if (!managed) return { resources: [...statics.customListing] };
     const page = await listManagedResources(managed, actorFor(managed, caller, extra.sessionId), cursor);
-    return { ...page, resources: cursor === undefined ? [...customListing(), ...page.resources] : page.resources };
+    return { ...page, resources: cursor === undefined ? [...statics.customListing, ...page.resources] : page.resources };
   });
 
-  // Icons of templates are keyed by the template URI (spec: "name (or resource template URI)"), else its name.
-  const resourceTemplates = managedResourceTemplates.map((t) => {
-    const icons = toMcpIcons(surface.resourceIcons?.[t.uriTemplate] ?? surface.resourceIcons?.[t.name]);
-    return icons ? { ...t, icons } : t;
-  });
-  const generatedTemplates = (surface.templatedResources ?? []).flatMap((source) =>
-    source.templates.map((t) => {
-      const icons = toMcpIcons(surface.resourceIcons?.[t.uriTemplate] ?? surface.resourceIcons?.[t.name]);
-      return icons ? { ...t, icons } : t;
-    }),
-  );
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async (_request, extra) => ({
-    resourceTemplates: contentFor(extra).allowed ? [...(managed ? resourceTemplates : []), ...generatedTemplates] : [],
+    resourceTemplates: contentFor(extra).allowed ? [...statics.resourceTemplates] : [],
   }));
 
   // An app whose files cannot be served is the server's fault, named without the server's paths.

@@ -16,6 +16,7 @@ import {
   acceptsEventStream,
   headerProtocolVersion,
   isInitialize,
+  isRequest,
   jsonRpcCodes,
   jsonRpcError,
   messagesOf,
@@ -279,6 +280,13 @@ async function servePerRequest(
   post: ReturnType<typeof readPost> = readPost(request, version),
 ): Promise<void> {
   if (isRefusal(post)) return refuse(reply, post);
+  // Notifications and responses alone: a server of this request's own would answer nothing, and
+  // nothing they could change outlives it (the requests they cancel or answer are its own, none),
+  // so the POST is accepted as its transport accepts such a POST, without building one.
+  if (!post.messages.some(isRequest)) {
+    reply.hijack();
+    return void reply.raw.writeHead(202, sessionId ? { [sessionHeader]: sessionId } : {}).end();
+  }
   const server = buildMcpServer(opts.surface, sessionId ? { sessionId } : {});
   const transport = new HttpTransport({
     ...(sessionId ? { sessionId } : {}),

@@ -16,45 +16,77 @@ interface Pending {
   made: Logger | undefined;
 }
 
-const pendingOf = Symbol('pending child');
-
 function made(pending: Pending): Logger {
   return (pending.made ??= pending.parent.child(pending.bindings, pending.options));
 }
 
-/** The log methods Fastify requires of a logger, shared by every lazy child: calling one makes the child. */
-const logMethods: Record<PropertyKey, (this: { [pendingOf]: Pending }, ...args: unknown[]) => unknown> = Object.fromEntries(
-  ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent', 'child'].map((name) => [
-    name,
-    function (this: { [pendingOf]: Pending }, ...args: unknown[]) {
-      return (made(this[pendingOf])[name as 'info'] as (...a: unknown[]) => unknown)(...args);
-    },
-  ]),
-);
+const pendingOf = Symbol('pending child');
 
-/** One handler for every lazy child (a request makes its proxy and nothing else). */
-const lazyHandler: ProxyHandler<Pending> = {
-  get(pending, property) {
-    if (property === pendingOf) return pending;
-    if (Object.hasOwn(logMethods, property)) return logMethods[property];
-    const child = made(pending);
+/** Where a lazy child's members that are not log methods come from: the child it makes. */
+const madeMembers = new Proxy<object>(Object.create(null) as object, {
+  get(_target, property, receiver: { [pendingOf]: Pending }) {
+    const child = made(receiver[pendingOf]);
     const value: unknown = Reflect.get(child, property);
     return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(child) : value;
   },
-  set(pending, property, value) {
-    return Reflect.set(made(pending), property, value);
+  set(_target, property, value, receiver: { [pendingOf]: Pending }) {
+    return Reflect.set(made(receiver[pendingOf]), property, value);
   },
-  has(pending, property) {
-    return Reflect.has(made(pending), property);
+  has(_target, property) {
+    // `in` passes no receiver; only the log methods (own members of the class) and the pino members are asked about.
+    return property in pinoMembers;
   },
-};
+});
+
+/** What `in` answers beyond the class's own members (no child to ask without a receiver). */
+const pinoMembers: object = pino({ enabled: false });
+
+/**
+ * The log methods Fastify requires of a logger (it checks them on every request's logger) live on
+ * the class, so finding them costs an ordinary property lookup; calling one makes the child. Every
+ * other member falls through the prototype chain to `madeMembers`, which makes the child and
+ * answers from it.
+ */
+class LazyChild {
+  readonly [pendingOf]: Pending;
+
+  constructor(pending: Pending) {
+    this[pendingOf] = pending;
+  }
+
+  trace(...args: unknown[]): void {
+    (made(this[pendingOf]).trace as (...a: unknown[]) => void)(...args);
+  }
+  debug(...args: unknown[]): void {
+    (made(this[pendingOf]).debug as (...a: unknown[]) => void)(...args);
+  }
+  info(...args: unknown[]): void {
+    (made(this[pendingOf]).info as (...a: unknown[]) => void)(...args);
+  }
+  warn(...args: unknown[]): void {
+    (made(this[pendingOf]).warn as (...a: unknown[]) => void)(...args);
+  }
+  error(...args: unknown[]): void {
+    (made(this[pendingOf]).error as (...a: unknown[]) => void)(...args);
+  }
+  fatal(...args: unknown[]): void {
+    (made(this[pendingOf]).fatal as (...a: unknown[]) => void)(...args);
+  }
+  silent(...args: unknown[]): void {
+    (made(this[pendingOf]).silent as (...a: unknown[]) => void)(...args);
+  }
+  child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): Logger {
+    return made(this[pendingOf]).child(bindings, options);
+  }
+}
+Object.setPrototypeOf(LazyChild.prototype, madeMembers);
 
 /**
  * `logger.child(bindings, options)`, made only when something logs through it: the log methods
  * (and `child`) answer without making it, any other member makes it and answers from it.
  */
 export function lazyChild(logger: Logger, bindings: pino.Bindings, options?: pino.ChildLoggerOptions): Logger {
-  return new Proxy<Pending>({ parent: logger, bindings, options, made: undefined }, lazyHandler) as unknown as Logger;
+  return new LazyChild({ parent: logger, bindings, options, made: undefined }) as unknown as Logger;
 }
 
 /** The fields of a request's access line (the `req` serializer's, shared/logging/index.ts). */

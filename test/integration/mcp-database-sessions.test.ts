@@ -112,6 +112,27 @@ describe('sessions.store: database — two api replicas on one Postgres', () => 
   };
   const end = (url: string, sessionId: string) => fetch(`${url}/mcp`, { method: 'DELETE', headers: { authorization: `Bearer ${testApiKey}`, 'mcp-session-id': sessionId } });
 
+  it('a POST of notifications or responses alone is accepted with 202 and the session header, and a malformed one still refused', async () => {
+    const [a, b] = replicas as [RunningApi, RunningApi];
+    const sessionId = await open(a.url);
+    const post = (body: unknown, id = sessionId) =>
+      fetch(`${b.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${testApiKey}`, 'mcp-session-id': id },
+        body: JSON.stringify(body),
+      });
+    const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(initialized.status).toBe(202);
+    expect(initialized.headers.get('mcp-session-id')).toBe(sessionId);
+    expect(await initialized.text()).toBe('');
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } })).status).toBe(202);
+    expect((await post({ jsonrpc: '2.0', id: 'server-asked-1', result: {} })).status).toBe(202);
+    expect((await post({ jsonrpc: '2.0', method: 7 })).status).toBe(400);
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, 'no-such-session')).status).toBe(404);
+    // The session still answers requests afterwards.
+    expect((await ping(b.url, sessionId)).status).toBe(200);
+  });
+
   it('a session ended through replica A is refused by replica B as soon as its notification arrives, though B had just served it from memory', async () => {
     const [a, b] = replicas as [RunningApi, RunningApi];
     const sessionId = await open(a.url);

@@ -84,6 +84,16 @@ describe('a logger made when it first logs', () => {
     expect(log.isLevelEnabled('debug')).toBe(false);
   });
 
+  it('sets members on the child and answers `in` as a pino logger does', () => {
+    const { log } = capturingLogger('warn');
+    const lazy = lazyChild(log, { reqId: 'r' });
+    expect('info' in lazy && 'level' in lazy && 'isLevelEnabled' in lazy).toBe(true);
+    expect('noSuchMember' in lazy).toBe(false);
+    lazy.level = 'debug';
+    expect(lazy.isLevelEnabled('debug')).toBe(true);
+    expect(log.level).toBe('warn');
+  });
+
   it('a grandchild keeps both bindings', async () => {
     const { log, lines } = capturingLogger();
     lazyChild(log, { reqId: 'r' }).child({ step: 'auth' }).info('checked');

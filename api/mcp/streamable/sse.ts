@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { messageJson } from '../jsonrpc-envelope.js';
+import { onKeepAlive } from './keep-alive.js';
 
 export interface SseOptions {
   /** Comment frames that keep proxies from closing an idle stream; 0 disables them. */
@@ -30,7 +31,8 @@ export class SseConnection {
   /** The response was handed to the OS in full (`finish`): its client can have read every event. */
   #delivered = false;
   #gone = false;
-  readonly #keepAlive: NodeJS.Timeout | undefined;
+  /** Stops this connection's keep-alive comments. */
+  readonly #stopKeepAlive: (() => void) | undefined;
   readonly #onClose: ((delivered: boolean) => void)[] = [];
 
   constructor(
@@ -47,10 +49,7 @@ export class SseConnection {
     if (opts.flushHeaders) res.flushHeaders();
     res.once('finish', () => (this.#delivered = true));
     res.once('close', () => this.#ended());
-    if (opts.keepAliveMs > 0) {
-      this.#keepAlive = setInterval(() => this.#write(': keepalive\n\n'), opts.keepAliveMs);
-      this.#keepAlive.unref();
-    }
+    if (opts.keepAliveMs > 0) this.#stopKeepAlive = onKeepAlive(opts.keepAliveMs, () => this.#write(': keepalive\n\n'));
   }
 
   get closed(): boolean {
@@ -93,7 +92,7 @@ export class SseConnection {
   end(lastFrame?: string | Buffer): void {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#keepAlive) clearInterval(this.#keepAlive);
+    this.#stopKeepAlive?.();
     if (lastFrame === undefined) this.res.end();
     else this.res.end(lastFrame);
   }
@@ -107,7 +106,7 @@ export class SseConnection {
   #ended(): void {
     this.#closed = true;
     this.#gone = true;
-    if (this.#keepAlive) clearInterval(this.#keepAlive);
+    this.#stopKeepAlive?.();
     for (const listener of this.#onClose.splice(0)) listener(this.#delivered);
   }
 }
