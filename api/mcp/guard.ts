@@ -69,17 +69,23 @@ export function mcpGuard(guard: McpGuard) {
     return false;
   }
 
-  /** The authenticated caller, or undefined after answering 401/403. */
-  async function admit(request: FastifyRequest, reply: FastifyReply): Promise<CallerContext | undefined> {
-    if (!originOk(request, reply)) return undefined;
+  /**
+   * What the headers alone decide: false after answering 403 (Origin/Host), the caller when this
+   * connection's accepted credentials are presented again, else undefined (ask the chain).
+   */
+  function decidedAtOnce(request: FastifyRequest, reply: FastifyReply): CallerContext | false | undefined {
+    if (!originOk(request, reply)) return false;
     cors(request, reply);
     const presented = presentedCredentials(request.headers);
-    const { socket } = request.raw;
-    const known = presented && connections.get(socket, presented);
-    if (known) return known;
+    return presented ? connections.get(request.raw.socket, presented) : undefined;
+  }
+
+  /** The caller the chain accepts, or undefined after answering 401. */
+  async function authenticated(request: FastifyRequest, reply: FastifyReply): Promise<CallerContext | undefined> {
     const decision = await guard.authenticate(extractCredentials(request.headers));
     if (decision.ok) {
-      if (presented && decision.remainingMs !== undefined) connections.remember(socket, presented, decision.caller, decision.remainingMs);
+      const presented = presentedCredentials(request.headers);
+      if (presented && decision.remainingMs !== undefined) connections.remember(request.raw.socket, presented, decision.caller, decision.remainingMs);
       return decision.caller;
     }
     request.log.info({ reason: decision.error }, 'MCP request refused: not authenticated');
@@ -89,6 +95,11 @@ export function mcpGuard(guard: McpGuard) {
       .header('content-type', 'application/json')
       .send(jsonRpcError(jsonRpcCodes.serverError, `Unauthorized: ${decision.description}`));
     return undefined;
+  }
+
+  function admitted(request: FastifyRequest, caller: CallerContext): void {
+    markAuthenticated(request.raw);
+    callers.set(request, caller);
   }
 
   return {
@@ -107,12 +118,21 @@ export function mcpGuard(guard: McpGuard) {
      * an accepted body is the caller's own (not counted as unauthenticated). The handler reads the
      * caller with `callerOf`.
      */
-    async onRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
-      const caller = await admit(request, reply);
-      if (!caller) return reply;
-      markAuthenticated(request.raw);
-      callers.set(request, caller);
-      return undefined;
+    onRequest(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+      // A callback hook: a request the headers decide at once (most on a keep-alive connection)
+      // goes on without a promise or a turn of the microtask queue. A refused one is answered and
+      // goes no further (done is not called).
+      const known = decidedAtOnce(request, reply);
+      if (known === false) return;
+      if (known) {
+        admitted(request, known);
+        return done();
+      }
+      authenticated(request, reply).then((caller) => {
+        if (!caller) return;
+        admitted(request, caller);
+        done();
+      }, done);
     },
 
     /** The caller the onRequest hook admitted. */

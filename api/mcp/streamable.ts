@@ -312,7 +312,7 @@ export async function streamableHttpRoutes(app: FastifyInstance, opts: Streamabl
     url: path,
     schema: { hide: true },
     ...(opts.bodyLimit ? { bodyLimit: opts.bodyLimit } : {}),
-    onRequest: (request, reply) => guard.onRequest(request, reply),
+    onRequest: guard.onRequest,
     handler: async (request, reply) => {
       const caller = guard.callerOf(request);
       try {
