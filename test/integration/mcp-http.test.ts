@@ -59,6 +59,34 @@ describe('MCP over Streamable HTTP (stateful, memory sessions)', () => {
     await client.close();
   });
 
+  it('answers an initialize as one JSON body when the client takes either form, as a stream when it takes only streams; the next call streams', async () => {
+    const auth = { authorization: `Bearer ${testApiKey}` };
+    const either = await fetch(`${api.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, ...auth }, body: JSON.stringify(initializeBody) });
+    expect(either.status).toBe(200);
+    expect(either.headers.get('content-type')).toBe('application/json');
+    const sessionId = either.headers.get('mcp-session-id');
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await either.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: '2025-06-18', serverInfo: { name: 'acme-data' } } });
+    const call = await fetch(`${api.url}/mcp`, {
+      method: 'POST',
+      headers: { ...mcpHeaders, ...auth, 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'platform_info', arguments: {} } }),
+    });
+    expect(call.headers.get('content-type')).toBe('text/event-stream');
+    expect(await rpcResult(call)).toMatchObject({ result: { structuredContent: { name: 'acme-data' } } });
+
+    const streamOnly = await fetch(`${api.url}/mcp`, {
+      method: 'POST',
+      headers: { ...mcpHeaders, ...auth, accept: 'text/event-stream' },
+      body: JSON.stringify(initializeBody),
+    });
+    expect(streamOnly.headers.get('content-type')).toBe('text/event-stream');
+    expect(await rpcResult(streamOnly)).toMatchObject({ result: { protocolVersion: '2025-06-18' } });
+    for (const id of [sessionId!, streamOnly.headers.get('mcp-session-id')!]) {
+      await fetch(`${api.url}/mcp`, { method: 'DELETE', headers: { ...auth, 'mcp-session-id': id } });
+    }
+  });
+
   it('DELETE ends a session; the id is then unknown (404)', async () => {
     const { client, transport } = await connect(api.url);
     const id = transport.sessionId!;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   acceptQuality,
   acceptsEventStream,
+  answerModeFor,
   batchesAllowed,
   eventId,
   headerProtocolVersion,
@@ -26,14 +27,26 @@ describe('Streamable HTTP wire rules', () => {
   it('streams unless JSON is preferred or alone; 406 when neither is acceptable', () => {
     expect(responseModeFor(undefined)).toBe('sse');
     expect(responseModeFor('')).toBe('sse');
-    expect(responseModeFor('application/json, text/event-stream')).toBe('sse');
-    expect(responseModeFor('*/*')).toBe('sse');
+    expect(responseModeFor('application/json, text/event-stream')).toBe('sse-or-json');
+    expect(responseModeFor('*/*')).toBe('sse-or-json');
     expect(responseModeFor('text/event-stream')).toBe('sse');
     expect(responseModeFor('application/json')).toBe('json');
     expect(responseModeFor('application/json, text/event-stream;q=0.5')).toBe('json');
     expect(responseModeFor('text/html')).toMatchObject({ status: 406 });
     expect(acceptsEventStream('application/json')).toBe(false);
     expect(acceptsEventStream(undefined)).toBe(true);
+  });
+
+  it('answers an initialize as JSON when the client takes either; everything else as its Accept says', () => {
+    const initialize = { method: 'initialize' };
+    const call = { method: 'tools/call' };
+    expect(answerModeFor('sse-or-json', [initialize])).toBe('json');
+    expect(answerModeFor('sse-or-json', [call])).toBe('sse');
+    expect(answerModeFor('sse-or-json', [{ method: 'ping' }])).toBe('sse');
+    expect(answerModeFor('sse-or-json', [{ method: 'resources/read' }])).toBe('sse');
+    // A client that takes only a stream (or sends no Accept) gets one; one that prefers JSON, JSON.
+    expect(answerModeFor('sse', [initialize])).toBe('sse');
+    expect(answerModeFor('json', [call])).toBe('json');
   });
 
   it('accepts batches only before 2025-06-18, never empty, never with initialize among others', () => {

@@ -6,7 +6,7 @@ import { messageJson } from '../jsonrpc-envelope.js';
 import { OutboundStream, type StreamArchive } from './outbound-stream.js';
 import type { StreamRegistry } from './registry.js';
 import { SseConnection } from './sse.js';
-import { isInitialize, isRequest, isResponse, jsonRpcCodes, jsonRpcError, parseEventId, primesStreams, type ResponseMode } from './wire.js';
+import { answerModeFor, isInitialize, isRequest, isResponse, jsonRpcCodes, jsonRpcError, parseEventId, primesStreams, type ResponseMode } from './wire.js';
 
 export interface StreamSettings {
   keepAliveMs: number;
@@ -97,7 +97,7 @@ export class HttpTransport implements Transport {
     }
     const initialize = requests.find(isInitialize);
     if (initialize) this.#initializeId = initialize.id;
-    if (mode === 'json') {
+    if (answerModeFor(mode, requests) === 'json') {
       const body = new JsonAnswer(res, requests.map((r) => r.id), batch, this.#headers);
       for (const request of requests) this.#answers.set(request.id, { kind: 'json', body });
       for (const message of messages) this.onmessage?.(message, extra);

@@ -33,8 +33,22 @@ export function jsonRpcError(code: number, message: string): { jsonrpc: '2.0'; e
   return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
-/** How a POST carrying requests is answered. */
-export type ResponseMode = 'json' | 'sse';
+/**
+ * How a POST carrying requests may be answered, as its Accept header says: only as a stream, only
+ * as JSON, or either, the stream preferred (`answerModeFor` picks for the POST's requests).
+ */
+export type ResponseMode = 'json' | 'sse' | 'sse-or-json';
+
+/**
+ * The form of a POST's answer. A client that takes either gets a stream, unless the POST is an
+ * initialize: nothing relates to it (the session's server sends no notification or request of its
+ * own before it is initialized), so a stream would carry its response alone, and the client gets
+ * that one JSON body without the stream's id, replay window and framing. Every session starts so.
+ */
+export function answerModeFor(mode: ResponseMode, requests: readonly { method: string }[]): 'json' | 'sse' {
+  if (mode !== 'sse-or-json') return mode;
+  return requests.length === 1 && requests[0]!.method === 'initialize' ? 'json' : 'sse';
+}
 
 const eventStream = 'text/event-stream';
 const json = 'application/json';
@@ -59,8 +73,9 @@ export function acceptQuality(accept: string, mediaType: string): number {
 
 /**
  * The client's Accept header decides: a stream when it accepts `text/event-stream` at least as
- * much as JSON (the richer answer: notifications and elicitation travel with the response), JSON
- * when it prefers JSON or accepts only JSON. A missing header is served leniently as a stream —
+ * much as JSON (the richer answer: notifications and elicitation travel with the response), and
+ * then `sse-or-json` when it accepts JSON too; JSON when it prefers JSON or accepts only JSON. A
+ * missing header is served leniently as a stream —
  * clients in the wild send nothing, `*\/*` or one of the two (MCP notes section 4); a header that
  * accepts neither is refused with 406.
  */
@@ -75,7 +90,7 @@ const decideResponseMode = headerDecisions((accept: string): ResponseMode | Wire
   if (stream === 0 && body === 0) {
     return { status: 406, code: jsonRpcCodes.serverError, message: 'Not Acceptable: accept application/json or text/event-stream' };
   }
-  return body > stream ? 'json' : 'sse';
+  return body > stream ? 'json' : body > 0 ? 'sse-or-json' : 'sse';
 });
 
 /** A GET opens a stream; refused only when the client explicitly cannot take one. */
