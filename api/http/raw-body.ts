@@ -27,7 +27,33 @@ interface RequestBody {
   response: ServerResponse;
 }
 
-const requests = new WeakMap<IncomingMessage, RequestBody>();
+/** Where a request carries its body's rules (a property of its own: a WeakMap entry per request was GC work on every request). */
+const bodyOf = Symbol('request body');
+type Carrier = IncomingMessage & { [bodyOf]?: RequestBody };
+const bodyStateOf = (raw: IncomingMessage): RequestBody | undefined => (raw as Carrier)[bodyOf];
+
+/**
+ * Takes `bytes` of the unauthenticated budget for this request's body, held until its exchange
+ * ends (the response closes, however it ends); false when the budget is full. The close listener
+ * is registered with the first bytes taken: most bodies are authenticated and take none.
+ */
+function hold(state: RequestBody, bytes: number): boolean {
+  const { budget } = state.rules;
+  if (!budget.take(bytes)) return false;
+  if (state.response.closed) {
+    // The exchange is already over: nothing left to hold the bytes for.
+    budget.release(bytes);
+    return true;
+  }
+  if (state.taken === 0) {
+    state.response.once('close', () => {
+      budget.release(state.taken);
+      state.taken = 0;
+    });
+  }
+  state.taken += bytes;
+  return true;
+}
 
 /** How long a listener waits for what a caller sends (`server.*_timeout`), in milliseconds. */
 export interface ArrivalLimits {
@@ -58,13 +84,7 @@ export function applyBodyRules(app: FastifyInstance, rules: BodyRules): void {
   app.addHook('onRequest', (request, reply, done) => {
     const { headers } = request.raw;
     if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined) return done();
-    const state: RequestBody = { rules, startedAt: Date.now(), authenticated: false, taken: 0, response: reply.raw };
-    requests.set(request.raw, state);
-    // A parsed body is held until the exchange ends, however it ends.
-    reply.raw.once('close', () => {
-      rules.budget.release(state.taken);
-      state.taken = 0;
-    });
+    (request.raw as Carrier)[bodyOf] = { rules, startedAt: Date.now(), authenticated: false, taken: 0, response: reply.raw };
     done();
   });
   // Fastify's own text parser reads outside these rules (JSON and forms are parsed in caller-input.ts and api/oauth).
@@ -74,7 +94,7 @@ export function applyBodyRules(app: FastifyInstance, rules: BodyRules): void {
 
 /** The request authenticated from its headers before its body is read: its body is the caller's, not counted as unauthenticated. */
 export function markAuthenticated(raw: IncomingMessage): void {
-  const state = requests.get(raw);
+  const state = bodyStateOf(raw);
   if (state) state.authenticated = true;
 }
 
@@ -88,7 +108,7 @@ export function closeIfBodyPending(request: FastifyRequest, reply: FastifyReply)
 
 /** The answer to this request closes its connection (the rest of its body is never read). */
 export function closeAfterAnswer(raw: IncomingMessage): void {
-  requests.get(raw)?.response.setHeader('connection', 'close');
+  bodyStateOf(raw)?.response.setHeader('connection', 'close');
 }
 
 /**
@@ -102,7 +122,7 @@ export function readBodyWithin(raw: IncomingMessage, limit: number): Promise<Uin
   const declared = Number(raw.headers['content-length']);
   const known = Number.isFinite(declared) && raw.headers['content-length'] !== undefined;
   if (known && declared > limit) return Promise.resolve(undefined);
-  const state = requests.get(raw);
+  const state = bodyStateOf(raw);
   const counted = state && !state.authenticated ? state : undefined;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -124,12 +144,9 @@ export function readBodyWithin(raw: IncomingMessage, limit: number): Promise<Uin
     /** Takes `bytes` from the budget, or refuses the body. */
     const take = (bytes: number): boolean => {
       if (!counted) return true;
-      if (!counted.rules.budget.take(bytes)) {
-        refuse(bodiesFull(counted.rules.budget.max));
-        return false;
-      }
-      counted.taken += bytes;
-      return true;
+      if (hold(counted, bytes)) return true;
+      refuse(bodiesFull(counted.rules.budget.max));
+      return false;
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;

@@ -46,7 +46,9 @@ const exposeHeaders = 'Mcp-Session-Id, MCP-Protocol-Version, WWW-Authenticate, R
  * writes it after Fastify has let go (no onSend hooks run then).
  */
 export function mcpGuard(guard: McpGuard) {
-  const callers = new WeakMap<FastifyRequest, CallerContext>();
+  // The admitted caller rides on the request itself (a WeakMap entry per request was GC work on every request).
+  const callerOf = Symbol('MCP caller');
+  type Admitted = FastifyRequest & { [callerOf]?: CallerContext };
   const connections = new ConnectionVerdicts<Socket>(guard.clock);
 
   function cors(request: FastifyRequest, reply: FastifyReply): void {
@@ -99,7 +101,7 @@ export function mcpGuard(guard: McpGuard) {
 
   function admitted(request: FastifyRequest, caller: CallerContext): void {
     markAuthenticated(request.raw);
-    callers.set(request, caller);
+    (request as Admitted)[callerOf] = caller;
   }
 
   return {
@@ -137,7 +139,7 @@ export function mcpGuard(guard: McpGuard) {
 
     /** The caller the onRequest hook admitted. */
     callerOf(request: FastifyRequest): CallerContext {
-      const caller = callers.get(request);
+      const caller = (request as Admitted)[callerOf];
       if (!caller) throw new Error('an MCP route ran without the guard\'s onRequest hook');
       return caller;
     },
