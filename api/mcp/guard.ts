@@ -87,8 +87,8 @@ export function mcpGuard(guard: McpGuard) {
     const decision = await guard.authenticate(extractCredentials(request.headers));
     if (decision.ok) {
       const presented = presentedCredentials(request.headers);
-      if (presented && decision.remainingMs !== undefined) connections.remember(request.raw.socket, presented, decision.caller, decision.remainingMs);
-      return decision.caller;
+      // The first request of a connection gets the caller object its next requests will get.
+      return presented && decision.remainingMs !== undefined ? connections.remember(request.raw.socket, presented, decision.caller, decision.remainingMs) : decision.caller;
     }
     request.log.info({ reason: decision.error }, 'MCP request refused: not authenticated');
     void closeIfBodyPending(request, reply)

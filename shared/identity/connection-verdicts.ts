@@ -1,5 +1,7 @@
 import type { CallerContext } from './caller.js';
-import { copyOf } from './verified-cache.js';
+
+/** A copy of `caller` no one can change (assigning to it, or to its roles, throws). */
+const frozenCopyOf = (caller: CallerContext): CallerContext => Object.freeze({ ...caller, roles: Object.freeze([...caller.roles]) as string[] });
 
 /** The raw credential headers of a request, as it sent them (`undefined`: not sent). */
 export interface PresentedCredentials {
@@ -47,7 +49,9 @@ function sameSecret(a: string | undefined, b: string | undefined): boolean {
  * - Compared in constant time, never looked up by value; keyed by the connection object (a
  *   WeakMap: gone with the socket), so no other connection can ride on it.
  * - Only acceptances: a refused or different credential goes through the chain as before.
- * - Each hit returns a caller object of its own.
+ * - Every hit of a connection returns the same caller object, frozen (roles too): no request can
+ *   change what the next one sees, and what is remembered per caller object (its persona's
+ *   resolution) is reused by the connection's next requests.
  */
 export class ConnectionVerdicts<Connection extends object> {
   readonly #remembered = new WeakMap<Connection, Remembered>();
@@ -65,12 +69,17 @@ export class ConnectionVerdicts<Connection extends object> {
     // Both compared whatever the first gave, so the time does not tell which differed.
     const authorization = sameSecret(remembered.authorization, presented.authorization);
     const apiKey = sameSecret(remembered.apiKey, presented.apiKey);
-    return authorization && apiKey ? copyOf(remembered.caller) : undefined;
+    return authorization && apiKey ? remembered.caller : undefined;
   }
 
-  /** Remembers that `presented` was accepted on `connection` as `caller` for `remainingMs`. */
-  remember(connection: Connection, presented: PresentedCredentials, caller: CallerContext, remainingMs: number): void {
-    if (!(remainingMs > 0)) return;
-    this.#remembered.set(connection, { ...presented, caller: copyOf(caller), until: this.clock() + remainingMs });
+  /**
+   * Remembers that `presented` was accepted on `connection` as `caller` for `remainingMs`; answers
+   * the caller object the connection's requests will get (`caller` itself when nothing is remembered).
+   */
+  remember(connection: Connection, presented: PresentedCredentials, caller: CallerContext, remainingMs: number): CallerContext {
+    if (!(remainingMs > 0)) return caller;
+    const held = frozenCopyOf(caller);
+    this.#remembered.set(connection, { ...presented, caller: held, until: this.clock() + remainingMs });
+    return held;
   }
 }

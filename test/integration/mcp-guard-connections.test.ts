@@ -30,7 +30,9 @@ beforeAll(async () => {
   const guard = mcpGuard({ authenticate, allowedOrigins: [], loopbackOnly: true, realm: 'mcp', clock: () => now });
   app.post('/mcp', { onRequest: guard.onRequest }, async (request) => {
     const caller = guard.callerOf(request);
-    caller.roles.push('changed by this request');
+    // No request can change the caller its connection's next requests get.
+    expect(() => caller.roles.push('changed by this request')).toThrow(TypeError);
+    expect(caller.roles).toEqual(['analyst']);
     return { subject: caller.subject };
   });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -77,13 +77,20 @@ describe('ConnectionVerdicts', () => {
     expect(verdicts.get(connection, bearer)).toBeUndefined();
   });
 
-  it('hands every request a caller of its own', () => {
+  it('hands the connection\'s requests one frozen copy of the caller: no request can change what the next sees', () => {
     const verdicts = new ConnectionVerdicts<object>();
     const connection = {};
     const accepted = { ...ada, roles: [...ada.roles] };
-    verdicts.remember(connection, bearer, accepted, 60_000);
+    const held = verdicts.remember(connection, bearer, accepted, 60_000);
+    expect(held).not.toBe(accepted);
     accepted.roles.push('admin');
-    verdicts.get(connection, bearer)!.roles.push('admin');
+    const first = verdicts.get(connection, bearer)!;
+    expect(first).toBe(held);
+    expect(() => first.roles.push('admin')).toThrow(TypeError);
+    expect(() => {
+      first.subject = 'apikey:someone-else';
+    }).toThrow(TypeError);
+    expect(verdicts.get(connection, bearer)).toBe(first);
     expect(verdicts.get(connection, bearer)).toEqual(ada);
   });
 });
