@@ -54,30 +54,18 @@ class LazyChild {
     this[pendingOf] = pending;
   }
 
-  trace(...args: unknown[]): void {
-    (made(this[pendingOf]).trace as (...a: unknown[]) => void)(...args);
-  }
-  debug(...args: unknown[]): void {
-    (made(this[pendingOf]).debug as (...a: unknown[]) => void)(...args);
-  }
-  info(...args: unknown[]): void {
-    (made(this[pendingOf]).info as (...a: unknown[]) => void)(...args);
-  }
-  warn(...args: unknown[]): void {
-    (made(this[pendingOf]).warn as (...a: unknown[]) => void)(...args);
-  }
-  error(...args: unknown[]): void {
-    (made(this[pendingOf]).error as (...a: unknown[]) => void)(...args);
-  }
-  fatal(...args: unknown[]): void {
-    (made(this[pendingOf]).fatal as (...a: unknown[]) => void)(...args);
-  }
-  silent(...args: unknown[]): void {
-    (made(this[pendingOf]).silent as (...a: unknown[]) => void)(...args);
-  }
   child(bindings: pino.Bindings, options?: pino.ChildLoggerOptions): Logger {
     return made(this[pendingOf]).child(bindings, options);
   }
+}
+for (const name of ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const) {
+  Object.defineProperty(LazyChild.prototype, name, {
+    value(this: LazyChild, ...args: unknown[]): void {
+      (made(this[pendingOf])[name] as (...a: unknown[]) => void)(...args);
+    },
+    writable: true,
+    configurable: true,
+  });
 }
 Object.setPrototypeOf(LazyChild.prototype, madeMembers);
 
