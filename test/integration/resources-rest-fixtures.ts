@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
+import { expect } from 'vitest';
 import { parseConfig, type PlatformConfig } from '../../shared/config/index.js';
 import { createPool, migrate, type Db } from '../../shared/db/index.js';
 import type { CallerContext } from '../../shared/identity/index.js';
@@ -332,4 +333,58 @@ export function uploadFromChild(
       resolve({ status: parsed.status, json: JSON.parse(parsed.body), sha256: parsed.sha256 });
     });
   });
+}
+
+/** The usual upload form's fields (resourceRestCalls' fileForm). */
+export interface FileFormFields {
+  library?: string;
+  path?: string;
+  name: string;
+  data: Buffer | string;
+  type?: string;
+  ifExists?: string;
+  tags?: string[];
+  display?: string;
+  description?: string;
+}
+
+/** The usual form: fields in the documented order, then the file. */
+export function fileForm(opts: FileFormFields): FormPart[] {
+  return [
+    ...(opts.library !== undefined ? [{ name: 'library', value: opts.library }] : []),
+    ...(opts.path !== undefined ? [{ name: 'path', value: opts.path }] : []),
+    ...(opts.display !== undefined ? [{ name: 'display_name', value: opts.display }] : []),
+    ...(opts.description !== undefined ? [{ name: 'description', value: opts.description }] : []),
+    ...(opts.tags ?? []).map((t) => ({ name: 'tags', value: t })),
+    ...(opts.ifExists !== undefined ? [{ name: 'if_exists', value: opts.ifExists }] : []),
+    { name: 'file', filename: opts.name, type: opts.type ?? 'text/plain', data: opts.data },
+  ];
+}
+
+/** An error answer: the status, `{error, message}`, and the message when given. */
+export function expectError(res: RawResponse, status: number, error: string, message?: RegExp): void {
+  expect(res.status, JSON.stringify(res.json)).toBe(status);
+  expect(res.json.error).toBe(error);
+  expect(typeof res.json.message).toBe('string');
+  if (message) expect(res.json.message).toMatch(message);
+}
+
+/** Requests to the api `apiOf` answers at the time of the call (a suite's beforeAll starts it). */
+export function resourceRestCalls(apiOf: () => ResourceRestApi) {
+  const upload = (who: Who, parts: FormPart[]): Promise<RawResponse> => {
+    const form = multipart(parts);
+    return send(`${apiOf().url}/api/v1/resources`, { method: 'POST', headers: { ...as(who), 'content-type': form.contentType }, body: form.body });
+  };
+  const call = (who: Who | undefined, method: string, path: string, body?: unknown): Promise<RawResponse> => {
+    const headers: Record<string, string> = { ...(who ? as(who) : {}) };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    return send(`${apiOf().url}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  };
+  /** Uploads the usual form, expecting 201; the new resource. */
+  const created = async (who: Who, opts: FileFormFields) => {
+    const res = await upload(who, fileForm(opts));
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    return res.json;
+  };
+  return { upload, call, created };
 }
