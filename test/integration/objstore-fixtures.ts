@@ -7,12 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
 import { anonymousCaller } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import { createMetrics } from '../../shared/metrics/index.js';
 import { ToolRegistry, allowAllTools, invokeTool, type CallToolResult } from '../../shared/mcp-tools/index.js';
 import {
+  ObjstoreError,
   createObjstoreConnections,
   objstoreTools,
   type ObjstoreConnections,
@@ -118,4 +120,12 @@ export async function startPresignServer(connections: ObjstoreConnections): Prom
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return { app, url: `http://127.0.0.1:${port}`, close: () => app.close() };
+}
+
+/** An object's ETag as the drivers write it: an MD5 in quotes, with the part count of a multipart upload. */
+export const quotedEtag = /^"[0-9a-f]{32}(-\d+)?"$/;
+
+/** `p` rejects with an ObjstoreError of `code`. */
+export async function expectCode(p: Promise<unknown>, code: string): Promise<void> {
+  await expect(p).rejects.toSatisfy((e: unknown) => e instanceof ObjstoreError && e.code === code);
 }
