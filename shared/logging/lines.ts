@@ -39,7 +39,7 @@ const madeMembers = new Proxy<object>(Object.create(null) as object, {
 });
 
 /** What `in` answers beyond the class's own members (no child to ask without a receiver). */
-const pinoMembers: object = pino({ enabled: false });
+const pinoMembers: object = pino({ enabled: false }, { write: () => undefined });
 
 /**
  * The log methods Fastify requires of a logger (it checks them on every request's logger) live on
