@@ -1,7 +1,12 @@
 import type { CallerContext } from './caller.js';
+import { copyOf } from './verified-cache.js';
 
 /** A copy of `caller` no one can change (assigning to it, or to its roles, throws). */
-const frozenCopyOf = (caller: CallerContext): CallerContext => Object.freeze({ ...caller, roles: Object.freeze([...caller.roles]) as string[] });
+function frozenCopyOf(caller: CallerContext): CallerContext {
+  const copy = copyOf(caller);
+  Object.freeze(copy.roles);
+  return Object.freeze(copy);
+}
 
 /** The raw credential headers of a request, as it sent them (`undefined`: not sent). */
 export interface PresentedCredentials {

@@ -8,15 +8,26 @@
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EDITED_IN_PORTAL, INLINE_PREVIEW_BYTES } from '../../shared/resources/index.js';
-import { alice, as, bob, multipart, root, salesAdmin, salesMember, send, startResourceRestApi, type RawResponse, type ResourceRestApi, type Who } from './resources-rest-fixtures.js';
+import {
+  alice,
+  as,
+  bob,
+  expectError,
+  multipart,
+  resourceRestCalls,
+  root,
+  salesAdmin,
+  salesMember,
+  send,
+  startResourceRestApi,
+  type RawResponse,
+  type ResourceRestApi,
+  type Who,
+} from './resources-rest-fixtures.js';
 
 let api: ResourceRestApi;
 
-function call(who: Who | undefined, method: string, path: string, body?: unknown): Promise<RawResponse> {
-  const headers: Record<string, string> = { ...(who ? as(who) : {}) };
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  return send(`${api.url}${path}`, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
-}
+const { call } = resourceRestCalls(() => api);
 
 async function upload(who: Who, library: string, path: string, name: string, data: string | Buffer, type = 'text/plain') {
   const form = multipart([
@@ -27,13 +38,6 @@ async function upload(who: Who, library: string, path: string, name: string, dat
   const res = await send(`${api.url}/api/v1/resources`, { method: 'POST', headers: { ...as(who), 'content-type': form.contentType }, body: form.body });
   expect(res.status, JSON.stringify(res.json)).toBe(201);
   return res.json as { id: string; version: number; allowed_actions: Record<string, unknown>; content_type: string };
-}
-
-function expectError(res: RawResponse, status: number, error: string, message?: RegExp): void {
-  expect(res.status, JSON.stringify(res.json)).toBe(status);
-  expect(res.json.error).toBe(error);
-  expect(typeof res.json.message).toBe('string');
-  if (message) expect(res.json.message).toMatch(message);
 }
 
 beforeAll(async () => {

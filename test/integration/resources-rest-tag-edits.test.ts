@@ -7,17 +7,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_TAGS } from '../../shared/resources/index.js';
-import { alice, as, bob, multipart, salesAdmin, salesMember, send, startResourceRestApi, type RawResponse, type ResourceRestApi, type Who } from './resources-rest-fixtures.js';
+import { alice, as, bob, multipart, resourceRestCalls, salesAdmin, salesMember, send, startResourceRestApi, type RawResponse, type ResourceRestApi, type Who } from './resources-rest-fixtures.js';
 
 let api: ResourceRestApi;
 
-function call(who: Who, method: string, path: string, body?: unknown): Promise<RawResponse> {
-  return send(`${api.url}${path}`, {
-    method,
-    headers: { ...as(who), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-  });
-}
+const { call } = resourceRestCalls(() => api);
 
 async function createFile(who: Who, name: string, tags: string[], library?: string): Promise<string> {
   const form = multipart([...(library ? [{ name: 'library', value: library }] : []), { name: 'path', value: 'tagged' }, ...tags.map((value) => ({ name: 'tags', value })), { name: 'file', filename: name, type: 'text/plain', data: name }]);

@@ -4,32 +4,29 @@
  * than the rest of its stream handling (issue 41, session churn). A response registered here
  * hears its first tick within one interval and one each interval after, until it unregisters.
  */
-interface Beat {
-  timer: NodeJS.Timeout;
-  listeners: Set<() => void>;
-}
 
-const beats = new Map<number, Beat>();
+/** The listeners of each interval that has a timer running. */
+const beats = new Map<number, Set<() => void>>();
+
+/** Starts the timer of `intervalMs`: it calls its listeners each interval, and stops after one with none. */
+function startBeat(intervalMs: number): Set<() => void> {
+  const listeners = new Set<() => void>();
+  const timer = setInterval(() => {
+    if (listeners.size === 0) {
+      clearInterval(timer);
+      beats.delete(intervalMs);
+      return;
+    }
+    for (const each of listeners) each();
+  }, intervalMs);
+  timer.unref();
+  beats.set(intervalMs, listeners);
+  return listeners;
+}
 
 /** Calls `listener` every `intervalMs` until the returned function is called. */
 export function onKeepAlive(intervalMs: number, listener: () => void): () => void {
-  let beat = beats.get(intervalMs);
-  if (!beat) {
-    const listeners = new Set<() => void>();
-    const timer = setInterval(() => {
-      // A beat with no listener for a whole interval stops; one that has them calls each.
-      if (listeners.size === 0) {
-        clearInterval(timer);
-        beats.delete(intervalMs);
-        return;
-      }
-      for (const each of listeners) each();
-    }, intervalMs);
-    timer.unref();
-    beat = { timer, listeners };
-    beats.set(intervalMs, beat);
-  }
-  const { listeners } = beat;
+  const listeners = beats.get(intervalMs) ?? startBeat(intervalMs);
   listeners.add(listener);
   return () => void listeners.delete(listener);
 }
