@@ -75,8 +75,10 @@ export async function createWebhookServices(opts: {
     tables,
     windows,
     requestCounts,
+    // A segment's name is new on every write ({replica}-{start}-{sequence}): written create-only,
+    // so none is ever overwritten, and the filesystem store need not read what is there first.
     writeSegment: async (key, body, signal) => {
-      await storage.connection.store.putObject(storage.bucket, key, body, { contentType: 'application/gzip', signal });
+      await storage.connection.store.putObject(storage.bucket, key, body, { contentType: 'application/gzip', ifNoneMatch: '*', signal });
     },
     replica: replicaId(),
     startMs: now(),

@@ -67,6 +67,15 @@ const bucketMarker = '.bucket.json';
 const staleTempMs = 60 * 60_000;
 const defaultContentType = 'application/octet-stream';
 
+/** A put's checks of its key and attributes; answers its normalised metadata. */
+function putMetadata(key: string, opts: PutOptions): Record<string, string> {
+  assertKey(key);
+  assertContentType(opts.contentType);
+  const metadata = normalizeMetadata(opts.metadata);
+  assertMetadataSize(metadata);
+  return metadata;
+}
+
 export class FilesystemObjectStore implements ObjectStore {
   readonly driver = 'filesystem' as const;
   readonly root: string;
@@ -271,10 +280,7 @@ export class FilesystemObjectStore implements ObjectStore {
 
   /** A put's checks before any byte is written; answers its normalised metadata. */
   async #admitPut(bucket: string, key: string, opts: PutOptions): Promise<Record<string, string>> {
-    assertKey(key);
-    assertContentType(opts.contentType);
-    const metadata = normalizeMetadata(opts.metadata);
-    assertMetadataSize(metadata);
+    const metadata = putMetadata(key, opts);
     await this.#requireBucket(bucket);
     await this.#init();
     return metadata;
@@ -307,7 +313,9 @@ export class FilesystemObjectStore implements ObjectStore {
    */
   async #putBytes(bucket: string, key: string, bytes: Buffer, opts: PutOptions): Promise<PutResult> {
     assertWithinLimit(bytes.length, opts.maxBytes);
-    const metadata = await this.#admitPut(bucket, key, opts);
+    const metadata = putMetadata(key, opts);
+    assertBucketName(bucket);
+    await this.#init();
     if (opts.signal?.aborted) throw new ObjstoreError('ServiceUnavailable', 'the request was aborted', { cause: opts.signal.reason });
     const { loc, id, tmpData } = this.#newPut(key);
     const digests = { size: bytes.length, md5: hash('md5', bytes, 'hex'), sha256: hash('sha256', bytes, 'hex') };
@@ -316,43 +324,50 @@ export class FilesystemObjectStore implements ObjectStore {
       writeFile(tmpData, bytes, { flag: 'wx', flush: true, ...(opts.signal ? { signal: opts.signal } : {}) }).catch((err: unknown) => {
         throw mapFsError(err, 'writing the object');
       });
-    await this.#commit(bucket, loc, tmpData, sidecar, opts, writeData);
+    // The bucket is checked while the bytes are written (a missing one still writes nothing in it).
+    await this.#commit(bucket, loc, tmpData, sidecar, opts, { writeData, bucketUnchecked: true });
     return { etag: sidecar.etag, size: sidecar.size, sha256: sidecar.sha256 };
   }
 
   /**
    * Moves the written bytes beside the sidecar and swaps the sidecar in (see the file comment).
    * The bytes are at `tmpData`, synced, or `writeData` puts them there while the sidecar is
-   * written: nothing is moved before both are on disk.
+   * written: nothing is moved before both are on disk. `bucketUnchecked`: the bucket is checked
+   * here, while they are written.
    */
-  async #commit(bucket: string, loc: KeyLocation, tmpData: string, sidecar: Sidecar, cond: Conditions, writeData?: () => Promise<void>): Promise<void> {
+  async #commit(bucket: string, loc: KeyLocation, tmpData: string, sidecar: Sidecar, cond: Conditions, bytes: { writeData?: () => Promise<void>; bucketUnchecked?: boolean } = {}): Promise<void> {
     const dir = this.#objectDir(bucket, loc);
     const scPath = join(dir, sidecarName(loc.leaf));
     const target = `${bucket}/${sidecar.key}`;
+    const createOnly = cond.ifNoneMatch?.trim() === '*';
     await this.#locks.run(`${bucket}\n${sidecar.key}`, async () => {
       let placed = false;
       const tmpSidecar = `${tmpData}.json`;
       // The sidecar's bytes do not depend on what is there now: written while that is read.
-      const written = writeData ? writeData() : Promise.resolve();
+      const written = bytes.writeData ? bytes.writeData() : Promise.resolve();
       const sidecarWritten = writeFileSynced(tmpSidecar, JSON.stringify(sidecar));
+      // A create-only write needs nothing of the current object: the link below refuses one that
+      // exists, atomically (an if-match still reads it).
+      const currentRead = createOnly && cond.ifMatch === undefined ? undefined : readSidecar(scPath);
+      const bucketChecked = bytes.bucketUnchecked ? this.#requireBucket(bucket) : undefined;
       try {
-        const [current] = await Promise.all([readSidecar(scPath), written, sidecarWritten]);
+        const [current] = await Promise.all([currentRead, written, sidecarWritten, bucketChecked]);
         checkConditions(current, cond, target, true);
         await this.#placeInto(bucket, dir, tmpData, sidecar.data);
         placed = true;
-        if (cond.ifNoneMatch?.trim() === '*') {
+        if (createOnly) {
           try {
             await link(tmpSidecar, scPath);
           } catch (err) {
             if (errno(err) === 'EEXIST') throw new ObjstoreError('PreconditionFailed', `precondition failed for ${target}: the object exists`);
             throw err;
-          } finally {
-            await rm(tmpSidecar, { force: true });
           }
+          // The temporary name goes while the directory is synced: neither waits for the other.
+          await Promise.all([rm(tmpSidecar, { force: true }), fsyncDir(dir)]);
         } else {
           await rename(tmpSidecar, scPath);
+          await fsyncDir(dir);
         }
-        await fsyncDir(dir);
         if (current && current.data !== sidecar.data) await rm(join(dir, current.data), { force: true });
       } catch (err) {
         // Both writes are over before their files are removed: a late one would leave a stray file.
@@ -365,17 +380,23 @@ export class FilesystemObjectStore implements ObjectStore {
     });
   }
 
-  /** mkdir -p inside an existing bucket, then rename; retried when a delete prunes the folder meanwhile. */
+  /**
+   * Renames into the key's directory; when that is missing, mkdir -p inside an existing bucket and
+   * again (retried when a delete prunes the folder meanwhile). Most puts land in a directory that
+   * exists: one call, no check of the bucket (a removed bucket has no directories left).
+   */
   async #placeInto(bucket: string, dir: string, from: string, name: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      await this.#requireBucket(bucket);
-      await mkdir(dir, { recursive: true });
       try {
         await rename(from, join(dir, name));
         return;
       } catch (err) {
         if (errno(err) !== 'ENOENT' || attempt >= 5) throw err;
       }
+      // The key's directory is missing (its first object, or emptied and removed meanwhile): made
+      // again only inside a bucket that still exists.
+      await this.#requireBucket(bucket);
+      await mkdir(dir, { recursive: true });
     }
   }
 

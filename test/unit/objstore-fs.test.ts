@@ -160,6 +160,35 @@ describe('bodies in memory', () => {
     expect(await text(store, 'bkt', 'k')).toMatch(/^v\d$/);
     expect(await readdir(join(root, '.tmp'))).toEqual([]);
   });
+
+  it('create-only writes of bytes (if-none-match *): new keys in new and existing folders; an existing key is refused and left as it was, even by racing stores on one root', async () => {
+    const store = new FilesystemObjectStore({ root });
+    await store.createBucket('bkt');
+    const created = await store.putObject('bkt', 'raw/dt=1/a.gz', Buffer.from('a'), { ifNoneMatch: '*' });
+    await store.putObject('bkt', 'raw/dt=1/b.gz', Buffer.from('b'), { ifNoneMatch: '*' });
+    expect(await keys(store, 'bkt')).toEqual(['raw/dt=1/a.gz', 'raw/dt=1/b.gz']);
+    await expect(store.putObject('bkt', 'raw/dt=1/a.gz', Buffer.from('again'), { ifNoneMatch: '*' })).rejects.toMatchObject({ code: 'PreconditionFailed' });
+    expect(await store.headObject('bkt', 'raw/dt=1/a.gz')).toMatchObject({ etag: created.etag, size: 1 });
+    expect(await text(store, 'bkt', 'raw/dt=1/a.gz')).toBe('a');
+    // Two stores on one root share no in-process lock (two replicas): the link decides alone.
+    const other = new FilesystemObjectStore({ root });
+    const race = await Promise.allSettled(
+      Array.from({ length: 8 }, (_, i) => (i % 2 ? store : other).putObject('bkt', 'raw/dt=2/c.gz', Buffer.from(`c${i}`), { ifNoneMatch: '*' })),
+    );
+    const won = race.filter((r) => r.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    expect(race.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code)).toEqual(Array(7).fill('PreconditionFailed'));
+    expect(await text(store, 'bkt', 'raw/dt=2/c.gz')).toMatch(/^c\d$/);
+    // One data file and one sidecar per object; nothing left in the temp directory.
+    const stored = await files(join(root, 'bkt'));
+    expect(stored.filter((f) => /(^|\/)o_/.test(f))).toHaveLength(3);
+    expect(stored.filter((f) => /(^|\/)m_/.test(f))).toHaveLength(3);
+    expect(await readdir(join(root, '.tmp'))).toEqual([]);
+    // A bucket that does not exist is not made by a create-only write.
+    await expect(store.putObject('gone', 'raw/x.gz', Buffer.from('x'), { ifNoneMatch: '*' })).rejects.toMatchObject({ code: 'NoSuchBucket' });
+    expect(await readdir(root)).not.toContain('gone');
+    expect(await readdir(join(root, '.tmp'))).toEqual([]);
+  });
 });
 
 describe('atomic replacement', () => {
