@@ -325,17 +325,17 @@ export class FilesystemObjectStore implements ObjectStore {
         throw mapFsError(err, 'writing the object');
       });
     // The bucket is checked while the bytes are written (a missing one still writes nothing in it).
-    await this.#commit(bucket, loc, tmpData, sidecar, opts, { writeData, bucketUnchecked: true });
+    await this.#commit(bucket, loc, tmpData, sidecar, opts, { writeData, checkBucket: true });
     return { etag: sidecar.etag, size: sidecar.size, sha256: sidecar.sha256 };
   }
 
   /**
    * Moves the written bytes beside the sidecar and swaps the sidecar in (see the file comment).
    * The bytes are at `tmpData`, synced, or `writeData` puts them there while the sidecar is
-   * written: nothing is moved before both are on disk. `bucketUnchecked`: the bucket is checked
-   * here, while they are written.
+   * written: nothing is moved before both are on disk. `checkBucket`: the bucket is checked here,
+   * while they are written (the caller has not).
    */
-  async #commit(bucket: string, loc: KeyLocation, tmpData: string, sidecar: Sidecar, cond: Conditions, bytes: { writeData?: () => Promise<void>; bucketUnchecked?: boolean } = {}): Promise<void> {
+  async #commit(bucket: string, loc: KeyLocation, tmpData: string, sidecar: Sidecar, cond: Conditions, how: { writeData?: () => Promise<void>; checkBucket?: boolean } = {}): Promise<void> {
     const dir = this.#objectDir(bucket, loc);
     const scPath = join(dir, sidecarName(loc.leaf));
     const target = `${bucket}/${sidecar.key}`;
@@ -344,12 +344,12 @@ export class FilesystemObjectStore implements ObjectStore {
       let placed = false;
       const tmpSidecar = `${tmpData}.json`;
       // The sidecar's bytes do not depend on what is there now: written while that is read.
-      const written = bytes.writeData ? bytes.writeData() : Promise.resolve();
+      const written = how.writeData ? how.writeData() : Promise.resolve();
       const sidecarWritten = writeFileSynced(tmpSidecar, JSON.stringify(sidecar));
       // A create-only write needs nothing of the current object: the link below refuses one that
       // exists, atomically (an if-match still reads it).
       const currentRead = createOnly && cond.ifMatch === undefined ? undefined : readSidecar(scPath);
-      const bucketChecked = bytes.bucketUnchecked ? this.#requireBucket(bucket) : undefined;
+      const bucketChecked = how.checkBucket ? this.#requireBucket(bucket) : undefined;
       try {
         const [current] = await Promise.all([currentRead, written, sidecarWritten, bucketChecked]);
         checkConditions(current, cond, target, true);
