@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { parseConfig } from '../../shared/config/index.js';
 import { anonymousCaller } from '../../shared/identity/index.js';
 import { silentLogger } from '../../shared/logging/index.js';
@@ -17,6 +17,7 @@ import {
   ObjstoreError,
   createObjstoreConnections,
   objstoreTools,
+  type ObjectStore,
   type ObjstoreConnections,
   type ObjstoreDeps,
 } from '../../shared/objstore/index.js';
@@ -70,6 +71,26 @@ export const presignKey = randomBytes(32);
 export function connectionsFrom(yaml: string, deps: ObjstoreDeps = {}): ObjstoreConnections {
   const { config } = parseConfig(yaml, {});
   return createObjstoreConnections(config, { env: {}, ...deps });
+}
+
+/**
+ * A backend of `driver` and connections to it (`instances`: name → instance lines) for the
+ * enclosing describe: started before its tests, closed and stopped after them. `store` is the
+ * `main` connection's.
+ */
+export function useObjstore(driver: Driver, instances: (backend: Backend) => Record<string, string[]>): { connections: ObjstoreConnections; store: ObjectStore } {
+  let backend: Backend | undefined;
+  const rig = {} as { connections: ObjstoreConnections; store: ObjectStore };
+  beforeAll(async () => {
+    backend = await startBackend(driver);
+    rig.connections = connectionsFrom(objstoreYaml(instances(backend)));
+    rig.store = rig.connections.get('main').store;
+  });
+  afterAll(async () => {
+    await rig.connections?.close();
+    await backend?.stop();
+  });
+  return rig;
 }
 
 /** Tool answers are JSON the tests read field by field. */
