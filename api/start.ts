@@ -184,6 +184,7 @@ export async function startApi(deps: ApiDeps): Promise<RunningApi> {
     keepAliveMs: config.server.streamable.keep_alive,
     retryMs: config.server.streamable.retry_interval,
     window: config.server.streamable.replay_window,
+    jsonWithinMs: config.server.streamable.json_answer_within,
     registry: new StreamRegistry(config.server.streamable.replay_ttl, deps.clock),
     ...(archive ? { archive } : {}),
     onError: (error) => log.warn({ err: error }, 'MCP stream could not be archived for replay'),

@@ -89,6 +89,8 @@ export const server = obj({
     keep_alive: dur('15s', { positive: false }),
     replay_window: int({ min: 1 }).default(500),
     replay_ttl: dur('5m'),
+    // ours: a request answered at once gets one JSON body instead of a stream (0s: always a stream)
+    json_answer_within: dur('1s', { positive: false }),
   }).prefault({}),
   tls: obj({
     enabled: bool().default(false),

@@ -85,7 +85,8 @@ describe('Streamable HTTP resumability (memory sessions)', () => {
 
   it('opens each 2025-11-25 stream with a priming event (id, empty data, retry) and gives every event an id', async () => {
     const session = await openSession(api.url);
-    const res = await post(session.url, { jsonrpc: '2.0', id: 3, method: 'ping' }, session.headers());
+    // A client that takes only a stream gets one even for an answer ready at once.
+    const res = await post(session.url, { jsonrpc: '2.0', id: 3, method: 'ping' }, session.headers({ accept: 'text/event-stream' }));
     const text = await res.text();
     expect(text).toMatch(/^id: [A-Za-z0-9_-]+\.0\nretry: 1000\ndata: \n\n/);
     const frames = text.split('\n\n').filter((f) => f.includes('event: message'));

@@ -59,7 +59,7 @@ describe('MCP over Streamable HTTP (stateful, memory sessions)', () => {
     await client.close();
   });
 
-  it('answers an initialize as one JSON body when the client takes either form, as a stream when it takes only streams; the next call streams', async () => {
+  it('answers an initialize as one JSON body when the client takes either form, as a stream when it takes only streams; a call answered at once is one JSON body too', async () => {
     const auth = { authorization: `Bearer ${testApiKey}` };
     const either = await fetch(`${api.url}/mcp`, { method: 'POST', headers: { ...mcpHeaders, ...auth }, body: JSON.stringify(initializeBody) });
     expect(either.status).toBe(200);
@@ -72,7 +72,7 @@ describe('MCP over Streamable HTTP (stateful, memory sessions)', () => {
       headers: { ...mcpHeaders, ...auth, 'mcp-session-id': sessionId!, 'mcp-protocol-version': '2025-06-18' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'platform_info', arguments: {} } }),
     });
-    expect(call.headers.get('content-type')).toBe('text/event-stream');
+    expect(call.headers.get('content-type')).toBe('application/json');
     expect(await rpcResult(call)).toMatchObject({ result: { structuredContent: { name: 'acme-data' } } });
 
     const streamOnly = await fetch(`${api.url}/mcp`, {

@@ -230,6 +230,7 @@ const otherDefaults: Array<[string, unknown]> = [
   ['server.streamable.keep_alive', 15_000],
   ['server.streamable.replay_window', 500],
   ['server.streamable.replay_ttl', 300_000],
+  ['server.streamable.json_answer_within', 1_000],
   ['sessions.max_per_subject', 64],
   ['oauth.refresh_token_ttl', 30 * 24 * 3600_000],
   ['oauth.dcr.registrations_per_minute', 30],

@@ -7,6 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { beatTimers } from '../../api/mcp/streamable/beats.js';
 import { SseConnection } from '../../api/mcp/streamable/sse.js';
 
 let server: Server | undefined;
@@ -41,5 +42,35 @@ describe('SseConnection', () => {
       expect(sse.send({ late: true }, undefined)).toBe(false);
     });
     expect(body).toBe('event: message\ndata: {"jsonrpc":"2.0","id":2,"result":{}}\n\n');
+  });
+
+  it('on a response whose client already left, is closed and gone at once: nothing is written, no keep-alive runs', async () => {
+    let connection: SseConnection | undefined;
+    let arrived: () => void = () => undefined;
+    const received = new Promise<void>((resolve) => (arrived = resolve));
+    const left = new Promise<void>((resolve) => {
+      server = createServer((_req, res) => {
+        arrived();
+        // The client leaves while the answer waits (a JSON-first window); the stream opens after.
+        res.once('close', () => {
+          connection = new SseConnection(res, { keepAliveMs: 10, flushHeaders: false });
+          resolve();
+        });
+      });
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const { port } = server!.address() as AddressInfo;
+    const aborted = new AbortController();
+    const request = fetch(`http://127.0.0.1:${port}/`, { signal: aborted.signal }).catch(() => undefined);
+    await received;
+    aborted.abort();
+    await Promise.all([left, request]);
+    expect(connection!.closed).toBe(true);
+    const heard: boolean[] = [];
+    connection!.onClose((delivered) => heard.push(delivered));
+    expect(heard).toEqual([false]);
+    expect(connection!.prime('s.0', 1000)).toBe(false);
+    expect(connection!.send({ late: true }, 's.1')).toBe(false);
+    expect(beatTimers()).toBe(0);
   });
 });

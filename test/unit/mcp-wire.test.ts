@@ -37,16 +37,20 @@ describe('Streamable HTTP wire rules', () => {
     expect(acceptsEventStream(undefined)).toBe(true);
   });
 
-  it('answers an initialize as JSON when the client takes either; everything else as its Accept says', () => {
+  it('answers an initialize as JSON when the client takes either, another single request JSON-first, a batch on a stream', () => {
     const initialize = { method: 'initialize' };
     const call = { method: 'tools/call' };
-    expect(answerModeFor('sse-or-json', [initialize])).toBe('json');
-    expect(answerModeFor('sse-or-json', [call])).toBe('sse');
-    expect(answerModeFor('sse-or-json', [{ method: 'ping' }])).toBe('sse');
-    expect(answerModeFor('sse-or-json', [{ method: 'resources/read' }])).toBe('sse');
+    expect(answerModeFor('sse-or-json', [initialize], true)).toBe('json');
+    expect(answerModeFor('sse-or-json', [call], true)).toBe('json-first');
+    expect(answerModeFor('sse-or-json', [{ method: 'ping' }], true)).toBe('json-first');
+    expect(answerModeFor('sse-or-json', [call, { method: 'resources/read' }], true)).toBe('sse');
+    // Without a JSON window (json_answer_within: 0s) everything but an initialize is streamed.
+    expect(answerModeFor('sse-or-json', [initialize], false)).toBe('json');
+    expect(answerModeFor('sse-or-json', [call], false)).toBe('sse');
     // A client that takes only a stream (or sends no Accept) gets one; one that prefers JSON, JSON.
-    expect(answerModeFor('sse', [initialize])).toBe('sse');
-    expect(answerModeFor('json', [call])).toBe('json');
+    expect(answerModeFor('sse', [initialize], true)).toBe('sse');
+    expect(answerModeFor('sse', [call], true)).toBe('sse');
+    expect(answerModeFor('json', [call], true)).toBe('json');
   });
 
   it('accepts batches only before 2025-06-18, never empty, never with initialize among others', () => {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { messageJson } from '../jsonrpc-envelope.js';
-import { onKeepAlive } from './keep-alive.js';
+import { onBeat } from './beats.js';
 
 export interface SseOptions {
   /** Comment frames that keep proxies from closing an idle stream; 0 disables them. */
@@ -49,7 +49,9 @@ export class SseConnection {
     if (opts.flushHeaders) res.flushHeaders();
     res.once('finish', () => (this.#delivered = true));
     res.once('close', () => this.#ended());
-    if (opts.keepAliveMs > 0) this.#stopKeepAlive = onKeepAlive(opts.keepAliveMs, () => this.#write(': keepalive\n\n'));
+    // A POST whose client left while its answer waited for the JSON window: gone already.
+    if (res.destroyed) this.#ended();
+    else if (opts.keepAliveMs > 0) this.#stopKeepAlive = onBeat(opts.keepAliveMs, () => this.#write(': keepalive\n\n'));
   }
 
   get closed(): boolean {

@@ -4,6 +4,7 @@ import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { messageJson } from '../jsonrpc-envelope.js';
 import { OutboundStream, type StreamArchive } from './outbound-stream.js';
+import { onBeat } from './beats.js';
 import type { StreamRegistry } from './registry.js';
 import { SseConnection } from './sse.js';
 import { answerModeFor, isInitialize, isRequest, isResponse, jsonRpcCodes, jsonRpcError, parseEventId, primesStreams, type ResponseMode } from './wire.js';
@@ -14,6 +15,12 @@ export interface StreamSettings {
   retryMs: number;
   /** Events kept per stream for replay. */
   window: number;
+  /**
+   * How long a request whose client takes either form may wait to be answered with one JSON body
+   * (0: every such request is streamed). A stream opens once the window has passed, or when
+   * anything else is sent for the request first (progress, logging, elicitation).
+   */
+  jsonWithinMs: number;
   registry: StreamRegistry;
   archive?: StreamArchive;
   onError?: (error: unknown) => void;
@@ -31,8 +38,14 @@ export interface HttpTransportOptions {
   onSettled?: () => void;
 }
 
-/** The POST whose answer a request's response completes: a stream, or one JSON body. */
-type Answer = { kind: 'stream'; stream: OutboundStream; outstanding: Set<RequestId> } | { kind: 'json'; body: JsonAnswer };
+/**
+ * The POST whose answer a request's response completes: a stream, one JSON body, or one JSON body
+ * unless a stream opens first (`json-first`: `stream` opens it, `stopWaiting` ends its window).
+ */
+type Answer =
+  | { kind: 'stream'; stream: OutboundStream; outstanding: Set<RequestId> }
+  | { kind: 'json'; body: JsonAnswer }
+  | { kind: 'json-first'; body: JsonAnswer; stream: () => OutboundStream; stopWaiting: () => void };
 
 export const sessionHeader = 'mcp-session-id';
 
@@ -97,20 +110,52 @@ export class HttpTransport implements Transport {
     }
     const initialize = requests.find(isInitialize);
     if (initialize) this.#initializeId = initialize.id;
-    if (answerModeFor(mode, requests) === 'json') {
+    const form = answerModeFor(mode, requests, this.opts.streams.jsonWithinMs > 0);
+    if (form === 'json') {
       const body = new JsonAnswer(res, requests.map((r) => r.id), batch, this.#headers);
       for (const request of requests) this.#answers.set(request.id, { kind: 'json', body });
       for (const message of messages) this.onmessage?.(message, extra);
       return;
     }
-    const stream = this.#openStream();
-    const outstanding = new Set(requests.map((r) => r.id));
-    for (const request of requests) this.#answers.set(request.id, { kind: 'stream', stream, outstanding });
+    const ids = requests.map((r) => r.id);
     const primes = this.#primes(version);
-    stream.attach(new SseConnection(res, { keepAliveMs: this.opts.streams.keepAliveMs, headers: this.#headers, flushHeaders: false }), 0, primes ? { retryMs: this.opts.streams.retryMs } : undefined);
+    if (form === 'json-first') this.#answerJsonFirst(res, ids[0]!, primes);
+    else this.#answerOnStream(res, ids, primes);
     // Closing the stream early is for tools that want the client to poll (2025-11-25 with an id to resume from).
-    const closable = primes ? { closeSSEStream: () => stream.release(this.opts.streams.retryMs) } : {};
+    const closable = primes ? { closeSSEStream: () => this.#streamFor(ids[0]!)?.release(this.opts.streams.retryMs) } : {};
     for (const message of messages) this.onmessage?.(message, isRequest(message) ? { ...extra, ...closable } : extra);
+  }
+
+  /** Answers `ids` on a stream of this POST's response, primed when the session resumes streams. */
+  #answerOnStream(res: ServerResponse, ids: readonly RequestId[], primes: boolean): OutboundStream {
+    const stream = this.#openStream();
+    const outstanding = new Set(ids);
+    for (const id of ids) this.#answers.set(id, { kind: 'stream', stream, outstanding });
+    stream.attach(new SseConnection(res, { keepAliveMs: this.opts.streams.keepAliveMs, headers: this.#headers, flushHeaders: false }), 0, primes ? { retryMs: this.opts.streams.retryMs } : undefined);
+    return stream;
+  }
+
+  /**
+   * Waits for the response to answer with one JSON body: most requests are answered at once, and
+   * one body costs the server and the client less than a stream's framing, event ids and replay
+   * window. The stream opens in its stead on the second beat of the window (between one and two
+   * windows after the POST), so a long call still gets its priming event and keep-alives.
+   */
+  #answerJsonFirst(res: ServerResponse, id: RequestId, primes: boolean): void {
+    let beats = 0;
+    const stopWaiting = onBeat(this.opts.streams.jsonWithinMs, () => {
+      if (++beats === 2) this.#streamFor(id);
+    });
+    this.#answers.set(id, { kind: 'json-first', body: new JsonAnswer(res, [id], false, this.#headers), stream: () => this.#answerOnStream(res, [id], primes), stopWaiting });
+  }
+
+  /** The stream answering `id`, opened now if its answer was still to be JSON; undefined once answered. */
+  #streamFor(id: RequestId): OutboundStream | undefined {
+    const answer = this.#answers.get(id);
+    if (answer?.kind === 'stream') return answer.stream;
+    if (answer?.kind !== 'json-first') return undefined;
+    answer.stopWaiting();
+    return answer.stream();
   }
 
   /** The standalone stream: one per session (409 while one is connected); it is replaced when reopened. */
@@ -136,7 +181,11 @@ export class HttpTransport implements Transport {
     // Nobody waits any more (the request was cancelled): the message has nowhere to go.
     if (!answer) return;
     if (isResponse(message) && message.id === this.#initializeId) this.#initialized(message);
-    if (answer.kind === 'json') {
+    if (answer.kind === 'json-first') {
+      if (!isResponse(message)) return this.#streamFor(related)!.push(message);
+      answer.stopWaiting();
+    }
+    if (answer.kind !== 'stream') {
       // A JSON answer carries responses only (MCP notes 1.2): related notifications are dropped.
       if (!isResponse(message)) return;
       this.#answers.delete(related);
@@ -166,7 +215,10 @@ export class HttpTransport implements Transport {
       else this.#drop(stream);
     }
     this.#owned.clear();
-    for (const answer of this.#answers.values()) if (answer.kind === 'json') answer.body.abandon();
+    for (const answer of this.#answers.values()) {
+      if (answer.kind === 'json-first') answer.stopWaiting();
+      if (answer.kind !== 'stream') answer.body.abandon();
+    }
     this.#answers.clear();
     this.onclose?.();
   }
@@ -218,7 +270,8 @@ export class HttpTransport implements Transport {
     const answer = this.#answers.get(id);
     if (!answer) return;
     this.#answers.delete(id);
-    if (answer.kind === 'json') answer.body.answer(id, undefined);
+    if (answer.kind === 'json-first') answer.stopWaiting();
+    if (answer.kind !== 'stream') answer.body.answer(id, undefined);
     else {
       answer.outstanding.delete(id);
       if (answer.outstanding.size === 0) answer.stream.finish();

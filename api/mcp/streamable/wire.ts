@@ -40,14 +40,18 @@ export function jsonRpcError(code: number, message: string): { jsonrpc: '2.0'; e
 export type ResponseMode = 'json' | 'sse' | 'sse-or-json';
 
 /**
- * The form of a POST's answer. A client that takes either gets a stream, unless the POST is an
- * initialize: nothing relates to it (the session's server sends no notification or request of its
- * own before it is initialized), so a stream would carry its response alone, and the client gets
- * that one JSON body without the stream's id, replay window and framing. Every session starts so.
+ * The form of a POST's answer. A client that takes either gets one JSON body for an initialize:
+ * nothing relates to it (the session's server sends no notification or request of its own before
+ * it is initialized), so a stream would carry its response alone. Every session starts so. Any
+ * other single request is answered `json-first`: as one JSON body when its response is ready
+ * within the transport's window and nothing else was sent for it before, else on a stream that
+ * opens then (`jsonWindow` false: always a stream). A batch (older versions) is streamed.
  */
-export function answerModeFor(mode: ResponseMode, requests: readonly { method: string }[]): 'json' | 'sse' {
+export function answerModeFor(mode: ResponseMode, requests: readonly { method: string }[], jsonWindow: boolean): 'json' | 'sse' | 'json-first' {
   if (mode !== 'sse-or-json') return mode;
-  return requests.length === 1 && requests[0]!.method === 'initialize' ? 'json' : 'sse';
+  if (requests.length !== 1) return 'sse';
+  if (requests[0]!.method === 'initialize') return 'json';
+  return jsonWindow ? 'json-first' : 'sse';
 }
 
 const eventStream = 'text/event-stream';

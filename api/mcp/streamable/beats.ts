@@ -1,8 +1,9 @@
 /**
- * Keep-alive comments for SSE responses from one timer per interval, not one per response: every
- * POST answered as a stream is an SSE response, and a timer set and cleared for each cost more
- * than the rest of its stream handling (issue 41, session churn). A response registered here
- * hears its first tick within one interval and one each interval after, until it unregisters.
+ * Timers shared by the responses of one interval, not one per response: SSE keep-alive comments,
+ * and the window in which a POST may still be answered as JSON. A timer set and cleared for each
+ * response cost more than the rest of its stream handling (issue 41, session churn). A listener
+ * registered here hears its first beat within one interval and one each interval after, until it
+ * unregisters.
  */
 
 /** The listeners of each interval that has a timer running. */
@@ -25,13 +26,13 @@ function startBeat(intervalMs: number): Set<() => void> {
 }
 
 /** Calls `listener` every `intervalMs` until the returned function is called. */
-export function onKeepAlive(intervalMs: number, listener: () => void): () => void {
+export function onBeat(intervalMs: number, listener: () => void): () => void {
   const listeners = beats.get(intervalMs) ?? startBeat(intervalMs);
   listeners.add(listener);
   return () => void listeners.delete(listener);
 }
 
 /** How many intervals have a timer running (tests). */
-export function keepAliveTimers(): number {
+export function beatTimers(): number {
   return beats.size;
 }

@@ -4,7 +4,7 @@
  * and at every interval after, none after it stops, and the timer goes once no stream needs it.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { keepAliveTimers, onKeepAlive } from '../../api/mcp/streamable/keep-alive.js';
+import { beatTimers, onBeat } from '../../api/mcp/streamable/beats.js';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
@@ -17,10 +17,10 @@ describe('keep-alive beats', () => {
   it('beats every stream of an interval from one timer, each until it stops', () => {
     const first = vi.fn();
     const second = vi.fn();
-    const stopFirst = onKeepAlive(1000, first);
+    const stopFirst = onBeat(1000, first);
     vi.advanceTimersByTime(400);
-    const stopSecond = onKeepAlive(1000, second);
-    expect(keepAliveTimers()).toBe(1);
+    const stopSecond = onBeat(1000, second);
+    expect(beatTimers()).toBe(1);
     // The second stream's first beat comes within one interval of its start.
     vi.advanceTimersByTime(600);
     expect(first).toHaveBeenCalledTimes(1);
@@ -37,19 +37,19 @@ describe('keep-alive beats', () => {
   it('keeps intervals apart and stops a timer an interval after its last stream left', () => {
     const fast = vi.fn();
     const slow = vi.fn();
-    const stopFast = onKeepAlive(100, fast);
-    const stopSlow = onKeepAlive(250, slow);
+    const stopFast = onBeat(100, fast);
+    const stopSlow = onBeat(250, slow);
     vi.advanceTimersByTime(500);
     expect(fast).toHaveBeenCalledTimes(5);
     expect(slow).toHaveBeenCalledTimes(2);
     stopFast();
     stopSlow();
-    expect(keepAliveTimers()).toBe(2);
+    expect(beatTimers()).toBe(2);
     vi.advanceTimersByTime(250);
-    expect(keepAliveTimers()).toBe(0);
+    expect(beatTimers()).toBe(0);
     // A stream after that starts a timer again.
     const again = vi.fn();
-    const stop = onKeepAlive(100, again);
+    const stop = onBeat(100, again);
     vi.advanceTimersByTime(100);
     expect(again).toHaveBeenCalledTimes(1);
     stop();
