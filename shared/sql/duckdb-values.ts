@@ -1,5 +1,9 @@
 /** DuckDB values as JSON-ready values, close to what Trino's protocol sends (used by the engine process). */
 import {
+  DuckDBDecimal16Vector,
+  DuckDBDecimal32Vector,
+  DuckDBDecimal64Vector,
+  DuckDBDecimalValue,
   DuckDBTypeId,
   JsonDuckDBValueConverter,
   arrayFromArrayValue,
@@ -7,14 +11,20 @@ import {
   objectFromStructValue,
   type DuckDBDataChunk,
   type DuckDBDateValue,
-  type DuckDBDecimalValue,
   type DuckDBType,
   type DuckDBValueConverter,
+  type DuckDBVector,
   type Json,
 } from '@duckdb/node-api';
 import type { Row } from './types.js';
 
-const isSafe = (n: bigint) => n >= BigInt(Number.MIN_SAFE_INTEGER) && n <= BigInt(Number.MAX_SAFE_INTEGER);
+/** A 64-bit or wider integer as a number while that is exact, else its digits (JSON numbers past 2^53 lose digits). */
+function integerValue(value: unknown): number | string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value !== 'bigint') return String(value);
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : String(value);
+}
 
 /** Integers as numbers while exact (else strings), decimals as strings, blobs as base64, intervals as text. */
 export const jsonValue: DuckDBValueConverter<Json> = (value, type, converter) => {
@@ -25,7 +35,7 @@ export const jsonValue: DuckDBValueConverter<Json> = (value, type, converter) =>
     case DuckDBTypeId.HUGEINT:
     case DuckDBTypeId.UHUGEINT:
     case DuckDBTypeId.BIGNUM:
-      return typeof value === 'bigint' && isSafe(value) ? Number(value) : String(value);
+      return integerValue(value);
     case DuckDBTypeId.BLOB: {
       const bytes = (value as { bytes?: Uint8Array }).bytes;
       return bytes ? Buffer.from(bytes).toString('base64') : String(value);
@@ -108,13 +118,13 @@ const powersOfTen = Array.from({ length: 16 }, (_, i) => 10 ** i);
 const maxExact = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
- * A DECIMAL as DuckDB writes it (String(value): the digits, a point and `scale` fraction digits):
- * in float arithmetic while the scaled value is an exact integer there, instead of DuckDB's
- * BigInt division and power per value; in DuckDB's own way otherwise.
+ * A DECIMAL(width, scale) of the scaled integer `scaled` as DuckDB writes it (String(value): the
+ * digits, a point and `scale` fraction digits): in float arithmetic while the scaled value is an
+ * exact integer there, instead of DuckDB's BigInt division and power per value; in DuckDB's own
+ * way otherwise.
  */
-export function decimalText(value: DuckDBDecimalValue): string {
-  const { value: scaled, scale } = value;
-  if (scale === 0 || scale >= powersOfTen.length || scaled > maxExact || scaled < -maxExact) return String(value);
+export function decimalText(scaled: bigint | number, width: number, scale: number): string {
+  if (scale === 0 || scale >= powersOfTen.length || scaled > maxExact || scaled < -maxExact) return String(new DuckDBDecimalValue(BigInt(scaled), width, scale));
   const n = Number(scaled);
   const abs = n < 0 ? -n : n;
   const unit = powersOfTen[scale]!;
@@ -131,10 +141,35 @@ export function decimalText(value: DuckDBDecimalValue): string {
  */
 function columnConverter(type: DuckDBType): (value: unknown) => unknown {
   if (asIs.has(type.typeId)) return (value) => value ?? null;
+  if (wideIntegers.has(type.typeId)) return integerValue;
   if (type.typeId === DuckDBTypeId.DATE) return orNull((value) => dateText(value as DuckDBDateValue));
-  if (type.typeId === DuckDBTypeId.DECIMAL) return orNull((value) => decimalText(value as DuckDBDecimalValue));
+  if (type.typeId === DuckDBTypeId.DECIMAL) {
+    return orNull((value) => {
+      const { value: scaled, width, scale } = value as DuckDBDecimalValue;
+      return decimalText(scaled, width, scale);
+    });
+  }
   if (asText.has(type.typeId)) return orNull(String);
   return (value) => jsonValue(value as never, type, jsonValue);
+}
+
+/** Integer types whose values DuckDB reads as BigInt. */
+const wideIntegers = new Set<DuckDBTypeId>([DuckDBTypeId.BIGINT, DuckDBTypeId.UBIGINT, DuckDBTypeId.HUGEINT, DuckDBTypeId.UHUGEINT]);
+
+/**
+ * How one column's values are read: decimals up to 18 digits from their scaled integers (no
+ * DuckDBDecimalValue per value), the rest through the column's converter.
+ */
+function columnReader(vector: DuckDBVector): (index: number) => unknown {
+  if (vector instanceof DuckDBDecimal64Vector || vector instanceof DuckDBDecimal32Vector || vector instanceof DuckDBDecimal16Vector) {
+    const { width, scale } = vector.type;
+    return (index) => {
+      const scaled = vector.getScaledValue(index);
+      return scaled === null ? null : decimalText(scaled, width, scale);
+    };
+  }
+  const convert = columnConverter(vector.type);
+  return (index) => convert(vector.getItem(index));
 }
 
 /** `write` for a value, null for a missing one. */
@@ -171,15 +206,14 @@ export function textColumns(types: readonly DuckDBType[]): number[] {
  * it for every value, which costs more than the conversion itself).
  */
 export function chunkRows(chunk: DuckDBDataChunk): { count: number; row: (index: number) => Row } {
-  const vectors = Array.from({ length: chunk.columnCount }, (_, c) => chunk.getColumnVector(c));
-  const converters = vectors.map((v) => columnConverter(v.type));
-  const width = vectors.length;
+  const readers = Array.from({ length: chunk.columnCount }, (_, c) => columnReader(chunk.getColumnVector(c)));
+  const width = readers.length;
   return {
     // rowCount asks the binding each time it is read.
     count: chunk.rowCount,
     row(r) {
       const row: Row = new Array(width);
-      for (let c = 0; c < width; c++) row[c] = converters[c]!(vectors[c]!.getItem(r));
+      for (let c = 0; c < width; c++) row[c] = readers[c]!(r);
       return row;
     },
   };

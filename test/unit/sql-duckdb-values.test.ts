@@ -14,6 +14,8 @@ const everyType = `
     (i * 80)::UTINYINT AS uti, (i * 20000)::USMALLINT AS usi, (i * 1000000000)::UINTEGER AS ui, (i::UBIGINT * 6000000000000000000::UBIGINT) AS ubig_x, (i::UBIGINT * 6000000000000000000::UBIGINT)::UBIGINT AS ubig,
     (i::HUGEINT * 10000000000000000000000000000000000000::HUGEINT) AS huge, 1e30::UHUGEINT AS uhuge,
     CASE WHEN i = 1 THEN 'NaN'::DOUBLE ELSE i / 3 END AS dbl, (i / 7)::FLOAT AS flt, (i * 1.25)::DECIMAL(10, 2) AS dec, 12345678901234567.891::DECIMAL(38, 3) AS wide,
+    CASE WHEN i = 2 THEN NULL ELSE (i * -1.5)::DECIMAL(4, 1) END AS dec16, (i * 21474.8365)::DECIMAL(9, 4) AS dec32, CASE WHEN i = 3 THEN NULL ELSE (i * 9.99)::DECIMAL(18, 2) END AS dec64,
+    CASE WHEN i = 2 THEN NULL ELSE i::BIGINT * -3 END AS big_null, (i::HUGEINT * 3) AS huge_small,
     DATE '2024-02-29' + i::INTEGER AS d, TIME '12:34:56.789' AS t, TIMESTAMP '2024-01-01 10:00:00.123456' + INTERVAL (i) HOUR AS ts,
     TIMESTAMPTZ '2024-01-01 10:00:00+00' AS tstz, TIMESTAMP_S '2024-01-01 10:00:00' AS ts_s, TIMESTAMP_MS '2024-01-01 10:00:00.5' AS ts_ms,
     TIMESTAMP_NS '2024-01-01 10:00:00.123456789' AS ts_ns, TIMETZ '12:00:00+02' AS ttz, INTERVAL (i) DAY + INTERVAL 3 MINUTE AS iv,
@@ -51,7 +53,7 @@ describe('issue 41: DuckDB values converted per column', () => {
 
   it('only columns that may hold text are scrubbed: strings, enums, blobs, bits, JSON and nested values', () => {
     const types = Array.from({ length: chunk.columnCount }, (_, c) => chunk.getColumnVector(c).type);
-    const names = ['b', 'ti', 'si', 'int', 'big', 'uti', 'usi', 'ui', 'ubig_x', 'ubig', 'huge', 'uhuge', 'dbl', 'flt', 'dec', 'wide', 'd', 't', 'ts', 'tstz', 'ts_s', 'ts_ms', 'ts_ns', 'ttz', 'iv', 'v', 'j', 'e', 'uv', 'u_text', 'u', 'bl', 'bits', 'l', 'ls', 'st', 'm', 'mi', 'arr', 'un', 'nothing'];
+    const names = ['b', 'ti', 'si', 'int', 'big', 'uti', 'usi', 'ui', 'ubig_x', 'ubig', 'huge', 'uhuge', 'dbl', 'flt', 'dec', 'wide', 'dec16', 'dec32', 'dec64', 'big_null', 'huge_small', 'd', 't', 'ts', 'tstz', 'ts_s', 'ts_ms', 'ts_ns', 'ttz', 'iv', 'v', 'j', 'e', 'uv', 'u_text', 'u', 'bl', 'bits', 'l', 'ls', 'st', 'm', 'mi', 'arr', 'un', 'nothing'];
     expect(types.length).toBe(names.length);
     const scrubbed = textColumns(types).map((c) => names[c]);
     expect(scrubbed).toStrictEqual(['v', 'j', 'e', 'u_text', 'bl', 'bits', 'l', 'ls', 'st', 'm', 'mi', 'arr', 'un']);
@@ -71,7 +73,9 @@ describe('issue 41: DuckDB values converted per column', () => {
       for (const v of [...values, ...nearTop]) {
         for (const scaled of [v, -v]) {
           const value = new DuckDBDecimalValue(scaled, 38, scale);
-          expect(decimalText(value)).toBe(String(value));
+          expect(decimalText(scaled, 38, scale)).toBe(String(value));
+          // Decimals of up to 9 digits are read as numbers (DuckDBDecimal16/32Vector.getScaledValue).
+          if (scaled < 10n ** 9n && scaled > -(10n ** 9n) && scale <= 9) expect(decimalText(Number(scaled), 9, scale)).toBe(String(value));
         }
       }
     }
