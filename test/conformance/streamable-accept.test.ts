@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineTool, textResult, toolError } from '../../shared/mcp-tools/index.js';
 import type { RunningApi } from '../../api/start.js';
 import { apiConfigYaml, startTestApi, testConfig } from '../support/api.js';
 import { openSession, post, sseEvents, type WireSession } from '../support/mcp-wire.js';
+import { askTool, gatedTool, toolCall } from './tools.js';
 
 const list = { jsonrpc: '2.0', id: 7, method: 'tools/list' };
 
@@ -61,40 +60,6 @@ describe('Streamable HTTP: the Accept header decides between a JSON answer and a
   });
 });
 
-/** A tool that answers when the test opens its gate (`started` once a call waits at it). */
-function gatedTool() {
-  let open: () => void = () => undefined;
-  let begin: () => void = () => undefined;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const started = new Promise<void>((resolve) => (begin = resolve));
-  const tool = defineTool({
-    name: 'wait_for_gate',
-    toolkit: 'platform',
-    description: 'Answers once the test opens the gate.',
-    input: z.object({}),
-    handler: async () => {
-      begin();
-      await gate;
-      return textResult('released');
-    },
-  });
-  return { tool, started, open: () => open() };
-}
-
-const askTool = defineTool({
-  name: 'ask_then_answer',
-  toolkit: 'platform',
-  description: 'Asks the user a question, then reports the answer.',
-  input: z.object({}),
-  handler: async (_args, ctx) => {
-    if (!ctx.elicit) return toolError('the client cannot be asked');
-    const answer = await ctx.elicit({ message: 'Continue?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
-    return textResult(`answered ${answer.action}`);
-  },
-});
-
-const callOf = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
-
 describe('Streamable HTTP: server.streamable.json_answer_within (a client that takes either form)', () => {
   const gated = gatedTool();
   let api: RunningApi;
@@ -109,7 +74,7 @@ describe('Streamable HTTP: server.streamable.json_answer_within (a client that t
   it('opens a stream once a call outlasts the window: its priming event first, then the answer when ready', async () => {
     const session = await openSession(api.url);
     // fetch resolves at the headers: they come with the priming event, one to two windows on.
-    const res = await post(session.url, callOf(21, 'wait_for_gate'), session.headers());
+    const res = await post(session.url, toolCall(21, 'wait_for_gate'), session.headers());
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const events = sseEvents(res);
     const priming = await events.next();
@@ -137,7 +102,7 @@ describe('Streamable HTTP: a window of an hour (only what is sent first opens a 
 
   it('puts the question for the client on a primed stream, then the answer after the reply', async () => {
     const session = await openSession(api.url, { capabilities: { elicitation: {} } });
-    const res = await post(session.url, callOf(31, 'ask_then_answer'), session.headers());
+    const res = await post(session.url, toolCall(31, 'ask_then_answer'), session.headers());
     expect(res.headers.get('content-type')).toBe('text/event-stream');
     const events = sseEvents(res);
     expect(await events.next()).toMatchObject({ data: '' });
@@ -151,8 +116,8 @@ describe('Streamable HTTP: a window of an hour (only what is sent first opens a 
   it('keeps nothing of a client that left while its answer waited: the call ends, the session serves the next request', async () => {
     const again = await openSession(api.url);
     const left = new AbortController();
-    const call = post(again.url, callOf(22, 'wait_for_gate'), again.headers(), left.signal).catch((error: unknown) => error);
-    await late.started;
+    const call = post(again.url, toolCall(22, 'wait_for_gate'), again.headers(), left.signal).catch((error: unknown) => error);
+    await late.started();
     left.abort();
     expect(await call).toBeInstanceOf(Error);
     late.open();

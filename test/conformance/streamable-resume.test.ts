@@ -1,43 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineTool, textResult, toolError } from '../../shared/mcp-tools/index.js';
 import type { RunningApi } from '../../api/start.js';
 import { apiConfigYaml, startTestApi, testConfig } from '../support/api.js';
 import { startDatabaseReplicas, type DatabaseReplicas } from '../support/replicas.js';
 import { droppablePost, openSession, post, sseEvents, type WireSession } from '../support/mcp-wire.js';
+import { askTool, gatedTool, toolCall } from './tools.js';
 
-const askTool = defineTool({
-  name: 'ask_then_answer',
-  toolkit: 'platform',
-  description: 'Asks the user a question, then reports the answer.',
-  input: z.object({}),
-  handler: async (_args, ctx) => {
-    if (!ctx.elicit) return toolError('the client cannot be asked');
-    const answer = await ctx.elicit({ message: 'Continue?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } });
-    return textResult(`answered ${answer.action}`);
-  },
-});
-
-function opened(): { promise: Promise<void>; resolve: () => void } {
-  let resolve: () => void = () => undefined;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-/** A tool that finishes when the test opens its gate (a fresh gate per test). */
-let gate = opened();
-const gatedTool = defineTool({
-  name: 'wait_for_gate',
-  toolkit: 'platform',
-  description: 'Answers once the test opens the gate.',
-  input: z.object({}),
-  handler: async () => {
-    await gate.promise;
-    return textResult('released');
-  },
-});
-
-const call = (id: number, name: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });
+const gated = gatedTool();
 
 /** Waits for a condition another replica brings about (each check is a query, not a timer). */
 async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
@@ -54,7 +22,7 @@ function streamOf(eventId: string): string {
 
 /** Puts a question on the POST stream and drops the connection after reading it. */
 async function dropAfterQuestion(session: WireSession, id: number) {
-  const posted = await droppablePost(session.url, call(id, 'ask_then_answer'), session.headers());
+  const posted = await droppablePost(session.url, toolCall(id, 'ask_then_answer'), session.headers());
   const priming = await posted.events.next();
   const question = await posted.events.next();
   posted.drop();
@@ -149,7 +117,7 @@ describe('Streamable HTTP resumability across replicas (database sessions)', () 
   let replicas: DatabaseReplicas;
 
   beforeAll(async () => {
-    replicas = await startDatabaseReplicas({ tools: [gatedTool], server: ['streamable:', '  retry_interval: 20ms'] });
+    replicas = await startDatabaseReplicas({ tools: [gated.tool], server: ['streamable:', '  retry_interval: 20ms', '  json_answer_within: 20ms'] });
   });
   afterAll(async () => {
     await replicas?.stop();
@@ -157,15 +125,15 @@ describe('Streamable HTTP resumability across replicas (database sessions)', () 
 
   it('replays on replica B the answer of a call whose stream dropped on replica A', async () => {
     const [a, b] = replicas.replicas;
-    gate = opened();
+    gated.rearm();
     const session = await openSession(a.url);
-    const posted = await droppablePost(session.url, call(21, 'wait_for_gate'), session.headers());
+    const posted = await droppablePost(session.url, toolCall(21, 'wait_for_gate'), session.headers());
     const priming = await posted.events.next();
     expect(priming.data).toBe('');
     posted.drop();
     // The call goes on after the drop; once replica A has seen the connection go, its stream lives in the archive.
     await until(async () => (await replicas.db.query('SELECT 1 FROM mcp_streams WHERE session_id = $1', [session.sessionId])).rowCount === 1);
-    gate.resolve();
+    gated.open();
     // Replica A archives the answer once it is ready; until then B tells the client to come back after `retry`.
     let events: { id?: string; data: string }[] = [];
     await until(async () => {
@@ -180,12 +148,12 @@ describe('Streamable HTTP resumability across replicas (database sessions)', () 
 
   it('refuses a Last-Event-ID of another session', async () => {
     const [a, b] = replicas.replicas;
-    gate = opened();
+    gated.rearm();
     const owner = await openSession(a.url);
-    const posted = await droppablePost(owner.url, call(22, 'wait_for_gate'), owner.headers());
+    const posted = await droppablePost(owner.url, toolCall(22, 'wait_for_gate'), owner.headers());
     const priming = await posted.events.next();
     posted.drop();
-    gate.resolve();
+    gated.open();
     const other = await openSession(b.url);
     const res = await resume(other, priming.id, `${b.url}/mcp`);
     // Another session's stream is simply not there: the reply carries none of its events.
