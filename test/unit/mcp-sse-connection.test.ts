@@ -4,7 +4,7 @@
  * negotiate 2025-11-25 (primed streams: one write, then the answer with the end) never got an
  * answer to initialize; CI runs Node 22 (issue 35).
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { beatTimers } from '../../api/mcp/streamable/beats.js';
@@ -60,11 +60,13 @@ describe('SseConnection', () => {
     });
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
     const { port } = server!.address() as AddressInfo;
-    const aborted = new AbortController();
-    const request = fetch(`http://127.0.0.1:${port}/`, { signal: aborted.signal }).catch(() => undefined);
+    // Node's client, so the socket itself goes (fetch may keep it for reuse after an abort).
+    const request = httpRequest(`http://127.0.0.1:${port}/`);
+    request.on('error', () => undefined);
+    request.end();
     await received;
-    aborted.abort();
-    await Promise.all([left, request]);
+    request.destroy();
+    await left;
     expect(connection!.closed).toBe(true);
     const heard: boolean[] = [];
     connection!.onClose((delivered) => heard.push(delivered));
