@@ -143,6 +143,7 @@ function columnConverter(type: DuckDBType): (value: unknown) => unknown {
   if (asIs.has(type.typeId)) return (value) => value ?? null;
   if (wideIntegers.has(type.typeId)) return integerValue;
   if (type.typeId === DuckDBTypeId.DATE) return orNull((value) => dateText(value as DuckDBDateValue));
+  // Decimals past 18 digits (narrower ones are read from their scaled integers, columnReader).
   if (type.typeId === DuckDBTypeId.DECIMAL) {
     return orNull((value) => {
       const { value: scaled, width, scale } = value as DuckDBDecimalValue;
