@@ -16,6 +16,9 @@
  *   BENCH_CONNECTIONS=16 BENCH_ROUNDS=5 BENCH_SECONDS=3   (the defaults)
  *   BENCH_WORKERS=2   also measure a platform with server.workers: 2 (sessions in a fresh database);
  *                     the report adds its figures over the one-process platform's (issue 41: W2 >= 0.8)
+ *   BENCH_DATABASE_SESSIONS=1  also measure one process with its sessions in a fresh database: what
+ *                     database sessions cost without the cluster (with BENCH_WORKERS=2, which of the
+ *                     two a scale-out figure loses to)
  *   BENCH_WORKLOADS=W2  a subset of W1..W4
  *   BENCH_GO=0        leave out the Go floor: a minimal mark3labs/mcp-go server with the same two
  *                     tools and a bearer check (test/bench/go-anchor, built into the tool cache when a
@@ -27,10 +30,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfigFile } from '../../shared/config/index.js';
-import { createTestDatabase } from '../support/postgres.js';
+import { createTestDatabase, testPostgresAdminDsn } from '../support/postgres.js';
 import { runBench, type Cleanups } from './mcp/cleanup.js';
-import { processTreeCpuSeconds } from './mcp/cpu.js';
-import { benchApiKey, benchObject, benchOptions, freePort, writeBenchObject, writePlatformConfig, type PlatformVariant } from './mcp/options.js';
+import { localPostgresPid, processTreeCpuSeconds } from './mcp/cpu.js';
+import { benchApiKey, benchObject, benchOptions, freePort, variantName, writeBenchObject, writePlatformConfig, type PlatformVariant } from './mcp/options.js';
 import { LoadGenerator, startBareServer, startGoAnchor, startPlatform, stopChild } from './mcp/processes.js';
 import { Series, formatReport, jsonReport, totalErrors, type Report, type VariantReport } from './mcp/report.js';
 import type { Target } from './mcp/mcp-http.js';
@@ -68,7 +71,7 @@ function workersRefusal(configFile: string): string | undefined {
 
 /** A variant's platform.yaml in the run's dir, on a port free now. */
 async function variantConfig(dir: string, variant: PlatformVariant): Promise<{ file: string; port: number }> {
-  const file = join(dir, `platform-${variant.workers}.yaml`);
+  const file = join(dir, `platform-${variantName(variant)}.yaml`);
   const port = await freePort();
   writePlatformConfig(file, { port, dir, variant, connections: options.connections });
   return { file, port };
@@ -77,12 +80,12 @@ async function variantConfig(dir: string, variant: PlatformVariant): Promise<{ f
 /** Starts `platform serve` for one variant and registers its stop. */
 async function startVariant(cleanups: Cleanups, dir: string, variant: PlatformVariant, config: { file: string; port: number }): Promise<RunningVariant> {
   const url = `http://127.0.0.1:${config.port}`;
-  const child = await startPlatform({ configFile: config.file, logFile: join(dir, `platform-${variant.workers}.log`), url });
+  const child = await startPlatform({ configFile: config.file, logFile: join(dir, `platform-${variantName(variant)}.log`), url });
   cleanups.push(() => stopChild(child));
   const sessions = variant.databaseDsn ? 'database' : 'memory';
   const label = variant.workers === 1 ? `1 process, sessions in ${sessions}` : `server.workers ${variant.workers}, sessions in ${sessions}`;
   return {
-    report: { label, workers: variant.workers, sessions, series: platformWorkloads.map((w) => new Series(w, variant.workers > 1 ? `workers ${variant.workers}` : undefined)) },
+    report: { label, workers: variant.workers, sessions, series: platformWorkloads.map((w) => new Series(w, variant.workers > 1 ? `workers ${variant.workers}` : variant.databaseDsn ? 'database' : undefined)) },
     server: { target: { baseUrl: url, token: benchApiKey }, pid: child.pid! },
   };
 }
@@ -92,6 +95,12 @@ async function startVariants(cleanups: Cleanups, dir: string): Promise<{ running
   const single = { workers: 1 };
   const running = [await startVariant(cleanups, dir, single, await variantConfig(dir, single))];
   const skipped: string[] = [];
+  if (options.databaseSingle) {
+    const database = await createTestDatabase();
+    cleanups.push(() => database.drop());
+    const variant = { workers: 1, databaseDsn: database.dsn };
+    running.push(await startVariant(cleanups, dir, variant, await variantConfig(dir, variant)));
+  }
   if (options.workers > 1) {
     const database = await createTestDatabase();
     cleanups.push(() => database.drop());
@@ -105,17 +114,18 @@ async function startVariants(cleanups: Cleanups, dir: string): Promise<{ running
 }
 
 /** One round of `workload` against `server`, with the server's CPU sampled over the timed window. */
-async function measure(load: LoadGenerator, workload: WorkloadName, server: Server) {
-  let cpuAtStart = 0;
-  let cpuAtEnd = 0;
+async function measure(load: LoadGenerator, workload: WorkloadName, server: Server, databasePid: number | undefined) {
+  const sample = () => ({ server: processTreeCpuSeconds(server.pid), database: databasePid === undefined ? 0 : processTreeCpuSeconds(databasePid) });
+  let atStart = { server: 0, database: 0 };
+  let atEnd = atStart;
   const result = await load.run(
     { workload, target: server.target, seconds: options.seconds, connections: options.connections, object: benchObject },
     {
-      onStart: () => (cpuAtStart = processTreeCpuSeconds(server.pid)),
-      onEnd: () => (cpuAtEnd = processTreeCpuSeconds(server.pid)),
+      onStart: () => (atStart = sample()),
+      onEnd: () => (atEnd = sample()),
     },
   );
-  return { result, serverCpuSeconds: cpuAtEnd - cpuAtStart };
+  return { result, serverCpuSeconds: atEnd.server - atStart.server, ...(databasePid === undefined ? {} : { databaseCpuSeconds: atEnd.database - atStart.database }) };
 }
 
 /** The Go floor, unless BENCH_GO=0 or it cannot be built (then skipped, saying why). */
@@ -145,6 +155,8 @@ async function main(cleanups: Cleanups): Promise<void> {
   const bare: Server = { target: { baseUrl: `http://127.0.0.1:${barePort}`, token: '' }, pid: bareChild.pid! };
   const { running, skipped } = await startVariants(cleanups, dir);
   const anchor = await startAnchor(cleanups, dir, anchorObject, skipped);
+  // Postgres's CPU counts for every platform once any keeps its sessions there (about zero for the others).
+  const databasePid = running.some((v) => v.report.sessions === 'database') ? await localPostgresPid(testPostgresAdminDsn) : undefined;
   const load = await LoadGenerator.start();
   cleanups.push(() => stopChild(load.child));
 
@@ -167,8 +179,8 @@ async function main(cleanups: Cleanups): Promise<void> {
   const runRound = async (record: boolean): Promise<string> => {
     const figures: string[] = [];
     for (const { series, server } of schedule) {
-      const { result, serverCpuSeconds } = await measure(load, series.workload, server);
-      if (record) series.add(result, serverCpuSeconds);
+      const { result, serverCpuSeconds, databaseCpuSeconds } = await measure(load, series.workload, server, databasePid);
+      if (record) series.add(result, serverCpuSeconds, databaseCpuSeconds);
       figures.push(`${series.name} ${Math.round(result.ops / result.seconds)}${result.errors ? ` (${result.errors} errors: ${result.errorSamples[0]})` : ''}`);
     }
     return `${figures.join(', ')} op/s`;

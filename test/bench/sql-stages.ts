@@ -2,19 +2,19 @@
  * Benchmark (a script, not a test): where one 10,000-row sql_query on DuckDB spends its wall time,
  * stage by stage, next to the same query on DuckDB in-process (issue 41, item 3). The stages are
  * timed by wrapping this script's own objects: the connection's engine (classify, start, each
- * page), the sql_query handler and the SSE connection's last frame.
+ * page), the sql_query handler and the HTTP response that carries the answer.
  *
  *   npx tsx test/bench/sql-stages.ts [iterations=40]
  *
  * Prints the median of each stage after 5 warm-ups; the stages add up to about the whole call.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SseConnection } from '../../api/mcp/streamable/sse.js';
 import { silentLogger } from '../../shared/logging/index.js';
 import type { CallToolResult, ToolCallContext } from '../../shared/mcp-tools/index.js';
 import { createSqlToolkit, DuckDbEngine, ensureSampleData, type QueryCursor, type SqlEngine, type StartOptions } from '../../shared/sql/index.js';
@@ -70,12 +70,19 @@ async function main() {
     mark('handled');
     return result;
   };
-  const frame = Object.getOwnPropertyDescriptor(SseConnection.prototype, 'sendLast')!.value as SseConnection['sendLast'];
-  SseConnection.prototype.sendLast = function (this: SseConnection, message, id) {
-    mark('frame');
-    frame.call(this, message, id);
-    mark('framed');
-  };
+  // The answer is one JSON body (answered JSON-first): its head is written, then its bytes made and sent.
+  const writeHead = ServerResponse.prototype.writeHead;
+  ServerResponse.prototype.writeHead = function (this: ServerResponse, ...args: Parameters<ServerResponse['writeHead']>) {
+    mark('answer');
+    return writeHead.apply(this, args);
+  } as ServerResponse['writeHead'];
+  const end = ServerResponse.prototype.end;
+  ServerResponse.prototype.end = function (this: ServerResponse, ...args: Parameters<ServerResponse['end']>) {
+    mark('body');
+    const ended = end.apply(this, args);
+    mark('sent');
+    return ended;
+  } as ServerResponse['end'];
   const api = await startTestApi({ config, tools: toolkit.tools });
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${api.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${testApiKey}` } } }));
@@ -96,9 +103,10 @@ async function main() {
     ['first page', () => since('columns', 'first page')],
     ['the other pages', () => since('first page', 'pages end')],
     ['row objects and the text', () => since('pages end', 'handled')],
-    ['handler end -> SSE frame (middlewares, SDK)', () => since('handled', 'frame')],
-    ['SSE frame: serialise and write', () => since('frame', 'framed')],
-    ['MCP client: read, parse, validate', (_called, answered) => answered - marks.get('framed')!],
+    ['handler end -> the answer (middlewares, SDK)', () => since('handled', 'answer')],
+    ['the answer: serialise', () => since('answer', 'body')],
+    ['the answer: write', () => since('body', 'sent')],
+    ['MCP client: read, parse, validate', (_called, answered) => answered - marks.get('sent')!],
   ];
   const samples = stages.map(() => [] as number[]);
   try {

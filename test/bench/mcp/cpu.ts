@@ -4,6 +4,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
+import pg from 'pg';
 
 /** Clock ticks per second, the unit of utime/stime in /proc/<pid>/stat. */
 const ticksPerSecond = (() => {
@@ -49,4 +50,24 @@ export function processTreeCpuSeconds(rootPid: number): number {
     pending.push(...(children.get(stat.pid) ?? []));
   }
   return total;
+}
+
+/**
+ * The pid of the Postgres server behind `dsn` when it runs on this machine (the parent of the
+ * backend serving this connection, found in /proc), else undefined: its process tree's CPU is what
+ * the database does for a variant whose sessions live there.
+ */
+export async function localPostgresPid(dsn: string): Promise<number | undefined> {
+  const client = new pg.Client({ connectionString: dsn });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const backend = readStat(rows[0]!.pid);
+    if (!backend || !readFileSync(`/proc/${backend.pid}/cmdline`, 'utf8').startsWith('postgres')) return undefined;
+    return backend.ppid;
+  } catch {
+    return undefined;
+  } finally {
+    await client.end();
+  }
 }

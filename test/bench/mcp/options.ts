@@ -15,6 +15,8 @@ export interface BenchOptions {
   seconds: number;
   /** server.workers of the scaled variant; 1 runs only the single-process platform. */
   workers: number;
+  /** Also a single process with its sessions in a database (BENCH_DATABASE_SESSIONS=1). */
+  databaseSingle: boolean;
   /** The platform workloads measured (BENCH_WORKLOADS, e.g. "W2"); all four by default. */
   workloads: PlatformWorkload[];
   json: boolean;
@@ -46,6 +48,7 @@ export function benchOptions(env: NodeJS.ProcessEnv = process.env): BenchOptions
     rounds: positiveInt(env, 'BENCH_ROUNDS', 5),
     seconds: positiveInt(env, 'BENCH_SECONDS', 3),
     workers: positiveInt(env, 'BENCH_WORKERS', 1),
+    databaseSingle: env.BENCH_DATABASE_SESSIONS === '1',
     workloads: workloadsFrom(env.BENCH_WORKLOADS),
     json: env.BENCH_JSON === '1',
   };
@@ -99,6 +102,11 @@ export interface PlatformVariant {
   databaseDsn?: string;
 }
 
+/** A variant's name in its files: its workers and where its sessions live. */
+export function variantName(variant: PlatformVariant): string {
+  return `${variant.workers}-${variant.databaseDsn ? 'database' : 'memory'}`;
+}
+
 /** sessions.max_per_subject when unset. */
 const defaultMaxSessionsPerSubject = 64;
 
@@ -112,7 +120,7 @@ export function writePlatformConfig(file: string, opts: { port: number; dir: str
   };
   const config = {
     // Each platform its own data dir (keys, local state); the objstore root is shared and only read.
-    data_dir: join(opts.dir, `data-${variant.workers}`),
+    data_dir: join(opts.dir, `data-${variantName(variant)}`),
     server: {
       transport: 'http',
       address: `127.0.0.1:${opts.port}`,

@@ -43,6 +43,33 @@ describe('bench:mcp scale-out figure (issue 41: W2 with workers 2 >= 0.8 of one 
   });
 });
 
+describe('bench:mcp machine CPU per operation', () => {
+  it('adds the server, the load generator and Postgres where measured, per operation, median over the rounds', () => {
+    const memory = new Series('W2');
+    const database = new Series('W2', 'database');
+    for (const ops of [1000, 2000, 4000]) memory.add({ workload: 'W2', ops, errors: 0, errorSamples: [], seconds: 1, loadCpuSeconds: 0.5 }, 1);
+    for (const ops of [500, 1000]) database.add({ workload: 'W2', ops, errors: 0, errorSamples: [], seconds: 1, loadCpuSeconds: 0.5 }, 1, 0.5);
+    const r: Report = {
+      connections: 16,
+      rounds: 3,
+      seconds: 1,
+      bare: series('bare', [10_000, 10_000, 10_000]),
+      variants: [
+        { label: '1 process, sessions in memory', workers: 1, sessions: 'memory', series: [memory] },
+        { label: '1 process, sessions in database', workers: 1, sessions: 'database', series: [database] },
+      ],
+      skipped: [],
+    };
+    const json = JSON.parse(jsonReport(r)) as { variants: Array<{ workloads: { W2: { machine_cpu_us_per_op: number; database_cpu_cores?: number } } }> };
+    // 1.5 cores over 1000, 2000, 4000 op/s: 1500, 750, 375 µs; 2 cores over 500 and 1000 op/s: 4000 and 2000.
+    expect(json.variants.map((v) => v.workloads.W2)).toMatchObject([{ machine_cpu_us_per_op: 750 }, { machine_cpu_us_per_op: 3000, database_cpu_cores: 0.5 }]);
+    expect(json.variants[0]!.workloads.W2.database_cpu_cores).toBeUndefined();
+    const lines = formatReport(r).split('\n');
+    expect(lines[lines.indexOf('platform: 1 process, sessions in memory') + 1]).toMatch(/50%\s+-\s+750$/);
+    expect(lines[lines.indexOf('platform: 1 process, sessions in database') + 1]).toMatch(/50%\s+50%\s+3000$/);
+  });
+});
+
 describe('BENCH_WORKLOADS', () => {
   it('takes a subset in the workloads\' own order, and all four when unset', () => {
     expect(workloadsFrom('w3, W1')).toEqual(['W1', 'W3']);

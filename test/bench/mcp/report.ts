@@ -16,6 +16,8 @@ export class Series {
   /** Cores the server's processes kept busy during each round (1 = one core). */
   readonly serverCores: number[] = [];
   readonly loadCores: number[] = [];
+  /** Cores the local Postgres server kept busy (only where it was measured). */
+  readonly databaseCores: number[] = [];
   errors = 0;
   readonly errorSamples = new Set<string>();
 
@@ -29,10 +31,11 @@ export class Series {
     return this.variant ? `${this.workload} [${this.variant}]` : this.workload;
   }
 
-  add(result: RoundResult, serverCpuSeconds: number): void {
+  add(result: RoundResult, serverCpuSeconds: number, databaseCpuSeconds?: number): void {
     this.opsPerSecond.push(result.ops / result.seconds);
     this.serverCores.push(serverCpuSeconds / result.seconds);
     this.loadCores.push(result.loadCpuSeconds / result.seconds);
+    if (databaseCpuSeconds !== undefined) this.databaseCores.push(databaseCpuSeconds / result.seconds);
     this.errors += result.errors;
     for (const sample of result.errorSamples) this.errorSamples.add(sample);
   }
@@ -113,21 +116,33 @@ function summary(series: Series, bareMedian: number) {
     fraction: Number((value / bareMedian).toFixed(4)),
     server_cpu_cores: Number(median(series.serverCores).toFixed(2)),
     load_cpu_cores: Number(median(series.loadCores).toFixed(2)),
+    ...(series.databaseCores.length > 0 ? { database_cpu_cores: Number(median(series.databaseCores).toFixed(2)) } : {}),
+    machine_cpu_us_per_op: Math.round(machineCpuPerOp(series)),
     rounds: series.opsPerSecond.map(Math.round),
   };
+}
+
+/**
+ * CPU microseconds per operation of everything the workload kept busy on this machine (the
+ * server, the load generator and, where measured, Postgres), the median over the rounds: on a
+ * machine whose cores are all busy, the variants' op/s can be at most in the inverse ratio.
+ */
+function machineCpuPerOp(series: Series): number {
+  return median(series.opsPerSecond.map((ops, i) => ((series.serverCores[i]! + series.loadCores[i]! + (series.databaseCores[i] ?? 0)) * 1e6) / ops));
 }
 
 const percent = (cores: number) => `${Math.round(cores * 100)}%`;
 
 function row(cells: string[]): string {
-  const widths = [36, 12, 8, 8, 7, 8, 11, 9];
+  const widths = [36, 12, 8, 8, 7, 8, 11, 9, 7, 10];
   return cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' ');
 }
 
 function seriesRow(series: Series, bareMedian: number, indent: string): string {
   const s = summary(series, bareMedian);
   const name = series.workload === 'bare' ? workloadTitles.bare : `${series.workload} ${workloadTitles[series.workload]}`;
-  return row([`${indent}${name}`, String(s.median), String(s.min), String(s.max), String(s.errors), s.fraction.toFixed(3), percent(s.server_cpu_cores), percent(s.load_cpu_cores)]);
+  const database = s.database_cpu_cores === undefined ? '-' : percent(s.database_cpu_cores);
+  return row([`${indent}${name}`, String(s.median), String(s.min), String(s.max), String(s.errors), s.fraction.toFixed(3), percent(s.server_cpu_cores), percent(s.load_cpu_cores), database, String(s.machine_cpu_us_per_op)]);
 }
 
 /** Each variant's targeted workloads against their targets. */
@@ -155,9 +170,10 @@ export function formatReport(report: Report): string {
   const bareMedian = median(report.bare.opsPerSecond);
   const lines = [
     `MCP benchmark: ${report.connections} keep-alive connections, median of ${report.rounds} rounds of ${report.seconds} s (after a discarded warm-up round)`,
-    'CPU: cores kept busy during the timed window (100% = one core), server = the serving process and its children',
+    'CPU: cores kept busy during the timed window (100% = one core), server = the serving process and its children,',
+    'db = the local Postgres server (measured when a variant keeps its sessions there); µs/op = CPU per operation of all three',
     '',
-    row(['workload', 'median op/s', 'min', 'max', 'errors', 'x bare', 'server CPU', 'load CPU']),
+    row(['workload', 'median op/s', 'min', 'max', 'errors', 'x bare', 'server CPU', 'load CPU', 'db CPU', 'µs/op']),
     seriesRow(report.bare, bareMedian, ''),
   ];
   for (const variant of report.variants) {
