@@ -90,21 +90,24 @@ async function startVariant(cleanups: Cleanups, dir: string, variant: PlatformVa
   };
 }
 
-/** The single-process platform, and with BENCH_WORKERS > 1 one with that many workers (skipped, saying why, when not accepted). */
+/** A database of the variant's own for its sessions, dropped with the run. */
+async function freshDatabaseDsn(cleanups: Cleanups): Promise<string> {
+  const database = await createTestDatabase();
+  cleanups.push(() => database.drop());
+  return database.dsn;
+}
+
+/** The single-process platform; with BENCH_DATABASE_SESSIONS=1 one on database sessions too; with BENCH_WORKERS > 1 one with that many workers (skipped, saying why, when not accepted). */
 async function startVariants(cleanups: Cleanups, dir: string): Promise<{ running: RunningVariant[]; skipped: string[] }> {
   const single = { workers: 1 };
   const running = [await startVariant(cleanups, dir, single, await variantConfig(dir, single))];
   const skipped: string[] = [];
   if (options.databaseSingle) {
-    const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
-    const variant = { workers: 1, databaseDsn: database.dsn };
+    const variant = { workers: 1, databaseDsn: await freshDatabaseDsn(cleanups) };
     running.push(await startVariant(cleanups, dir, variant, await variantConfig(dir, variant)));
   }
   if (options.workers > 1) {
-    const database = await createTestDatabase();
-    cleanups.push(() => database.drop());
-    const scaled = { workers: options.workers, databaseDsn: database.dsn };
+    const scaled = { workers: options.workers, databaseDsn: await freshDatabaseDsn(cleanups) };
     const config = await variantConfig(dir, scaled);
     const refusal = workersRefusal(config.file);
     if (refusal === undefined) running.push(await startVariant(cleanups, dir, scaled, config));

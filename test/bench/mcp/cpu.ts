@@ -59,8 +59,8 @@ export function processTreeCpuSeconds(rootPid: number): number {
  */
 export async function localPostgresPid(dsn: string): Promise<number | undefined> {
   const client = new pg.Client({ connectionString: dsn });
-  await client.connect();
   try {
+    await client.connect();
     const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     const backend = readStat(rows[0]!.pid);
     if (!backend || !readFileSync(`/proc/${backend.pid}/cmdline`, 'utf8').startsWith('postgres')) return undefined;
@@ -68,6 +68,6 @@ export async function localPostgresPid(dsn: string): Promise<number | undefined>
   } catch {
     return undefined;
   } finally {
-    await client.end();
+    await client.end().catch(() => undefined);
   }
 }
